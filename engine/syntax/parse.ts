@@ -1,0 +1,129 @@
+/** Text → AST with diagnostics: lexer problems, syntax errors and error productions, never an exception. */
+import { EOF, type IRecognitionException, type IToken } from "chevrotain";
+import type { Diagnostic, ParseResult, Program, Range } from "./ast";
+import { DmlParser } from "./parser";
+import { afterTokenRange, tokenRange } from "./ranges";
+import * as T from "./tokens";
+
+let sharedParser: DmlParser | undefined;
+
+/** The parser is built once (grammar analysis is costly) and reused by every parse. */
+function parser(): DmlParser {
+  sharedParser ??= new DmlParser();
+  return sharedParser;
+}
+
+export interface ParseOptions {
+  /** Keep the comment tokens (for annotations, folding). */
+  keepComments?: boolean;
+}
+
+export interface ParseResultWithComments extends ParseResult {
+  comments: { text: string; range: Range }[];
+}
+
+export function parse(text: string): ParseResult;
+export function parse(text: string, options: ParseOptions & { keepComments: true }): ParseResultWithComments;
+export function parse(text: string, options: ParseOptions = {}): ParseResult | ParseResultWithComments {
+  const lexed = T.dmlLexer.tokenize(text);
+  const diagnostics: Diagnostic[] = lexerDiagnostics(text, lexed.groups.problems ?? [], lexed.tokens, lexed.groups.comments ?? []);
+  const p = parser();
+  let body: Program["body"] = [];
+  try {
+    p.startParse(text, lexed.tokens);
+    body = p.program();
+    diagnostics.push(...p.takeProblems(), ...p.errors.map(syntaxErrorDiagnostic));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    if (process.env.DML_DEBUG) console.error(error);
+    diagnostics.push({
+      severity: "error",
+      message: "this script is nested too deeply to be parsed",
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      code: "too-deep",
+    });
+    body = [];
+  }
+  const program: Program = { kind: "program", body, range: wholeRange(text) };
+  const result: ParseResult = { program, diagnostics: oneDiagnosticPerPlace(diagnostics) };
+  if (!options.keepComments) return result;
+  const comments = (lexed.groups.comments ?? []).map((token) => ({ text: token.image, range: tokenRange(token) }));
+  return { ...result, comments };
+}
+
+function lexerDiagnostics(text: string, problems: IToken[], tokens: IToken[], comments: IToken[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const token of problems) {
+    const range = tokenRange(token);
+    if (token.tokenType === T.UnterminatedBlockComment) {
+      diagnostics.push({ severity: "error", message: "this /* comment is never closed with */", range: { start: range.start, end: { line: range.start.line, character: range.start.character + 2 } }, code: "unterminated-comment" });
+    } else if (token.image === ".") {
+      diagnostics.push({ severity: "warning", message: "stray '.' is ignored (SystemDS skips it with a lexer warning)", range, code: "stray-character" });
+    } else {
+      diagnostics.push({ severity: "warning", message: `unexpected character '${token.image}' is ignored (SystemDS skips it with a lexer warning)`, range, code: "stray-character" });
+    }
+  }
+  for (const token of tokens) {
+    if (token.tokenType !== T.BadStringLiteral) continue;
+    const image = token.image;
+    const closed = image.length > 1 && image.endsWith(image[0]);
+    const badEscape = /\\([^btnfr"'\\])/.exec(image);
+    const message = badEscape
+      ? `unknown escape '\\${badEscape[1]}' in a string: DML knows only \\b \\t \\n \\f \\r \\" \\' \\\\`
+      : closed
+        ? "malformed string"
+        : "this string is never closed";
+    diagnostics.push({ severity: "error", message, range: tokenRange(token), code: "bad-string" });
+  }
+  const last = comments[comments.length - 1];
+  if (last && last.tokenType === T.LineComment && last.endOffset === text.length - 1) {
+    diagnostics.push({
+      severity: "warning",
+      message: "a '#' comment on the last line needs a line break after it (SystemDS reports a lexer error here)",
+      range: tokenRange(last),
+      code: "comment-at-eof",
+    });
+  }
+  return diagnostics;
+}
+
+function syntaxErrorDiagnostic(error: IRecognitionException): Diagnostic {
+  const token = error.token;
+  const range = token.tokenType === EOF ? endOfInputRange(error) : tokenRange(token);
+  return { severity: "error", message: error.message, range, code: "syntax" };
+}
+
+function endOfInputRange(error: IRecognitionException): Range {
+  const previous = (error as IRecognitionException & { previousToken?: IToken }).previousToken;
+  if (previous && !Number.isNaN(previous.startOffset) && previous.startLine !== undefined) return afterTokenRange(previous);
+  return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+}
+
+/** Recovery can report one mistake more than once at the same place: keep the first. */
+function oneDiagnosticPerPlace(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const kept: Diagnostic[] = [];
+  for (const diagnostic of diagnostics) {
+    const key = `${diagnostic.severity}:${diagnostic.range.start.line}:${diagnostic.range.start.character}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(diagnostic);
+  }
+  return kept.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
+}
+
+function wholeRange(text: string): Range {
+  let line = 0;
+  let lastBreak = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lastBreak = i;
+    }
+  }
+  return { start: { line: 0, character: 0 }, end: { line, character: text.length - lastBreak - 1 } };
+}
+
+
