@@ -1,0 +1,49 @@
+// Bundles the extension client, the language server and the command line
+// with esbuild: CommonJS for node 20, with source maps, into dist/.
+// Usage: node scripts/build.mjs [--watch] [--minify]
+import * as esbuild from "esbuild";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const watch = process.argv.includes("--watch");
+const minify = process.argv.includes("--minify");
+
+/** @type {import("esbuild").BuildOptions} */
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  minify,
+  logLevel: "warning",
+};
+
+/** @type {import("esbuild").BuildOptions[]} */
+const targets = [
+  // The VS Code side: `vscode` is provided by the editor at run time.
+  { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"] },
+  // The language server, started by the client over IPC (or `dml lsp --stdio`).
+  { entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
+  // The command line behind bin/dml.js.
+  { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js" },
+];
+
+const started = Date.now();
+if (watch) {
+  for (const t of targets) {
+    const ctx = await esbuild.context({ ...common, ...t });
+    await ctx.watch();
+  }
+  console.log("esbuild: watching client, server and cli for changes");
+} else {
+  try {
+    await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
+  } catch {
+    // esbuild has already printed the errors.
+    process.exit(1);
+  }
+  console.log(`esbuild: built ${targets.map((t) => t.outfile).join(", ")} in ${Date.now() - started} ms`);
+}
