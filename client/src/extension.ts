@@ -1,0 +1,44 @@
+/**
+ * The VS Code side of DML Lens: starts the language server (dist/server.js)
+ * over IPC and hands it every `dml` document. All language knowledge lives in
+ * the server and the engine; this file stays thin.
+ */
+import * as path from "node:path";
+import type { ExtensionContext } from "vscode";
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from "vscode-languageclient/node";
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: ExtensionContext): Promise<void> {
+  const serverModule = context.asAbsolutePath(path.join("dist", "server.js"));
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: ["--nolazy", "--inspect=6009"] },
+    },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "dml" },
+      { scheme: "untitled", language: "dml" },
+    ],
+  };
+  client = new LanguageClient("dmlLens", "DML Lens", serverOptions, clientOptions);
+  context.subscriptions.push(client);
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  if (client) {
+    const stopping = client.stop();
+    client = undefined;
+    await stopping;
+  }
+}
