@@ -1,0 +1,74 @@
+/**
+ * The `dml` command line (bin/dml.js calls `main`). The commands and their
+ * exit codes are a contract, see DESIGN.md "Command line". Each subcommand
+ * lives in its own file; the command line depends on engine/ only.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { bench, benchUsage } from "./bench";
+import { check, checkUsage } from "./check";
+import { lsp, lspUsage } from "./lsp";
+import { err, out } from "./output";
+import { packageRoot } from "./package-root";
+import { UsageError } from "./usage";
+
+type Command = (args: readonly string[]) => Promise<number>;
+
+const commands: Record<string, Command> = { check, bench, lsp };
+
+/** Commands of the contract that are not built yet. */
+const planned: Record<string, string> = {
+  explain: "dml explain FILE [--json] [--budget-ms N]",
+  run: "dml run FILE [--cell N] [name=value ...]",
+  prove: "dml prove FILE A B [--json] [--budget-ms N]",
+};
+
+const help = `DML Lens: checks (and, soon, optimizes and runs) DML scripts of Apache SystemDS.
+
+usage:
+  ${checkUsage}
+      print diagnostics; exit 0 no errors, 1 errors found, 2 bad usage or unreadable file
+  ${benchUsage}
+      run benchmarks (suites: parse); --json prints rows {suite, case, ours_ms, baseline, baseline_ms, ratio}
+  ${lspUsage}
+      start the language server on standard input/output, for any editor
+  dml --help | dml --version
+
+not yet available:
+${Object.values(planned)
+  .map((u) => `  ${u}`)
+  .join("\n")}
+`;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined) {
+      err(help);
+      return 2;
+    }
+    if (command === "--help" || command === "-h" || command === "help") {
+      out(help);
+      return 0;
+    }
+    if (command === "--version" || command === "-v") {
+      out(version());
+      return 0;
+    }
+    const run = commands[command];
+    if (run) return await run(rest);
+    if (command in planned) throw new UsageError(`dml ${command}: not implemented yet`);
+    throw new UsageError(`dml: unknown command '${command}'`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`${error.message}\nRun 'dml --help' for usage.`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string };
+  return manifest.version;
+}
