@@ -1,0 +1,48 @@
+// Runs every test/**/*.test.ts with node's test runner (node 20's --test
+// takes no globs, so the files are found here). Extra arguments are passed to
+// node before the files, e.g. `node scripts/run-tests.mjs --test-name-pattern=parse`.
+// A first argument naming a folder or file under test/ narrows the run to it.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const scopes = [];
+const nodeArgs = [];
+for (const arg of args) {
+  if (!arg.startsWith("-") && existsSync(path.resolve(arg))) scopes.push(path.resolve(arg));
+  else nodeArgs.push(arg);
+}
+if (scopes.length === 0) scopes.push(path.join(root, "test"));
+
+function collect(entry, into) {
+  const stat = statSync(entry);
+  if (stat.isFile()) {
+    if (entry.endsWith(".test.ts")) into.push(entry);
+    return;
+  }
+  for (const name of readdirSync(entry).sort()) {
+    if (name === "node_modules" || name.startsWith(".")) continue;
+    collect(path.join(entry, name), into);
+  }
+}
+
+const files = [];
+for (const scope of scopes) collect(scope, files);
+if (files.length === 0) {
+  console.error(`run-tests: no *.test.ts files under ${scopes.map((s) => path.relative(root, s) || ".").join(", ")}`);
+  process.exit(1);
+}
+
+const result = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", ...nodeArgs, ...files.map((f) => path.relative(root, f))],
+  { cwd: root, stdio: "inherit" },
+);
+if (result.error) {
+  console.error(`run-tests: could not start node: ${result.error.message}`);
+  process.exit(1);
+}
+process.exit(result.status ?? 1);
