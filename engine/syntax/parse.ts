@@ -1,5 +1,5 @@
 /** Text → AST with diagnostics: lexer problems, syntax errors and error productions, never an exception. */
-import { EOF, type IRecognitionException, type IToken } from "chevrotain";
+import { EOF, type ILexingError, type IRecognitionException, type IToken } from "chevrotain";
 import type { Diagnostic, ParseResult, Program, Range } from "./ast";
 import { DmlParser } from "./parser";
 import { afterTokenRange, tokenRange } from "./ranges";
@@ -26,13 +26,16 @@ export function parse(text: string): ParseResult;
 export function parse(text: string, options: ParseOptions & { keepComments: true }): ParseResultWithComments;
 export function parse(text: string, options: ParseOptions = {}): ParseResult | ParseResultWithComments {
   const lexed = T.dmlLexer.tokenize(text);
-  const diagnostics: Diagnostic[] = lexerDiagnostics(text, lexed.groups.problems ?? [], lexed.tokens, lexed.groups.comments ?? []);
+  const diagnostics: Diagnostic[] = [
+    ...lexed.errors.map((error) => strayCharactersDiagnostic(text, error)),
+    ...lexerDiagnostics(text, lexed.groups.problems ?? [], lexed.tokens, lexed.groups.comments ?? []),
+  ];
   const p = parser();
   let body: Program["body"] = [];
   try {
     p.startParse(text, lexed.tokens);
     body = p.program();
-    diagnostics.push(...p.takeProblems(), ...p.errors.map(syntaxErrorDiagnostic));
+    diagnostics.push(...p.errors.map(syntaxErrorDiagnostic), ...p.takeProblems());
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     if (process.env.DML_DEBUG) console.error(error);
@@ -57,10 +60,6 @@ function lexerDiagnostics(text: string, problems: IToken[], tokens: IToken[], co
     const range = tokenRange(token);
     if (token.tokenType === T.UnterminatedBlockComment) {
       diagnostics.push({ severity: "error", message: "this /* comment is never closed with */", range: { start: range.start, end: { line: range.start.line, character: range.start.character + 2 } }, code: "unterminated-comment" });
-    } else if (token.image === ".") {
-      diagnostics.push({ severity: "warning", message: "stray '.' is ignored (SystemDS skips it with a lexer warning)", range, code: "stray-character" });
-    } else {
-      diagnostics.push({ severity: "warning", message: `unexpected character '${token.image}' is ignored (SystemDS skips it with a lexer warning)`, range, code: "stray-character" });
     }
   }
   for (const token of tokens) {
@@ -85,6 +84,15 @@ function lexerDiagnostics(text: string, problems: IToken[], tokens: IToken[], co
     });
   }
   return diagnostics;
+}
+
+/** Characters no token starts with: SystemDS's lexer reports and skips them, so they are a warning. */
+function strayCharactersDiagnostic(text: string, error: ILexingError): Diagnostic {
+  const start = { line: error.line! - 1, character: error.column! - 1 };
+  const range = { start, end: { line: start.line, character: start.character + error.length } };
+  const characters = text.substr(error.offset, error.length);
+  const what = characters === "." ? "stray '.'" : `unexpected character${characters.length > 1 ? "s" : ""} '${characters}'`;
+  return { severity: "warning", message: `${what} ignored (SystemDS skips ${characters.length > 1 ? "them" : "it"} with a lexer warning)`, range, code: "stray-character" };
 }
 
 function syntaxErrorDiagnostic(error: IRecognitionException): Diagnostic {

@@ -87,7 +87,7 @@ export class DmlParser extends ExpressionParser {
         {
           GATE: () => this.startsFunctionDefinition(),
           ALT: () => {
-            const definition = this.SUBRULE(this.functionDefinition);
+            const definition = this.SUBRULE(this.functionDefinition) as A.FunctionDefinition | A.ExternalFunctionDefinition;
             this.ACTION(() =>
               this.report(definition.name.range, "functions can only be defined at the top level of a file, not inside a block", "nested-function"),
             );
@@ -352,12 +352,10 @@ export class DmlParser extends ExpressionParser {
   private loopOption = this.RULE("loopOption", (): A.LoopOption => {
     const name = this.CONSUME(T.Identifier);
     this.CONSUME(T.Equals);
+    const first = this.ACTION(() => this.LA(1));
     const value = this.SUBRULE(this.expression);
     return this.ACTION(() => {
-      const last = this.LA(0);
-      const first = this.LA(1); // unused: the value's own tokens give its text
-      void first;
-      const text = this.sourceText.slice(this.offsetOf(value.range), last.endOffset + 1);
+      const text = this.sourceText.slice(first.startOffset, this.LA(0).endOffset! + 1);
       return { name: name.image, value, text, range: this.rangeFrom(name) };
     });
   });
@@ -422,7 +420,7 @@ export class DmlParser extends ExpressionParser {
 
   // ------------------------------------------------------------- functions
 
-  private functionDefinition = this.RULE("functionDefinition", (): A.Statement => {
+  private functionDefinition = this.RULE("functionDefinition", (): A.FunctionDefinition | A.ExternalFunctionDefinition => {
     const nameToken = this.CONSUME(T.Identifier);
     this.OR([{ ALT: () => this.CONSUME(T.Equals) }, { ALT: () => this.CONSUME(T.LeftArrow) }]);
     return this.OR2([
@@ -589,20 +587,4 @@ export class DmlParser extends ExpressionParser {
     this.MANY(() => this.CONSUME(T.Semicolon));
     return this.ACTION((): A.SetwdStatement => ({ kind: "setwd", path: decodeString(path.image), range: this.rangeFrom(start) }));
   });
-
-  private offsetOf(range: A.Range): number {
-    return this.lineOffsets()[range.start.line] + range.start.character;
-  }
-
-  private cachedLineOffsets: number[] | undefined;
-  private cachedFor = "";
-  private lineOffsets(): number[] {
-    if (this.cachedFor !== this.sourceText || !this.cachedLineOffsets) {
-      const offsets = [0];
-      for (let i = 0; i < this.sourceText.length; i++) if (this.sourceText.charCodeAt(i) === 10) offsets.push(i + 1);
-      this.cachedLineOffsets = offsets;
-      this.cachedFor = this.sourceText;
-    }
-    return this.cachedLineOffsets;
-  }
 }

@@ -178,10 +178,8 @@ export const Comma = token({ name: "Comma", pattern: ",", label: "','" });
 export const Semicolon = token({ name: "Semicolon", pattern: ";", label: "';'" });
 export const Colon = token({ name: "Colon", pattern: ":", label: "':'" });
 
-/** Any character no token starts with. SystemDS's lexer reports and skips it. */
-export const StrayCharacter = token({ name: "StrayCharacter", pattern: /[\s\S]/, group: "problems", line_breaks: true });
 
-/** Lexer order: comments and literals, keywords before names, longer operators first, stray characters last. */
+/** Lexer order: comments and literals, keywords before names, longer operators first. Characters no token starts with are lexer errors, skipped as SystemDS skips them. */
 export const tokenTypes: readonly TokenType[] = allTokens;
 
 /** Every token type the parser knows, the abstract categories included. */
