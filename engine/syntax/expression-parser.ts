@@ -5,7 +5,15 @@
  * level, as ANTLR does, so `-2^2` is `-(2^2)` and `!a == b` is `!(a == b)`,
  * while `a == !b` still parses.
  */
-import { EmbeddedActionsParser, EOF, type IToken, type TokenType, tokenMatcher } from "chevrotain";
+import {
+  EmbeddedActionsParser,
+  EOF,
+  type IRuleConfig,
+  type IToken,
+  type ParserMethod,
+  type TokenType,
+  tokenMatcher,
+} from "chevrotain";
 import type * as A from "./ast";
 import { decodeNumber, decodeString } from "./literals";
 import { afterTokenRange, spanRange, tokenRange } from "./ranges";
@@ -30,6 +38,50 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
   protected problems: A.Diagnostic[] = [];
   /** `ifdef(...)` nodes of the current statement; only the whole right side of an assignment may be one. */
   protected ifdefs: A.IfdefExpression[] = [];
+
+  /**
+   * Every rule gets a recovery value: when chevrotain re-syncs after a syntax
+   * error, the rule returns a placeholder of the right shape instead of
+   * `undefined`, so the actions of the rules above it keep working.
+   */
+  protected override RULE<F extends (...args: any[]) => any>(
+    name: string,
+    implementation: F,
+    config: IRuleConfig<ReturnType<F>> = {},
+  ): ParserMethod<Parameters<F>, ReturnType<F>> {
+    return super.RULE(name, implementation, { recoveryValueFunc: () => this.recoveryValue(name) as ReturnType<F>, ...config });
+  }
+
+  /** The placeholder a rule returns after a syntax error (see RULE). */
+  protected recoveryValue(ruleName: string): unknown {
+    const range = this.errorExpression().range;
+    const name: A.Identifier = { kind: "identifier", name: "", range };
+    switch (ruleName) {
+      case "commandLineParameter":
+        return { kind: "parameter", name: "", positional: false, range };
+      case "dataIdentifier":
+      case "reservedWordAsName":
+        return name;
+      case "callRest":
+        return { kind: "call", callee: name, args: [], range };
+      case "argumentList":
+        return [];
+      case "argument":
+        return { value: this.errorExpression(), range };
+      case "indexRest":
+        return { kind: "index", target: name, hasComma: false, range };
+      case "indexSuffix":
+        return { hasComma: false, range };
+      case "indexRange":
+        return { lower: this.errorExpression() };
+      case "misplacedIndex":
+        return undefined;
+      case "ifdefExpression":
+        return { kind: "ifdef", parameter: name, defaultValue: this.errorExpression(), range };
+      default:
+        return this.errorExpression();
+    }
+  }
 
   protected report(range: A.Range, message: string, code = "syntax", severity: A.Severity = "error"): void {
     this.problems.push({ severity, message, range, code });
@@ -68,9 +120,7 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
 
   // ------------------------------------------------------------- precedence
 
-  public expression = this.RULE("expression", (): A.Expression => this.SUBRULE(this.orExpression), {
-    recoveryValueFunc: () => this.errorExpression(),
-  });
+  public expression = this.RULE("expression", (): A.Expression => this.SUBRULE(this.orExpression));
 
   private orExpression = this.leftAssociative("orExpression", T.OrOperator, () => this.andExpression);
   private andExpression = this.leftAssociative("andExpression", T.AndOperator, () => this.relationalExpression);

@@ -45,6 +45,47 @@ export class DmlParser extends ExpressionParser {
     this.input = tokens;
   }
 
+  protected override recoveryValue(ruleName: string): unknown {
+    const range = this.errorExpression().range;
+    switch (ruleName) {
+      case "program":
+      case "parameterList":
+      case "returnList":
+      case "implementationList":
+        return [];
+      case "body":
+        return { statements: [], braced: false };
+      case "block":
+        return { statements: [], braced: true };
+      case "iterablePredicate":
+        return { kind: "range", from: this.errorExpression(), to: this.errorExpression(), range };
+      case "loopOption":
+        return { name: "", value: this.errorExpression(), text: "", range };
+      case "typeSpec":
+        return { valueType: "unknown", range };
+      case "parameter":
+        return { type: { valueType: "unknown", range }, name: { kind: "identifier", name: "", range }, range };
+      case "functionDefinition":
+      case "statement":
+      case "assignment":
+      case "multiAssignment":
+      case "callStatement":
+      case "expressionStatement":
+      case "strayElse":
+      case "unexpectedToken":
+      case "ifStatement":
+      case "forStatement":
+      case "whileStatement":
+      case "sourceStatement":
+      case "setwdStatement":
+      case "chainedAssignment":
+      case "closingCurly":
+        return undefined;
+      default:
+        return super.recoveryValue(ruleName);
+    }
+  }
+
   takeProblems(): A.Diagnostic[] {
     return this.problems;
   }
@@ -87,9 +128,9 @@ export class DmlParser extends ExpressionParser {
         {
           GATE: () => this.startsFunctionDefinition(),
           ALT: () => {
-            const definition = this.SUBRULE(this.functionDefinition) as A.FunctionDefinition | A.ExternalFunctionDefinition;
+            const definition = this.SUBRULE(this.functionDefinition) as A.FunctionDefinition | A.ExternalFunctionDefinition | undefined;
             this.ACTION(() =>
-              this.report(definition.name.range, "functions can only be defined at the top level of a file, not inside a block", "nested-function"),
+              definition && this.report(definition.name.range, "functions can only be defined at the top level of a file, not inside a block", "nested-function"),
             );
             return definition;
           },
@@ -105,7 +146,6 @@ export class DmlParser extends ExpressionParser {
       this.ACTION(() => this.checkIfdefPlacement(statement));
       return statement;
     },
-    { recoveryValueFunc: () => undefined },
   );
 
   /** `f(...)` at LA(1), not followed by an operator that would make it part of an expression. */
@@ -371,16 +411,21 @@ export class DmlParser extends ExpressionParser {
 
   /** One statement, or `{ statements }`, each followed by any number of `;`. */
   private body = this.RULE("body", (): Body =>
-    this.OR([
-      { ALT: () => this.SUBRULE(this.block) },
-      {
-        ALT: () => {
-          const statement = this.SUBRULE(this.statement);
-          this.MANY(() => this.CONSUME(T.Semicolon));
-          return this.ACTION(() => ({ statements: statement ? [statement] : [], braced: false }));
+    this.OR({
+      // One token decides: '{' always opens a block (even one never closed).
+      MAX_LOOKAHEAD: 1,
+      IGNORE_AMBIGUITIES: true,
+      DEF: [
+        { ALT: () => this.SUBRULE(this.block) },
+        {
+          ALT: () => {
+            const statement = this.SUBRULE(this.statement);
+            this.MANY(() => this.CONSUME(T.Semicolon));
+            return this.ACTION(() => ({ statements: statement ? [statement] : [], braced: false }));
+          },
         },
-      },
-    ]),
+      ],
+    }),
   );
 
   private block = this.RULE("block", (): Body => {

@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Diagnostic } from "../../engine/syntax/ast";
+import { parse } from "../../engine/syntax/parse";
+
+/** `line:col-line:col severity code` with 1-based positions, as an editor shows them. */
+function where(d: Diagnostic): string {
+  const { start, end } = d.range;
+  return `${start.line + 1}:${start.character + 1}-${end.line + 1}:${end.character + 1} ${d.severity} ${d.code}`;
+}
+
+/** The kinds and first lines of the top-level statements that survived. */
+function outline(text: string): string[] {
+  return parse(text).program.body.map((s) => `${s.kind}@${s.range.start.line + 1}`);
+}
+
+/** Each mistake sits between valid statements; it gets one diagnostic and the rest still parses. */
+function check(text: string, expected: string[], statements: string[]): void {
+  const { diagnostics } = parse(text);
+  assert.deepEqual(diagnostics.map(where), expected);
+  assert.deepEqual(outline(text), statements);
+}
+
+describe("syntax errors: one diagnostic at the right place, parsing goes on", () => {
+  it("f(x)[1,1]: only names can be indexed", () => {
+    check("a = 1\ny = f(x)[1,1]\nz = 2\n", ["2:9-2:14 error index-non-variable"], ["assign@1", "assign@2", "assign@3"]);
+    const [d] = parse("y = f(x)[1,1]\n").diagnostics;
+    assert.match(d.message, /only a variable can be indexed/);
+  });
+
+  it("(A+B)[1,1]: only names can be indexed", () => {
+    check("y = (A+B)[1,1]\nz = 2\n", ["1:10-1:15 error index-non-variable"], ["assign@1", "assign@2"]);
+  });
+
+  it("x = y = 3: chained assignment", () => {
+    check("a = 1\nx = y = 3\nz = 2\n", ["2:7-2:8 error chained-assignment"], ["assign@1", "assign@2", "assign@3"]);
+    assert.match(parse("x = y = 3").diagnostics[0].message, /chained assignment is not allowed/);
+  });
+
+  it("ifdef($a, 1) + 1: ifdef must be the whole right side", () => {
+    check("a = 1\nx = ifdef($a, 1) + 1\nz = 2\n", ["2:5-2:17 error ifdef-placement"], ["assign@1", "assign@2", "assign@3"]);
+    check("print(ifdef($a, 1))\n", ["1:7-1:19 error ifdef-placement"], ["callStatement@1"]);
+    check("x = ifdef(a, 1)\n", ["1:11-1:12 error ifdef-parameter"], ["assign@1"]);
+  });
+
+  it("{ ... }; else: no ';' between '}' and 'else'", () => {
+    check(
+      "if (a) {\n  x = 1\n}; else {\n  x = 2\n}\nz = 2\n",
+      ["3:2-3:3 error semicolon-before-else"],
+      ["if@1", "assign@6"],
+    );
+    const [statement] = parse("if (a) { x = 1 }; else { x = 2 }").program.body;
+    assert.equal(statement.kind === "if" && statement.elseBody?.length, 1);
+  });
+
+  it("';' before else after a single-statement body is fine", () => {
+    check("if (a) x = 1; else x = 2\n", [], ["if@1"]);
+  });
+
+  it("a keyword as a variable name", () => {
+    check("a = 1\nin = 5\nz = in + 1\n", ["2:1-2:3 error reserved-word", "3:5-3:7 error reserved-word"], ["assign@1", "assign@2", "assign@3"]);
+    check("int = 5\n", ["1:1-1:4 error reserved-word"], ["assign@1"]);
+    check("for (as in 1:3) x = 1\n", ["1:6-1:8 error reserved-word"], ["for@1"]);
+    assert.match(parse("in = 5").diagnostics[0].message, /'in' is a reserved word/);
+  });
+
+  it("x + 1 as a statement", () => {
+    check("a = 1\nx + 1\nz = 2\n", ["2:1-2:6 error expression-statement"], ["assign@1", "assign@3"]);
+    check("f(x) * 2\n", ["1:1-1:9 error expression-statement"], []);
+  });
+
+  it("an unclosed '{' is reported at the brace", () => {
+    check("a = 1\nwhile (a) {\n  x = 1\nz = 2\n", ["2:11-2:12 error unclosed-brace"], ["assign@1", "while@2"]);
+    assert.match(parse("while (a) {\n").diagnostics[0].message, /'\{' opened at line 1 is never closed/);
+  });
+
+  it("an unclosed function body stops at the next top-level function", () => {
+    check(
+      "f = function(int a) return (int b) {\n  b = a\n\ng = function(int a) return (int b) {\n  b = a\n}\n",
+      ["1:36-1:37 error unclosed-brace"],
+      ["function@1", "function@4"],
+    );
+  });
+
+  it("a missing ')' is found and the next statements survive", () => {
+    check("if (x > 1 {\n  y = 2\n}\nz = 1\n", ["1:11-1:12 error syntax"], ["if@1", "assign@4"]);
+    assert.equal(parse("if (x > 1 {\n}").diagnostics[0].message, "expected ')' but found '{'");
+  });
+
+  it("a function defined inside a block", () => {
+    check("if (a) {\n  f = function(int x) { y = 1 }\n}\n", ["2:3-2:4 error nested-function"], ["if@1"]);
+  });
+
+  it("'else' without 'if', and a stray '}'", () => {
+    check("x = 1\nelse y = 2\n", ["2:1-2:5 error stray-else"], ["assign@1", "assign@2"]);
+    check("x = 1\n}\ny = 2\n", ["2:1-2:2 error unexpected-token"], ["assign@1", "assign@3"]);
+  });
+
+  it("multi-assignment needs a call and plain names", () => {
+    check("[a, b] = x + 1\n", ["1:10-1:15 error multi-assign-value"], ["multiAssign@1"]);
+    check("[a, B[1,1]] = f(x)\n", ["1:5-1:11 error multi-assign-target"], ["multiAssign@1"]);
+  });
+
+  it("assigning to a $parameter", () => {
+    check("$x = 1\n", ["1:1-1:3 error assign-parameter"], ["assign@1"]);
+  });
+
+  it("types: bool is not a type, MATRIX is not a data type", () => {
+    check("f = function(bool b) { x = 1 }\n", ["1:14-1:18 error unknown-type"], ["function@1"]);
+    assert.match(parse("f = function(bool b) { x = 1 }").diagnostics[0].message, /did you mean 'boolean'/);
+    check("f = function(tensor[double] b) { x = 1 }\n", ["1:14-1:20 error unknown-type"], ["function@1"]);
+  });
+
+  it("seq is the only call allowed as a loop range", () => {
+    check("for (i in foo(1, 3)) x = i\n", ["1:11-1:14 error loop-iterable"], ["for@1"]);
+  });
+
+  it("literals: bad escapes, unterminated strings and comments, huge integers", () => {
+    check('x = "a\\d"\ny = 1\n', ["1:5-1:10 error bad-string"], ["assign@1", "assign@2"]);
+    check('x = "abc\ny = 1\n', ["1:5-1:9 error bad-string"], ["assign@1", "assign@2"]);
+    check("x = 1\n/* open\n", ["2:1-2:3 error unterminated-comment"], ["assign@1"]);
+    check("x = 99999999999999999999\n", ["1:5-1:25 error number-literal"], ["assign@1"]);
+    check("x = 9223372036854775807\n", [], ["assign@1"]);
+  });
+
+  it("externalFunction parses and is warned as unsupported", () => {
+    check(
+      'f = externalFunction(matrix[double] A) return (matrix[double] B) implemented in (classname="org.X", exectype="mem")\nx = 1\n',
+      ["1:1-1:2 warning external-function"],
+      ["externalFunction@1", "assign@2"],
+    );
+  });
+});
+
+describe("lexer problems SystemDS tolerates are warnings", () => {
+  it("a stray '.'", () => {
+    check("x = 1 .\ny = 2\n", ["1:7-1:8 warning stray-character"], ["assign@1", "assign@2"]);
+  });
+
+  it("a '#' comment at the end of the file without a newline", () => {
+    check("x = 1\n# end", ["2:1-2:6 warning comment-at-eof"], ["assign@1"]);
+    check("x = 1\n# end\n", [], ["assign@1"]);
+  });
+
+  it("unknown characters", () => {
+    check("x = 1 @\n", ["1:7-1:8 warning stray-character"], ["assign@1"]);
+  });
+});
+
+describe("robustness", () => {
+  it("deep nesting gives a diagnostic, not a crash", () => {
+    const deep = "x = " + "(".repeat(20000) + "1" + ")".repeat(20000) + "\n";
+    const { diagnostics } = parse(deep);
+    assert.ok(diagnostics.length > 0);
+    assert.equal(diagnostics[0].code, "too-deep");
+    const fine = "x = " + "(".repeat(100) + "1" + ")".repeat(100) + "\n";
+    assert.deepEqual(parse(fine).diagnostics, []);
+  });
+
+  it("a long flat expression parses", () => {
+    const long = "x = " + Array.from({ length: 20000 }, (_, i) => `a${i}`).join(" + ") + "\n";
+    assert.deepEqual(parse(long).diagnostics, []);
+  });
+
+  it("empty and whitespace-only files", () => {
+    assert.deepEqual(parse("").program.body, []);
+    assert.deepEqual(parse("\n\n  # c\n").diagnostics, []);
+  });
+
+  it("every prefix of a valid script parses without throwing", () => {
+    const script = 'f = function(matrix[double] X, int k = 2) return (matrix[double] Y) {\n  Y = X %*% t(X) + k\n}\nparfor (i in 1:3, check=0) {\n  if (i > 1) { x = "a\\n" } else x = 2;\n}\n[A] = f(rand(rows=2, cols=2))\n';
+    for (let i = 0; i <= script.length; i++) parse(script.slice(0, i));
+  });
+});
