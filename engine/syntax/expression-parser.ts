@@ -1,13 +1,14 @@
 /**
  * Expression rules of the DML parser, with SystemDS's precedence (highest first):
  * `^` (right), unary `-`/`+`, `%*%`, `%/%` `%%`, `*` `/`, `+` `-`, comparisons,
- * `!`, `&` `&&`, `|` `||`. A prefix operator parses its operand at its own
+ * `!`, `&` `&&`, `|` `||` (levels in `binaryPrecedence`). A prefix operator parses its operand at its own
  * level, as ANTLR does, so `-2^2` is `-(2^2)` and `!a == b` is `!(a == b)`,
  * while `a == !b` still parses.
  */
 import {
   EmbeddedActionsParser,
   EOF,
+  type IOrAlt,
   type IRuleConfig,
   type IToken,
   type ParserMethod,
@@ -18,11 +19,6 @@ import type * as A from "./ast";
 import { decodeNumber, decodeString } from "./literals";
 import { afterTokenRange, spanRange, tokenRange } from "./ranges";
 import * as T from "./tokens";
-
-/** Keywords that can never start a statement; met where a name is expected, they are a misused name. */
-const namelikeKeywords = new Set<TokenType>(
-  (["in", "as", "implemented", "int", "Int", "integer", "Integer", "string", "String", "boolean", "Boolean", "double", "Double", "unknown", "Unknown"] as const).map(T.keyword),
-);
 
 export interface IndexSuffix {
   rows?: A.IndexRange;
@@ -83,6 +79,21 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
     }
   }
 
+  private readonly alternativeCache = new Map<string, IOrAlt<unknown>[]>();
+
+  /**
+   * The alternatives of a hot `OR` whose closures use no locals, built once:
+   * chevrotain's advice for speed (no closures allocated per call).
+   */
+  protected alternatives<T>(key: string, build: () => IOrAlt<T>[]): IOrAlt<T>[] {
+    let cached = this.alternativeCache.get(key);
+    if (!cached) {
+      cached = build();
+      this.alternativeCache.set(key, cached);
+    }
+    return cached as IOrAlt<T>[];
+  }
+
   protected report(range: A.Range, message: string, code = "syntax", severity: A.Severity = "error"): void {
     this.problems.push({ severity, message, range, code });
   }
@@ -120,27 +131,25 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
 
   // ------------------------------------------------------------- precedence
 
-  public expression = this.RULE("expression", (): A.Expression => this.SUBRULE(this.orExpression));
+  public expression = this.RULE("expression", (): A.Expression => this.SUBRULE(this.binaryExpression, { ARGS: [1] }));
 
-  private orExpression = this.leftAssociative("orExpression", T.OrOperator, () => this.andExpression);
-  private andExpression = this.leftAssociative("andExpression", T.AndOperator, () => this.relationalExpression);
-  protected relationalExpression = this.leftAssociative("relationalExpression", T.RelationalOperator, () => this.additiveExpression);
-  private additiveExpression = this.leftAssociative("additiveExpression", T.AdditiveOperator, () => this.multiplicativeExpression);
-  private multiplicativeExpression = this.leftAssociative("multiplicativeExpression", T.MultiplicativeOperator, () => this.modulusExpression);
-  private modulusExpression = this.leftAssociative("modulusExpression", T.ModulusOperator, () => this.matrixMultiplyExpression);
-  private matrixMultiplyExpression = this.leftAssociative("matrixMultiplyExpression", T.MatMul, () => this.powerExpression);
-
-  private leftAssociative(name: string, operator: TokenType, operand: () => () => A.Expression): () => A.Expression {
-    return this.RULE(name, () => {
-      let left = this.SUBRULE(operand());
-      this.MANY(() => {
-        const op = this.CONSUME(operator);
-        const right = this.SUBRULE2(operand());
+  /**
+   * Precedence climbing over the left-associative infix levels: operands are
+   * power expressions; an operator of level `l >= minLevel` takes as its right
+   * operand everything that binds tighter than `l`.
+   */
+  protected binaryExpression = this.RULE("binaryExpression", (minLevel: number): A.Expression => {
+    let left = this.SUBRULE(this.powerExpression);
+    this.MANY({
+      GATE: () => (T.binaryPrecedence.get(this.LA(1).tokenType) ?? 0) >= minLevel,
+      DEF: () => {
+        const op = this.CONSUME(T.BinaryOperator);
+        const right = this.SUBRULE2(this.binaryExpression, { ARGS: [(T.binaryPrecedence.get(op.tokenType) ?? 0) + 1] });
         left = this.ACTION(() => this.binary(op, left, right));
-      });
-      return left;
+      },
     });
-  }
+    return left;
+  });
 
   private powerExpression = this.RULE("powerExpression", (): A.Expression => {
     const base = this.SUBRULE(this.prefixExpression);
@@ -154,7 +163,7 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
   });
 
   private prefixExpression = this.RULE("prefixExpression", (): A.Expression =>
-    this.OR([
+    this.OR(this.alternatives("prefixExpression", () => [
       {
         ALT: () => {
           const op = this.CONSUME(T.AdditiveOperator);
@@ -165,18 +174,18 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const op = this.CONSUME(T.Not);
-          const operand = this.SUBRULE(this.relationalExpression);
+          const operand = this.SUBRULE(this.binaryExpression, { ARGS: [T.comparisonLevel] });
           return this.ACTION(() => this.unary(op, operand));
         },
       },
       { ALT: () => this.SUBRULE(this.primary) },
-    ]),
+    ])),
   );
 
   // ---------------------------------------------------------------- primary
 
   private primary = this.RULE("primary", (): A.Expression =>
-    this.OR([
+    this.OR(this.alternatives("primary", () => [
       { ALT: () => this.numberLiteral(this.CONSUME(T.IntegerLiteral)) },
       { ALT: () => this.numberLiteral(this.CONSUME(T.DoubleLiteral)) },
       { ALT: () => this.stringLiteral(this.CONSUME(T.StringLiteral)) },
@@ -188,12 +197,8 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.commandLineParameter) },
       { ALT: () => this.SUBRULE(this.nameExpression) },
       { ALT: () => this.SUBRULE(this.ifdefExpression) },
-      {
-        GATE: () => namelikeKeywords.has(this.LA(1).tokenType),
-        ALT: () => this.SUBRULE(this.reservedWordAsName),
-        IGNORE_AMBIGUITIES: true,
-      },
-    ]),
+      { ALT: () => this.SUBRULE(this.reservedWordAsName) },
+    ])),
   );
 
   private parenthesized = this.RULE("parenthesized", (): A.Expression => {
@@ -282,11 +287,10 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
       },
     });
     const value = this.SUBRULE(this.expression);
-    return this.ACTION(() => ({
-      ...(name ? { name: name.image } : {}),
-      value,
-      range: name ? spanRange(tokenRange(name), value.range) : value.range,
-    }));
+    return this.ACTION((): A.Argument => {
+      if (!name) return { value, range: value.range };
+      return { name: name.image, value, range: spanRange(tokenRange(name), value.range) };
+    });
   });
 
   protected indexRest = this.RULE("indexRest", (target: IToken): A.IndexExpression => {
@@ -382,7 +386,6 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
         },
       },
       {
-        GATE: () => namelikeKeywords.has(this.LA(1).tokenType),
         ALT: () => {
           const name = this.SUBRULE(this.reservedWordAsName);
           let index: A.IndexExpression | undefined;
@@ -392,14 +395,13 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
           });
           return this.ACTION(() => index ?? name);
         },
-        IGNORE_AMBIGUITIES: true,
       },
     ]),
   );
 
   /** A keyword where a name belongs (`in = 1`): reported, then read as that name so parsing goes on. */
   protected reservedWordAsName = this.RULE("reservedWordAsName", (): A.Identifier => {
-    const token = this.CONSUME(T.Keyword);
+    const token = this.CONSUME(T.NamelikeKeyword);
     return this.ACTION(() => {
       this.report(
         tokenRange(token),

@@ -20,20 +20,11 @@ interface Body {
 }
 
 /** Tokens after which an expression goes on: a bare `x` followed by one of these is an expression, not a target. */
-const binaryOperatorTypes: TokenType[] = [
-  T.Power,
-  T.MatMul,
-  T.ModulusOperator,
-  T.MultiplicativeOperator,
-  T.AdditiveOperator,
-  T.RelationalOperator,
-  T.AndOperator,
-  T.OrOperator,
-];
+const binaryOperatorTypes: TokenType[] = [T.Power, T.BinaryOperator];
 
 export class DmlParser extends ExpressionParser {
   constructor() {
-    super(T.parserVocabulary, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: syntaxErrorMessages });
+    super(T.parserVocabulary, { recoveryEnabled: true, maxLookahead: 1, errorMessageProvider: syntaxErrorMessages });
     this.performSelfAnalysis();
   }
 
@@ -119,7 +110,7 @@ export class DmlParser extends ExpressionParser {
   private statement = this.RULE(
     "statement",
     (): A.Statement | undefined => {
-      const statement = this.OR([
+      const statement = this.OR(this.alternatives("statement", () => [
         { ALT: () => this.SUBRULE(this.sourceStatement) },
         { ALT: () => this.SUBRULE(this.setwdStatement) },
         { ALT: () => this.SUBRULE(this.ifStatement) },
@@ -142,7 +133,7 @@ export class DmlParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.strayElse) },
         { ALT: () => this.SUBRULE(this.expressionStatement), IGNORE_AMBIGUITIES: true },
         { ALT: () => this.SUBRULE(this.unexpectedToken), IGNORE_AMBIGUITIES: true },
-      ]);
+      ]));
       this.ACTION(() => this.checkIfdefPlacement(statement));
       return statement;
     },
@@ -158,7 +149,7 @@ export class DmlParser extends ExpressionParser {
   /** `x =`, `x <-`, `x +=`, `X[...] =`, `$x =` at LA(1) (a keyword as the name is reported later). */
   private startsAssignment(): boolean {
     const first = this.LA(1).tokenType;
-    const namelike = first === T.Identifier || first === T.NamedParameter || first === T.PositionalParameter || this.is(1, T.Keyword);
+    const namelike = first === T.Identifier || first === T.NamedParameter || first === T.PositionalParameter || this.is(1, T.NamelikeKeyword);
     if (!namelike) return false;
     let next = 2;
     if (this.is(2, T.LBracket)) {

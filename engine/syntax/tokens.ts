@@ -99,12 +99,16 @@ export type KeywordName = (typeof keywordNames)[number];
 
 export const Keyword = createToken({ name: "Keyword", pattern: Lexer.NA });
 export const ValueTypeKeyword = createToken({ name: "ValueTypeKeyword", pattern: Lexer.NA });
+/** Keywords that never start a statement; met where a name belongs, they are a misused name. */
+export const NamelikeKeyword = createToken({ name: "NamelikeKeyword", pattern: Lexer.NA });
 const valueTypeNames = new Set(["int", "integer", "string", "boolean", "double", "unknown"]);
+const namelikeNames = new Set(["in", "as", "implemented"]);
 
 export const keywords = new Map<KeywordName, TokenType>();
 for (const name of keywordNames) {
   const categories = [AnyToken, Keyword];
-  if (valueTypeNames.has(name.toLowerCase())) categories.push(ValueTypeKeyword);
+  if (valueTypeNames.has(name.toLowerCase())) categories.push(ValueTypeKeyword, NamelikeKeyword);
+  if (namelikeNames.has(name)) categories.push(NamelikeKeyword);
   const type = createToken({
     name: `Keyword_${name}`,
     pattern: name,
@@ -125,48 +129,50 @@ export const NamedParameter = token({ name: "NamedParameter", pattern: /\$[A-Za-
 export const PositionalParameter = token({ name: "PositionalParameter", pattern: /\$\d+/, label: "a $parameter" });
 
 // Operators: longest spellings first.
-export const MatMul = token({ name: "MatMul", pattern: "%*%", label: "'%*%'" });
 export const LeftArrow = token({ name: "LeftArrow", pattern: "<-", label: "'<-'" });
 export const PlusAssign = token({ name: "PlusAssign", pattern: "+=", label: "'+='" });
 
-export const RelationalOperator = createToken({ name: "RelationalOperator", pattern: Lexer.NA });
-function relational(name: string, pattern: string): TokenType {
-  const type = createToken({ name, pattern, categories: [AnyToken, RelationalOperator], label: `'${pattern}'` });
-  allTokens.push(type);
-  return type;
-}
-export const LessEqual = relational("LessEqual", "<=");
-export const GreaterEqual = relational("GreaterEqual", ">=");
-export const EqualEqual = relational("EqualEqual", "==");
-export const NotEqual = relational("NotEqual", "!=");
-export const Less = relational("Less", "<");
-export const Greater = relational("Greater", ">");
-
-/** One category per binary precedence level, so a level is parsed by one CONSUME. */
-export const OrOperator = createToken({ name: "OrOperator", pattern: Lexer.NA, label: "'|'" });
-export const AndOperator = createToken({ name: "AndOperator", pattern: Lexer.NA, label: "'&'" });
+/** Every infix operator but `^`; its precedence level is in `binaryPrecedence`. */
+export const BinaryOperator = createToken({ name: "BinaryOperator", pattern: Lexer.NA, label: "an operator" });
+/** `+` and `-`, which are also prefix operators. */
 export const AdditiveOperator = createToken({ name: "AdditiveOperator", pattern: Lexer.NA, label: "'+' or '-'" });
-export const MultiplicativeOperator = createToken({ name: "MultiplicativeOperator", pattern: Lexer.NA, label: "'*' or '/'" });
-export const ModulusOperator = createToken({ name: "ModulusOperator", pattern: Lexer.NA, label: "'%%' or '%/%'" });
 
-function operator(name: string, pattern: string, category?: TokenType): TokenType {
-  const categories = category ? [AnyToken, category] : [AnyToken];
+/**
+ * Precedence of the infix operators, higher binds tighter (`^`, above all, is
+ * parsed apart as it is right-associative; `!` is a prefix at level 3.5).
+ */
+export const binaryPrecedence = new Map<TokenType, number>();
+export const comparisonLevel = 3;
+
+function operator(name: string, pattern: string, level?: number, extraCategory?: TokenType): TokenType {
+  const categories = [AnyToken];
+  if (level !== undefined) categories.push(BinaryOperator);
+  if (extraCategory) categories.push(extraCategory);
   const type = createToken({ name, pattern, categories, label: `'${pattern}'` });
+  if (level !== undefined) binaryPrecedence.set(type, level);
   allTokens.push(type);
   return type;
 }
-export const AndAnd = operator("AndAnd", "&&", AndOperator);
-export const OrOr = operator("OrOr", "||", OrOperator);
-export const And = operator("And", "&", AndOperator);
-export const Or = operator("Or", "|", OrOperator);
+// Longer spellings first.
+export const MatMul = operator("MatMul", "%*%", 7);
+export const IntDiv = operator("IntDiv", "%/%", 6);
+export const Modulus = operator("Modulus", "%%", 6);
+export const LessEqual = operator("LessEqual", "<=", comparisonLevel);
+export const GreaterEqual = operator("GreaterEqual", ">=", comparisonLevel);
+export const EqualEqual = operator("EqualEqual", "==", comparisonLevel);
+export const NotEqual = operator("NotEqual", "!=", comparisonLevel);
+export const AndAnd = operator("AndAnd", "&&", 2);
+export const OrOr = operator("OrOr", "||", 1);
+export const Less = operator("Less", "<", comparisonLevel);
+export const Greater = operator("Greater", ">", comparisonLevel);
+export const And = operator("And", "&", 2);
+export const Or = operator("Or", "|", 1);
 export const Not = operator("Not", "!");
 export const Power = operator("Power", "^");
-export const IntDiv = operator("IntDiv", "%/%", ModulusOperator);
-export const Modulus = operator("Modulus", "%%", ModulusOperator);
-export const Plus = operator("Plus", "+", AdditiveOperator);
-export const Minus = operator("Minus", "-", AdditiveOperator);
-export const Star = operator("Star", "*", MultiplicativeOperator);
-export const Slash = operator("Slash", "/", MultiplicativeOperator);
+export const Plus = operator("Plus", "+", 4, AdditiveOperator);
+export const Minus = operator("Minus", "-", 4, AdditiveOperator);
+export const Star = operator("Star", "*", 5);
+export const Slash = operator("Slash", "/", 5);
 export const Equals = token({ name: "Equals", pattern: "=", label: "'='" });
 export const LParen = token({ name: "LParen", pattern: "(", label: "'('" });
 export const RParen = token({ name: "RParen", pattern: ")", label: "')'" });
@@ -188,12 +194,9 @@ export const parserVocabulary: TokenType[] = [
   AnyToken,
   Keyword,
   ValueTypeKeyword,
-  RelationalOperator,
-  OrOperator,
-  AndOperator,
+  NamelikeKeyword,
+  BinaryOperator,
   AdditiveOperator,
-  MultiplicativeOperator,
-  ModulusOperator,
 ];
 
 export const dmlLexer = new Lexer(allTokens as TokenType[], {
