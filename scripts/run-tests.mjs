@@ -1,8 +1,11 @@
 // Runs every test/**/*.test.ts with node's test runner (node 20's --test
-// takes no globs, so the files are found here). Extra arguments are passed to
+// takes no globs, so the files are found here). Each test file is bundled
+// by esbuild to out/test/*.cjs first: chevrotain and fast-check are ESM-only
+// packages and this package is CommonJS, which node 20 cannot mix directly. Extra arguments are passed to
 // node before the files, e.g. `node scripts/run-tests.mjs --test-name-pattern=parse`.
 // A first argument naming a folder or file under test/ narrows the run to it.
 import { spawnSync } from "node:child_process";
+import { build } from "esbuild";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,11 +39,27 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const result = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "--test", ...nodeArgs, ...files.map((f) => path.relative(root, f))],
-  { cwd: root, stdio: "inherit" },
+const outdir = path.join(root, "out", "test");
+await build({
+  entryPoints: files,
+  outbase: path.join(root, "test"),
+  outdir,
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  sourcemap: "inline",
+  logLevel: "warning",
+});
+const bundles = files.map((f) =>
+  path.relative(root, path.join(outdir, path.relative(path.join(root, "test"), f)).replace(/\.ts$/, ".cjs")),
 );
+
+const result = spawnSync(process.execPath, ["--enable-source-maps", "--test", ...nodeArgs, ...bundles], {
+  cwd: root,
+  stdio: "inherit",
+});
 if (result.error) {
   console.error(`run-tests: could not start node: ${result.error.message}`);
   process.exit(1);

@@ -6,8 +6,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { repoRoot } from "../repo-root";
 
-const root = path.resolve(__dirname, "..", "..");
+const root = repoRoot;
 const bin = path.join(root, "bin", "dml.js");
 const examples = path.join(root, "examples");
 

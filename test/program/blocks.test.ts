@@ -2,12 +2,13 @@
 // and the exact read / write / gen / kill sets of every rule, on small DML
 // snippets, plus every shipped example script.
 import { strict as assert } from "node:assert";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { formStatementBlocks, printBlocks, type FormBlocksOptions, type ProgramBlocks, type StatementBlock } from "../../engine/program";
 import type { Program, Statement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
+import { repoRoot } from "../repo-root";
 
 function parsed(source: string): Program {
   const result = parse(source);
@@ -442,7 +443,7 @@ function assertCovers(blocks: readonly StatementBlock[], body: readonly Statemen
 
 describe("example scripts", () => {
   // Next to this file under tsx; from the working directory (the repository root) when bundled elsewhere.
-  const dir = [path.resolve(__dirname, "..", "..", "examples"), path.resolve("examples")].find((d) => existsSync(d)) ?? "examples";
+  const dir = path.join(repoRoot, "examples");
   const files = readdirSync(dir).filter((f) => f.endsWith(".dml")).sort();
 
   test("there are example scripts", () => {

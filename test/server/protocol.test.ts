@@ -5,8 +5,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { repoRoot } from "../repo-root";
 
-const root = path.resolve(__dirname, "..", "..");
+const root = repoRoot;
 
 interface Message {
   id?: number;
