@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Diagnostic } from "../../engine/syntax/ast";
+import { formStatementBlocks, printBlocks } from "../../engine/program";
 import { parse } from "../../engine/syntax/parse";
 
 /** `line:col-line:col severity code` with 1-based positions, as an editor shows them. */
@@ -170,5 +171,33 @@ describe("robustness", () => {
   it("every prefix of a valid script parses without throwing", () => {
     const script = 'f = function(matrix[double] X, int k = 2) return (matrix[double] Y) {\n  Y = X %*% t(X) + k\n}\nparfor (i in 1:3, check=0) {\n  if (i > 1) { x = "a\\n" } else x = 2;\n}\n[A] = f(rand(rows=2, cols=2))\n';
     for (let i = 0; i <= script.length; i++) parse(script.slice(0, i));
+  });
+});
+
+describe("after a syntax error the rest of the file still yields its blocks", () => {
+  const mistakes = [
+    "y = f(x)[1,1]",
+    "x = y = 3",
+    "x = ifdef($a, 1) + 1",
+    "if (a) { x = 1 }; else { x = 2 }",
+    "in = 5",
+    "x + 1",
+    "if (x > 1 { y = 2 }",
+  ];
+  for (const mistake of mistakes) {
+    it(mistake, () => {
+      const text = `a = 1\nb = a + 1\n${mistake}\nwhile (b < 10) {\n  b = b * 2\n}\nc = b\n`;
+      const { program, diagnostics } = parse(text);
+      assert.equal(diagnostics.filter((d) => d.severity === "error").length, 1, JSON.stringify(diagnostics));
+      assert.equal(diagnostics[0].range.start.line, 2);
+      const printed = printBlocks(formStatementBlocks(program));
+      assert.match(printed, /^basic 1-[23] reads \[a[,\]]/);
+      assert.match(printed, /\nwhile 4-6 reads \[b\] writes \[b\]\n {2}basic 5 reads \[b\] writes \[b\]\nbasic 7 reads \[b\] writes \[c\]$/);
+    });
+  }
+
+  it("an unclosed '{' keeps the blocks before it", () => {
+    const { program } = parse("a = 1\nb = a + 1\nwhile (b < 10) {\n  b = b * 2\nc = b\n");
+    assert.equal(printBlocks(formStatementBlocks(program)), "basic 1-2 reads [a] writes [a, b]\nwhile 3-5 reads [b] writes [b, c]\n  basic 4-5 reads [b] writes [b, c]");
   });
 });
