@@ -347,7 +347,7 @@ export class DmlParser extends ExpressionParser {
   private iterablePredicate = this.RULE("iterablePredicate", (): A.IterablePredicate =>
     this.OR([
       {
-        GATE: () => this.is(1, T.Identifier) && this.is(2, T.LParen) && !this.is(this.skipBalanced(2), T.Colon),
+        GATE: () => this.startsSeqIterable(),
         ALT: () => {
           const callee = this.CONSUME(T.Identifier);
           this.CONSUME(T.LParen);
@@ -379,6 +379,13 @@ export class DmlParser extends ExpressionParser {
       },
     ]),
   );
+
+  /** `name(...)` that ends the iterable (followed by `)` or `, option`): SystemDS's seq form. */
+  private startsSeqIterable(): boolean {
+    if (!this.is(1, T.Identifier) || !this.is(2, T.LParen)) return false;
+    const after = this.skipBalanced(2);
+    return after > 0 && (this.is(after, T.RParen) || this.is(after, T.Comma));
+  }
 
   private loopOption = this.RULE("loopOption", (): A.LoopOption => {
     const name = this.CONSUME(T.Identifier);
