@@ -30,28 +30,32 @@ export function parse(text: string, options: ParseOptions = {}): ParseResult | P
     ...lexed.errors.map((error) => strayCharactersDiagnostic(text, error)),
     ...lexerDiagnostics(text, lexed.groups.problems ?? [], lexed.tokens, lexed.groups.comments ?? []),
   ];
-  const p = parser();
-  let body: Program["body"] = [];
-  try {
-    p.startParse(text, lexed.tokens);
-    body = p.program();
-    diagnostics.push(...p.errors.map(syntaxErrorDiagnostic), ...p.takeProblems());
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    if (process.env.DML_DEBUG) console.error(error);
-    diagnostics.push({
-      severity: "error",
-      message: "this script is nested too deeply to be parsed",
-      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-      code: "too-deep",
-    });
-    body = [];
+  let { body, diagnostics: syntaxDiagnostics } = parseTokens(text, lexed.tokens, false);
+  if (syntaxDiagnostics.some((d) => d.code === "unclosed-brace")) {
+    // A '{' lacks its '}': parse again, ending blocks by indentation, so the
+    // error lands on the brace that is really open.
+    ({ body, diagnostics: syntaxDiagnostics } = parseTokens(text, lexed.tokens, true));
   }
+  diagnostics.push(...syntaxDiagnostics);
   const program: Program = { kind: "program", body, range: wholeRange(text) };
   const result: ParseResult = { program, diagnostics: oneDiagnosticPerPlace(diagnostics) };
   if (!options.keepComments) return result;
   const comments = (lexed.groups.comments ?? []).map((token) => ({ text: token.image, range: tokenRange(token) }));
   return { ...result, comments };
+}
+
+function parseTokens(text: string, tokens: IToken[], useIndentation: boolean): { body: Program["body"]; diagnostics: Diagnostic[] } {
+  const p = parser();
+  try {
+    p.startParse(text, tokens, useIndentation);
+    const body = p.program();
+    return { body, diagnostics: [...p.errors.map(syntaxErrorDiagnostic), ...p.takeProblems()] };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const message = "this script is nested too deeply to be parsed";
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    return { body: [], diagnostics: [{ severity: "error", message, range, code: "too-deep" }] };
+  }
 }
 
 function lexerDiagnostics(text: string, problems: IToken[], tokens: IToken[], comments: IToken[]): Diagnostic[] {

@@ -28,8 +28,12 @@ export class DmlParser extends ExpressionParser {
     this.performSelfAnalysis();
   }
 
+  /** Ends unclosed blocks by indentation (the second pass after an unclosed '{'). */
+  private useIndentation = false;
+
   /** Resets the per-parse state. */
-  startParse(text: string, tokens: IToken[]): void {
+  startParse(text: string, tokens: IToken[], useIndentation = false): void {
+    this.useIndentation = useIndentation;
     this.sourceText = text;
     this.problems = [];
     this.ifdefs = [];
@@ -426,11 +430,12 @@ export class DmlParser extends ExpressionParser {
     }),
   );
 
-  private block = this.RULE("block", (): Body => {
-    const open = this.CONSUME(T.LCurly);
+  private block = this.RULE("block", (open?: IToken): Body => {
+    open = this.CONSUME(T.LCurly);
+    const opening = open;
     const statements: A.Statement[] = [];
     this.MANY({
-      GATE: () => !this.is(1, T.RCurly) && this.LA(1).tokenType !== EOF && !this.startsFunctionDefinitionAtTop(),
+      GATE: () => !this.is(1, T.RCurly) && !this.blockEndsBefore(opening),
       DEF: () => {
         const statement = this.SUBRULE(this.statement);
         this.MANY2(() => this.CONSUME(T.Semicolon));
@@ -441,17 +446,34 @@ export class DmlParser extends ExpressionParser {
     return { statements, braced: true };
   });
 
-  /** A function definition at the start of a line: a block left open before it ends there. */
-  private startsFunctionDefinitionAtTop(): boolean {
-    return this.startsFunctionDefinition() && this.LA(1).startColumn === 1;
+  /**
+   * When a block opened by `open` was never closed, where it ends: at the end
+   * of the file, or at a function definition at the start of a line. In the
+   * second pass after an unclosed '{' (`useIndentation`), also at a line that
+   * is indented no deeper than the line of `open`, so the error lands on the
+   * brace that lacks its '}' rather than on an outer one.
+   */
+  private blockEndsBefore(open: IToken): boolean {
+    const next = this.LA(1);
+    if (next.tokenType === EOF) return true;
+    if (this.startsFunctionDefinition() && next.startColumn === 1) return true;
+    if (!this.useIndentation || next.startLine === this.LA(0).endLine) return false;
+    const indentation = this.indentationOfLine(open.startOffset);
+    return next.tokenType === T.RCurly ? next.startColumn! - 1 < indentation : next.startColumn! - 1 <= indentation;
+  }
+
+  private indentationOfLine(offset: number): number {
+    let start = offset;
+    while (start > 0 && this.sourceText[start - 1] !== "\n") start--;
+    let end = start;
+    while (this.sourceText[end] === " " || this.sourceText[end] === "\t") end++;
+    return end - start;
   }
 
   private closingCurly = this.RULE("closingCurly", (open: IToken): void => {
     this.OR([
-      { ALT: () => this.CONSUME(T.RCurly) },
+      { GATE: () => !this.blockEndsBefore(open), ALT: () => this.CONSUME(T.RCurly) },
       {
-        // EOF or a top-level function definition: the block was never closed.
-        GATE: () => !this.is(1, T.RCurly),
         ALT: () =>
           this.ACTION(() =>
             this.report(tokenRange(open), `'{' opened at line ${open.startLine} is never closed: a '}' is missing`, "unclosed-brace"),

@@ -71,8 +71,26 @@ describe("syntax errors: one diagnostic at the right place, parsing goes on", ()
   });
 
   it("an unclosed '{' is reported at the brace", () => {
-    check("a = 1\nwhile (a) {\n  x = 1\nz = 2\n", ["2:11-2:12 error unclosed-brace"], ["assign@1", "while@2"]);
+    // `z = 2`, indented like the `while`, is taken to follow the unclosed block.
+    check("a = 1\nwhile (a) {\n  x = 1\nz = 2\n", ["2:11-2:12 error unclosed-brace"], ["assign@1", "while@2", "assign@4"]);
     assert.match(parse("while (a) {\n").diagnostics[0].message, /'\{' opened at line 1 is never closed/);
+  });
+
+  it("a nested unclosed '{' is found by indentation, not blamed on the outer one", () => {
+    check(
+      "while (a) {\n  if (b) {\n    x = 1\n\n}\ny = 2\n",
+      ["2:10-2:11 error unclosed-brace"],
+      ["while@1", "assign@6"],
+    );
+    check(
+      "for (i in 1:3) {\n  if (b) {\n    x = 1\n  y = 2\n}\nz = 3\n",
+      ["2:10-2:11 error unclosed-brace"],
+      ["for@1", "assign@6"],
+    );
+  });
+
+  it("odd indentation in a valid script is never an error", () => {
+    check("  if (b) {\nx = 1\n}\n    while (c) {\n}\n", [], ["if@1", "while@4"]);
   });
 
   it("an unclosed function body stops at the next top-level function", () => {
@@ -198,6 +216,9 @@ describe("after a syntax error the rest of the file still yields its blocks", ()
 
   it("an unclosed '{' keeps the blocks before it", () => {
     const { program } = parse("a = 1\nb = a + 1\nwhile (b < 10) {\n  b = b * 2\nc = b\n");
-    assert.equal(printBlocks(formStatementBlocks(program)), "basic 1-2 reads [a] writes [a, b]\nwhile 3-5 reads [b] writes [b, c]\n  basic 4-5 reads [b] writes [b, c]");
+    assert.equal(
+      printBlocks(formStatementBlocks(program)),
+      "basic 1-2 reads [a] writes [a, b]\nwhile 3-4 reads [b] writes [b]\n  basic 4 reads [b] writes [b]\nbasic 5 reads [b] writes [c]",
+    );
   });
 });
