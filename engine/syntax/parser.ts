@@ -243,7 +243,7 @@ export class DmlParser extends ExpressionParser {
     const value = this.SUBRULE(this.expression);
     this.MANY(() => this.CONSUME(T.Semicolon));
     this.ACTION(() => {
-      if (value.kind === "error") return;
+      if (value.kind === "error" || this.errorReportedOnLine(value.range.start.line)) return;
       this.report(
         value.range,
         "this expression is not a statement: assign its value to a variable (x = ...) or print it",
@@ -263,11 +263,24 @@ export class DmlParser extends ExpressionParser {
   private unexpectedToken = this.RULE("unexpectedToken", (): undefined => {
     const token = this.CONSUME(T.AnyToken);
     this.ACTION(() => {
+      if (this.errorReportedOnLine(token.startLine! - 1)) return;
       const what = token.tokenType === T.RCurly ? "'}' without a matching '{'" : `unexpected '${token.image}'`;
       this.report(tokenRange(token), `${what}: a statement was expected here`, "unexpected-token");
     });
     return undefined;
   });
+
+  /**
+   * Whether an error was reported on this (0-based) line already: what is
+   * left of a broken statement on its line is a consequence, not a new error.
+   */
+  private errorReportedOnLine(line: number): boolean {
+    const lastProblem = this.problems[this.problems.length - 1];
+    if (lastProblem?.severity === "error" && lastProblem.range.end.line >= line) return true;
+    const lastError = this.errors[this.errors.length - 1];
+    const token = lastError?.token;
+    return token !== undefined && token.startLine !== undefined && !Number.isNaN(token.startLine) && token.startLine - 1 === line;
+  }
 
   private checkIfdefPlacement(statement: A.Statement | undefined): void {
     for (const ifdef of this.ifdefs) {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import type { Diagnostic } from "../../engine/syntax/ast";
 import { formStatementBlocks, printBlocks } from "../../engine/program";
 import { parse } from "../../engine/syntax/parse";
@@ -219,6 +220,26 @@ describe("after a syntax error the rest of the file still yields its blocks", ()
     assert.equal(
       printBlocks(formStatementBlocks(program)),
       "basic 1-2 reads [a] writes [a, b]\nwhile 3-4 reads [b] writes [b]\n  basic 4 reads [b] writes [b]\nbasic 5 reads [b] writes [c]",
+    );
+  });
+});
+
+describe("fuzzing: any token soup parses without throwing", () => {
+  const pieces = ["x", "f", "(", ")", "[", "]", "{", "}", ",", ";", ":", "=", "<-", "+=", "+", "-", "*", "^", "%*%", "!", "&&", "==",
+    "if", "else", "for", "parfor", "while", "in", "function", "return", "ifdef", "source", "as", "int", "matrix[double]",
+    "1", "2.5", "\"s\"", "$p", "TRUE", "\n", " ", "#c\n", "/*", "*/", ".", "@", "'"];
+  it("never throws and keeps every diagnostic inside the text", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 60 }), (parts) => {
+        const text = parts.join(" ");
+        const { diagnostics } = parse(text);
+        const lines = text.split("\n");
+        for (const d of diagnostics) {
+          assert.ok(d.range.start.line < lines.length && d.range.end.line < lines.length, JSON.stringify(d));
+          assert.ok(d.message.length > 0);
+        }
+      }),
+      { numRuns: 2000 },
     );
   });
 });
