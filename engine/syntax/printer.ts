@@ -24,50 +24,9 @@
  */
 import type * as A from "./ast";
 import { encodeString } from "./literals";
+import { binaryLevels, Level, prefixOperandLevels } from "./precedence";
 
 const indentUnit = "  ";
-
-/** Binding strength, higher binds tighter. */
-const enum Level {
-  Or = 1,
-  And = 2,
-  Relational = 3,
-  Additive = 4,
-  Multiplicative = 5,
-  Modulus = 6,
-  MatrixMultiply = 7,
-  Power = 8,
-  Prefix = 9,
-  Primary = 10,
-}
-
-const binaryLevels: Record<A.BinaryOperator, Level> = {
-  "^": Level.Power,
-  "%*%": Level.MatrixMultiply,
-  "%/%": Level.Modulus,
-  "%%": Level.Modulus,
-  "*": Level.Multiplicative,
-  "/": Level.Multiplicative,
-  "+": Level.Additive,
-  "-": Level.Additive,
-  ">": Level.Relational,
-  ">=": Level.Relational,
-  "<": Level.Relational,
-  "<=": Level.Relational,
-  "==": Level.Relational,
-  "!=": Level.Relational,
-  "&": Level.And,
-  "&&": Level.And,
-  "|": Level.Or,
-  "||": Level.Or,
-};
-
-/** The level at which a prefix operator parses its operand. */
-const prefixOperandLevels: Record<A.UnaryOperator, Level> = {
-  "-": Level.Power,
-  "+": Level.Power,
-  "!": Level.Relational,
-};
 
 /** No prefix operator is exposed: nothing that follows can be swallowed. */
 const closed = Infinity;

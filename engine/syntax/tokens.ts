@@ -5,6 +5,8 @@
  * error productions can consume "whatever comes next".
  */
 import { createToken, Lexer, type TokenType } from "chevrotain";
+import type { BinaryOperator as BinaryOperatorText } from "./ast";
+import { binaryLevels, prefixOperandLevels } from "./precedence";
 
 export const AnyToken = createToken({ name: "AnyToken", pattern: Lexer.NA });
 
@@ -137,14 +139,12 @@ export const BinaryOperator = createToken({ name: "BinaryOperator", pattern: Lex
 /** `+` and `-`, which are also prefix operators. */
 export const AdditiveOperator = createToken({ name: "AdditiveOperator", pattern: Lexer.NA, label: "'+' or '-'" });
 
-/**
- * Precedence of the infix operators, higher binds tighter (`^`, above all, is
- * parsed apart as it is right-associative; `!` is a prefix at level 3.5).
- */
+/** Precedence level of each infix operator token (`^` is parsed apart: it is right-associative). */
 export const binaryPrecedence = new Map<TokenType, number>();
-export const comparisonLevel = 3;
+export const comparisonLevel = prefixOperandLevels["!"];
 
-function operator(name: string, pattern: string, level?: number, extraCategory?: TokenType): TokenType {
+function operator(pattern: string, name: string, extraCategory?: TokenType): TokenType {
+  const level = pattern === "^" ? undefined : binaryLevels[pattern as BinaryOperatorText];
   const categories = [AnyToken];
   if (level !== undefined) categories.push(BinaryOperator);
   if (extraCategory) categories.push(extraCategory);
@@ -154,25 +154,25 @@ function operator(name: string, pattern: string, level?: number, extraCategory?:
   return type;
 }
 // Longer spellings first.
-export const MatMul = operator("MatMul", "%*%", 7);
-export const IntDiv = operator("IntDiv", "%/%", 6);
-export const Modulus = operator("Modulus", "%%", 6);
-export const LessEqual = operator("LessEqual", "<=", comparisonLevel);
-export const GreaterEqual = operator("GreaterEqual", ">=", comparisonLevel);
-export const EqualEqual = operator("EqualEqual", "==", comparisonLevel);
-export const NotEqual = operator("NotEqual", "!=", comparisonLevel);
-export const AndAnd = operator("AndAnd", "&&", 2);
-export const OrOr = operator("OrOr", "||", 1);
-export const Less = operator("Less", "<", comparisonLevel);
-export const Greater = operator("Greater", ">", comparisonLevel);
-export const And = operator("And", "&", 2);
-export const Or = operator("Or", "|", 1);
-export const Not = operator("Not", "!");
-export const Power = operator("Power", "^");
-export const Plus = operator("Plus", "+", 4, AdditiveOperator);
-export const Minus = operator("Minus", "-", 4, AdditiveOperator);
-export const Star = operator("Star", "*", 5);
-export const Slash = operator("Slash", "/", 5);
+export const MatMul = operator("%*%", "MatMul");
+export const IntDiv = operator("%/%", "IntDiv");
+export const Modulus = operator("%%", "Modulus");
+export const LessEqual = operator("<=", "LessEqual");
+export const GreaterEqual = operator(">=", "GreaterEqual");
+export const EqualEqual = operator("==", "EqualEqual");
+export const NotEqual = operator("!=", "NotEqual");
+export const AndAnd = operator("&&", "AndAnd");
+export const OrOr = operator("||", "OrOr");
+export const Less = operator("<", "Less");
+export const Greater = operator(">", "Greater");
+export const And = operator("&", "And");
+export const Or = operator("|", "Or");
+export const Not = operator("!", "Not");
+export const Power = operator("^", "Power");
+export const Plus = operator("+", "Plus", AdditiveOperator);
+export const Minus = operator("-", "Minus", AdditiveOperator);
+export const Star = operator("*", "Star");
+export const Slash = operator("/", "Slash");
 export const Equals = token({ name: "Equals", pattern: "=", label: "'='" });
 export const LParen = token({ name: "LParen", pattern: "(", label: "'('" });
 export const RParen = token({ name: "RParen", pattern: ")", label: "')'" });
