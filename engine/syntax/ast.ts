@@ -278,10 +278,11 @@ export interface ExternalFunctionDefinition {
   range: Range;
 }
 
+/** `source("f.dml") as ns`; without `as ns` (older scripts) the functions join the default namespace. */
 export interface SourceStatement {
   kind: "source";
   path: string;
-  namespace: Identifier;
+  namespace?: Identifier;
   range: Range;
 }
 

@@ -646,15 +646,17 @@ export class DmlParser extends ExpressionParser {
     this.CONSUME(T.LParen);
     const path = this.CONSUME(T.StringLiteral);
     this.CONSUME(T.RParen);
-    this.CONSUME(T.keyword("as"));
-    const namespace = this.CONSUME(T.Identifier);
+    let namespace: IToken | undefined;
+    this.OPTION(() => {
+      this.CONSUME(T.keyword("as"));
+      namespace = this.CONSUME(T.Identifier);
+    });
     this.MANY(() => this.CONSUME(T.Semicolon));
-    return this.ACTION((): A.SourceStatement => ({
-      kind: "source",
-      path: decodeString(path.image),
-      namespace: this.identifier(namespace),
-      range: this.rangeFrom(start),
-    }));
+    return this.ACTION((): A.SourceStatement => {
+      const file = decodeString(path.image);
+      const range = this.rangeFrom(start);
+      return namespace ? { kind: "source", path: file, namespace: this.identifier(namespace), range } : { kind: "source", path: file, range };
+    });
   });
 
   private setwdStatement = this.RULE("setwdStatement", (): A.Statement => {

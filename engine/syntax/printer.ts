@@ -179,7 +179,7 @@ export function printStatement(s: A.Statement, indent = ""): string {
       return `${indent}${s.name.name} = externalFunction(${parametersText(s.params)})${returnsText(s.returns)} implemented in (${implementation})`;
     }
     case "source":
-      return `${indent}source(${encodeString(s.path)}) as ${s.namespace.name}`;
+      return `${indent}source(${encodeString(s.path)})${s.namespace ? ` as ${s.namespace.name}` : ""}`;
     case "setwd":
       return `${indent}setwd(${encodeString(s.path)})`;
   }

@@ -292,7 +292,9 @@ const topLevel: fc.Arbitrary<A.Statement> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc.tuple(pathString, identifier(plainName)).map(([path, namespace]): A.Statement => ({ kind: "source", path, namespace, range })),
+    arbitrary: fc
+      .tuple(pathString, fc.option(identifier(plainName), { nil: undefined }))
+      .map(([path, namespace]): A.Statement => (namespace ? { kind: "source", path, namespace, range } : { kind: "source", path, range })),
   },
   { weight: 1, arbitrary: pathString.map((path): A.Statement => ({ kind: "setwd", path, range })) },
 );
