@@ -64,6 +64,14 @@ function lexerDiagnostics(text: string, problems: IToken[], tokens: IToken[], co
     const range = tokenRange(token);
     if (token.tokenType === T.UnterminatedBlockComment) {
       diagnostics.push({ severity: "error", message: "this /* comment is never closed with */", range: { start: range.start, end: { line: range.start.line, character: range.start.character + 2 } }, code: "unterminated-comment" });
+    } else if (token.tokenType === T.StrayText) {
+      const shown = token.image.trimEnd();
+      diagnostics.push({
+        severity: "warning",
+        message: `stray '${shown}' ignored (SystemDS's lexer skips it with a warning${shown.length > 1 ? ", the character after it included" : ""})`,
+        range: { start: range.start, end: { line: range.start.line, character: range.start.character + shown.length } },
+        code: "stray-character",
+      });
     }
   }
   for (const token of tokens) {
@@ -71,11 +79,13 @@ function lexerDiagnostics(text: string, problems: IToken[], tokens: IToken[], co
     const image = token.image;
     const closed = image.length > 1 && image.endsWith(image[0]);
     const badEscape = /\\([^btnfr"'\\])/.exec(image);
-    const message = badEscape
-      ? `unknown escape '\\${badEscape[1]}' in a string: DML knows only \\b \\t \\n \\f \\r \\" \\' \\\\`
-      : closed
-        ? "malformed string"
-        : "this string is never closed";
+    if (closed && badEscape) {
+      // SystemDS's lexer reports this and goes on: a warning, not an error.
+      const message = `unknown escape '\\${badEscape[1]}' in a string: DML knows only \\b \\t \\n \\f \\r \\" \\' \\\\, and SystemDS's lexer drops the text up to it, so this string is not read as written`;
+      diagnostics.push({ severity: "warning", message, range: tokenRange(token), code: "bad-string" });
+      continue;
+    }
+    const message = badEscape ? `unknown escape '\\${badEscape[1]}' in a string that is never closed` : "this string is never closed";
     diagnostics.push({ severity: "error", message, range: tokenRange(token), code: "bad-string" });
   }
   const last = comments[comments.length - 1];

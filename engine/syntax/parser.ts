@@ -655,6 +655,9 @@ export class DmlParser extends ExpressionParser {
     return this.ACTION((): A.SourceStatement => {
       const file = decodeString(path.image);
       const range = this.rangeFrom(start);
+      if (!namespace) {
+        this.report(range, "source(...) without 'as name' is rejected by current SystemDS: add 'as name' and call its functions as name::f", "source-namespace", "warning");
+      }
       return namespace ? { kind: "source", path: file, namespace: this.identifier(namespace), range } : { kind: "source", path: file, range };
     });
   });

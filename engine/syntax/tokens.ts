@@ -184,6 +184,14 @@ export const Comma = token({ name: "Comma", pattern: ",", label: "','" });
 export const Semicolon = token({ name: "Semicolon", pattern: ";", label: "';'" });
 export const Colon = token({ name: "Colon", pattern: ":", label: "':'" });
 
+/**
+ * The start of a longer token that does not go on (`.` not before a digit,
+ * `%` not in `%*%` `%/%` `%%`, `$` not before a name or number). SystemDS's
+ * lexer reports it and drops it together with the character after it, so
+ * `x = a.b` reads `x = a`; here too, with a warning. Must come last.
+ */
+export const StrayText = token({ name: "StrayText", pattern: /[.%$][\s\S]?/, group: "problems", line_breaks: true });
+
 
 /** Lexer order: comments and literals, keywords before names, longer operators first. Characters no token starts with are lexer errors, skipped as SystemDS skips them. */
 export const tokenTypes: readonly TokenType[] = allTokens;

@@ -150,7 +150,7 @@ describe("statements", () => {
     const body = statements('setwd("scripts")\nsource("nn/layers/affine.dml") as affine\nout = affine::forward(X, W, b)\n');
     assert.deepEqual(body.map((s) => s.kind), ["setwd", "source", "assign"]);
     assert.ok(body[1].kind === "source" && body[1].path === "nn/layers/affine.dml" && body[1].namespace?.name === "affine");
-    const plain = only('source ("Binomial.dml");');
+    const plain = parse('source ("Binomial.dml");').program.body[0];
     assert.ok(plain.kind === "source" && plain.namespace === undefined);
   });
 

@@ -136,7 +136,7 @@ describe("syntax errors: one diagnostic at the right place, parsing goes on", ()
   });
 
   it("literals: bad escapes, unterminated strings and comments, huge integers", () => {
-    check('x = "a\\d"\ny = 1\n', ["1:5-1:10 error bad-string"], ["assign@1", "assign@2"]);
+    check('x = "a\\d"\ny = 1\n', ["1:5-1:10 warning bad-string"], ["assign@1", "assign@2"]);
     check('x = "abc\ny = 1\n', ["1:5-1:9 error bad-string"], ["assign@1", "assign@2"]);
     check("x = 1\n/* open\n", ["2:1-2:3 error unterminated-comment"], ["assign@1"]);
     check("x = 99999999999999999999\n", ["1:5-1:25 error number-literal"], ["assign@1"]);
@@ -160,6 +160,17 @@ describe("lexer problems SystemDS tolerates are warnings", () => {
   it("a '#' comment at the end of the file without a newline", () => {
     check("x = 1\n# end", ["2:1-2:6 warning comment-at-eof"], ["assign@1"]);
     check("x = 1\n# end\n", [], ["assign@1"]);
+  });
+
+  it("a stray '.', '%' or '$' takes the next character with it, as in SystemDS: x = a.b reads x = a", () => {
+    check("x = a.b\ny = x.T + 1\n", ["1:6-1:8 warning stray-character", "2:6-2:8 warning stray-character"], ["assign@1", "assign@2"]);
+    const { program } = parse("y = x.T + 1\n");
+    assert.equal(program.body[0].kind === "assign" && program.body[0].value.kind, "binary");
+    check("x = a %x\n", ["1:7-1:9 warning stray-character"], ["assign@1"]);
+  });
+
+  it("source without 'as name' is read, with a warning", () => {
+    check('source("Misc.dml");\nx = 1\n', ["1:1-1:20 warning source-namespace"], ["source@1", "assign@2"]);
   });
 
   it("unknown characters", () => {
