@@ -17,6 +17,7 @@ import {
 } from "chevrotain";
 import type * as A from "./ast";
 import { decodeNumber, decodeString } from "./literals";
+import { Level, prefixOperandLevels } from "./precedence";
 import { afterTokenRange, spanRange, tokenRange } from "./ranges";
 import * as T from "./tokens";
 
@@ -60,8 +61,6 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
         return name;
       case "callRest":
         return { kind: "call", callee: name, args: [], range };
-      case "argumentList":
-        return [];
       case "argument":
         return { value: this.errorExpression(), range };
       case "indexRest":
@@ -131,20 +130,19 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
 
   // ------------------------------------------------------------- precedence
 
-  public expression = this.RULE("expression", (): A.Expression => this.SUBRULE(this.binaryExpression, { ARGS: [1] }));
-
   /**
    * Precedence climbing over the left-associative infix levels: operands are
    * power expressions; an operator of level `l >= minLevel` takes as its right
-   * operand everything that binds tighter than `l`.
+   * operand everything that binds tighter than `l`. One rule for all levels
+   * keeps the parser shallow on deeply nested scripts.
    */
-  protected binaryExpression = this.RULE("binaryExpression", (minLevel: number): A.Expression => {
+  public expression = this.RULE("expression", (minLevel: number = Level.Or): A.Expression => {
     let left = this.SUBRULE(this.powerExpression);
     this.MANY({
       GATE: () => (T.binaryPrecedence.get(this.LA(1).tokenType) ?? 0) >= minLevel,
       DEF: () => {
         const op = this.CONSUME(T.BinaryOperator);
-        const right = this.SUBRULE2(this.binaryExpression, { ARGS: [(T.binaryPrecedence.get(op.tokenType) ?? 0) + 1] });
+        const right = this.SUBRULE2(this.expression, { ARGS: [(T.binaryPrecedence.get(op.tokenType) ?? 0) + 1] });
         left = this.ACTION(() => this.binary(op, left, right));
       },
     });
@@ -162,6 +160,7 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
     return result;
   });
 
+  /** A prefix operator and its operand, or a primary (one rule, to keep nesting shallow). */
   private prefixExpression = this.RULE("prefixExpression", (): A.Expression =>
     this.OR(this.alternatives("prefixExpression", () => [
       {
@@ -174,18 +173,11 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const op = this.CONSUME(T.Not);
-          const operand = this.SUBRULE(this.binaryExpression, { ARGS: [T.comparisonLevel] });
+          const operand = this.SUBRULE(this.expression, { ARGS: [prefixOperandLevels["!"]] });
           return this.ACTION(() => this.unary(op, operand));
         },
       },
-      { ALT: () => this.SUBRULE(this.primary) },
-    ])),
-  );
-
-  // ---------------------------------------------------------------- primary
-
-  private primary = this.RULE("primary", (): A.Expression =>
-    this.OR(this.alternatives("primary", () => [
+      // Primaries.
       { ALT: () => this.numberLiteral(this.CONSUME(T.IntegerLiteral)) },
       { ALT: () => this.numberLiteral(this.CONSUME(T.DoubleLiteral)) },
       { ALT: () => this.stringLiteral(this.CONSUME(T.StringLiteral)) },
@@ -251,19 +243,6 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
 
   /** The arguments after a callee name, then SystemDS's optional `;` run. */
   protected callRest = this.RULE("callRest", (callee: IToken): A.CallExpression => {
-    const args = this.SUBRULE(this.argumentList);
-    this.MANY(() => this.CONSUME(T.Semicolon));
-    const call = this.ACTION((): A.CallExpression => ({
-      kind: "call",
-      callee: this.identifier(callee),
-      args,
-      range: this.rangeFrom(callee),
-    }));
-    this.SUBRULE(this.misplacedIndex);
-    return call;
-  });
-
-  protected argumentList = this.RULE("argumentList", (): A.Argument[] => {
     const args: A.Argument[] = [];
     this.CONSUME(T.LParen);
     this.MANY_SEP({
@@ -274,7 +253,15 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
       },
     });
     this.CONSUME(T.RParen);
-    return args;
+    this.MANY(() => this.CONSUME(T.Semicolon));
+    const call = this.ACTION((): A.CallExpression => ({
+      kind: "call",
+      callee: this.identifier(callee),
+      args,
+      range: this.rangeFrom(callee),
+    }));
+    this.SUBRULE(this.misplacedIndex);
+    return call;
   });
 
   private argument = this.RULE("argument", (): A.Argument => {

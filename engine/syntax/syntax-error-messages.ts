@@ -4,8 +4,6 @@ import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } fr
 /** What each grammar rule stands for, when it could not be matched. */
 const ruleDescriptions: Record<string, string> = {
   expression: "an expression",
-  binaryExpression: "an expression",
-  primary: "an expression",
   prefixExpression: "an expression",
   powerExpression: "an expression",
   statement: "a statement",

@@ -6,7 +6,7 @@
  */
 import { createToken, Lexer, type TokenType } from "chevrotain";
 import type { BinaryOperator as BinaryOperatorText } from "./ast";
-import { binaryLevels, prefixOperandLevels } from "./precedence";
+import { binaryLevels } from "./precedence";
 
 export const AnyToken = createToken({ name: "AnyToken", pattern: Lexer.NA });
 
@@ -141,7 +141,6 @@ export const AdditiveOperator = createToken({ name: "AdditiveOperator", pattern:
 
 /** Precedence level of each infix operator token (`^` is parsed apart: it is right-associative). */
 export const binaryPrecedence = new Map<TokenType, number>();
-export const comparisonLevel = prefixOperandLevels["!"];
 
 function operator(pattern: string, name: string, extraCategory?: TokenType): TokenType {
   const level = pattern === "^" ? undefined : binaryLevels[pattern as BinaryOperatorText];
