@@ -1,0 +1,100 @@
+/** Sizes of constructors: `rand`, `matrix`, `seq`, `diag`, `table`. */
+import type { DagNode } from "../../program/dag-types";
+import { cells, isMatrix, matrixStats, type NodeStats, type ScalarValue } from "./node-stats";
+
+type Report = (message: string, code: string) => void;
+
+/** Positional parameter order of each constructor, as SystemDS's DataExpression reads them. */
+const positions: Record<string, string[]> = {
+  rand: ["rows", "cols", "min", "max", "sparsity", "seed", "pdf", "lambda"],
+  matrix: ["data", "rows", "cols", "byrow"],
+  seq: ["from", "to", "incr"],
+};
+
+function argument(node: DagNode, inputs: NodeStats[], kind: string, name: string): NodeStats | undefined {
+  const names = node.argNames ?? [];
+  const named = names.indexOf(name);
+  if (named >= 0) return inputs[named];
+  const position = positions[kind]?.indexOf(name) ?? -1;
+  if (position < 0) return undefined;
+  let seen = 0;
+  for (let i = 0; i < inputs.length; i++) {
+    if (names[i] !== undefined) continue;
+    if (seen === position) return inputs[i];
+    seen++;
+  }
+  return undefined;
+}
+
+function numberOf(s: NodeStats | undefined): number | null {
+  if (!s || isMatrix(s) || s.value === undefined) return null;
+  const v: ScalarValue = s.value;
+  const n = typeof v === "boolean" ? (v ? 1 : 0) : Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+export function constructorStats(node: DagNode, inputs: NodeStats[], report: Report): NodeStats | undefined {
+  const get = (name: string) => argument(node, inputs, node.op.kind, name);
+  switch (node.op.kind) {
+    case "rand": {
+      const rows = numberOf(get("rows"));
+      const cols = numberOf(get("cols"));
+      const min = get("min") ? numberOf(get("min")) : 0;
+      const max = get("max") ? numberOf(get("max")) : 1;
+      const density = get("sparsity") ? numberOf(get("sparsity")) : 1;
+      const n = rows !== null && cols !== null ? rows * cols : null;
+      if (min === 0 && max === 0) return matrixStats(rows, cols, 0, true);
+      return matrixStats(rows, cols, n === null || density === null ? null : Math.round(n * density));
+    }
+    case "matrix": {
+      const data = get("data");
+      const rows = numberOf(get("rows"));
+      const cols = numberOf(get("cols"));
+      const n = rows !== null && cols !== null ? rows * cols : null;
+      if (data && isMatrix(data)) {
+        const dataCells = cells(data);
+        if (n !== null && dataCells !== null && n !== dataCells) {
+          report(`matrix(...) cannot reshape ${data.rows} x ${data.cols} (${dataCells} cells) into ${rows} x ${cols}`, "dimension-mismatch");
+        }
+        return matrixStats(rows, cols, data.nnz, data.nnzExact);
+      }
+      if (typeof data?.value === "string") {
+        const values = data.value.trim().split(/[\s,]+/).filter((t) => t.length > 0).map(Number);
+        return matrixStats(rows, cols, values.filter((v) => v !== 0).length, true);
+      }
+      const v = numberOf(data);
+      if (v === null) return matrixStats(rows, cols, n);
+      return matrixStats(rows, cols, v === 0 ? 0 : n, n !== null || v === 0);
+    }
+    case "seq": {
+      const from = numberOf(get("from"));
+      const to = numberOf(get("to"));
+      const explicit = get("incr");
+      const incr = explicit ? numberOf(explicit) : from !== null && to !== null ? (from <= to ? 1 : -1) : null;
+      if (from === null || to === null || incr === null || incr === 0) return matrixStats(null, 1, null);
+      const count = Math.floor((to - from) / incr + 1e-10) + 1;
+      if (count < 1) {
+        report(`seq(${from}, ${to}, ${incr}) is empty: the increment goes the wrong way`, "empty-seq");
+        return matrixStats(null, 1, null);
+      }
+      const hitsZero = (0 - from) / incr >= 0 && Number.isInteger(Math.round(((0 - from) / incr) * 1e9) / 1e9) && (0 - from) / incr < count;
+      return matrixStats(count, 1, count - (hitsZero ? 1 : 0), true);
+    }
+    case "diag": {
+      const [x] = inputs;
+      if (!x || !isMatrix(x)) return undefined;
+      if (x.cols === 1) return matrixStats(x.rows, x.rows, x.nnz, x.nnzExact);
+      if (x.rows !== null && x.cols !== null && x.rows !== x.cols) {
+        report(`diag needs a square matrix or a column vector, but this one is ${x.rows} x ${x.cols}`, "dimension-mismatch");
+        return matrixStats(null, 1, null);
+      }
+      const n = x.rows;
+      return matrixStats(n, 1, n === null || x.nnz === null || n === 0 ? null : Math.min(n, x.nnz / n));
+    }
+    case "table":
+      // Its dims are the largest values in the data: unknown without the data.
+      return matrixStats(null, null, null);
+    default:
+      return undefined;
+  }
+}

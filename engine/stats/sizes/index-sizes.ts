@@ -1,0 +1,72 @@
+/**
+ * Sizes of `X[rl:ru, cl:cu]` and `X[rl:ru, cl:cu] = Y`. Bounds are inputs
+ * (a literal -1 stands for "all"); known bounds outside the matrix are errors.
+ */
+import type { DagNode } from "../../program/dag-types";
+import { cells, isMatrix, matrixStats, type NodeStats } from "./node-stats";
+
+type Report = (message: string, code: string) => void;
+
+interface Span {
+  /** Number of rows (or columns) selected, when known. */
+  count: number | null;
+  /** The span covers the whole dimension. */
+  all: boolean;
+}
+
+function bound(s: NodeStats | undefined): number | null | "all" {
+  if (!s || s.value === undefined) return null;
+  const v = typeof s.value === "boolean" ? (s.value ? 1 : 0) : Number(s.value);
+  if (v === -1) return "all";
+  return Number.isFinite(v) ? v : null;
+}
+
+function span(lower: NodeStats | undefined, upper: NodeStats | undefined, extent: number | null, what: string, report: Report): Span {
+  const lo = bound(lower);
+  const hi = upper === undefined ? lo : bound(upper);
+  if (lo === "all") return { count: extent, all: true };
+  if (lo === null || hi === null || hi === "all") return { count: null, all: false };
+  if (lo < 1 || hi < lo || (extent !== null && hi > extent)) {
+    const shape = extent === null ? "" : ` of ${extent}`;
+    report(`index out of range: ${what} ${lo === hi ? lo : `${lo}:${hi}`}${shape}`, "index-out-of-range");
+    return { count: null, all: false };
+  }
+  return { count: hi - lo + 1, all: extent !== null && lo === 1 && hi === extent };
+}
+
+function fraction(selected: number | null, total: NodeStats): number | null {
+  const n = cells(total);
+  if (selected === null || n === null) return null;
+  return n === 0 ? 0 : selected / n;
+}
+
+export function indexStats(node: DagNode, inputs: NodeStats[], report: Report): NodeStats {
+  const [x, rl, ru, cl, cu] = inputs;
+  if (!isMatrix(x)) return { type: node.type, rows: null, cols: null, nnz: null };
+  const rows = span(rl, ru, x.rows, "rows", report);
+  const cols = span(cl, cu, x.cols, "columns", report);
+  const selected = rows.count !== null && cols.count !== null ? rows.count * cols.count : null;
+  if (rows.all && cols.all) return x;
+  const f = fraction(selected, x);
+  return matrixStats(rows.count, cols.count, f === null || x.nnz === null ? null : x.nnz * f);
+}
+
+export function leftIndexStats(node: DagNode, inputs: NodeStats[], report: Report): NodeStats {
+  const [x, y, rl, ru, cl, cu] = inputs;
+  if (!isMatrix(x)) return { type: node.type, rows: null, cols: null, nnz: null };
+  const rows = span(rl, ru, x.rows, "rows", report);
+  const cols = span(cl, cu, x.cols, "columns", report);
+  if (isMatrix(y)) {
+    const mismatch =
+      (rows.count !== null && y.rows !== null && y.rows !== rows.count) ||
+      (cols.count !== null && y.cols !== null && y.cols !== cols.count);
+    if (mismatch) {
+      report(`the assigned matrix is ${y.rows} x ${y.cols}, but the indexed range is ${rows.count ?? "?"} x ${cols.count ?? "?"}`, "dimension-mismatch");
+    }
+  }
+  const selected = rows.count !== null && cols.count !== null ? rows.count * cols.count : null;
+  const f = fraction(selected, x);
+  const added = isMatrix(y) ? y.nnz : y.value === undefined ? null : Number(y.value) !== 0 ? selected : 0;
+  const nnz = f === null || x.nnz === null || added === null ? null : x.nnz * (1 - f) + added;
+  return matrixStats(x.rows, x.cols, nnz);
+}

@@ -1,0 +1,247 @@
+/**
+ * The size transfer function: dims, non-zeros and constant values of one DAG
+ * node from those of its inputs, with the dimension errors it finds.
+ *
+ * Non-zeros follow SystemDS's average-case (uniform) formulas; a count is
+ * marked exact only when the operation provably preserves it. Unknown stays
+ * unknown: a dim is `null` unless it follows from known inputs.
+ */
+import type { Diagnostic } from "../../syntax/ast";
+import type { DagNode, ElementwiseBinaryOp } from "../../program/dag-types";
+import { applyNumeric, applyNumericUnary, foldBinary, foldUnary, isNonZero } from "./scalar-fold";
+import { cells, isMatrix, matrixStats, type NodeStats, type ScalarValue, scalarStats } from "./node-stats";
+import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
+import { indexStats, leftIndexStats } from "./index-sizes";
+import { constructorStats } from "./constructor-sizes";
+
+export interface NodeSizeContext {
+  /** Stats of a live-in variable. */
+  input(name: string): NodeStats | undefined;
+  /** The value of a `$param`, typed as SystemDS types it. */
+  parameter(name: string): ScalarValue | undefined;
+  /** Sizes of the matrix a `read` node reads. */
+  read(node: DagNode, inputs: NodeStats[]): NodeStats | undefined;
+  /** Stats of a user-function call's output (inter-procedural). */
+  call(node: DagNode, inputs: NodeStats[]): NodeStats | undefined;
+}
+
+export interface NodeSizeResult {
+  stats: NodeStats;
+  diagnostics: Diagnostic[];
+}
+
+export function nodeStats(node: DagNode, inputs: NodeStats[], context: NodeSizeContext): NodeSizeResult {
+  const diagnostics: Diagnostic[] = [];
+  const error = (message: string, code: string) => diagnostics.push({ severity: "error", message, range: node.range, code });
+  const stats = compute(node, inputs, context, error);
+  return { stats, diagnostics };
+}
+
+type Report = (message: string, code: string) => void;
+
+function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, error: Report): NodeStats {
+  const op = node.op;
+  const fallback = (): NodeStats =>
+    node.type.dataType === "scalar" ? scalarStats(node.type) : { type: node.type, rows: null, cols: null, nnz: null };
+  switch (op.kind) {
+    case "literal":
+      return scalarStats(node.type, op.value);
+    case "input":
+      return context.input(op.name) ?? fallback();
+    case "parameter": {
+      const value = context.parameter(op.name);
+      if (value !== undefined) return scalarStats(node.type, value);
+      return inputs[0] ?? fallback();
+    }
+    case "matmul":
+      return matmulStats(inputs[0], inputs[1], error);
+    case "binary":
+      return binaryStats(op.op, node, inputs[0], inputs[1], error);
+    case "unary": {
+      const [a] = inputs;
+      if (!isMatrix(a)) return scalarStats(node.type, a.value === undefined ? undefined : foldUnary(op.op, a.value));
+      const zeroStaysZero = !isNonZero(applyNumericUnary(op.op, 0));
+      const exact = a.nnzExact === true && (op.op === "-" || op.op === "abs" || op.op === "sign" || op.op === "sqrt");
+      return matrixStats(a.rows, a.cols, zeroStaysZero ? a.nnz : cells(a), exact || (!zeroStaysZero && cells(a) !== null && op.op === "exp"));
+    }
+    case "aggregate": {
+      const [a] = inputs;
+      if (op.direction === "full") return scalarStats(node.type);
+      const rows = op.direction === "row" ? a.rows : 1;
+      const cols = op.direction === "row" ? 1 : a.cols;
+      return matrixStats(rows, cols, aggregateNnz(op.fn, op.direction, a));
+    }
+    case "transpose": {
+      const [a] = inputs;
+      return matrixStats(a.cols, a.rows, a.nnz, a.nnzExact);
+    }
+    case "index":
+      return indexStats(node, inputs, error);
+    case "leftIndex":
+      return leftIndexStats(node, inputs, error);
+    case "cbind":
+    case "rbind":
+      return bindStats(op.kind, inputs, error);
+    case "nrow":
+    case "ncol":
+    case "length": {
+      const [a] = inputs;
+      const value = op.kind === "nrow" ? a.rows : op.kind === "ncol" ? a.cols : cells(a);
+      return scalarStats(node.type, isMatrix(a) && value !== null ? value : undefined);
+    }
+    case "cast":
+      return castStats(op.to, node, inputs[0], error);
+    case "read":
+      return context.read(node, inputs) ?? fallback();
+    case "call":
+      return (op.user ? context.call(node, inputs) : undefined) ?? fallback();
+    case "diag":
+    case "table":
+    case "seq":
+    case "matrix":
+    case "rand":
+      return constructorStats(node, inputs, error) ?? fallback();
+  }
+}
+
+function describe(s: NodeStats): string {
+  const d = (n: number | null) => (n === null ? "?" : String(n));
+  return `${d(s.rows)} x ${d(s.cols)}`;
+}
+
+function matmulStats(a: NodeStats, b: NodeStats, error: Report): NodeStats {
+  if (a.cols !== null && b.rows !== null && a.cols !== b.rows) {
+    error(`the inner dimensions of %*% do not match: ${describe(a)} %*% ${describe(b)}`, "dimension-mismatch");
+    return matrixStats(a.rows, b.cols, null);
+  }
+  return matrixStats(a.rows, b.cols, matmulNnz(a, b));
+}
+
+/**
+ * A matrix–matrix element-wise operation is valid when the dims are equal,
+ * when one side is a row or column vector matching the other's columns or
+ * rows (broadcast), for a column vector with a row vector (outer), or when one
+ * side is 1 x 1.
+ */
+function broadcastDims(a: NodeStats, b: NodeStats): { rows: number | null; cols: number | null } | undefined {
+  const dim = (x: number | null, y: number | null): number | null | undefined => {
+    if (x === null || y === null) return x === 1 ? y : y === 1 ? x : x ?? y ?? null;
+    if (x === y) return x;
+    if (x === 1) return y;
+    if (y === 1) return x;
+    return undefined;
+  };
+  if (cells(a) === 1) return { rows: b.rows, cols: b.cols };
+  if (cells(b) === 1) return { rows: a.rows, cols: a.cols };
+  const rows = dim(a.rows, b.rows);
+  const cols = dim(a.cols, b.cols);
+  if (rows === undefined || cols === undefined) return undefined;
+  return { rows, cols };
+}
+
+function binaryStats(op: ElementwiseBinaryOp, node: DagNode, a: NodeStats, b: NodeStats, error: Report): NodeStats {
+  const aMatrix = isMatrix(a);
+  const bMatrix = isMatrix(b);
+  if (!aMatrix && !bMatrix) {
+    const value = a.value !== undefined && b.value !== undefined ? foldBinary(op, a.value, b.value) : undefined;
+    return scalarStats(node.type, value);
+  }
+  if (aMatrix && bMatrix) {
+    const dims = broadcastDims(a, b);
+    if (!dims) {
+      error(`incompatible dimensions for '${op}': ${describe(a)} and ${describe(b)} (not equal, and neither side is a row or column vector that broadcasts)`, "dimension-mismatch");
+      return matrixStats(null, null, null);
+    }
+    const out = matrixStats(dims.rows, dims.cols, null);
+    out.nnz = elementwiseNnz(op, a, b, out);
+    return out;
+  }
+  // Matrix with scalar: what happens to a zero cell decides the non-zeros.
+  const matrix = aMatrix ? a : b;
+  const scalar = aMatrix ? b : a;
+  const out = matrixStats(matrix.rows, matrix.cols, null);
+  const c = scalar.value;
+  if (c === undefined || typeof c === "string") {
+    out.nnz = annihilates(op) ? matrix.nnz : cells(matrix);
+    return out;
+  }
+  const cNum = typeof c === "boolean" ? (c ? 1 : 0) : c;
+  const atZero = aMatrix ? applyNumeric(op, 0, cNum) : applyNumeric(op, cNum, 0);
+  if (isNonZero(atZero)) {
+    out.nnz = cells(matrix);
+    if ((op === "==" && cNum === 0) || (op === "!=" && cNum !== 0)) {
+      // X == 0 is non-zero exactly where X is zero.
+      const n = cells(matrix);
+      out.nnz = n !== null && matrix.nnz !== null && op === "==" ? n - matrix.nnz : out.nnz;
+      if (op === "==" && matrix.nnzExact) out.nnzExact = true;
+    }
+    return out;
+  }
+  out.nnz = matrix.nnz;
+  // Operations that keep exactly the non-zero pattern.
+  const keepsPattern =
+    (op === "*" && cNum !== 0) ||
+    (op === "/" && aMatrix && cNum !== 0) ||
+    ((op === "+" || op === "-") && cNum === 0) ||
+    (op === "^" && aMatrix && cNum > 0) ||
+    (op === "!=" && cNum === 0);
+  if (keepsPattern && matrix.nnzExact) out.nnzExact = true;
+  if (op === "*" && cNum === 0) {
+    out.nnz = 0;
+    out.nnzExact = true;
+  }
+  return out;
+}
+
+/** `*` and `&`: a zero on either side gives a zero. */
+function annihilates(op: ElementwiseBinaryOp): boolean {
+  return op === "*" || op === "&" || op === "bitwAnd";
+}
+
+function elementwiseNnz(op: ElementwiseBinaryOp, a: NodeStats, b: NodeStats, out: NodeStats): number | null {
+  if (annihilates(op)) return intersectionNnz(a, b, out);
+  if (!isNonZero(applyNumeric(op, 0, 0))) return unionNnz(a, b, out);
+  return cells(out);
+}
+
+function bindStats(kind: "cbind" | "rbind", inputs: NodeStats[], error: Report): NodeStats {
+  const along = (s: NodeStats) => (kind === "cbind" ? s.cols : s.rows);
+  const across = (s: NodeStats) => (kind === "cbind" ? s.rows : s.cols);
+  let shared: number | null = null;
+  for (const input of inputs) {
+    const n = across(input);
+    if (n === null) continue;
+    if (shared !== null && n !== shared) {
+      const what = kind === "cbind" ? "rows" : "columns";
+      error(`${kind} needs the same number of ${what}: ${inputs.map(describe).join(", ")}`, "dimension-mismatch");
+      return matrixStats(null, null, null);
+    }
+    shared = n;
+  }
+  const total = inputs.every((s) => along(s) !== null) ? inputs.reduce((sum, s) => sum + along(s)!, 0) : null;
+  const nnz = inputs.every((s) => s.nnz !== null) ? inputs.reduce((sum, s) => sum + s.nnz!, 0) : null;
+  const exact = inputs.every((s) => s.nnzExact === true);
+  return kind === "cbind" ? matrixStats(shared, total, nnz, exact) : matrixStats(total, shared, nnz, exact);
+}
+
+function castStats(to: string, node: DagNode, a: NodeStats, error: Report): NodeStats {
+  if (to === "scalar") {
+    if (isMatrix(a) && a.rows !== null && a.cols !== null && (a.rows !== 1 || a.cols !== 1)) {
+      error(`as.scalar needs a 1 x 1 matrix, but this one is ${describe(a)}`, "as-scalar-dims");
+    }
+    return scalarStats(node.type, isMatrix(a) ? undefined : a.value);
+  }
+  if (to === "matrix") {
+    if (isMatrix(a)) return a;
+    const nonZero = a.value === undefined ? null : isNonZero(typeof a.value === "string" ? Number(a.value) : Number(a.value)) ? 1 : 0;
+    return matrixStats(1, 1, nonZero, nonZero !== null);
+  }
+  if (isMatrix(a) || a.value === undefined) return scalarStats(node.type);
+  const v = a.value;
+  const n = typeof v === "boolean" ? (v ? 1 : 0) : Number(v);
+  if (to === "double") return scalarStats(node.type, n);
+  if (to === "int") return scalarStats(node.type, Math.trunc(n));
+  if (to === "boolean") return scalarStats(node.type, typeof v === "string" ? v.toUpperCase() === "TRUE" : n !== 0);
+  return scalarStats(node.type);
+}
+

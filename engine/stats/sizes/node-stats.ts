@@ -1,0 +1,65 @@
+/**
+ * What the analysis knows about the value of one DAG node: for a matrix its
+ * dims and non-zeros, for a scalar possibly its constant value. `null` means
+ * unknown; nothing is ever guessed to fill a gap.
+ *
+ * `nnz` of a matrix is exact when `nnzExact` is set (from metadata, or an
+ * operation that preserves it, such as a transpose); otherwise it is the
+ * estimate of the uniform (average-case) estimator.
+ */
+import type { DagType } from "../../program/dag-types";
+
+export type ScalarValue = number | string | boolean;
+
+export interface NodeStats {
+  type: DagType;
+  rows: number | null;
+  cols: number | null;
+  nnz: number | null;
+  nnzExact?: boolean;
+  /** The constant value of a scalar, when constant folding found it. */
+  value?: ScalarValue;
+}
+
+export function scalarStats(type: DagType, value?: ScalarValue): NodeStats {
+  return value === undefined ? { type, rows: 0, cols: 0, nnz: null } : { type, rows: 0, cols: 0, nnz: null, value };
+}
+
+export function matrixStats(rows: number | null, cols: number | null, nnz: number | null, nnzExact = false): NodeStats {
+  const stats: NodeStats = { type: { dataType: "matrix", valueType: "double" }, rows, cols, nnz };
+  if (nnzExact && nnz !== null) stats.nnzExact = true;
+  return stats;
+}
+
+export const unknownStats: NodeStats = { type: { dataType: "unknown", valueType: "unknown" }, rows: null, cols: null, nnz: null };
+
+export function isMatrix(stats: NodeStats): boolean {
+  return stats.type.dataType === "matrix";
+}
+
+export function isScalar(stats: NodeStats): boolean {
+  return stats.type.dataType === "scalar";
+}
+
+/** Cells of a matrix, when both dims are known. */
+export function cells(stats: NodeStats): number | null {
+  return stats.rows !== null && stats.cols !== null ? stats.rows * stats.cols : null;
+}
+
+/** Fraction of non-zero cells, when known. */
+export function sparsity(stats: NodeStats): number | null {
+  const n = cells(stats);
+  if (n === null || stats.nnz === null) return null;
+  return n === 0 ? 0 : stats.nnz / n;
+}
+
+/** `1000 x 20, nnz 2000` (or `? x 20`), `scalar 3`, used by printers and tests. */
+export function formatStats(stats: NodeStats): string {
+  if (stats.type.dataType === "scalar") {
+    return stats.value === undefined ? `scalar ${stats.type.valueType}` : `scalar ${JSON.stringify(stats.value)}`;
+  }
+  if (stats.type.dataType !== "matrix") return stats.type.dataType;
+  const dim = (n: number | null) => (n === null ? "?" : String(n));
+  const nnz = stats.nnz === null ? "?" : stats.nnzExact ? String(stats.nnz) : `~${Math.round(stats.nnz)}`;
+  return `${dim(stats.rows)} x ${dim(stats.cols)}, nnz ${nnz}`;
+}
