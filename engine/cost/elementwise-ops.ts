@@ -8,7 +8,8 @@
  *   only cells where both inputs are non-zero can be non-zero;
  * - union: op(0, 0) = 0 (`+`, `-`, `!=`, `<`, `>`, `|`, xor, min, max, bitwOr,
  *   bitwXor, shifts): cells where either input is non-zero;
- * - dense: op(0, 0) ≠ 0 (`==`, `<=`, `>=`, `/` and `%%`, `%/%` give NaN, `^` gives 1):
+ * - dense: op(0, 0) ≠ 0 (`==`, `<=`, `>=`, `/` and `%%`, `%/%` give NaN, `^` gives 1,
+ *   `log(X, b)` gives -Inf):
  *   every cell.
  * Matrix–scalar `X op s` is sparse-safe iff op(0, s) = 0 (for `s op X`:
  * op(s, 0) = 0), evaluated when s is a known constant; for an unknown s
@@ -22,20 +23,12 @@ import type { AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from 
 
 export type BinarySparsityClass = "intersection" | "union" | "dense";
 
-/** Per-cell FLOP weights of binary operators (SystemDS ComputeCost; `^ 2` counts 1). */
+const binaryWeights: Readonly<Record<string, number>> = { "/": 22, "%%": 8, "%/%": 6, log: 32 };
+
+/** Per-cell FLOP weights of binary operators (SystemDS ComputeCost: `/` 22, `%%` 8, `%/%` 6, `log(X, b)` 32, `^` 16 or 1 for `^ 2`, the rest 1). */
 export function binaryOpWeight(op: ElementwiseBinaryOp, exponent?: number): number {
-  switch (op) {
-    case "/":
-      return 22;
-    case "%%":
-      return 8;
-    case "%/%":
-      return 6;
-    case "^":
-      return exponent === 2 ? 1 : 16;
-    default:
-      return 1;
-  }
+  if (op === "^") return exponent === 2 ? 1 : 16;
+  return binaryWeights[op] ?? 1;
 }
 
 const unaryWeights: Partial<Record<ElementwiseUnaryOp, number>> = {
@@ -107,7 +100,9 @@ export function evaluateBinary(op: ElementwiseBinaryOp, a: number, b: number): n
     case "bitwXor": return bitwise(a, b, (x, y) => x ^ y);
     case "bitwShiftL": return Math.trunc(a) * 2 ** Math.trunc(b);
     case "bitwShiftR": return Math.floor(Math.trunc(a) / 2 ** Math.trunc(b));
-    default: return Number.NaN; // an operator added later: treated as not sparse-safe
+    default:
+      // `log(X, base)` (log 0 = -Inf); any operator added later counts as not sparse-safe.
+      return (op as string) === "log" ? Math.log(a) / Math.log(b) : Number.NaN;
   }
 }
 

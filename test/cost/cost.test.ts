@@ -4,6 +4,7 @@
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
 import type { DagOp } from "../../engine/program/dag-types";
+import type { NodeStats } from "../../engine/stats/sizes/node-stats";
 import {
   DEFAULT_MACHINE_CONSTANTS,
   estimateOperationCost,
@@ -11,6 +12,8 @@ import {
   formatCost,
   formatCostEstimate,
   matrixBytes,
+  nodeCost,
+  operandFromNodeStats,
   operationCost,
   storageFormat,
   type MachineConstants,
@@ -362,5 +365,19 @@ describe("text form", () => {
       "0 FLOP, 40.0 kB read (40.0 kB from disk), 40.0 kB written, peak 40.0 kB, ~88.0 µs",
     );
     assert.equal(formatCost(cost(bin("+"), [s(1), s(2)], s())), "1 FLOP, 16 B read, 8 B written, peak 24 B, ~3.20 ns");
+  });
+});
+
+describe("from NodeStats", () => {
+  test("matrix, scalar constants and unknown types map to operands", () => {
+    const matrix: NodeStats = { type: { dataType: "matrix", valueType: "double" }, rows: 1000, cols: 1000, nnz: 10_000 };
+    const two: NodeStats = { type: { dataType: "scalar", valueType: "int" }, rows: 0, cols: 0, nnz: null, value: 2 };
+    const frame: NodeStats = { type: { dataType: "frame", valueType: "unknown" }, rows: 10, cols: 2, nnz: null };
+    assert.deepEqual(operandFromNodeStats(matrix), S);
+    assert.deepEqual(operandFromNodeStats(two), s(2));
+    assert.deepEqual(operandFromNodeStats(frame), { kind: "unknown" });
+    const e = nodeCost(bin("*"), [matrix, two], matrix);
+    assert.ok(e.known && e.cost.flops === 10_000);
+    assert.ok(!nodeCost(bin("*"), [{ ...matrix, nnz: null }, two], matrix).known);
   });
 });
