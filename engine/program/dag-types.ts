@@ -8,7 +8,7 @@
  * reorganisation and so on each carry their operator as data, so later
  * stages (sizes, costs, e-graph) switch over a small closed set.
  */
-import type { Range } from "../syntax/ast";
+import type { Diagnostic, Range } from "../syntax/ast";
 
 export type DataType = "scalar" | "matrix" | "frame" | "list" | "unknown";
 export type ValueType = "int" | "double" | "boolean" | "string" | "unknown";
@@ -18,9 +18,12 @@ export interface DagType {
   valueType: ValueType;
 }
 
-/** Element-wise binary operators (matrix–matrix, matrix–vector broadcast, matrix–scalar, scalar–scalar). */
+/**
+ * Element-wise binary operators (matrix–matrix, matrix–vector broadcast, matrix–scalar, scalar–scalar).
+ * `log` is `log(X, base)` (SystemDS's binary LOG).
+ */
 export type ElementwiseBinaryOp =
-  | "+" | "-" | "*" | "/" | "^" | "%%" | "%/%"
+  | "+" | "-" | "*" | "/" | "^" | "%%" | "%/%" | "log"
   | "<" | "<=" | ">" | ">=" | "==" | "!="
   | "&" | "|" | "xor"
   | "min" | "max"
@@ -76,8 +79,11 @@ export type DagOp =
   | { kind: "length" }
   /**
    * Any other builtin, or a user function: opaque. `output` selects one of
-   * several results of a multi-return call (`[Q, R] = qr(A)`); `user` is
-   * true for user-defined (or sourced) functions.
+   * several results of a multi-return call: `[Q, R] = qr(A)` gives two call
+   * nodes with the same name and inputs, `output` 0 and 1, that stand for one
+   * evaluation (cost it once). `user` is true for user-defined (or sourced)
+   * functions. A syntax-error placeholder is the call `<error>`, an
+   * expression list `[a, b]` (DNN shape arguments) the call `[]`.
    */
   | { kind: "call"; name: string; user: boolean; output: number };
 
@@ -96,6 +102,12 @@ export interface DagNode {
   range: Range;
   /** Inside a loop: the node depends only on values the loop does not change. */
   loopConstant?: boolean;
+  /**
+   * Inside loops: how many of the enclosing loops, innermost first, leave the
+   * node's value unchanged (`loopConstant` is true when that is all of them).
+   * E.g. 1 of 2: constant in the inner loop, recomputed per outer iteration.
+   */
+  invariantLoops?: number;
 }
 
 /** A statement's effect that is not an assignment: `print`, `write`, `stop`, `assert`, a call for its effect. */
@@ -114,4 +126,6 @@ export interface BlockDag {
   sinks: DagSink[];
   /** Variables assigned here that are read after the block (live-out), when known. */
   liveOut?: string[];
+  /** Type errors found while building the DAG (values with ranges, never thrown). */
+  diagnostics?: Diagnostic[];
 }

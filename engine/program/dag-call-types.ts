@@ -1,0 +1,61 @@
+/**
+ * Result types of calls that stay opaque `call` nodes: user functions (their
+ * declared results), and the native builtins whose result type does not
+ * depend on sizes. Everything else is `unknown`, never guessed.
+ */
+import type { DagContext } from "./dag-context";
+import { UNKNOWN_TYPE } from "./dag-context";
+import type { DagType } from "./dag-types";
+import { joinTypes, MATRIX_DOUBLE, SCALAR_BOOLEAN, SCALAR_DOUBLE, SCALAR_INT, SCALAR_STRING } from "./dag-typing";
+
+const LIST: DagType = { dataType: "list", valueType: "unknown" };
+const FRAME: DagType = { dataType: "frame", valueType: "unknown" };
+
+const SINGLE_RESULT: Readonly<Record<string, DagType>> = {
+  ...of(MATRIX_DOUBLE, [
+    "solve", "inv", "inverse", "cholesky", "cumsum", "cumprod", "cummin", "cummax", "cumsumprod", "rowcumsum",
+    "rev", "roll", "order", "removeEmpty", "replace", "lower.tri", "upper.tri", "outer", "rowIndexMax", "rowIndexMin",
+    "sample", "conv2d", "conv2d_backward_filter", "conv2d_backward_data", "max_pool", "max_pool_backward",
+    "avg_pool", "avg_pool_backward", "bias_add", "bias_multiply", "transformapply", "sqrtMatrixJava",
+  ]),
+  ...of(SCALAR_DOUBLE, ["det", "trace", "tr", "median", "interQuartileMean", "range"]),
+  ...of(SCALAR_STRING, ["toString", "typeof"]),
+  ...of(SCALAR_BOOLEAN, ["exists"]),
+  ...of(SCALAR_INT, ["time"]),
+  ...of(LIST, ["list"]),
+  ...of(FRAME, ["frame", "transformdecode", "transformmeta"]),
+};
+
+/** Multi-return builtins: the type of each result. */
+const MULTI_RESULT: Readonly<Record<string, readonly DagType[]>> = {
+  eigen: [MATRIX_DOUBLE, MATRIX_DOUBLE],
+  qr: [MATRIX_DOUBLE, MATRIX_DOUBLE],
+  lu: [MATRIX_DOUBLE, MATRIX_DOUBLE, MATRIX_DOUBLE],
+  svd: [MATRIX_DOUBLE, MATRIX_DOUBLE, MATRIX_DOUBLE],
+  fft: [MATRIX_DOUBLE, MATRIX_DOUBLE],
+  ifft: [MATRIX_DOUBLE, MATRIX_DOUBLE],
+  fft_linearized: [MATRIX_DOUBLE, MATRIX_DOUBLE],
+  ifft_linearized: [MATRIX_DOUBLE, MATRIX_DOUBLE],
+  stft: [MATRIX_DOUBLE, MATRIX_DOUBLE],
+  transformencode: [MATRIX_DOUBLE, FRAME],
+};
+
+function of(type: DagType, names: readonly string[]): Record<string, DagType> {
+  return Object.fromEntries(names.map((name) => [name, type]));
+}
+
+/** The type of result `output` of calling `name` with arguments of `argTypes`. */
+export function callResultType(name: string, user: boolean, output: number, argTypes: readonly DagType[], context: DagContext): DagType {
+  if (user) return context.signatures.get(name)?.returns[output]?.type ?? UNKNOWN_TYPE;
+  if (Object.hasOwn(MULTI_RESULT, name)) return MULTI_RESULT[name][output] ?? UNKNOWN_TYPE;
+  if (output > 0) return UNKNOWN_TYPE;
+  if (name === "ifelse") return ifelseType(argTypes);
+  return Object.hasOwn(SINGLE_RESULT, name) ? SINGLE_RESULT[name] : UNKNOWN_TYPE;
+}
+
+/** `ifelse(test, yes, no)`: element-wise if any argument is a matrix, else the join of the two branches. */
+function ifelseType(argTypes: readonly DagType[]): DagType {
+  if (argTypes.some((t) => t.dataType === "matrix")) return MATRIX_DOUBLE;
+  if (argTypes.length !== 3 || argTypes.some((t) => t.dataType !== "scalar")) return UNKNOWN_TYPE;
+  return joinTypes(argTypes[1], argTypes[2]);
+}
