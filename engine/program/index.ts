@@ -17,3 +17,22 @@ export { blockCut } from "./control-statements";
 export { expressionReads, statementReads, statementWrites, type VariableOptions } from "./variables";
 export { collectUserFunctions, isUserFunctionCall, type UserFunctions } from "./user-functions";
 export { BUILTIN_CONSTANTS, unboundBuiltinConstants } from "./builtin-constants";
+export type {
+  AggregateDirection,
+  AggregateFunction,
+  BlockDag,
+  DagNode,
+  DagOp,
+  DagOpKind,
+  DagSink,
+  DagType,
+  DataType,
+  ElementwiseBinaryOp,
+  ElementwiseUnaryOp,
+  ValueType,
+} from "./dag-types";
+export { buildBlockDag, buildPredicateDag, buildStatementsDag } from "./dag-build";
+export { createDagContext, typeFromSpec, type DagContext, type DagContextOptions, type FunctionSignature } from "./dag-context";
+export { buildProgramDags, type BlockDagInfo, type ProgramDagOptions, type ProgramDags } from "./dag-program";
+export { blockLiveness, type BlockLiveness } from "./dag-liveness";
+export { printDag, printType } from "./dag-print";

@@ -1,0 +1,180 @@
+/**
+ * The DAG of every basic block of a program (main blocks and function
+ * bodies, inside if/while/for/parfor at any depth), with live-in/live-out
+ * sets (dag-liveness.ts), loop-constant marks for blocks inside loops, and
+ * the types of live-in variables carried from block to block.
+ *
+ * Types flow forward over the block tree: a block's `input` nodes get the
+ * types its predecessors assigned; at an `if` join the branch types are
+ * joined (dag-typing.ts `joinTypes`); a loop is iterated until the types at
+ * its head stop changing (the type lattice is shallow, so this takes a few
+ * rounds), and the DAGs kept are those of the last round. A function body
+ * starts from its declared parameter types. A `for` variable is an int when
+ * its bounds are ints, else a double.
+ *
+ * Conditions and loop bounds are built as predicate DAGs (for their types
+ * and type errors), but only basic blocks are listed.
+ */
+import type { Diagnostic, Expression, Program } from "../syntax/ast";
+import { formStatementBlocks } from "./blocks";
+import { buildBlockDag, buildPredicateDag } from "./dag-build";
+import { createDagContext, type DagContext, type DagContextOptions } from "./dag-context";
+import { blockLiveness } from "./dag-liveness";
+import type { BlockDag, DagType, ValueType } from "./dag-types";
+import { joinTypes, sameType } from "./dag-typing";
+import type { BasicBlock, ForBlock, ProgramBlocks, StatementBlock, WhileBlock } from "./statement-block";
+
+export interface BlockDagInfo {
+  block: BasicBlock;
+  dag: BlockDag;
+  /** Variables the block reads before assigning them (live at its entry). */
+  liveIn: string[];
+  /** Variables the block assigns that may be read afterwards. */
+  liveOut: string[];
+  /** The function whose body holds the block; undefined in the main program. */
+  functionName?: string;
+  /** How many loops enclose the block; above 0, every node has `loopConstant` set. */
+  loopDepth: number;
+}
+
+export interface ProgramDags {
+  /** Every basic block, in source order. */
+  blocks: BlockDagInfo[];
+  byBlock: ReadonlyMap<BasicBlock, BlockDagInfo>;
+  /** Type errors of all blocks and predicates, in source order. */
+  diagnostics: Diagnostic[];
+  /** The statement blocks the DAGs belong to. */
+  programBlocks: ProgramBlocks;
+}
+
+export interface ProgramDagOptions extends DagContextOptions {
+  /** Blocks already formed from `program` (else they are formed here, with the same `extraFunctions`). */
+  blocks?: ProgramBlocks;
+}
+
+type TypeEnv = Map<string, DagType>;
+/** The writes of each enclosing loop, innermost first; undefined outside loops. */
+type LoopWrites = readonly ReadonlySet<string>[] | undefined;
+
+/** Loop rounds before giving up on a type fixpoint (the lattice has height 3, so real programs need 2-3). */
+const MAX_LOOP_ROUNDS = 8;
+
+export function buildProgramDags(program: Program, options: ProgramDagOptions = {}): ProgramDags {
+  const programBlocks = options.blocks ?? formStatementBlocks(program, options);
+  const walker = new TypeWalker(createDagContext(program, options));
+  walker.sequence(programBlocks.main, new Map(), undefined, undefined);
+  for (const f of programBlocks.functions) {
+    if (f.external) continue;
+    const signature = walker.context.signatures.get(f.name);
+    const env: TypeEnv = new Map(signature?.params.map((p) => [p.name, p.type]) ?? []);
+    walker.sequence(f.bodyBlocks, env, undefined, f.name);
+  }
+  const liveness = blockLiveness(programBlocks);
+  const blocks: BlockDagInfo[] = [];
+  for (const [block, built] of walker.built) {
+    const live = liveness.get(block) ?? { liveIn: [...block.gen], liveOut: [] };
+    built.dag.liveOut = live.liveOut;
+    blocks.push({ block, dag: built.dag, ...live, ...(built.functionName ? { functionName: built.functionName } : {}), loopDepth: built.loopDepth });
+  }
+  blocks.sort((a, b) => comparePositions(a.block.range.start, b.block.range.start));
+  const diagnostics = [...blocks.flatMap((info) => info.dag.diagnostics ?? []), ...[...walker.predicates.values()].flat()];
+  diagnostics.sort((a, b) => comparePositions(a.range.start, b.range.start));
+  return { blocks, byBlock: new Map(blocks.map((info) => [info.block, info])), diagnostics, programBlocks };
+}
+
+function comparePositions(a: { line: number; character: number }, b: { line: number; character: number }): number {
+  return a.line - b.line || a.character - b.character;
+}
+
+class TypeWalker {
+  /** The latest DAG of each basic block (a loop's last round overwrites earlier ones). */
+  readonly built = new Map<BasicBlock, { dag: BlockDag; loopDepth: number; functionName?: string }>();
+  /** Type errors of conditions and loop bounds, by their block (latest round). */
+  readonly predicates = new Map<StatementBlock, Diagnostic[]>();
+
+  constructor(readonly context: DagContext) {}
+
+  sequence(blocks: readonly StatementBlock[], env: TypeEnv, loopWrites: LoopWrites, fn: string | undefined): TypeEnv {
+    let current = env;
+    for (const block of blocks) current = this.block(block, current, loopWrites, fn);
+    return current;
+  }
+
+  private block(block: StatementBlock, env: TypeEnv, loopWrites: LoopWrites, fn: string | undefined): TypeEnv {
+    switch (block.kind) {
+      case "basic": {
+        const dag = buildBlockDag(block, { ...this.context, variableTypes: env, ...(loopWrites ? { loopWrites } : {}) });
+        this.built.set(block, { dag, loopDepth: loopWrites?.length ?? 0, ...(fn ? { functionName: fn } : {}) });
+        const next = new Map(env);
+        for (const [name, id] of dag.outputs) next.set(name, dag.nodes[id].type);
+        return next;
+      }
+      case "if": {
+        this.predicate(block, [block.statement.condition], env, loopWrites);
+        const thenEnv = this.sequence(block.thenBlocks, env, loopWrites, fn);
+        const elseEnv = this.sequence(block.elseBlocks, env, loopWrites, fn);
+        return joinEnvs(thenEnv, elseEnv);
+      }
+      case "while":
+      case "for":
+      case "parfor":
+        return this.loop(block, env, loopWrites, fn);
+    }
+  }
+
+  private loop(block: WhileBlock | ForBlock, env: TypeEnv, outerWrites: LoopWrites, fn: string | undefined): TypeEnv {
+    const loopWrites: LoopWrites = [new Set(block.writes), ...(outerWrites ?? [])];
+    let entry = new Map(env);
+    let variable: { name: string; type: DagType } | undefined;
+    if (block.kind !== "while") {
+      // The bounds are evaluated once, before the loop: outside this loop's writes.
+      const iterable = block.statement.iterable;
+      const bounds = [iterable.from, iterable.to, ...(iterable.kind === "seq" && iterable.by ? [iterable.by] : [])];
+      const types = this.predicate(block, bounds, env, outerWrites);
+      variable = { name: block.variable, type: { dataType: "scalar", valueType: loopVariableType(types) } };
+      entry.set(variable.name, variable.type);
+    }
+    for (let round = 0; round < MAX_LOOP_ROUNDS; round++) {
+      if (block.kind === "while") this.predicate(block, [block.statement.condition], entry, loopWrites);
+      const exit = this.sequence(block.bodyBlocks, entry, loopWrites, fn);
+      const next = joinEnvs(entry, exit);
+      if (variable) next.set(variable.name, variable.type);
+      if (sameEnvs(next, entry)) break;
+      entry = next;
+    }
+    return entry;
+  }
+
+  /** Builds the predicate DAG (for its types and errors) and returns the type of each expression. */
+  private predicate(block: StatementBlock, expressions: readonly Expression[], env: TypeEnv, loopWrites: LoopWrites): DagType[] {
+    const dag = buildPredicateDag(expressions, { ...this.context, variableTypes: env, ...(loopWrites ? { loopWrites } : {}) });
+    this.predicates.set(block, dag.diagnostics ?? []);
+    return dag.sinks.map((sink) => dag.nodes[sink.node].type);
+  }
+}
+
+/** int when every bound is an int scalar, double when all are numeric scalars, else unknown. */
+function loopVariableType(bounds: readonly DagType[]): ValueType {
+  if (bounds.every((t) => t.dataType === "scalar" && t.valueType === "int")) return "int";
+  if (bounds.every((t) => t.dataType === "scalar" && (t.valueType === "int" || t.valueType === "double"))) return "double";
+  return "unknown";
+}
+
+/** At a join: a variable typed on both sides gets the joined type; on one side only, that side's type. */
+function joinEnvs(a: TypeEnv, b: TypeEnv): TypeEnv {
+  const joined = new Map(a);
+  for (const [name, type] of b) {
+    const other = joined.get(name);
+    joined.set(name, other === undefined ? type : joinTypes(other, type));
+  }
+  return joined;
+}
+
+function sameEnvs(a: TypeEnv, b: TypeEnv): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, type] of a) {
+    const other = b.get(name);
+    if (!other || !sameType(type, other)) return false;
+  }
+  return true;
+}
