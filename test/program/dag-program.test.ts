@@ -5,12 +5,12 @@ import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { buildProgramDags, printDag, type BlockDag, type BlockDagInfo, type ProgramDags, type StatementBlock } from "../../engine/program";
+import { buildProgramDags, printDag, type BasicBlock, type BlockDag, type BlockDagInfo, type ProgramDags, type StatementBlock } from "../../engine/program";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";
 import { lines, programDags, tree } from "./dag-helpers";
 
-/** The node of the first `kind` node whose tree is `text`. */
+/** The first node whose tree (dag-helpers `tree`) is `text`. */
 function nodeByTree(dag: BlockDag, text: string) {
   const node = dag.nodes.find((n) => tree(dag, n.id) === text);
   assert.ok(node, `no node ${text} in\n${printDag(dag)}`);
@@ -179,7 +179,7 @@ describe("the examples", () => {
   for (const file of files) {
     test(`${file}: every basic block has a sound DAG, inputs = live-in, no type errors`, () => {
       const dags = example(file);
-      const basic: StatementBlock[] = [];
+      const basic: BasicBlock[] = [];
       const collect = (blocks: readonly StatementBlock[]) => {
         for (const b of blocks) {
           if (b.kind === "basic") basic.push(b);
@@ -190,7 +190,7 @@ describe("the examples", () => {
       collect(dags.programBlocks.main);
       for (const f of dags.programBlocks.functions) collect(f.bodyBlocks);
       assert.equal(dags.blocks.length, basic.length);
-      for (const block of basic) assert.ok(dags.byBlock.has(block as never));
+      for (const block of basic) assert.ok(dags.byBlock.has(block));
       for (const info of dags.blocks) {
         const { dag } = info;
         dag.nodes.forEach((node, id) => {
