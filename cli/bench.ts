@@ -1,4 +1,5 @@
 /** `dml bench [SUITE] [--json]`: runs one benchmark suite, or all of them. */
+import { runCalibrateBench } from "./bench-calibrate";
 import { runParseBench } from "./bench-parse";
 import { formatBenchTable, type BenchRow } from "./bench-report";
 import { out } from "./output";
@@ -9,6 +10,7 @@ export const benchUsage = "dml bench [SUITE] [--json]";
 /** Suites in the order `dml bench` runs them. */
 const suites: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   parse: runParseBench,
+  calibrate: runCalibrateBench,
 };
 
 export async function bench(args: readonly string[]): Promise<number> {
