@@ -1,5 +1,7 @@
 /** `dml bench [SUITE] [--json]`: runs one benchmark suite, or all of them. */
 import { runCalibrateBench } from "./bench-calibrate";
+import { runEstimatorsBench } from "./bench-estimators";
+import { formatEstimatorsReport } from "./bench-estimators-table";
 import { runParseBench } from "./bench-parse";
 import { formatBenchTable, type BenchRow } from "./bench-report";
 import { out } from "./output";
@@ -11,6 +13,12 @@ export const benchUsage = "dml bench [SUITE] [--json]";
 const suites: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   parse: runParseBench,
   calibrate: runCalibrateBench,
+  estimators: runEstimatorsBench,
+};
+
+/** Suites that print their own text report instead of the common table. */
+const reports: Record<string, (rows: readonly BenchRow[]) => string> = {
+  estimators: formatEstimatorsReport,
 };
 
 export async function bench(args: readonly string[]): Promise<number> {
@@ -21,9 +29,17 @@ export async function bench(args: readonly string[]): Promise<number> {
     throw new UsageError(`dml bench: unknown suite '${chosen}' (suites: ${Object.keys(suites).join(", ")})`);
   }
   const rows: BenchRow[] = [];
+  const common: BenchRow[] = [];
+  const texts: string[] = [];
   for (const name of chosen !== undefined ? [chosen] : Object.keys(suites)) {
-    rows.push(...(await suites[name]!()));
+    const suiteRows = await suites[name]!();
+    rows.push(...suiteRows);
+    const report = reports[name];
+    if (report) texts.push(report(suiteRows));
+    else common.push(...suiteRows);
   }
-  out(parsed.flags.has("--json") ? JSON.stringify(rows, null, 2) : formatBenchTable(rows));
-  return 0;
+  if (common.length > 0 || texts.length === 0) texts.unshift(formatBenchTable(common));
+  out(parsed.flags.has("--json") ? JSON.stringify(rows, null, 2) : texts.join("\n\n"));
+  // A suite marks a row `failed: true` when one of its checks does not hold.
+  return rows.some((r) => r.failed === true) ? 1 : 0;
 }
