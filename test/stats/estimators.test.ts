@@ -100,11 +100,17 @@ describe("MNC estimator", () => {
     assert.equal(mnc.estimate(mnc.aggregate(b, "all")), 1);
     assert.deepEqual(Array.from(mnc.transpose(b).rowCounts), [2, 1]);
   });
-  it("a metadata sketch spreads the counts evenly", () => {
+  it("a metadata sketch spreads the counts evenly and falls back to the uniform formulas", () => {
     const m = mnc.fromMetadata(3, 3, 4);
     assert.deepEqual(Array.from(m.rowCounts), [1, 2, 1]);
     assert.equal(m.origin, "metadata");
     assert.equal(mnc.estimate(m), 4);
+    // with any metadata input, products, maps and aggregates are the uniform estimates
+    close(mnc.estimate(mnc.matmul(m, mnc.fromData(B))), 2316 / 729);
+    close(mnc.estimate(mnc.matmul(mnc.fromMetadata(30, 30, 20), mnc.fromMetadata(30, 30, 20))), 900 * (1 - Math.pow(1 - 4 / 8100, 30)));
+    close(mnc.estimate(mnc.aggregate(m, "cols")), 3 * (1 - Math.pow(5 / 9, 3)));
+    close(est(mnc, (e) => e.annihilatingMap([e.fromMetadata(2, 2, 3), e.fromData(Q)], square)), 4 * (9 / 16));
+    assert.equal(mnc.matmul(m, mnc.fromData(B)).origin, "metadata");
   });
   it("a full diagonal factor passes the other sketch through", () => {
     const I = structureFromRows([

@@ -68,11 +68,15 @@ export function sketchFromStructure(s: SparsityStructure): MncSketch {
   return sketchFromCounts(s.rows, s.cols, hr, hc, { her, hec, fullDiagonal: diagonal, origin: "data" });
 }
 
-/** A sketch from rows, cols and nnz alone: counts spread as evenly as whole numbers allow. */
+/**
+ * A sketch from rows, cols and nnz alone (nnz may be a fractional estimate):
+ * counts spread as evenly as whole numbers allow. It carries no structure,
+ * so mnc.ts estimates with the uniform formulas wherever it is involved.
+ */
 export function sketchFromMetadata(rows: number, cols: number, nnz: number): MncSketch {
   const hr = spreadCounts(nnz, new Float64Array(rows).fill(1), cols);
   const hc = spreadCounts(nnz, new Float64Array(cols).fill(1), rows);
-  return sketchFromCounts(rows, cols, hr, hc, { origin: "metadata" });
+  return sketchFromCounts(rows, cols, hr, hc, { nnz, origin: "metadata" });
 }
 
 /**

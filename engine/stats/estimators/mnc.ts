@@ -21,10 +21,16 @@
  * A * B ≈ h^r_A[i] · h^r_B[i] · (Σ_j h^c_A[j] h^c_B[j]) / (nnz_A · nnz_B),
  * and A + B = h^r_A + h^r_B − that overlap; the same per column; each row
  * and column clamped to what is possible. Aggregates and transposes are exact.
+ *
+ * Fallback: a sketch from metadata only (no data) has no structure to
+ * exploit; any operation with such an input uses the uniform estimator's
+ * formula and yields a metadata sketch again, as SystemDS falls back to its
+ * metadata estimator where MNC has no sketch.
  */
 import { aggregateShape, type AggregateAxis, type MatrixShape, productShape } from "../matrix-shape";
 import type { SparsityStructure } from "../structure";
 import { checkMetadata, type SparsityEstimator } from "./estimator";
+import { uniformEstimator, type UniformStats } from "./uniform";
 import {
   broadcastSketch,
   type MncSketch,
@@ -88,7 +94,12 @@ function emptySketch(shape: MatrixShape): MncSketch {
   });
 }
 
+const asUniform = (s: MncSketch): UniformStats => ({ rows: s.rows, cols: s.cols, nnz: s.nnz });
+const fromUniform = (u: UniformStats): MncSketch => sketchFromMetadata(u.rows, u.cols, u.nnz);
+const structureless = (inputs: readonly MncSketch[]) => inputs.some((s) => s.origin === "metadata");
+
 function productSketch(a: MncSketch, b: MncSketch): MncSketch {
+  if (structureless([a, b])) return fromUniform(uniformEstimator.matmul(asUniform(a), asUniform(b)));
   const out = productShape(a, b);
   if (a.fullDiagonal) return b;
   if (b.fullDiagonal) return a;
@@ -143,6 +154,10 @@ function elementwise(
   combine: (a: MncSketch, b: MncSketch) => MncSketch,
 ): MncSketch {
   if (inputs.length === 0) throw new RangeError("element-wise map of no inputs");
+  if (structureless(inputs)) {
+    const uniform = combine === multiplySketches ? uniformEstimator.annihilatingMap : uniformEstimator.nonAnnihilatingMap;
+    return fromUniform(uniform(inputs.map(asUniform), out));
+  }
   const expanded = inputs.map((s) => broadcastSketch(s, out));
   return expanded.slice(1).reduce(combine, expanded[0]!);
 }
@@ -168,6 +183,7 @@ export const mncEstimator: SparsityEstimator<MncSketch> = {
   annihilatingMap: (inputs, out) => elementwise(inputs, out, multiplySketches),
   nonAnnihilatingMap: (inputs, out) => elementwise(inputs, out, addSketches),
   aggregate(s: MncSketch, over: AggregateAxis): MncSketch {
+    if (structureless([s])) return fromUniform(uniformEstimator.aggregate(asUniform(s), over));
     if (over === "cols") return aggregateColumns(s);
     if (over === "rows") return transposeSketch(aggregateColumns(transposeSketch(s)));
     const shape = aggregateShape(s, over);
