@@ -1,6 +1,8 @@
 // `@size` annotations (syntax, exact error ranges, attachment to statements)
 // and the workspace file dml-lens.json.
 import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, test } from "node:test";
 import {
   collectSizeAnnotations,
@@ -14,6 +16,7 @@ import {
 } from "../../engine/stats/metadata";
 import type { Statement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
+import { repoRoot } from "../repo-root";
 
 const origin = { line: 0, character: 0 };
 
@@ -224,5 +227,25 @@ describe("workspace file dml-lens.json", () => {
     ]);
     assert.equal(config!.all.inputs.length, 0);
     assert.match(parseWorkspaceConfig("{", "/ws/dml-lens.json", root).diagnostics[0]!.message, /^malformed dml-lens.json/);
+  });
+});
+
+describe("README: the examples of 'Declaring input sizes' are valid", () => {
+  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Declaring input sizes"), readme.indexOf("## Layout"));
+  const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2]! }));
+
+  test("the annotation examples attach without diagnostics", () => {
+    const dml = blocks.find((b) => b.lang === "")!;
+    const { annotations } = annotate(dml.text);
+    assert.deepEqual(annotations.diagnostics, []);
+    assert.deepEqual(annotations.annotations.map((a) => a.target), ["X", "y", "Q"]);
+  });
+
+  test("the workspace file example parses without diagnostics", () => {
+    const json = blocks.find((b) => b.lang === "json")!;
+    const { config, diagnostics } = parseWorkspaceConfig(json.text, "/ws/dml-lens.json", "/ws");
+    assert.deepEqual(diagnostics, []);
+    assert.equal(config!.all.inputs.length, 3);
   });
 });
