@@ -20,14 +20,16 @@
  * Element-wise (after broadcasting, which is exact): per row,
  * A * B ≈ h^r_A[i] · h^r_B[i] · (Σ_j h^c_A[j] h^c_B[j]) / (nnz_A · nnz_B),
  * and A + B = h^r_A + h^r_B − that overlap; the same per column; each row
- * and column clamped to what is possible. Aggregates and transposes are exact.
+ * and column clamped to what is possible. The total is the row sum when a
+ * column vector is broadcast (exact then), the column sum for a row vector,
+ * else the smaller of the two. Aggregates and transposes are exact.
  *
  * Fallback: a sketch from metadata only (no data) has no structure to
  * exploit; any operation with such an input uses the uniform estimator's
  * formula and yields a metadata sketch again, as SystemDS falls back to its
  * metadata estimator where MNC has no sketch.
  */
-import { aggregateShape, type AggregateAxis, type MatrixShape, productShape } from "../matrix-shape";
+import { aggregateShape, type AggregateAxis, broadcastOf, type MatrixShape, productShape } from "../matrix-shape";
 import type { SparsityStructure } from "../structure";
 import { checkMetadata, type SparsityEstimator } from "./estimator";
 import { uniformEstimator, type UniformStats } from "./uniform";
@@ -120,25 +122,33 @@ function dot(x: Float64Array, y: Float64Array): number {
   return d;
 }
 
+/**
+ * Which side's sum is the result's total: a column vector broadcast makes the
+ * per-row counts exact (rows), a row vector the per-column counts (cols);
+ * two full matrices take the smaller estimate of the overlap (min).
+ */
+type Exact = "rows" | "cols" | "min";
+
 /** Expected overlap of two same-shape sketches per row and per column, clamped to the possible. */
-function overlaps(a: MncSketch, b: MncSketch): { rows: Float64Array; cols: Float64Array; total: number } {
+function overlaps(a: MncSketch, b: MncSketch, exact: Exact): { rows: Float64Array; cols: Float64Array; total: number } {
   const scale = sum(a.rowCounts) * sum(b.rowCounts);
   const rowScale = scale === 0 ? 0 : dot(a.colCounts, b.colCounts) / scale;
   const colScale = scale === 0 ? 0 : dot(a.rowCounts, b.rowCounts) / scale;
   const rows = a.rowCounts.map((x, i) => Math.min(x, b.rowCounts[i]!, x * b.rowCounts[i]! * rowScale));
   const cols = a.colCounts.map((x, j) => Math.min(x, b.colCounts[j]!, x * b.colCounts[j]! * colScale));
-  return { rows, cols, total: Math.min(sum(rows), sum(cols)) };
+  const total = exact === "rows" ? sum(rows) : exact === "cols" ? sum(cols) : Math.min(sum(rows), sum(cols));
+  return { rows, cols, total };
 }
 
-function multiplySketches(a: MncSketch, b: MncSketch): MncSketch {
-  const o = overlaps(a, b);
+function multiplySketches(a: MncSketch, b: MncSketch, exact: Exact): MncSketch {
+  const o = overlaps(a, b, exact);
   const hr = spreadCounts(o.total, o.rows, a.cols);
   const hc = spreadCounts(o.total, o.cols, a.rows);
   return sketchFromCounts(a.rows, a.cols, hr, hc, { nnz: o.total, origin: "derived" });
 }
 
-function addSketches(a: MncSketch, b: MncSketch): MncSketch {
-  const o = overlaps(a, b);
+function addSketches(a: MncSketch, b: MncSketch, exact: Exact): MncSketch {
+  const o = overlaps(a, b, exact);
   const rows = a.rowCounts.map((x, i) => Math.min(a.cols, x + b.rowCounts[i]! - o.rows[i]!));
   const cols = a.colCounts.map((x, j) => Math.min(a.rows, x + b.colCounts[j]! - o.cols[j]!));
   const nnz = Math.min(a.rows * a.cols, sum(a.rowCounts) + sum(b.rowCounts) - o.total);
@@ -151,15 +161,21 @@ function addSketches(a: MncSketch, b: MncSketch): MncSketch {
 function elementwise(
   inputs: readonly MncSketch[],
   out: MatrixShape,
-  combine: (a: MncSketch, b: MncSketch) => MncSketch,
+  combine: (a: MncSketch, b: MncSketch, exact: Exact) => MncSketch,
 ): MncSketch {
   if (inputs.length === 0) throw new RangeError("element-wise map of no inputs");
   if (structureless(inputs)) {
     const uniform = combine === multiplySketches ? uniformEstimator.annihilatingMap : uniformEstimator.nonAnnihilatingMap;
     return fromUniform(uniform(inputs.map(asUniform), out));
   }
-  const expanded = inputs.map((s) => broadcastSketch(s, out));
-  return expanded.slice(1).reduce(combine, expanded[0]!);
+  const how = inputs.map((s) => broadcastOf(s, out));
+  let acc = broadcastSketch(inputs[0]!, out);
+  for (let n = 1; n < inputs.length; n++) {
+    const pair = [how[n]!, n === 1 ? how[0]! : "same"];
+    const exact: Exact = pair.some((h) => h === "column" || h === "scalar") ? "rows" : pair.includes("row") ? "cols" : "min";
+    acc = combine(acc, broadcastSketch(inputs[n]!, out), exact);
+  }
+  return acc;
 }
 
 /** rowSums-like aggregate (over the columns of each row): the non-empty rows, exactly. */
