@@ -38,3 +38,6 @@ export { blockLiveness, type BlockLiveness } from "./dag-liveness";
 export { printDag, printType } from "./dag-print";
 export { ALL_BUILTINS, BUILTINS, builtinNames, lookupBuiltin } from "./builtins";
 export type { ArgumentMixing, BuiltinKind, BuiltinParam, BuiltinResultType, BuiltinSignature, UnknownNamePolicy } from "./builtins";
+export { checkDiagnostics, semanticDiagnostics, type SemanticOptions } from "./semantic-diagnostics";
+export { fileSourceReader } from "./source-reader";
+export type { SourceReader } from "./function-scope";

@@ -1,0 +1,137 @@
+/**
+ * Every call of a program, checked: does the function exist (with a "did you
+ * mean" suggestion), are its arguments right (call-arguments.ts), and does
+ * the number of assignment targets fit the number of values it returns.
+ *
+ * Targets per place: a call statement has none (`print(x)`), a call that is
+ * the right side of `x = f(...)` or sits inside an expression has one, the
+ * call of `[a, b] = f(...)` has as many as there are names. Multi-return
+ * builtins (`eigen`, `qr`, `transformencode`, ...) need a multi-assignment;
+ * a user function may be assigned fewer targets than it has outputs, not more.
+ */
+import type { CallExpression, Diagnostic, Expression, Program, Statement } from "../syntax/ast";
+import { builtinNames } from "./builtins";
+import { argumentDiagnostics, builtinRules, userFunctionRules } from "./call-arguments";
+import { didYouMean } from "./edit-distance";
+import { childExpressions } from "./expression-walk";
+import { resolveCall, type FunctionScope, type Resolution } from "./function-scope";
+import { forEachStatement } from "./statement-walk";
+
+export function callDiagnostics(program: Program, scope: FunctionScope): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const checkExpression = (expression: Expression, targets: number) => visitCalls(expression, targets, scope, diagnostics);
+  forEachStatement(program.body, (statement) => {
+    for (const [expression, targets] of statementCalls(statement)) checkExpression(expression, targets);
+  });
+  return diagnostics;
+}
+
+/** The expressions of one statement (not of its nested bodies), each with the number of targets its top-level call gets. */
+function statementCalls(statement: Statement): [Expression, number][] {
+  switch (statement.kind) {
+    case "assign":
+      return [...(statement.target.kind === "index" ? [[statement.target, 1] as [Expression, number]] : []), [statement.value, 1]];
+    case "multiAssign":
+      return [[statement.call, statement.targets.length]];
+    case "callStatement":
+      return [[statement.call, 0]];
+    case "if":
+    case "while":
+      return [[statement.condition, 1]];
+    case "for": {
+      const iterable = statement.iterable;
+      const bounds = [iterable.from, iterable.to, ...(iterable.kind === "seq" && iterable.by ? [iterable.by] : [])];
+      return bounds.map((bound) => [bound, 1]);
+    }
+    case "function":
+    case "externalFunction":
+      return statement.params.flatMap((param) => (param.defaultValue ? [[param.defaultValue, 1] as [Expression, number]] : []));
+    case "source":
+    case "setwd":
+      return [];
+  }
+}
+
+function visitCalls(expression: Expression, targets: number, scope: FunctionScope, diagnostics: Diagnostic[]): void {
+  if (expression.kind === "call") checkCall(expression, targets, scope, diagnostics);
+  for (const child of childExpressions(expression)) visitCalls(child, 1, scope, diagnostics);
+}
+
+function checkCall(call: CallExpression, targets: number, scope: FunctionScope, diagnostics: Diagnostic[]): void {
+  const callee = call.callee.name;
+  const resolution = resolveCall(callee, scope);
+  switch (resolution.kind) {
+    case "unchecked":
+      return;
+    case "unknown-namespace": {
+      const known = [...scope.namespaces.keys()];
+      const message = `namespace '${resolution.namespace}' is not defined: no source(...) as ${resolution.namespace}${didYouMean(resolution.namespace, known)}`;
+      diagnostics.push({ severity: "error", message, range: call.callee.range, code: "unknown-namespace" });
+      return;
+    }
+    case "unknown-in-namespace": {
+      const names = [...(resolution.file.functions?.keys() ?? [])];
+      const message = `'${resolution.name}' is not defined in '${resolution.file.path}' (namespace ${resolution.namespace})${didYouMean(resolution.name, names)}`;
+      diagnostics.push({ severity: "error", message, range: call.callee.range, code: "unknown-function" });
+      return;
+    }
+    case "unknown": {
+      const candidates = [...scope.local.keys(), ...builtinNames()];
+      const suggestion = didYouMean(callee, candidates);
+      if (resolution.maybeFrom) {
+        const message = `'${callee}' is not a builtin or a function of this script; it may come from '${resolution.maybeFrom.path}', which could not be read${suggestion}`;
+        diagnostics.push({ severity: "warning", message, range: call.callee.range, code: "unknown-function" });
+      } else {
+        diagnostics.push({ severity: "error", message: `unknown function '${callee}'${suggestion}`, range: call.callee.range, code: "unknown-function" });
+      }
+      return;
+    }
+    case "user":
+      diagnostics.push(...argumentDiagnostics(call, userFunctionRules(resolution.definition, callee)));
+      diagnostics.push(...outputDiagnostics(call, resolution, targets));
+      return;
+    case "builtin":
+      diagnostics.push(...argumentDiagnostics(call, builtinRules(resolution.signature, callee)));
+      diagnostics.push(...printfDiagnostics(call, resolution.signature.name));
+      diagnostics.push(...outputDiagnostics(call, resolution, targets));
+      return;
+  }
+}
+
+function outputDiagnostics(call: CallExpression, resolution: Resolution & { kind: "user" | "builtin" }, targets: number): Diagnostic[] {
+  const callee = call.callee.name;
+  const range = call.callee.range;
+  const problem = (message: string, severity: Diagnostic["severity"] = "error"): Diagnostic[] => [{ severity, message, range, code: "output-count" }];
+  if (resolution.kind === "user") {
+    const outputs = resolution.definition.returns.length;
+    if (targets >= 1 && outputs === 0) return problem(`function '${callee}' returns no value`);
+    if (targets > outputs) return problem(`function '${callee}' returns ${values(outputs)}, but ${targets} targets are assigned`);
+    return [];
+  }
+  const signature = resolution.signature;
+  const multiTargets = targets >= 2;
+  if (signature.multiReturnOnly && !(signature.outputs ?? []).includes(targets)) {
+    const counts = (signature.outputs ?? []).join(" or ");
+    if (targets < 2) return problem(`'${callee}' returns ${counts} values and must be called as a multi-assignment [a, b, ...] = ${callee}(...)`);
+    return problem(`'${callee}' returns ${counts} values, but ${targets} targets are assigned`);
+  }
+  if (targets >= 1 && signature.result === "none") return problem(`'${callee}' is a statement and returns no value`);
+  if (multiTargets && signature.outputs !== undefined && !signature.outputs.includes(targets)) {
+    const most = Math.max(...signature.outputs);
+    const severity = signature.kind === "dml" ? "warning" : "error";
+    return problem(`'${callee}' returns ${most === 1 ? "a single value" : values(most)}, but ${targets} targets are assigned`, severity);
+  }
+  return [];
+}
+
+/** `print` with more than one argument is printf-style: SystemDS wants a string literal first. */
+function printfDiagnostics(call: CallExpression, builtin: string): Diagnostic[] {
+  const first = call.args[0];
+  if (builtin !== "print" || call.args.length < 2 || first.value.kind === "string") return [];
+  const message = "print with more than one argument is printf-style: its first argument must be a string literal (the format)";
+  return [{ severity: "error", message, range: first.range, code: "print-format" }];
+}
+
+function values(n: number): string {
+  return `${n} value${n === 1 ? "" : "s"}`;
+}

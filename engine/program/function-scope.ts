@@ -1,0 +1,120 @@
+/**
+ * Which functions a script can call, and what a call resolves to, in
+ * SystemDS's order: a user function of the file (definitions anywhere in the
+ * file, plus those of files sourced without `as ns`), then a builtin of the
+ * catalog (builtins.ts). `ns::f` resolves in the file sourced as `ns`; when
+ * `f` is not there SystemDS still accepts a DML-bodied builtin of that name.
+ *
+ * Sourced files are read through an optional `readFile` hook (the caller
+ * decides where a path is resolved; `dml check` tries the script's folder,
+ * then the working directory). A sourced file that cannot be read makes its
+ * functions unknown, never wrong: calls into it are not checked.
+ */
+import { parse } from "../syntax/parse";
+import type { Diagnostic, ExternalFunctionDefinition, FunctionDefinition, Program, SourceStatement } from "../syntax/ast";
+import type { BuiltinSignature } from "./builtin-types";
+import { lookupBuiltin } from "./builtins";
+import { forEachStatement } from "./statement-walk";
+
+export type UserFunction = FunctionDefinition | ExternalFunctionDefinition;
+
+/** Reads a sourced file, given the path as written in `source(...)`; `undefined` when it cannot be read. */
+export type SourceReader = (path: string) => string | undefined;
+
+export interface SourcedFile {
+  path: string;
+  statement: SourceStatement;
+  /** The file's functions; `undefined` when the file could not be read. */
+  functions?: ReadonlyMap<string, UserFunction>;
+}
+
+export interface FunctionScope {
+  /** Functions callable by their plain name (first definition of each name). */
+  readonly local: ReadonlyMap<string, UserFunction>;
+  /** Files sourced `as ns`, by namespace (the first binding of each namespace). */
+  readonly namespaces: ReadonlyMap<string, SourcedFile>;
+  /** Files sourced without a namespace that could not be read: any plain name may come from them. */
+  readonly unreadableDefaults: readonly SourcedFile[];
+  /** Problems found while building the scope (a namespace bound to two files). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export type Resolution =
+  | { kind: "user"; definition: UserFunction; namespace?: string }
+  | { kind: "builtin"; signature: BuiltinSignature }
+  | { kind: "unknown-namespace"; namespace: string; name: string }
+  | { kind: "unknown-in-namespace"; namespace: string; name: string; file: SourcedFile }
+  | { kind: "unchecked" }
+  /** `maybeFrom`: a file sourced without a namespace that could not be read, so the name may be defined there. */
+  | { kind: "unknown"; name: string; maybeFrom?: SourcedFile };
+
+export function buildFunctionScope(program: Program, readFile?: SourceReader): FunctionScope {
+  const local = new Map<string, UserFunction>();
+  const namespaces = new Map<string, SourcedFile>();
+  const unreadableDefaults: SourcedFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const defaults: SourcedFile[] = [];
+  forEachStatement(program.body, (statement) => {
+    if (statement.kind === "function" || statement.kind === "externalFunction") {
+      if (!local.has(statement.name.name)) local.set(statement.name.name, statement);
+    } else if (statement.kind === "source") {
+      const file: SourcedFile = { path: statement.path, statement, functions: readFunctions(statement.path, readFile) };
+      const namespace = statement.namespace?.name;
+      if (namespace === undefined) {
+        defaults.push(file);
+        return;
+      }
+      const bound = namespaces.get(namespace);
+      if (!bound) namespaces.set(namespace, file);
+      else if (bound.path !== file.path) {
+        const message = `namespace '${namespace}' is already bound to '${bound.path}'; SystemDS rejects binding it to another file`;
+        diagnostics.push({ severity: "error", message, range: statement.namespace!.range, code: "namespace-conflict" });
+      }
+    }
+  });
+  for (const file of defaults) {
+    if (!file.functions) unreadableDefaults.push(file);
+    else for (const [name, fn] of file.functions) if (!local.has(name)) local.set(name, fn);
+  }
+  return { local, namespaces, unreadableDefaults, diagnostics };
+}
+
+export function resolveCall(callee: string, scope: FunctionScope): Resolution {
+  const separator = callee.indexOf("::");
+  if (separator >= 0) {
+    const namespace = callee.slice(0, separator);
+    const name = callee.slice(separator + 2);
+    const file = scope.namespaces.get(namespace);
+    if (!file) return { kind: "unknown-namespace", namespace, name };
+    if (!file.functions) return { kind: "unchecked" };
+    const definition = file.functions.get(name);
+    if (definition) return { kind: "user", definition, namespace };
+    const builtin = lookupBuiltin(name);
+    if (builtin?.kind === "dml") return { kind: "builtin", signature: builtin };
+    return { kind: "unknown-in-namespace", namespace, name, file };
+  }
+  const definition = scope.local.get(callee);
+  if (definition) return { kind: "user", definition };
+  const builtin = lookupBuiltin(callee);
+  if (builtin) return { kind: "builtin", signature: builtin };
+  const maybeFrom = scope.unreadableDefaults[0];
+  return maybeFrom ? { kind: "unknown", name: callee, maybeFrom } : { kind: "unknown", name: callee };
+}
+
+function readFunctions(path: string, readFile: SourceReader | undefined): ReadonlyMap<string, UserFunction> | undefined {
+  if (!readFile) return undefined;
+  let text: string | undefined;
+  try {
+    text = readFile(path);
+  } catch {
+    return undefined;
+  }
+  if (text === undefined) return undefined;
+  const functions = new Map<string, UserFunction>();
+  forEachStatement(parse(text).program.body, (statement) => {
+    if ((statement.kind === "function" || statement.kind === "externalFunction") && !functions.has(statement.name.name)) {
+      functions.set(statement.name.name, statement);
+    }
+  });
+  return functions;
+}
