@@ -3,11 +3,15 @@
  * Exit 0 when no file has an error, 1 when some file has one, 2 on bad usage
  * or when a file cannot be read.
  *
- * Without `--syntax` the contract asks for analysis as well; the analysis
- * stages (program, stats) do not exist yet, so both modes run the parser.
- * When they land, the analysis diagnostics are added here.
+ * `--syntax` runs only the parser. Without it, a file with no syntax error
+ * also gets the semantic diagnostics of engine/program/semantic-diagnostics.ts
+ * (unassigned variables, unknown functions, arguments, outputs); a file with
+ * syntax errors gets only those. Files named in `source(...)` are read from
+ * the script's folder, then the working directory, to check `ns::f` calls.
  */
 import { readFile } from "node:fs/promises";
+import { checkDiagnostics } from "../engine/program/semantic-diagnostics";
+import { fileSourceReader } from "../engine/program/source-reader";
 import { parse, type Diagnostic } from "../engine/syntax";
 import { err, out } from "./output";
 import { parseArgs, UsageError } from "./usage";
@@ -23,6 +27,7 @@ export async function check(args: readonly string[]): Promise<number> {
   const parsed = parseArgs("dml check", args, { flags: ["--syntax", "--json"] });
   if (parsed.positionals.length === 0) throw new UsageError("dml check: no FILE given");
   const json = parsed.flags.has("--json");
+  const syntaxOnly = parsed.flags.has("--syntax");
 
   const reports: FileReport[] = [];
   let unreadable = false;
@@ -36,7 +41,8 @@ export async function check(args: readonly string[]): Promise<number> {
       unreadable = true;
       continue;
     }
-    const { diagnostics } = parse(text);
+    const result = parse(text);
+    const diagnostics = syntaxOnly ? result.diagnostics : checkDiagnostics(result, { readFile: fileSourceReader(file) });
     reports.push({ file, diagnostics: [...diagnostics].sort(byPosition) });
   }
 

@@ -1,6 +1,7 @@
 /**
  * The DML language server. Keeps the open documents, reparses a document on
- * every open/change and publishes its diagnostics; answers the outline and
+ * every open/change and publishes its syntax and semantic diagnostics
+ * (document-diagnostics.ts); answers the outline and
  * folding ranges (`# %%` cells, brackets, block comments).
  *
  * Transport comes from the command line (`--node-ipc` when VS Code starts it,
@@ -16,6 +17,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { parse, type ParseResult } from "../../engine/syntax";
 import { toLspDiagnostic } from "./convert";
+import { documentDiagnostics } from "./document-diagnostics";
 import { foldingRanges } from "./folding";
 import { documentSymbols } from "./symbols";
 
@@ -63,7 +65,7 @@ documents.onDidChangeContent((change) => {
   void connection.sendDiagnostics({
     uri: document.uri,
     version: document.version,
-    diagnostics: result.diagnostics.map(toLspDiagnostic),
+    diagnostics: documentDiagnostics(document.uri, result).map(toLspDiagnostic),
   });
 });
 
