@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { bench, benchUsage } from "./bench";
 import { check, checkUsage } from "./check";
+import { explain, explainUsage } from "./explain";
 import { lsp, lspUsage } from "./lsp";
 import { err, out } from "./output";
 import { packageRoot } from "./package-root";
@@ -14,11 +15,10 @@ import { UsageError } from "./usage";
 
 type Command = (args: readonly string[]) => Promise<number>;
 
-const commands: Record<string, Command> = { check, bench, lsp };
+const commands: Record<string, Command> = { check, explain, bench, lsp };
 
 /** Commands of the contract that are not built yet. */
 const planned: Record<string, string> = {
-  explain: "dml explain FILE [--json] [--budget-ms N]",
   run: "dml run FILE [--cell N] [name=value ...]",
   prove: "dml prove FILE A B [--json] [--budget-ms N]",
 };
@@ -28,6 +28,8 @@ const help = `DML Lens: checks (and, soon, optimizes and runs) DML scripts of Ap
 usage:
   ${checkUsage}
       print diagnostics; exit 0 no errors, 1 errors found, 2 bad usage or unreadable file
+  ${explainUsage}
+      per statement block: the DAG with type, dims and nnz of every node, and the assigned variables
   ${benchUsage}
       run benchmarks (suites: parse); --json prints rows {suite, case, ours_ms, baseline, baseline_ms, ratio}
   ${lspUsage}

@@ -1,0 +1,122 @@
+/**
+ * `dml explain FILE [--json] [--budget-ms N] [name=value ...]`: per statement
+ * block, its DAG with the type, dims and non-zeros of every node, and the
+ * dims and nnz of the variables it assigns. Suggested rewrites come with the
+ * optimizer (for now `suggestions` is empty). Exit 0, or 2 on bad usage or
+ * an unreadable file. `name=value` pairs give `$name` parameters.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Range } from "../engine/syntax/ast";
+import { printDag, printType } from "../engine/program/dag-print";
+import { analyzeText, type ProgramAnalysis } from "../engine/stats/program-analysis";
+import { formatStats, type NodeStats } from "../engine/stats/sizes/node-stats";
+import { err, out } from "./output";
+import { parseArgs, UsageError } from "./usage";
+
+export const explainUsage = "dml explain FILE [--json] [--budget-ms N] [name=value ...]";
+
+export async function explain(args: readonly string[]): Promise<number> {
+  const parsed = parseArgs("dml explain", args, { flags: ["--json"], values: ["--budget-ms"] });
+  const [file, ...rest] = parsed.positionals;
+  if (file === undefined) throw new UsageError("dml explain: no FILE given");
+  const budget = parsed.values.get("--budget-ms");
+  if (budget !== undefined && !(Number(budget) > 0)) throw new UsageError(`dml explain: --budget-ms needs a positive number, not '${budget}'`);
+  const parameters = new Map<string, string>();
+  for (const pair of rest) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`dml explain: expected name=value, not '${pair}'`);
+    parameters.set(pair.slice(0, eq).replace(/^\$/, ""), pair.slice(eq + 1));
+  }
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    err(`dml explain: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    return 2;
+  }
+  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters });
+  if (parsed.flags.has("--json")) out(JSON.stringify(explainJson(file, analysis), null, 2));
+  else out(explainText(file, analysis));
+  return 0;
+}
+
+interface VariableJson {
+  name: string;
+  rows: number | null;
+  cols: number | null;
+  nnz: number | null;
+  type: string;
+}
+
+function variables(analysis: ProgramAnalysis, block: ProgramAnalysis["dags"]["blocks"][number]): VariableJson[] {
+  const sizes = analysis.sizes.blocks.get(block.block);
+  return [...block.dag.outputs].map(([name, id]) => {
+    const stats: NodeStats | undefined = sizes?.nodes[id];
+    const matrix = stats?.type.dataType === "matrix";
+    return {
+      name,
+      rows: matrix ? stats!.rows : null,
+      cols: matrix ? stats!.cols : null,
+      nnz: matrix && stats!.nnz !== null ? Math.round(stats!.nnz) : null,
+      type: printType(block.dag.nodes[id].type),
+    };
+  });
+}
+
+function explainJson(file: string, analysis: ProgramAnalysis) {
+  return {
+    file,
+    blocks: analysis.dags.blocks.map((block) => {
+      const sizes = analysis.sizes.blocks.get(block.block);
+      return {
+        range: block.block.range,
+        ...(block.functionName ? { function: block.functionName } : {}),
+        variables: variables(analysis, block),
+        suggestions: [],
+        nodes: block.dag.nodes.map((node) => {
+          const stats = sizes?.nodes[node.id];
+          const matrix = stats?.type.dataType === "matrix";
+          return {
+            id: node.id,
+            op: node.op,
+            inputs: node.inputs,
+            type: printType(node.type),
+            rows: matrix ? stats!.rows : null,
+            cols: matrix ? stats!.cols : null,
+            nnz: matrix && stats!.nnz !== null ? Math.round(stats!.nnz) : null,
+            ...(stats?.value !== undefined ? { value: stats.value } : {}),
+            range: node.range,
+          };
+        }),
+      };
+    }),
+    diagnostics: [...analysis.parsed.diagnostics, ...analysis.diagnostics],
+  };
+}
+
+function lines(range: Range): string {
+  const a = range.start.line + 1;
+  const b = range.end.line + 1;
+  return a === b ? `line ${a}` : `lines ${a}-${b}`;
+}
+
+function explainText(file: string, analysis: ProgramAnalysis): string {
+  const parts: string[] = [];
+  for (const d of [...analysis.parsed.diagnostics, ...analysis.diagnostics]) {
+    parts.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message}`);
+  }
+  for (const block of analysis.dags.blocks) {
+    const sizes = analysis.sizes.blocks.get(block.block);
+    const where = block.functionName ? ` in function ${block.functionName}` : "";
+    const loops = block.loopDepth > 0 ? `, inside ${block.loopDepth} loop${block.loopDepth > 1 ? "s" : ""}` : "";
+    parts.push("", `== block, ${lines(block.block.range)}${where}${loops}`);
+    parts.push(printDag(block.dag, (id) => (sizes ? formatStats(sizes.nodes[id]) : undefined)));
+    const assigned = variables(analysis, block);
+    if (assigned.length > 0) {
+      const shown = assigned.map((v) => `${v.name}: ${v.rows === null && v.cols === null && v.type.startsWith("scalar") ? v.type : `${v.rows ?? "?"} x ${v.cols ?? "?"}, nnz ${v.nnz ?? "?"}`}`);
+      parts.push(`variables: ${shown.join("; ")}`);
+    }
+  }
+  return `${path.basename(file)}: ${analysis.dags.blocks.length} blocks\n${parts.join("\n")}`;
+}

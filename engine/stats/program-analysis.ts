@@ -1,0 +1,142 @@
+/**
+ * The whole analysis of one script: parse, statement blocks and their DAGs
+ * with types, input metadata (`read` sizes from `.mtd` files, Matrix Market
+ * headers, `@size` annotations, the workspace file, `$param` values) and the
+ * sizes of every node, with all diagnostics of these stages.
+ */
+import path from "node:path";
+import type { CallExpression, Diagnostic, Program, Statement } from "../syntax/ast";
+import { parse, type ParseResultWithComments } from "../syntax/parse";
+import { buildProgramDags, type ProgramDags } from "../program/dag-program";
+import { createDagContext } from "../program/dag-context";
+import type { DagNode } from "../program/dag-types";
+import { forEachStatement } from "../program/statement-walk";
+import { statementExpressions, walkExpression } from "../program/expression-walk";
+import {
+  collectSizeAnnotations,
+  type FileSystem,
+  loadWorkspaceConfig,
+  mergeParameterValues,
+  type MetadataDiagnostic,
+  nodeFileSystem,
+  resolveReadMetadata,
+  sizeAnnotationFor,
+  type SizeAnnotations,
+  typeParameterValue,
+  type WorkspaceConfig,
+  workspaceParameters,
+} from "./metadata";
+import { matrixStats, type NodeStats, type ScalarValue } from "./sizes/node-stats";
+import { programSizes, type ProgramSizes } from "./sizes/program-sizes";
+
+export interface AnalysisOptions {
+  /** The script's path (relative `read` paths resolve against its folder). */
+  scriptPath?: string;
+  /** The workspace root: second place to resolve paths; holds `dml-lens.json`. */
+  workspaceRoot?: string;
+  fs?: FileSystem;
+  /** `$name` values as text (from the command line); they win over the workspace file's. */
+  parameters?: ReadonlyMap<string, string>;
+}
+
+export interface ProgramAnalysis {
+  parsed: ParseResultWithComments;
+  dags: ProgramDags;
+  sizes: ProgramSizes;
+  /** Type, size, annotation and metadata diagnostics that point into the script (syntax ones are in `parsed`). */
+  diagnostics: Diagnostic[];
+  /** Metadata diagnostics that point into other files (`.mtd`, data files, `dml-lens.json`). */
+  otherFiles: MetadataDiagnostic[];
+}
+
+export function analyzeText(text: string, options: AnalysisOptions = {}): ProgramAnalysis {
+  return analyzeParsed(text, parse(text, { keepComments: true }), options);
+}
+
+export function analyzeParsed(text: string, parsed: ParseResultWithComments, options: AnalysisOptions = {}): ProgramAnalysis {
+  const scriptPath = path.resolve(options.scriptPath ?? "untitled.dml");
+  const fs = options.fs ?? nodeFileSystem;
+  const diagnostics: Diagnostic[] = [];
+  const otherFiles: MetadataDiagnostic[] = [];
+  const keep = (d: MetadataDiagnostic) => {
+    if (path.resolve(d.file) === scriptPath) diagnostics.push(d);
+    else otherFiles.push(d);
+  };
+
+  let workspace: WorkspaceConfig | undefined;
+  if (options.workspaceRoot) {
+    const loaded = loadWorkspaceConfig(fs, options.workspaceRoot);
+    workspace = loaded.config;
+    loaded.diagnostics.forEach(keep);
+  }
+  const params = mergeParameterValues(workspaceParameters(workspace, scriptPath), options.parameters);
+  const annotations = collectSizeAnnotations(text, parsed);
+  diagnostics.push(...annotations.diagnostics);
+
+  const program = parsed.program;
+  const dags = buildProgramDags(program);
+  diagnostics.push(...dags.diagnostics);
+  const reads = readCalls(program);
+  const readCache = new Map<string, NodeStats | undefined>();
+  const readMetadata = (node: DagNode): NodeStats | undefined => {
+    const key = positionKey(node.range.start);
+    if (readCache.has(key)) return readCache.get(key);
+    const found = reads.get(key);
+    let stats: NodeStats | undefined;
+    if (found) {
+      const context = {
+        scriptPath,
+        ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
+        fs,
+        params,
+        ...(found.target ? { target: found.target } : {}),
+        ...annotationFor(annotations, found.statement, found.target),
+        ...(workspace ? { workspace } : {}),
+      };
+      const metadata = resolveReadMetadata(found.call, context);
+      metadata.diagnostics.forEach(keep);
+      if (metadata.dataType === "matrix") stats = matrixStats(metadata.rows, metadata.cols, metadata.nnz, metadata.nnz !== null);
+    }
+    readCache.set(key, stats);
+    return stats;
+  };
+  const parameters = new Map<string, ScalarValue>();
+  for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
+  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata });
+  diagnostics.push(...sizes.diagnostics);
+  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return { parsed, dags, sizes, diagnostics, otherFiles };
+}
+
+function annotationFor(annotations: SizeAnnotations, statement: Statement, target: string | undefined) {
+  const annotation = sizeAnnotationFor(annotations, statement, target);
+  return annotation ? { annotation } : {};
+}
+
+interface ReadCall {
+  call: CallExpression;
+  statement: Statement;
+  /** The variable the read's value is assigned to, when the read is the whole right side. */
+  target?: string;
+}
+
+function positionKey(p: { line: number; character: number }): string {
+  return `${p.line}:${p.character}`;
+}
+
+/** Every `read(...)` call, by the start of its range (the DAG's read node has the same range). */
+function readCalls(program: Program): Map<string, ReadCall> {
+  const reads = new Map<string, ReadCall>();
+  forEachStatement(program.body, (statement) => {
+    if (statement.kind !== "assign" && statement.kind !== "multiAssign" && statement.kind !== "callStatement") return;
+    const target = statement.kind === "assign" && statement.target.kind === "identifier" ? statement.target.name : undefined;
+    for (const expression of statementExpressions(statement)) {
+      walkExpression(expression, (node) => {
+        if (node.kind !== "call" || node.callee.name !== "read") return;
+        const whole = statement.kind === "assign" && statement.value === node;
+        reads.set(positionKey(node.range.start), { call: node, statement, ...(whole && target ? { target } : {}) });
+      });
+    }
+  });
+  return reads;
+}

@@ -1,0 +1,218 @@
+/**
+ * Sizes over a whole program: block after block, variables carry their stats
+ * from the blocks that assigned them; at an `if` the branches are joined
+ * (what differs becomes unknown); a loop is iterated until the stats at its
+ * head stop changing, and the sizes kept are those of that fixpoint; user
+ * functions are analysed per call site with the stats of the arguments, as
+ * SystemDS's inter-procedural analysis does, memoized by those stats.
+ */
+import type { Diagnostic, Expression } from "../../syntax/ast";
+import { buildPredicateDag } from "../../program/dag-build";
+import type { DagContext } from "../../program/dag-context";
+import type { ProgramDags } from "../../program/dag-program";
+import type { BlockDag, DagNode } from "../../program/dag-types";
+import type { BasicBlock, ForBlock, FunctionBlock, StatementBlock, WhileBlock } from "../../program/statement-block";
+import { type BlockSizes, blockSizes } from "./block-sizes";
+import type { NodeSizeContext } from "./node-sizes";
+import { formatStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
+import { joinStats, sameStats } from "./join-stats";
+
+export interface ProgramSizeOptions {
+  /** `$param` values given by the caller, typed as SystemDS types them. */
+  parameters?: ReadonlyMap<string, ScalarValue>;
+  /** Sizes of what a `read` node reads (from .mtd files, annotations, ...). */
+  readMetadata?: (node: DagNode, inputs: NodeStats[]) => NodeStats | undefined;
+}
+
+export interface ProgramSizes {
+  /** Sizes of each basic block's nodes: main blocks at the loop fixpoints; function bodies with unknown arguments. */
+  blocks: Map<BasicBlock, BlockSizes>;
+  /** Dimension errors (main program and every analysed call), in source order, one per place. */
+  diagnostics: Diagnostic[];
+}
+
+type Env = Map<string, NodeStats>;
+
+/**
+ * `final`: keep block sizes and diagnostics; `call`: a function body analysed
+ * for one call site, diagnostics only; `probe`: a loop round before its fixpoint.
+ */
+type Mode = "final" | "call" | "probe";
+
+const MAX_LOOP_ROUNDS = 6;
+const MAX_CALL_DEPTH = 20;
+
+export function programSizes(dags: ProgramDags, context: DagContext, options: ProgramSizeOptions = {}): ProgramSizes {
+  const walker = new SizeWalker(dags, context, options);
+  walker.sequence(dags.programBlocks.main, new Map(), "final");
+  for (const f of dags.programBlocks.functions) {
+    if (!f.external) walker.sequence(f.bodyBlocks, new Map(), "final");
+  }
+  return { blocks: walker.blocks, diagnostics: walker.sortedDiagnostics() };
+}
+
+class SizeWalker {
+  readonly blocks = new Map<BasicBlock, BlockSizes>();
+  private readonly diagnostics = new Map<string, Diagnostic>();
+  private readonly functions: Map<string, FunctionBlock>;
+  private readonly memo = new Map<string, NodeStats[]>();
+  private callDepth = 0;
+
+  constructor(
+    private readonly dags: ProgramDags,
+    private readonly context: DagContext,
+    private readonly options: ProgramSizeOptions,
+  ) {
+    this.functions = new Map(dags.programBlocks.functions.map((f) => [f.name, f]));
+  }
+
+  sequence(blocks: readonly StatementBlock[], env: Env, mode: Mode): Env {
+    let current = env;
+    for (const block of blocks) current = this.block(block, current, mode);
+    return current;
+  }
+
+  private block(block: StatementBlock, env: Env, mode: Mode): Env {
+    switch (block.kind) {
+      case "basic":
+        return this.basic(block, env, mode);
+      case "if": {
+        this.predicate([block.statement.condition], env, mode);
+        return joinEnvs(this.sequence(block.thenBlocks, env, mode), this.sequence(block.elseBlocks, env, mode));
+      }
+      case "while":
+      case "for":
+      case "parfor":
+        return this.loop(block, env, mode);
+    }
+  }
+
+  private basic(block: BasicBlock, env: Env, mode: Mode): Env {
+    const info = this.dags.byBlock.get(block);
+    if (!info) return env;
+    const sizes = this.dagSizes(info.dag, env);
+    if (mode === "final") this.blocks.set(block, sizes);
+    if (mode !== "probe") this.record(sizes.diagnostics);
+    const next = new Map(env);
+    for (const [name, stats] of sizes.outputs) next.set(name, stats);
+    return next;
+  }
+
+  private loop(block: WhileBlock | ForBlock, env: Env, mode: Mode): Env {
+    let entry = new Map(env);
+    const variable = block.kind === "while" ? undefined : block.variable;
+    if (block.kind !== "while") {
+      const iterable = block.statement.iterable;
+      this.predicate([iterable.from, iterable.to, ...(iterable.kind === "seq" && iterable.by ? [iterable.by] : [])], env, mode);
+    }
+    // The loop variable takes many values: a scalar of unknown value.
+    if (variable) entry.set(variable, scalarStats({ dataType: "scalar", valueType: "double" }));
+    for (let round = 0; round < MAX_LOOP_ROUNDS; round++) {
+      const exit = this.sequence(block.bodyBlocks, entry, "probe");
+      const next = joinEnvs(entry, exit, round === MAX_LOOP_ROUNDS - 1);
+      if (variable) next.set(variable, entry.get(variable)!);
+      if (sameEnvs(next, entry)) break;
+      entry = next;
+    }
+    if (block.kind === "while") this.predicate([block.statement.condition], entry, mode);
+    const exit = this.sequence(block.bodyBlocks, entry, mode);
+    return joinEnvs(env, joinEnvs(entry, exit));
+  }
+
+  private predicate(expressions: readonly Expression[], env: Env, mode: Mode): void {
+    if (mode === "probe") return;
+    const dag = buildPredicateDag(expressions, this.context);
+    this.record(this.dagSizes(dag, env).diagnostics);
+  }
+
+  private dagSizes(dag: BlockDag, env: Env): BlockSizes {
+    const context: NodeSizeContext = {
+      input: (name) => env.get(name),
+      parameter: (name) => this.options.parameters?.get(name),
+      read: (node, inputs) => this.options.readMetadata?.(node, inputs),
+      call: (node, inputs) => this.call(node, inputs),
+    };
+    return blockSizes(dag, context);
+  }
+
+  /** Inter-procedural: the output of a user-function call, from the function body analysed with these arguments. */
+  private call(node: DagNode, inputs: NodeStats[]): NodeStats | undefined {
+    if (node.op.kind !== "call") return undefined;
+    const f = this.functions.get(node.op.name);
+    if (!f || f.external || f.statement.kind !== "function") return undefined;
+    const definition = f.statement;
+    const args = bindArguments(definition.params.map((p) => p.name.name), node.argNames ?? [], inputs);
+    const key = `${f.name}(${definition.params.map((p) => (args.has(p.name.name) ? formatStats(args.get(p.name.name)!) : "default")).join("; ")})`;
+    let outputs = this.memo.get(key);
+    if (!outputs) {
+      if (this.callDepth >= MAX_CALL_DEPTH) return undefined;
+      this.memo.set(key, definition.returns.map(() => unknownStats)); // recursion sees unknown
+      this.callDepth++;
+      try {
+        const env: Env = new Map();
+        for (const param of definition.params) {
+          const given = args.get(param.name.name);
+          if (given) env.set(param.name.name, given);
+          else if (param.defaultValue) env.set(param.name.name, this.expressionStats(param.defaultValue, env));
+        }
+        const exit = this.sequence(f.bodyBlocks, env, "call");
+        outputs = definition.returns.map((r) => exit.get(r.name.name) ?? unknownStats);
+      } finally {
+        this.callDepth--;
+      }
+      this.memo.set(key, outputs);
+    }
+    const result = outputs[node.op.output];
+    return result && result !== unknownStats ? { ...result, type: node.type } : undefined;
+  }
+
+  private expressionStats(expression: Expression, env: Env): NodeStats {
+    const dag = buildPredicateDag([expression], this.context);
+    const sizes = this.dagSizes(dag, env);
+    return sizes.nodes[dag.sinks[0].node] ?? unknownStats;
+  }
+
+  private record(diagnostics: readonly Diagnostic[]): void {
+    for (const d of diagnostics) {
+      const key = `${d.range.start.line}:${d.range.start.character}:${d.code}`;
+      if (!this.diagnostics.has(key)) this.diagnostics.set(key, d);
+    }
+  }
+
+  sortedDiagnostics(): Diagnostic[] {
+    return [...this.diagnostics.values()].sort(
+      (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+    );
+  }
+}
+
+/** Positional arguments fill the parameters in order; named ones go by name. */
+function bindArguments(params: readonly string[], argNames: readonly (string | undefined)[], inputs: readonly NodeStats[]): Map<string, NodeStats> {
+  const bound = new Map<string, NodeStats>();
+  let position = 0;
+  inputs.forEach((stats, i) => {
+    const name = argNames[i];
+    if (name !== undefined) bound.set(name, stats);
+    else if (position < params.length) bound.set(params[position++], stats);
+  });
+  return bound;
+}
+
+/** A variable set on one side only keeps that side's stats (it may be unassigned on the other: reported elsewhere). */
+function joinEnvs(a: Env, b: Env, widen = false): Env {
+  const joined = new Map(a);
+  for (const [name, stats] of b) {
+    const other = joined.get(name);
+    joined.set(name, other === undefined ? stats : joinStats(other, stats, widen));
+  }
+  return joined;
+}
+
+function sameEnvs(a: Env, b: Env): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, stats] of a) {
+    const other = b.get(name);
+    if (!other || !sameStats(stats, other)) return false;
+  }
+  return true;
+}
