@@ -1,0 +1,56 @@
+// `dml explain` through the built command line: the DAG of each block with
+// dims and nnz, and the --json contract of DESIGN.md.
+import { strict as assert } from "node:assert";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, describe, test } from "node:test";
+import { repoRoot } from "../repo-root";
+
+const bin = path.join(repoRoot, "bin", "dml.js");
+const dir = mkdtempSync(path.join(tmpdir(), "dml-explain-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function dml(...args: string[]) {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("dml explain", () => {
+  const script = path.join(dir, "s.dml");
+  writeFileSync(script, "X = read($X)\nw = rand(rows=ncol(X), cols=1, seed=3)\nwhile (FALSE) {}\ny = X %*% w\n");
+
+  test("prints every block's DAG with dims and nnz, using $params for read paths", () => {
+    const r = dml("explain", script, `X=${path.join(repoRoot, "examples", "data", "iris_X.csv")}`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /== block, lines 1-2\n/);
+    assert.match(r.stdout, /%\d+ = read\(%\d+\) : matrix<double>  150 x 4, nnz 600/);
+    assert.match(r.stdout, /%\d+ = matmul\(%\d+, %\d+\) : matrix<double>  150 x 1, nnz ~150/);
+    assert.match(r.stdout, /variables: y: 150 x 1, nnz 150/);
+  });
+
+  test("--json follows the contract: file, blocks with range, variables and suggestions", () => {
+    const r = dml("explain", script, "--json", `X=${path.join(repoRoot, "examples", "data", "iris_X.csv")}`);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as { file: string; blocks: { range: { start: { line: number } }; variables: { name: string; rows: number | null; cols: number | null; nnz: number | null }[]; suggestions: unknown[] }[] };
+    assert.equal(json.file, script);
+    assert.equal(json.blocks.length, 2);
+    assert.equal(json.blocks[0].range.start.line, 0);
+    assert.deepEqual(json.blocks[0].variables.find((v) => v.name === "X"), { name: "X", rows: 150, cols: 4, nnz: 600, type: "matrix<double>" });
+    assert.deepEqual(json.blocks[1].variables, [{ name: "y", rows: 150, cols: 1, nnz: 150, type: "matrix<double>" }]);
+    assert.deepEqual(json.blocks[1].suggestions, []);
+  });
+
+  test("unknown inputs stay unknown", () => {
+    const r = dml("explain", script, "--json");
+    const json = JSON.parse(r.stdout) as { blocks: { variables: { name: string; rows: number | null }[] }[] };
+    assert.equal(json.blocks[0].variables.find((v) => v.name === "X")?.rows, null);
+  });
+
+  test("exit 2 on a missing file or bad usage", () => {
+    assert.equal(dml("explain", path.join(dir, "missing.dml")).code, 2);
+    assert.equal(dml("explain").code, 2);
+    assert.equal(dml("explain", script, "--budget-ms", "x").code, 2);
+  });
+});
