@@ -4,14 +4,16 @@
  * or when a file cannot be read.
  *
  * `--syntax` runs only the parser. Without it, a file with no syntax error
- * also gets the semantic diagnostics of engine/program/semantic-diagnostics.ts
- * (unassigned variables, unknown functions, arguments, outputs); a file with
- * syntax errors gets only those. Files named in `source(...)` are read from
+ * also gets the diagnostics of the analysis (engine/stats/check-document.ts):
+ * unassigned variables, unknown functions, arguments and outputs, type
+ * errors, dimension errors, input metadata and `@size` annotations; a file
+ * with syntax errors gets only those. The working directory is the
+ * workspace root (for `dml-lens.json` and relative data paths). Files named in `source(...)` are read from
  * the script's folder, then the working directory, to check `ns::f` calls.
  */
 import { readFile } from "node:fs/promises";
-import { checkDiagnostics } from "../engine/program/semantic-diagnostics";
 import { fileSourceReader } from "../engine/program/source-reader";
+import { checkDocument } from "../engine/stats/check-document";
 import { parse, type Diagnostic } from "../engine/syntax";
 import { err, out } from "./output";
 import { parseArgs, UsageError } from "./usage";
@@ -41,8 +43,12 @@ export async function check(args: readonly string[]): Promise<number> {
       unreadable = true;
       continue;
     }
-    const result = parse(text);
-    const diagnostics = syntaxOnly ? result.diagnostics : checkDiagnostics(result, { readFile: fileSourceReader(file) });
+    const diagnostics = syntaxOnly
+      ? parse(text).diagnostics
+      : checkDocument(text, { scriptPath: file, workspaceRoot: process.cwd(), readFile: fileSourceReader(file) }).filter(
+          // Hints (why a size is unknown, ...) are for the editor, not for a check.
+          (d) => d.severity !== "hint",
+        );
     reports.push({ file, diagnostics: [...diagnostics].sort(byPosition) });
   }
 

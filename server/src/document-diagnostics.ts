@@ -1,18 +1,19 @@
 /**
- * The diagnostics published for an open document: the parser's, plus the
- * semantic ones (engine/program/semantic-diagnostics.ts) when the document
- * has no syntax error. A document saved on disk (`file:` URI) reads the
+ * The diagnostics published for an open document: the parser's, plus those
+ * of the analysis (engine/stats/check-document.ts) when the document has no
+ * syntax error. A document saved on disk (`file:` URI) reads the
  * files it sources from its folder, then the server's working directory.
  */
 import { fileURLToPath } from "node:url";
-import { checkDiagnostics } from "../../engine/program/semantic-diagnostics";
 import { fileSourceReader } from "../../engine/program/source-reader";
+import { checkDocument } from "../../engine/stats/check-document";
 import type { Diagnostic, ParseResult } from "../../engine/syntax";
 
-export function documentDiagnostics(uri: string, result: ParseResult): Diagnostic[] {
+export function documentDiagnostics(uri: string, text: string, result: ParseResult): Diagnostic[] {
   try {
-    const readFile = uri.startsWith("file:") ? fileSourceReader(fileURLToPath(uri)) : undefined;
-    return checkDiagnostics(result, { readFile });
+    if (!uri.startsWith("file:")) return checkDocument(text);
+    const scriptPath = fileURLToPath(uri);
+    return checkDocument(text, { scriptPath, readFile: fileSourceReader(scriptPath) });
   } catch (error) {
     // An analysis bug must not hide the syntax diagnostics or take the server down.
     const message = error instanceof Error ? error.message : String(error);

@@ -65,7 +65,7 @@ documents.onDidChangeContent((change) => {
   void connection.sendDiagnostics({
     uri: document.uri,
     version: document.version,
-    diagnostics: documentDiagnostics(document.uri, result).map(toLspDiagnostic),
+    diagnostics: documentDiagnostics(document.uri, document.getText(), result).map(toLspDiagnostic),
   });
 });
 

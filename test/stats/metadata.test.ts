@@ -168,9 +168,9 @@ describe("read(): path resolution", () => {
     assert.equal(resolve("X = read(f)", files, { constants }).cols, 4);
   });
 
-  test("a $param without a value: information at the parameter, unless a declaration gives the sizes", () => {
+  test("a $param without a value: a hint at the parameter, unless a declaration gives the sizes", () => {
     const r = resolve("X = read($X)", {});
-    assert.deepEqual(codes(r), ["information:read-file-unknown"]);
+    assert.deepEqual(codes(r), ["hint:read-file-unknown"]);
     assert.match(r.diagnostics[0]!.message, /comes from \$X, which has no value here/);
     assert.equal(resolve("X = read($X)  # @size 10 x 2", {}).diagnostics.length, 0);
   });

@@ -85,7 +85,7 @@ export function readArguments(call: CallExpression, env: ConstantEnvironment, sc
     if (!result.ok) {
       if (result.reason === "missing-parameter") {
         const message = `${name}= comes from $${result.parameter}, which has no value here: give ${result.parameter}=... on the command line or in dml-lens.json "params"`;
-        diagnostics.push(metadataDiagnostic(scriptPath, "information", message, result.range, "parameter-missing"));
+        diagnostics.push(metadataDiagnostic(scriptPath, "hint", message, result.range, "parameter-missing"));
       }
       continue;
     }

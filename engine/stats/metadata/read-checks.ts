@@ -43,7 +43,7 @@ export function evaluatePath(
     value.reason === "missing-parameter"
       ? `the file name comes from $${value.parameter}, which has no value here: give ${value.parameter}=... on the command line or in dml-lens.json "params", ${declare}`
       : `the file name is not a constant known here, so its metadata cannot be read; ${declare.replace(/^or /, "")}`;
-  result.unknownReason = metadataDiagnostic(context.scriptPath, "information", message, value.range, "read-file-unknown");
+  result.unknownReason = metadataDiagnostic(context.scriptPath, "hint", message, value.range, "read-file-unknown");
   return result;
 }
 

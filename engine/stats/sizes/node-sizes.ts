@@ -110,6 +110,8 @@ function describe(s: NodeStats): string {
 }
 
 function matmulStats(a: NodeStats, b: NodeStats, error: Report): NodeStats {
+  // A non-matrix operand is a type error, reported by the DAG's typing.
+  if (!isMatrix(a) || !isMatrix(b)) return matrixStats(null, null, null);
   if (a.cols !== null && b.rows !== null && a.cols !== b.rows) {
     error(`the inner dimensions of %*% do not match: ${describe(a)} %*% ${describe(b)}`, "dimension-mismatch");
     return matrixStats(a.rows, b.cols, null);

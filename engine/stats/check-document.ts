@@ -1,0 +1,40 @@
+/**
+ * Every diagnostic of one script, as `dml check` and the language server
+ * report them: the parser's; then, when there is no syntax error (the
+ * recovered tree has holes), the semantic ones (unassigned variables, unknown
+ * functions, arguments), the type errors of the DAGs, the dimension errors of
+ * the size analysis and the problems of input metadata and `@size`
+ * annotations that point into the script.
+ */
+import type { Diagnostic } from "../syntax/ast";
+import { parse } from "../syntax/parse";
+import { semanticDiagnostics } from "../program/semantic-diagnostics";
+import type { SourceReader } from "../program/function-scope";
+import { type AnalysisOptions, analyzeParsed } from "./program-analysis";
+
+export interface CheckOptions extends AnalysisOptions {
+  /** Reads the files named in `source(...)` (to check `ns::f` calls). */
+  readFile?: SourceReader;
+}
+
+export function checkDocument(text: string, options: CheckOptions = {}): Diagnostic[] {
+  const parsed = parse(text, { keepComments: true });
+  if (parsed.diagnostics.some((d) => d.severity === "error")) return sortByPosition([...parsed.diagnostics]);
+  const semantic = semanticDiagnostics(parsed.program, options.readFile ? { readFile: options.readFile } : {});
+  const analysis = analyzeParsed(text, parsed, options);
+  return sortByPosition(unique([...parsed.diagnostics, ...semantic, ...analysis.diagnostics]));
+}
+
+function unique(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.range.start.line}:${d.range.start.character}:${d.code ?? ""}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function sortByPosition(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
