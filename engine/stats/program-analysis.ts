@@ -27,7 +27,7 @@ import {
   workspaceParameters,
 } from "./metadata";
 import { matrixStats, type NodeStats, type ScalarValue } from "./sizes/node-stats";
-import { programSizes, type ProgramSizes } from "./sizes/program-sizes";
+import { type ProgramSizeOptions, programSizes, type ProgramSizes, type SourcedProgram } from "./sizes/program-sizes";
 
 export interface AnalysisOptions {
   /** The script's path (relative `read` paths resolve against its folder). */
@@ -102,10 +102,52 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   };
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
-  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata });
+  const sourced = sourcedPrograms(scriptPath, options.workspaceRoot, fs, { parameters });
+  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, namespace: sourced(program) });
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { parsed, dags, sizes, diagnostics, otherFiles };
+}
+
+/**
+ * Resolves `source("f.dml") as ns` for the size analysis: the file is looked
+ * up next to the script, then in the workspace root (as `dml check` does),
+ * parsed and turned into DAGs once per path; a file that sources itself,
+ * directly or not, resolves to nothing the second time.
+ */
+function sourcedPrograms(scriptPath: string, workspaceRoot: string | undefined, fs: FileSystem, base: ProgramSizeOptions) {
+  const loaded = new Map<string, SourcedProgram | undefined>();
+  const resolve = (file: string): string | undefined => {
+    const candidates = [path.resolve(path.dirname(scriptPath), file), ...(workspaceRoot ? [path.resolve(workspaceRoot, file)] : [])];
+    return candidates.find((candidate) => fs.exists(candidate));
+  };
+  const load = (file: string): SourcedProgram | undefined => {
+    const resolved = resolve(file);
+    if (!resolved) return undefined;
+    if (loaded.has(resolved)) return loaded.get(resolved);
+    loaded.set(resolved, undefined); // cycle guard
+    const text = fs.readFile(resolved);
+    if (text === undefined) return undefined;
+    const program = parse(text).program;
+    const result: SourcedProgram = {
+      dags: buildProgramDags(program),
+      context: createDagContext(program),
+      options: { ...base, namespace: namespacesOf(program) },
+    };
+    loaded.set(resolved, result);
+    return result;
+  };
+  const namespacesOf = (program: Program) => {
+    const files = new Map<string, string>();
+    forEachStatement(program.body, (statement) => {
+      if (statement.kind === "source" && statement.namespace) files.set(statement.namespace.name, statement.path);
+    });
+    return (name: string): SourcedProgram | undefined => {
+      const file = files.get(name);
+      return file === undefined ? undefined : load(file);
+    };
+  };
+  return namespacesOf;
 }
 
 function annotationFor(annotations: SizeAnnotations, statement: Statement, target: string | undefined) {

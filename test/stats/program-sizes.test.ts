@@ -57,6 +57,17 @@ describe("sizes over a program", () => {
     assert.deepEqual(sizesAt(a, 10), { D: "7 x 7, nnz ~49" });
   });
 
+  it("flow into functions of source()d files, through their own sourced namespaces", () => {
+    const fs = memoryFileSystem({
+      "/w/lib/algebra.dml": 'source("lib/basics.dml") as basics\ngram = function(matrix[double] A) return (matrix[double] G) {\n  G = basics::tr(A) %*% A\n}\n',
+      "/w/lib/basics.dml": "tr = function(matrix[double] A) return (matrix[double] T) { T = t(A) }\n",
+    });
+    const text = 'source("lib/algebra.dml") as alg\nX = rand(rows=50, cols=8)\nG = alg::gram(X)\nH = alg::missing(X)\n';
+    const a = analyzeText(text, { scriptPath: "/w/main.dml", workspaceRoot: "/w", fs });
+    assert.deepEqual(sizesAt(a, 3), { G: "8 x 8, nnz ~64" });
+    assert.deepEqual(sizesAt(a, 4), { H: "unknown" });
+  });
+
   it("recursion does not hang: its result is unknown", () => {
     const text = "f = function(matrix[double] A, int n) return (matrix[double] B) {\n  if (n > 0) { B = f(A, n - 1) } else { B = A }\n}\nX = rand(rows=4, cols=4)\nY = f(X, 3)\n";
     const a = analyzeText(text);

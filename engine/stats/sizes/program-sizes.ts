@@ -22,6 +22,15 @@ export interface ProgramSizeOptions {
   parameters?: ReadonlyMap<string, ScalarValue>;
   /** Sizes of what a `read` node reads (from .mtd files, annotations, ...). */
   readMetadata?: (node: DagNode, inputs: NodeStats[]) => NodeStats | undefined;
+  /** The program bound to a `source(...) as ns` namespace, for calls `ns::f(...)`. */
+  namespace?: (name: string) => SourcedProgram | undefined;
+}
+
+/** A sourced file's DAGs and context; its own `ns::f` calls resolve through `options.namespace` of its own. */
+export interface SourcedProgram {
+  dags: ProgramDags;
+  context: DagContext;
+  options: ProgramSizeOptions;
 }
 
 export interface ProgramSizes {
@@ -56,6 +65,7 @@ class SizeWalker {
   private readonly diagnostics = new Map<string, Diagnostic>();
   private readonly functions: Map<string, FunctionBlock>;
   private readonly memo = new Map<string, NodeStats[]>();
+  private readonly namespaces = new Map<string, SizeWalker | undefined>();
   private callDepth = 0;
 
   constructor(
@@ -138,7 +148,23 @@ class SizeWalker {
   /** Inter-procedural: the output of a user-function call, from the function body analysed with these arguments. */
   private call(node: DagNode, inputs: NodeStats[]): NodeStats | undefined {
     if (node.op.kind !== "call") return undefined;
-    const f = this.functions.get(node.op.name);
+    const separator = node.op.name.indexOf("::");
+    if (separator < 0) return this.callFunction(node.op.name, node, inputs);
+    const walker = this.namespaceWalker(node.op.name.slice(0, separator));
+    return walker?.callFunction(node.op.name.slice(separator + 2), node, inputs);
+  }
+
+  private namespaceWalker(name: string): SizeWalker | undefined {
+    if (!this.namespaces.has(name)) {
+      const sourced = this.options.namespace?.(name);
+      this.namespaces.set(name, sourced && new SizeWalker(sourced.dags, sourced.context, sourced.options));
+    }
+    return this.namespaces.get(name);
+  }
+
+  callFunction(name: string, node: DagNode, inputs: NodeStats[]): NodeStats | undefined {
+    if (node.op.kind !== "call") return undefined;
+    const f = this.functions.get(name);
     if (!f || f.external || f.statement.kind !== "function") return undefined;
     const definition = f.statement;
     const args = bindArguments(definition.params.map((p) => p.name.name), node.argNames ?? [], inputs);
