@@ -189,7 +189,9 @@ class SizeWalker {
       this.memo.set(key, outputs);
     }
     const result = outputs[node.op.output];
-    return result && result !== unknownStats ? { ...result, type: node.type } : undefined;
+    if (!result || result === unknownStats) return undefined;
+    // The declared type wins; a sourced function's result type is known only from its body.
+    return node.type.dataType === "unknown" ? result : { ...result, type: node.type };
   }
 
   private expressionStats(expression: Expression, env: Env): NodeStats {
