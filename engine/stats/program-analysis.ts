@@ -21,6 +21,7 @@ import {
   nodeFileSystem,
   resolveReadMetadata,
   sizeAnnotationFor,
+  type SizeAnnotation,
   type SizeAnnotations,
   typeParameterValue,
   type WorkspaceConfig,
@@ -103,7 +104,8 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
   const sourced = sourcedPrograms(scriptPath, options.workspaceRoot, fs, { parameters });
-  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, namespace: sourced(program) });
+  const declared = declaredSizes(annotations);
+  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program) });
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { parsed, dags, sizes, diagnostics, otherFiles };
@@ -148,6 +150,38 @@ function sourcedPrograms(scriptPath: string, workspaceRoot: string | undefined, 
     };
   };
   return namespacesOf;
+}
+
+/**
+ * `@size` annotations on assignments other than `read` (those are handled by
+ * the read metadata): the value node of `x = ...` (same start as the right
+ * side) gets the declared dims; a declared sparsity becomes nnz.
+ */
+function declaredSizes(annotations: SizeAnnotations) {
+  const byStart = new Map<string, SizeAnnotation>();
+  for (const annotation of annotations.annotations) {
+    const statement = annotation.statement;
+    const start = statement.kind === "assign" ? statement.value.range.start : statement.call.range.start;
+    byStart.set(positionKey(start), annotation);
+  }
+  return (node: DagNode, found: NodeStats): NodeStats | undefined => {
+    if (node.op.kind === "read" || found.type.dataType !== "matrix") return undefined;
+    const annotation = byStart.get(positionKey(node.range.start));
+    if (!annotation) return undefined;
+    if (annotation.statement.kind === "multiAssign" && !isAnnotatedOutput(annotation, node)) return undefined;
+    const d = annotation.declaration;
+    const rows = d.rows ?? found.rows;
+    const cols = d.cols ?? found.cols;
+    const nnz = d.nnz ?? (d.sparsity !== undefined && rows !== null && cols !== null ? Math.round(d.sparsity * rows * cols) : rows === found.rows && cols === found.cols ? found.nnz : null);
+    return matrixStats(rows, cols, nnz, d.nnz !== undefined || d.sparsity !== undefined);
+  };
+}
+
+/** For `[a, b] = f(...)`: whether `node` (one output of the call) is the annotated target's. */
+function isAnnotatedOutput(annotation: SizeAnnotation, node: DagNode): boolean {
+  if (annotation.statement.kind !== "multiAssign" || node.op.kind !== "call") return false;
+  const target = annotation.statement.targets[node.op.output];
+  return target?.kind === "identifier" && target.name === annotation.target;
 }
 
 function annotationFor(annotations: SizeAnnotations, statement: Statement, target: string | undefined) {

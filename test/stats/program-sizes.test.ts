@@ -91,6 +91,13 @@ describe("sizes over a program", () => {
     assert.deepEqual(sizesAt(a), { A: "2000 x 50, nnz ?", B: "1000000 x 500000, nnz 500000000" });
   });
 
+  it("@size annotations on any assignment declare its sizes for what follows (\"what if X were 1M x 500k at 0.1%\")", () => {
+    const text = "X = rand(rows=10, cols=5, seed=1)  # @size 1e6 x 5e5, sparsity=0.1%\n# @size Q: 1000 x 20\n[Q, R] = qr(X)\nwhile (FALSE) {}\nG = t(X) %*% X\nP = Q\n";
+    const a = analyzeText(text);
+    assert.deepEqual(sizesAt(a, 1), { X: "1000000 x 500000, nnz 500000000" });
+    assert.deepEqual(sizesAt(a), { G: "500000 x 500000, nnz ~158030185695", P: "1000 x 20, nnz ?" });
+  });
+
   it("the shipped examples: no type or size errors, and read() of the shipped data is sized", () => {
     const folder = path.join(repoRoot, "examples");
     for (const file of readdirSync(folder).filter((f) => f.endsWith(".dml"))) {

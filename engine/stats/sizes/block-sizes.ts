@@ -1,6 +1,6 @@
 /** Sizes of every node of one block DAG, in topological (id) order. */
 import type { Diagnostic } from "../../syntax/ast";
-import type { BlockDag } from "../../program/dag-types";
+import type { BlockDag, DagNode } from "../../program/dag-types";
 import { type NodeSizeContext, nodeStats } from "./node-sizes";
 import type { NodeStats } from "./node-stats";
 
@@ -12,12 +12,17 @@ export interface BlockSizes {
   diagnostics: Diagnostic[];
 }
 
-export function blockSizes(dag: BlockDag, context: NodeSizeContext): BlockSizes {
+/**
+ * `declared` gives the sizes the user declared for a node (an `@size`
+ * annotation on the assignment whose value it is); they replace what the
+ * analysis found, for the node and everything computed from it.
+ */
+export function blockSizes(dag: BlockDag, context: NodeSizeContext, declared?: (node: DagNode, found: NodeStats) => NodeStats | undefined): BlockSizes {
   const nodes: NodeStats[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const node of dag.nodes) {
     const result = nodeStats(node, node.inputs.map((id) => nodes[id]), context);
-    nodes[node.id] = result.stats;
+    nodes[node.id] = declared?.(node, result.stats) ?? result.stats;
     diagnostics.push(...result.diagnostics);
   }
   const outputs = new Map<string, NodeStats>();

@@ -22,6 +22,8 @@ export interface ProgramSizeOptions {
   parameters?: ReadonlyMap<string, ScalarValue>;
   /** Sizes of what a `read` node reads (from .mtd files, annotations, ...). */
   readMetadata?: (node: DagNode, inputs: NodeStats[]) => NodeStats | undefined;
+  /** Sizes the user declared for a node (an `@size` annotation on an assignment). */
+  declared?: (node: DagNode, found: NodeStats) => NodeStats | undefined;
   /** The program bound to a `source(...) as ns` namespace, for calls `ns::f(...)`. */
   namespace?: (name: string) => SourcedProgram | undefined;
 }
@@ -142,7 +144,7 @@ class SizeWalker {
       read: (node, inputs) => this.options.readMetadata?.(node, inputs),
       call: (node, inputs) => this.call(node, inputs),
     };
-    return blockSizes(dag, context);
+    return blockSizes(dag, context, this.options.declared);
   }
 
   /** Inter-procedural: the output of a user-function call, from the function body analysed with these arguments. */
