@@ -38,6 +38,8 @@ export interface AnalysisOptions {
   fs?: FileSystem;
   /** `$name` values as text (from the command line); they win over the workspace file's. */
   parameters?: ReadonlyMap<string, string>;
+  /** Local data files up to this size are scanned for missing sizes (default: the metadata stage's limit). */
+  scanLimitBytes?: number;
 }
 
 export interface ProgramAnalysis {
@@ -93,6 +95,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
         ...(found.target ? { target: found.target } : {}),
         ...annotationFor(annotations, found.statement, found.target),
         ...(workspace ? { workspace } : {}),
+        ...(options.scanLimitBytes !== undefined ? { scanLimitBytes: options.scanLimitBytes } : {}),
       };
       const metadata = resolveReadMetadata(found.call, context);
       metadata.diagnostics.forEach(keep);
