@@ -9,21 +9,18 @@
  * SystemDS binds purely by position are checked by count only.
  */
 import type { CallExpression, Diagnostic, Range, Severity } from "../syntax/ast";
-import type { ArgumentMixing, BuiltinParam, BuiltinSignature, UnknownNamePolicy } from "./builtin-types";
+import type { BuiltinSignature } from "./builtin-types";
 import { didYouMean } from "./edit-distance";
 import type { UserFunction } from "./function-scope";
 
-export interface CallRules {
+/** The binding rules of one callee: those of a builtin signature, plus how to report. */
+export interface CallRules
+  extends Pick<
+    BuiltinSignature,
+    "params" | "minArgs" | "maxArgs" | "variadic" | "maxPositional" | "namedAllowed" | "mixing" | "unknownNames"
+  > {
   /** How messages name the callee, e.g. `'lm'` or `function 'f'`. */
   display: string;
-  params?: readonly BuiltinParam[];
-  minArgs: number;
-  maxArgs?: number;
-  variadic: boolean;
-  maxPositional?: number;
-  namedAllowed: boolean;
-  mixing: ArgumentMixing;
-  unknownNames: UnknownNamePolicy;
   /** Check only the number of arguments (native builtins: SystemDS ignores argument names). */
   countOnly: boolean;
   /** Severity of argument problems (warnings for DML-bodied builtins, whose signatures vary by release). */
