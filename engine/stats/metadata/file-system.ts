@@ -15,6 +15,8 @@ export interface FileSystem {
   readHead?(path: string, maxBytes: number): string | undefined;
   /** The size in bytes, or undefined when unknown. */
   size?(path: string): number | undefined;
+  /** The last modification time in milliseconds, or undefined when unknown (for caches keyed by file). */
+  mtime?(path: string): number | undefined;
 }
 
 /** The first `maxBytes` of a file, through `readHead` when the file system has it. */
@@ -54,5 +56,6 @@ export function memoryFileSystem(files: ReadonlyMap<string, string> | Record<str
       if (text !== undefined) return Buffer.byteLength(text, "utf8");
       return fallback ? fileSize(fallback, path) : undefined;
     },
+    mtime: (path) => (map.has(path) ? undefined : fallback?.mtime?.(path)),
   };
 }

@@ -44,4 +44,11 @@ export const nodeFileSystem: FileSystem = {
       return undefined;
     }
   },
+  mtime(path) {
+    try {
+      return statSync(path).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  },
 };
