@@ -1,11 +1,15 @@
 /** Joining what two paths know about one variable (at an `if` join or a loop head). */
-import type { NodeStats } from "./node-stats";
+import type { DegreeStats } from "../estimators/chain-bound";
+import type { MncSketch } from "../estimators/mnc-sketch";
+import type { NodeSketch, NodeStats } from "./node-stats";
 
 /**
  * What holds on both paths: equal dims stay, different ones become unknown;
  * non-zero estimates take the larger (unknown when `widen`, so that a loop
  * whose estimate keeps growing still reaches a fixpoint); a constant stays
- * only if both paths agree.
+ * only if both paths agree. Sketches: an MNC sketch and a pattern stay only
+ * when both paths have the same; the chain bound's statistics take the
+ * larger of each (dropped when `widen` and they differ).
  */
 export function joinStats(a: NodeStats, b: NodeStats, widen = false): NodeStats {
   const sameType = a.type.dataType === b.type.dataType && a.type.valueType === b.type.valueType;
@@ -17,7 +21,73 @@ export function joinStats(a: NodeStats, b: NodeStats, widen = false): NodeStats 
   const joined: NodeStats = { type, rows, cols, nnz };
   if (nnz !== null && a.nnz === b.nnz && a.nnzExact && b.nnzExact) joined.nnzExact = true;
   if (a.value !== undefined && a.value === b.value) joined.value = a.value;
+  const sketch = joinSketches(a.sketch, b.sketch, widen, a.nnz === b.nnz);
+  if (sketch && rows !== null && cols !== null) joined.sketch = sketch;
+  if (a.nnzUpperBound !== undefined && b.nnzUpperBound !== undefined && (!widen || a.nnzUpperBound === b.nnzUpperBound)) {
+    joined.nnzUpperBound = Math.max(a.nnzUpperBound, b.nnzUpperBound);
+  }
   return joined;
+}
+
+/** `sameNnz`: an MNC sketch stays only with the estimate it gave on both paths. */
+function joinSketches(a: NodeSketch | undefined, b: NodeSketch | undefined, widen: boolean, sameNnz: boolean): NodeSketch | undefined {
+  if (!a || !b) return undefined;
+  if (a === b || (sameNnz && sameSketch(a, b))) return a;
+  const mnc = sameNnz && sameMnc(a.mnc, b.mnc) ? a.mnc : undefined;
+  const chain = a.chain && b.chain && (!widen || sameDegrees(a.chain, b.chain)) ? maxDegrees(a.chain, b.chain) : undefined;
+  const pattern = a.pattern === b.pattern ? a.pattern : undefined;
+  if (!mnc && !chain && !pattern) return undefined;
+  return { ...(mnc ? { mnc } : {}), ...(chain ? { chain } : {}), ...(pattern ? { pattern } : {}) };
+}
+
+function maxDegrees(a: DegreeStats, b: DegreeStats): DegreeStats | undefined {
+  if (a.rows !== b.rows || a.cols !== b.cols) return undefined;
+  return {
+    rows: a.rows,
+    cols: a.cols,
+    nnz: Math.max(a.nnz, b.nnz),
+    maxRowNnz: Math.max(a.maxRowNnz, b.maxRowNnz),
+    maxColNnz: Math.max(a.maxColNnz, b.maxColNnz),
+    nonEmptyRows: Math.max(a.nonEmptyRows, b.nonEmptyRows),
+    nonEmptyCols: Math.max(a.nonEmptyCols, b.nonEmptyCols),
+  };
+}
+
+function sameDegrees(a: DegreeStats | undefined, b: DegreeStats | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return (
+    a.rows === b.rows &&
+    a.cols === b.cols &&
+    a.nnz === b.nnz &&
+    a.maxRowNnz === b.maxRowNnz &&
+    a.maxColNnz === b.maxColNnz &&
+    a.nonEmptyRows === b.nonEmptyRows &&
+    a.nonEmptyCols === b.nonEmptyCols
+  );
+}
+
+/** The same sketch, or one with the same counts (a loop round recomputes the sketch of a loop-constant value). */
+function sameMnc(a: MncSketch | undefined, b: MncSketch | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const same = (x: Float64Array | null, y: Float64Array | null) =>
+    x === y || (x !== null && y !== null && x.length === y.length && x.every((v, i) => v === y[i]));
+  return (
+    a.rows === b.rows &&
+    a.cols === b.cols &&
+    a.nnz === b.nnz &&
+    a.origin === b.origin &&
+    a.fullDiagonal === b.fullDiagonal &&
+    same(a.rowCounts, b.rowCounts) &&
+    same(a.colCounts, b.colCounts) &&
+    same(a.rowCountsInSingleCols, b.rowCountsInSingleCols) &&
+    same(a.colCountsInSingleRows, b.colCountsInSingleRows)
+  );
+}
+
+function sameSketch(a: NodeSketch | undefined, b: NodeSketch | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && sameMnc(a.mnc, b.mnc) && a.pattern === b.pattern && sameDegrees(a.chain, b.chain));
 }
 
 export function sameStats(a: NodeStats, b: NodeStats): boolean {
@@ -28,6 +98,8 @@ export function sameStats(a: NodeStats, b: NodeStats): boolean {
     a.cols === b.cols &&
     a.nnz === b.nnz &&
     a.value === b.value &&
-    (a.nnzExact ?? false) === (b.nnzExact ?? false)
+    (a.nnzExact ?? false) === (b.nnzExact ?? false) &&
+    a.nnzUpperBound === b.nnzUpperBound &&
+    sameSketch(a.sketch, b.sketch)
   );
 }

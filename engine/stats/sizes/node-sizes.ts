@@ -3,8 +3,10 @@
  * node from those of its inputs, with the dimension errors it finds.
  *
  * Non-zeros follow SystemDS's average-case (uniform) formulas; a count is
- * marked exact only when the operation provably preserves it. Unknown stays
- * unknown: a dim is `null` unless it follows from known inputs.
+ * marked exact only when the operation provably preserves it. Where the
+ * inputs carry sketches, sketch-sizes.ts replaces them by MNC's estimate and
+ * adds the chain bound. Unknown stays unknown: a dim is `null` unless it
+ * follows from known inputs.
  */
 import type { Diagnostic } from "../../syntax/ast";
 import type { DagNode, ElementwiseBinaryOp } from "../../program/dag-types";
@@ -13,6 +15,7 @@ import { cells, isMatrix, matrixStats, type NodeStats, type ScalarValue, scalarS
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
 import { indexStats, leftIndexStats } from "./index-sizes";
 import { constructorStats } from "./constructor-sizes";
+import { withoutSketches, withSketches } from "./sketch-sizes";
 
 export interface NodeSizeContext {
   /** Stats of a live-in variable. */
@@ -33,7 +36,7 @@ export interface NodeSizeResult {
 export function nodeStats(node: DagNode, inputs: NodeStats[], context: NodeSizeContext): NodeSizeResult {
   const diagnostics: Diagnostic[] = [];
   const error = (message: string, code: string) => diagnostics.push({ severity: "error", message, range: node.range, code });
-  const stats = compute(node, inputs, context, error);
+  const stats = withSketches(node, inputs, compute(node, inputs, context, error));
   return { stats, diagnostics };
 }
 
@@ -94,7 +97,8 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
     case "read":
       return context.read(node, inputs) ?? fallback();
     case "call":
-      return (op.user ? context.call(node, inputs) : undefined) ?? fallback();
+      // Calls are memoized by what formatStats shows of the arguments: sketches stay out.
+      return (op.user ? context.call(node, inputs.map(withoutSketches)) : undefined) ?? fallback();
     case "diag":
     case "table":
     case "seq":

@@ -5,9 +5,12 @@
  *
  * `nnz` of a matrix is exact when `nnzExact` is set (from metadata, or an
  * operation that preserves it, such as a transpose); otherwise it is the
- * estimate of the uniform (average-case) estimator.
+ * estimate of the uniform (average-case) estimator, or of MNC while the
+ * matrix carries a sketch (see sketch-sizes.ts).
  */
 import type { DagType } from "../../program/dag-types";
+import type { DegreeStats } from "../estimators/chain-bound";
+import type { MncSketch } from "../estimators/mnc-sketch";
 
 export type ScalarValue = number | string | boolean;
 
@@ -17,8 +20,31 @@ export interface NodeStats {
   cols: number | null;
   nnz: number | null;
   nnzExact?: boolean;
+  /** A number of non-zeros the matrix provably does not exceed (the chain bound; `nnz` when exact). */
+  nnzUpperBound?: number;
+  /** Statistics of the sparsity estimators, when the analysis has them (see sketch-sizes.ts). */
+  sketch?: NodeSketch;
   /** The constant value of a scalar, when constant folding found it. */
   value?: ScalarValue;
+}
+
+/**
+ * What the sparsity estimators know about a matrix beyond rows, cols and nnz:
+ * an MNC sketch (from the data, or propagated; it gives `nnz` while present)
+ * and the degree statistics of the chain bound (they give `nnzUpperBound`).
+ * `pattern` relates the non-zero pattern to that of another matrix, so that
+ * `X * (X > 0)` is known to have the pattern of `X > 0`.
+ */
+export interface NodeSketch {
+  readonly mnc?: MncSketch;
+  readonly chain?: DegreeStats;
+  readonly pattern?: PatternRef;
+}
+
+/** The non-zero pattern is equal to, or contained in, the pattern that `root` stands for. */
+export interface PatternRef {
+  readonly root: object;
+  readonly relation: "equal" | "subset";
 }
 
 export function scalarStats(type: DagType, value?: ScalarValue): NodeStats {
