@@ -28,6 +28,7 @@ import {
   workspaceParameters,
 } from "./metadata";
 import { matrixStats, type NodeStats, type ScalarValue } from "./sizes/node-stats";
+import { readStatsLoader } from "./read-sketches";
 import { type ProgramSizeOptions, programSizes, type ProgramSizes, type SourcedProgram } from "./sizes/program-sizes";
 
 export interface AnalysisOptions {
@@ -81,6 +82,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   diagnostics.push(...dags.diagnostics);
   const reads = readCalls(program);
   const readCache = new Map<string, NodeStats | undefined>();
+  const readStats = readStatsLoader(fs, options.scanLimitBytes); // sketches from local data, else metadata
   const readMetadata = (node: DagNode): NodeStats | undefined => {
     const key = positionKey(node.range.start);
     if (readCache.has(key)) return readCache.get(key);
@@ -99,7 +101,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
       };
       const metadata = resolveReadMetadata(found.call, context);
       metadata.diagnostics.forEach(keep);
-      if (metadata.dataType === "matrix") stats = matrixStats(metadata.rows, metadata.cols, metadata.nnz, metadata.nnz !== null);
+      if (metadata.dataType === "matrix") stats = readStats(metadata);
     }
     readCache.set(key, stats);
     return stats;
