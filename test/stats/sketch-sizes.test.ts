@@ -174,10 +174,16 @@ describe("sketches through the analysis", () => {
     assert.ok(v.V!.sketch?.mnc, "X and X * 2 have the same sketch");
   });
 
-  it("function calls are analysed without the arguments' sketches (memoized by dims and nnz)", () => {
-    const text = "f = function(matrix[double] A) return (matrix[double] B) { B = t(A) %*% A }\nX = read(\"X.csv\")\nY = f(X)\n";
-    const v = analyze(text, dataFiles({ X }));
-    assert.equal(v.Y!.sketch?.mnc, undefined);
-    assert.ok(v.Y!.nnzUpperBound !== undefined);
+  it("sketches flow into user functions (calls are memoized by the sketches they get)", () => {
+    const text = "f = function(matrix[double] A) return (matrix[double] B) { B = t(A) %*% A }\nX = read(\"X.csv\")\nY = f(X)\nG = t(X) %*% X\n";
+    const analysis = analyzeText(text, { scriptPath: "/d/s.dml", fs: dataFiles({ X }) });
+    const v: Record<string, NodeStats> = {};
+    for (const info of analysis.dags.blocks.filter((b) => !b.functionName)) {
+      const sizes = analysis.sizes.blocks.get(info.block)!;
+      for (const [name, id] of info.dag.outputs) v[name] = sizes.nodes[id]!;
+    }
+    assert.ok(v.Y!.sketch?.mnc, "the result of f(X) carries an MNC sketch");
+    assert.equal(v.Y!.nnz, v.G!.nnz);
+    assert.equal(v.Y!.nnzUpperBound, v.G!.nnzUpperBound);
   });
 });

@@ -15,7 +15,7 @@ import { cells, isMatrix, matrixStats, type NodeStats, type ScalarValue, scalarS
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
 import { indexStats, leftIndexStats } from "./index-sizes";
 import { constructorStats } from "./constructor-sizes";
-import { withoutSketches, withSketches } from "./sketch-sizes";
+import { withSketches } from "./sketch-sizes";
 
 export interface NodeSizeContext {
   /** Stats of a live-in variable. */
@@ -97,8 +97,8 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
     case "read":
       return context.read(node, inputs) ?? fallback();
     case "call":
-      // Calls are memoized by what formatStats shows of the arguments: sketches stay out.
-      return (op.user ? context.call(node, inputs.map(withoutSketches)) : undefined) ?? fallback();
+      // Arguments keep their sketches: the call analysis memoizes by them too.
+      return (op.user ? context.call(node, inputs) : undefined) ?? fallback();
     case "diag":
     case "table":
     case "seq":

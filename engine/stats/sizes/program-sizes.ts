@@ -68,6 +68,8 @@ class SizeWalker {
   private readonly functions: Map<string, FunctionBlock>;
   private readonly memo = new Map<string, NodeStats[]>();
   private readonly namespaces = new Map<string, SizeWalker | undefined>();
+  private readonly sketchIds = new WeakMap<object, number>();
+  private sketchCount = 0;
   private callDepth = 0;
 
   constructor(
@@ -170,7 +172,7 @@ class SizeWalker {
     if (!f || f.external || f.statement.kind !== "function") return undefined;
     const definition = f.statement;
     const args = bindArguments(definition.params.map((p) => p.name.name), node.argNames ?? [], inputs);
-    const key = `${f.name}(${definition.params.map((p) => (args.has(p.name.name) ? formatStats(args.get(p.name.name)!) : "default")).join("; ")})`;
+    const key = `${f.name}(${definition.params.map((p) => (args.has(p.name.name) ? this.memoKey(args.get(p.name.name)!) : "default")).join("; ")})`;
     let outputs = this.memo.get(key);
     if (!outputs) {
       if (this.callDepth >= MAX_CALL_DEPTH) return undefined;
@@ -194,6 +196,18 @@ class SizeWalker {
     if (!result || result === unknownStats) return undefined;
     // The declared type wins; a sourced function's result type is known only from its body.
     return node.type.dataType === "unknown" ? result : { ...result, type: node.type };
+  }
+
+  /** What a call's result depends on of one argument: its shown stats, and which sketch it carries. */
+  private memoKey(stats: NodeStats): string {
+    const shown = formatStats(stats);
+    if (!stats.sketch) return shown;
+    let id = this.sketchIds.get(stats.sketch);
+    if (id === undefined) {
+      id = ++this.sketchCount;
+      this.sketchIds.set(stats.sketch, id);
+    }
+    return `${shown} #${id}`;
   }
 
   private expressionStats(expression: Expression, env: Env): NodeStats {
