@@ -56,13 +56,6 @@ export function withSketches(node: DagNode, inputs: readonly NodeStats[], stats:
   return settle(stats, derived ?? { sketch: fresh(constantSketch(node, stats), metadataDegrees(stats)) });
 }
 
-/** Stats without what cannot be told apart by dims and nnz (for memoized function calls). */
-export function withoutSketches(stats: NodeStats): NodeStats {
-  if (!stats.sketch && stats.nnzUpperBound === undefined) return stats;
-  const { sketch: _sketch, nnzUpperBound: _bound, ...rest } = stats;
-  return rest;
-}
-
 /** Chain-bound statistics from rows, cols and an exact nnz (else a known upper bound, else the cells). */
 export function metadataDegrees(s: NodeStats): DegreeStats | undefined {
   const n = cells(s);
