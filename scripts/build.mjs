@@ -4,6 +4,7 @@
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { compileKernels } from "../engine/runtime/wasm/compile-kernels.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const watch = process.argv.includes("--watch");
@@ -32,6 +33,14 @@ const targets = [
 ];
 
 const started = Date.now();
+// The runtime's WebAssembly SIMD kernels (AssemblyScript) to dist/dml-kernels.wasm, loaded at run time.
+try {
+  const wasm = await compileKernels({ outDir: path.join(root, "dist") });
+  if (wasm.compiled) console.log(`asc: built ${path.relative(root, wasm.outFile)}`);
+} catch (e) {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+}
 if (watch) {
   for (const t of targets) {
     const ctx = await esbuild.context({ ...common, ...t });
