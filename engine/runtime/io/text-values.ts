@@ -1,0 +1,85 @@
+/**
+ * Numbers, indices and tokens of the text formats, as SystemDS's readers
+ * accept them: values are Java doubles (`Double.parseDouble`: `1.5`, `1e-3`,
+ * `NaN`, `Infinity`, `1.5d`, hex floats), indices are decimal integers
+ * (`Integer.parseInt`), and the whitespace formats (text/IJV, Matrix Market,
+ * libsvm) are tokenized at spaces and tabs.
+ */
+import { parseJavaDouble } from "../../stats/metadata";
+
+/** The value of a number token, or undefined when Java would not parse it. */
+export function parseNumber(text: string): number | undefined {
+  const fast = Number(text);
+  if (!Number.isNaN(fast) && text.trim() !== "" && !/^\s*[+-]?0[xXbBoO]/.test(text)) return fast;
+  return parseJavaDouble(text);
+}
+
+/** A decimal integer (optional sign), or undefined. */
+export function parseInteger(text: string): number | undefined {
+  if (!/^[+-]?\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** A 1-based index token: a decimal integer (optional '+'), or undefined. */
+export function parseIndex(text: string): number | undefined {
+  if (!/^\+?\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+export interface Token {
+  text: string;
+  /** 1-based column of the token's first character. */
+  column: number;
+}
+
+/** The whitespace-separated tokens of a line, with their columns. */
+export function tokenize(line: string): Token[] {
+  const tokens: Token[] = [];
+  const n = line.length;
+  let i = 0;
+  while (i < n) {
+    let c = line.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n) {
+      c = line.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) break;
+      i++;
+    }
+    tokens.push({ text: line.slice(start, i), column: start + 1 });
+  }
+  return tokens;
+}
+
+/**
+ * Calls `visit` with each line of `text` (without its \n or \r\n) and its
+ * 1-based number; a final newline does not start another line.
+ */
+export function forEachLine(text: string, visit: (line: string, lineNumber: number) => void, startOffset = 0, firstLine = 1): void {
+  let at = startOffset;
+  let number = firstLine;
+  const n = text.length;
+  while (at < n) {
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = n;
+    const stop = end > at && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    visit(text.slice(at, stop), number++);
+    at = end + 1;
+  }
+}
+
+/** `what` for a count in messages: "1 value", "3 values". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** A token quoted for a message, shortened when long. */
+export function quoted(text: string): string {
+  const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return `'${shown}'`;
+}
