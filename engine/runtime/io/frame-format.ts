@@ -83,14 +83,12 @@ export function formatDecimal(value: number, decimal = 3): string {
 /** `magnitude` (≥ 0) with `digits` fraction digits, ties to even; toFixed rounds the exact value but ties up. */
 function roundHalfEven(magnitude: number, digits: number): string {
   const text = magnitude < 1e21 ? magnitude.toFixed(digits) : BigInt(magnitude).toString() + (digits > 0 ? `.${"0".repeat(digits)}` : "");
-  // An exact tie needs magnitude · 10^digits · 2 to be an odd integer exactly; that is magnitude = q / 2^k
-  // with few binary digits, so the scaled products below are exact when it happens.
-  const scale = 10 ** digits;
-  const doubled = magnitude * scale * 2;
-  if (digits > 15 || !Number.isSafeInteger(doubled) || doubled % 2 !== 1 || doubled / 2 / scale !== magnitude) return text;
-  const low = (doubled - 1) / 2; // the integer below the tie
-  const even = low % 2 === 0 ? low : low + 1;
-  const whole = Math.floor(even / scale);
-  const fraction = String(even % scale).padStart(digits, "0");
-  return digits > 0 ? `${whole}.${fraction}` : String(whole);
+  // An exact tie (2k+1) / (2 · 10^digits) is a double only as q / 2^(digits+1) with q odd (5^digits divides 2k+1),
+  // so it is one exactly when magnitude · 2^(digits+1) is an odd integer (that product is exact).
+  const scaled = magnitude * 2 ** (digits + 1);
+  if (digits > 20 || !Number.isSafeInteger(scaled) || scaled % 2 !== 1) return text;
+  const product = BigInt(scaled) * 5n ** BigInt(digits); // = 2k + 1
+  const low = (product - 1n) / 2n;
+  const even = (low % 2n === 0n ? low : low + 1n).toString().padStart(digits + 1, "0");
+  return digits > 0 ? `${even.slice(0, -digits)}.${even.slice(-digits)}` : even;
 }
