@@ -10,8 +10,25 @@ import { parseJavaDouble } from "../../stats/metadata";
 /** The value of a number token, or undefined when Java would not parse it. */
 export function parseNumber(text: string): number | undefined {
   const fast = Number(text);
-  if (!Number.isNaN(fast) && text.trim() !== "" && !/^\s*[+-]?0[xXbBoO]/.test(text)) return fast;
+  if (!Number.isNaN(fast) && !needsJavaRules(text)) return fast;
   return parseJavaDouble(text);
+}
+
+/**
+ * Whether JavaScript's Number() may differ from Java here: an empty or blank
+ * text (Number gives 0) and 0x / 0b / 0o prefixes (Number reads them as
+ * integers, Java only 0x...p hex floats).
+ */
+function needsJavaRules(text: string): boolean {
+  let i = 0;
+  const n = text.length;
+  while (i < n && text.charCodeAt(i) <= 32) i++;
+  if (i === n) return true;
+  let c = text.charCodeAt(i);
+  if (c === 43 || c === 45) c = text.charCodeAt(++i);
+  if (c !== 48 || i + 1 >= n) return false;
+  const next = text.charCodeAt(i + 1) | 32; // lower case
+  return next === 120 || next === 98 || next === 111; // x, b, o
 }
 
 /** A decimal integer (optional sign), or undefined. */
@@ -21,10 +38,17 @@ export function parseInteger(text: string): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
-/** A 1-based index token: a decimal integer (optional '+'), or undefined. */
+/** A 1-based index token: decimal digits with an optional '+', or undefined. */
 export function parseIndex(text: string): number | undefined {
-  if (!/^\+?\d+$/.test(text)) return undefined;
-  const value = Number(text);
+  const n = text.length;
+  let i = text.charCodeAt(0) === 43 ? 1 : 0;
+  if (i >= n) return undefined;
+  let value = 0;
+  for (; i < n; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    value = value * 10 + d;
+  }
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
