@@ -107,6 +107,9 @@ describe("write() with the .mtd sidecar", () => {
     assert.throws(() => writeDataFile("/w/X", { kind: "matrix", data: denseMatrixData(2, 0) }, { format: "csv", sink }), {
       message: "/w/X: a 2 x 0 matrix cannot be written as csv",
     });
+    assert.throws(() => writeDataFile("hdfs://cluster/X", { kind: "matrix", data: m }, { sink }), {
+      message: "hdfs://cluster/X: remote files (hdfs:, s3:, ...) cannot be written here",
+    });
     assert.equal(sink.files.size, 0);
   });
 });

@@ -49,6 +49,10 @@ export interface WrittenData {
 /** Writes the data and its `.mtd`; a DataFileError when the format does not fit the data or the disk fails. */
 export function writeDataFile(pathText: string, value: DataValue, options: WriteFileOptions = {}): WrittenData {
   const sink = options.sink ?? nodeDataSink;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]+):\/\//.exec(pathText)?.[1];
+  if (scheme !== undefined && scheme.toLowerCase() !== "file") {
+    throw new DataFileError("remote files (hdfs:, s3:, ...) cannot be written here", { file: pathText, code: "unsupported" });
+  }
   const base = options.scriptPath !== undefined ? path.dirname(options.scriptPath) : process.cwd();
   const target = path.resolve(base, pathText.replace(/^file:\/\//i, ""));
   const format = value.kind === "scalar" ? "text" : (options.format ?? "text");
