@@ -5,7 +5,9 @@
  * - dense: row-major `values` of length rows · cols (cell (i, j) at i · cols + j).
  * - csr: compressed sparse rows: row i's entries are `colIdx`/`values` at
  *   rowPtr[i] .. rowPtr[i+1]-1, columns strictly ascending within a row,
- *   no explicit zeros (NaN is a non-zero, as in SystemDS).
+ *   no explicit zeros (NaN is a non-zero, as in SystemDS); `colIdx` and
+ *   `values` may be longer than rowPtr[rows] (spare capacity of a runtime
+ *   CsrMatrix), so code reads them within rowPtr's bounds only.
  * Indices are 0-based here; files are 1-based.
  */
 
