@@ -3,7 +3,7 @@
  * Dense GEMM C = A·B for row-major f64 matrices, BLIS-style: B is packed once
  * into NR-wide column micro-panels per KC block of its rows (`gemmPackB`),
  * each thread packs MC×KC blocks of its A rows into MR-row micro-panels and
- * runs an MR×NR register-blocked SIMD micro-kernel over them
+ * runs an MR×NR register-blocked SIMD micro-kernel (4×4) over them
  * (`gemmRows`). Edge panels are zero-padded; partial tiles go through a small
  * tile buffer. All pointers are byte addresses in linear memory.
  */
@@ -13,9 +13,14 @@ const MR: i32 = 4;
 /** Columns of a micro-tile (two f64x2 vectors). */
 const NR: i32 = 4;
 /** Rows of B (columns of A) per packed block: KC×NR micro-panel of B stays in L1. */
-const KC: i32 = 256;
+const KC: i32 = 384;
 /** Rows of A per packed block: MC×KC doubles stay in L2. */
-const MC: i32 = 96;
+const MC: i32 = 144;
+
+/** Rows per micro-tile: thread row ranges are cut at its multiples. */
+export function gemmMr(): i32 {
+  return MR;
+}
 
 export function gemmKc(): i32 {
   return KC;
@@ -92,8 +97,9 @@ function packA(a: usize, k: i32, i0: i32, mc: i32, rowEnd: i32, k0: i32, kc: i32
 }
 
 /**
- * C[rows, cols] += Apanel·Bpanel for one MR×NR tile; `rows`/`cols` below MR/NR
- * mark an edge tile, written through `tile`.
+ * C[rows, cols] += Apanel·Bpanel for one MR×NR tile: MR×NR/2 f64x2
+ * accumulators stay in registers (V8 has 16 xmm registers; more accumulators
+ * spill). `rows`/`cols` below MR/NR mark an edge tile, written through `tile`.
  */
 function microKernel(ap: usize, bp: usize, kc: i32, c: usize, ldcBytes: usize, rows: i32, cols: i32, tile: usize): void {
   let c00 = f64x2.splat(0.0);
@@ -105,9 +111,9 @@ function microKernel(ap: usize, bp: usize, kc: i32, c: usize, ldcBytes: usize, r
   let c30 = f64x2.splat(0.0);
   let c31 = f64x2.splat(0.0);
   for (let kk = 0; kk < kc; kk++) {
-    const b0 = v128.load(bp);
+    const b0 = v128.load(bp, 0);
     const b1 = v128.load(bp, 16);
-    const a0 = v128.load64_splat(ap);
+    const a0 = v128.load64_splat(ap, 0);
     c00 = f64x2.add(c00, f64x2.mul(a0, b0));
     c01 = f64x2.add(c01, f64x2.mul(a0, b1));
     const a1 = v128.load64_splat(ap, 8);
@@ -137,7 +143,7 @@ function microKernel(ap: usize, bp: usize, kc: i32, c: usize, ldcBytes: usize, r
     v128.store(p, f64x2.add(v128.load(p, 16), c31), 16);
     return;
   }
-  v128.store(tile, c00);
+  v128.store(tile, c00, 0);
   v128.store(tile, c01, 16);
   v128.store(tile, c10, 32);
   v128.store(tile, c11, 48);

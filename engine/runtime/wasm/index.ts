@@ -1,0 +1,68 @@
+/**
+ * The runtime's hot kernels (GEMM, GEMV, element-wise, fused sum(x*y*z), CSR
+ * SpMV and SpMM) as WebAssembly SIMD128 compiled from AssemblyScript
+ * (./assembly, built by `npm run build` to dist/dml-kernels.wasm), split
+ * across worker threads for large inputs, with a pure-JS fallback.
+ *
+ * `matrixKernels()` is the entry point: the WebAssembly kernels when they load
+ * here, else the JS ones. The API is synchronous (workers are driven with
+ * Atomics.wait on the calling thread). $DML_LENS_KERNELS=js forces the JS
+ * kernels; $DML_LENS_KERNEL_THREADS=N caps the threads per call.
+ */
+import os from "node:os";
+import { jsKernels } from "./js-kernels";
+import type { MatrixKernels } from "./kernel-api";
+import { locateKernelWasm, kernelWasmCandidates } from "./locate-wasm";
+import { WasmKernels } from "./wasm-kernels";
+import { loadKernelModule, wasmUnsupportedReason } from "./wasm-module";
+
+export type { CsrArrays, ElementwiseOp, MatrixKernels } from "./kernel-api";
+export { jsKernels } from "./js-kernels";
+export { WasmKernels, type WasmKernelOptions } from "./wasm-kernels";
+export { WasmHeap } from "./wasm-heap";
+export { kernelWasmCandidates, locateKernelWasm } from "./locate-wasm";
+
+export type WasmKernelStatus = { available: true; file: string; threads: number } | { available: false; reason: string };
+
+let loaded: { kernels: WasmKernels; file: string } | { reason: string } | undefined;
+
+/** The shared WebAssembly kernels (loaded on first call), or undefined where they cannot run; see `wasmKernelStatus`. */
+export function wasmKernels(): WasmKernels | undefined {
+  load();
+  return loaded && "kernels" in loaded ? loaded.kernels : undefined;
+}
+
+/** Whether the WebAssembly kernels run here, and why not. */
+export function wasmKernelStatus(): WasmKernelStatus {
+  load();
+  if (loaded && "kernels" in loaded) return { available: true, file: loaded.file, threads: loaded.kernels.threads };
+  return { available: false, reason: loaded && "reason" in loaded ? loaded.reason : "not loaded" };
+}
+
+/** The kernels the runtime uses: WebAssembly SIMD when available (and not disabled by $DML_LENS_KERNELS=js), else JS. */
+export function matrixKernels(): MatrixKernels {
+  if (process.env["DML_LENS_KERNELS"] === "js") return jsKernels;
+  return wasmKernels() ?? jsKernels;
+}
+
+function load(): void {
+  if (loaded !== undefined) return;
+  const unsupported = wasmUnsupportedReason();
+  if (unsupported !== undefined) {
+    loaded = { reason: unsupported };
+    return;
+  }
+  const file = locateKernelWasm();
+  if (file === undefined) {
+    loaded = { reason: `${kernelWasmCandidates()[0]} not found (run npm run build)` };
+    return;
+  }
+  try {
+    const cores = Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
+    const cap = Number(process.env["DML_LENS_KERNEL_THREADS"]);
+    const threads = Number.isInteger(cap) && cap >= 1 ? Math.min(cap, cores) : cores;
+    loaded = { kernels: new WasmKernels(loadKernelModule(file), threads - 1, threads), file };
+  } catch (e) {
+    loaded = { reason: `could not load ${file}: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
