@@ -1,0 +1,15 @@
+/**
+ * Public surface of the pure-JavaScript kernels (also the fallback of the
+ * WebAssembly kernels). The matrix-level kernels take matrices in either
+ * format and return a new matrix (never one of their inputs' buffers,
+ * except `leftIndex` when asked to work in place) in the format SystemDS's
+ * rule picks; the array-level ones (gemm, gemv, csrTimes*, denseTimesCsr)
+ * write into the arrays they are given. Errors a user can cause are thrown
+ * as `RuntimeError` (../matrix/runtime-error.ts) for the interpreter to
+ * report with the source position.
+ */
+export { matmul, checkMatmulDims } from "./matmul";
+export { gemm, gemv } from "./gemm";
+export { csrTimesCsr, csrTimesDense, csrTimesVector, denseTimesCsr } from "./sparse-matmul";
+export { tsmm } from "./tsmm";
+export { transpose } from "./transpose";

@@ -1,0 +1,61 @@
+/**
+ * `A %*% B` in every combination of dense and CSR operands: dense GEMM or
+ * GEMV, CSR x dense (SpMM, SpMV), dense x CSR, CSR x CSR (Gustavson). The
+ * result is in the format SystemDS's rule picks.
+ */
+import { CsrMatrix } from "../matrix/csr-matrix";
+import { settleFormat } from "../matrix/format";
+import { isDense, pooledDense, pooledZeros, type Matrix } from "../matrix/matrix";
+import { dimsText, RuntimeError } from "../matrix/runtime-error";
+import { gemm, gemv } from "./gemm";
+import { csrTimesCsr, csrTimesDense, csrTimesVector, denseTimesCsr } from "./sparse-matmul";
+
+/** Throws the RuntimeError of `A %*% B` when A's columns differ from B's rows. */
+export function checkMatmulDims(a: { rows: number; cols: number }, b: { rows: number; cols: number }): void {
+  if (a.cols !== b.rows) {
+    throw new RuntimeError(
+      "dimension-mismatch",
+      `matrix multiply: the left operand is ${dimsText(a.rows, a.cols)} and the right ${dimsText(b.rows, b.cols)}; ` +
+        `the columns of the left (${a.cols}) must equal the rows of the right (${b.rows})`,
+    );
+  }
+}
+
+export function matmul(a: Matrix, b: Matrix): Matrix {
+  checkMatmulDims(a, b);
+  const m = a.rows;
+  const k = a.cols;
+  const n = b.cols;
+  if (m === 0 || n === 0 || k === 0 || emptySparse(a) || emptySparse(b)) return settleFormat(CsrMatrix.empty(m, n));
+  if (isDense(a)) {
+    if (isDense(b)) {
+      if (n === 1) {
+        const y = pooledDense(m, 1);
+        gemv(a.data, b.data, y.data, m, k);
+        return settleFormat(y);
+      }
+      const c = pooledZeros(m, n);
+      gemm(a.data, b.data, c.data, m, k, n);
+      return settleFormat(c);
+    }
+    const c = pooledZeros(m, n);
+    denseTimesCsr(a.data, m, k, b, c.data);
+    return settleFormat(c);
+  }
+  if (isDense(b)) {
+    if (n === 1) {
+      const y = pooledDense(m, 1);
+      csrTimesVector(a, b.data, y.data);
+      return settleFormat(y);
+    }
+    const c = pooledZeros(m, n);
+    csrTimesDense(a, b.data, c.data, n);
+    return settleFormat(c);
+  }
+  return settleFormat(csrTimesCsr(a, b));
+}
+
+/** A CSR matrix without non-zeros (a dense operand is not scanned: that would cost as much as a GEMV). */
+function emptySparse(x: Matrix): boolean {
+  return !isDense(x) && x.nnz() === 0;
+}
