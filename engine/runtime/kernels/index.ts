@@ -17,4 +17,6 @@ export { elementwiseUnary } from "./elementwise-unary";
 export { BINARY_OPS, isBinaryOp, scalarBinary, sparsityClass } from "./binary-ops";
 export { UNARY_OPS, scalarUnary } from "./unary-ops";
 export { broadcastShape, type Shape } from "./broadcast";
+export { aggregate, aggregateCols, aggregateFull, aggregateRows } from "./aggregate";
+export { kahanSum } from "./kahan";
 export { transpose } from "./transpose";

@@ -1,0 +1,67 @@
+// Aggregates (full, per row, per column) of every function against plain
+// loops, in both formats, including empty, 1 x 1 and vector inputs; and
+// the accuracy of the Kahan summation.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import type { AggregateFunction } from "../../engine/program/dag-types";
+import { aggregate, aggregateCols, aggregateFull, aggregateRows, kahanSum } from "../../engine/runtime/kernels";
+import { CsrMatrix, DenseMatrix } from "../../engine/runtime/matrix";
+import { assertClose, assertMatches, matrixArb, shapeArb } from "./arbitraries";
+import { ref, refAggregateValues, refCol, refRow } from "./reference";
+
+const functions: AggregateFunction[] = ["sum", "mean", "min", "max", "prod", "sumSq", "var", "sd"];
+const input = shapeArb(7).chain(([m, n]) => matrixArb(m, n));
+
+describe("aggregates", () => {
+  it("full, row and column aggregates of every function equal plain loops", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...functions), input, (fn, x) => {
+        const what = `${fn} of ${x.m.rows}x${x.m.cols} ${x.m.format}`;
+        assertClose(aggregateFull(fn, x.m), refAggregateValues(fn, x.ref.cells), `${what} (full)`);
+        const rows = ref(x.ref.rows, 1, Array.from({ length: x.ref.rows }, (_, i) => refAggregateValues(fn, refRow(x.ref, i))));
+        const cols = ref(1, x.ref.cols, Array.from({ length: x.ref.cols }, (_, j) => refAggregateValues(fn, refCol(x.ref, j))));
+        assertMatches(aggregateRows(fn, x.m), rows, `${what} (rows)`);
+        assertMatches(aggregateCols(fn, x.m), cols, `${what} (cols)`);
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  it("aggregate() dispatches by direction", () => {
+    const x = DenseMatrix.fromRows([[1, 2], [3, 4]]);
+    assert.equal(aggregate("sum", "full", x), 10);
+    assert.deepEqual((aggregate("sum", "row", x) as DenseMatrix).toRows(), [[3], [7]]);
+    assert.deepEqual((aggregate("max", "col", x) as DenseMatrix).toRows(), [[3, 4]]);
+  });
+
+  it("conventions: var of one value is 0, of none NaN; min / max / prod of nothing are Inf / -Inf / 1; NaN propagates", () => {
+    assert.equal(aggregateFull("var", DenseMatrix.fromRows([[5]])), 0);
+    assert.ok(Number.isNaN(aggregateFull("var", new DenseMatrix(0, 3))));
+    assert.ok(Number.isNaN(aggregateFull("mean", new DenseMatrix(0, 3))));
+    assert.equal(aggregateFull("min", new DenseMatrix(0, 3)), Infinity);
+    assert.equal(aggregateFull("max", CsrMatrix.empty(3, 0)), -Infinity);
+    assert.equal(aggregateFull("prod", new DenseMatrix(0, 0)), 1);
+    assert.ok(Number.isNaN(aggregateFull("max", DenseMatrix.fromRows([[1, NaN, 3]]))));
+    assert.ok(Number.isNaN(aggregateFull("sum", DenseMatrix.fromRows([[1, NaN, 3]]))));
+    assert.equal(aggregateFull("sum", DenseMatrix.fromRows([[1, Infinity, 3]])), Infinity);
+    assert.ok(Number.isNaN(aggregateFull("sum", DenseMatrix.fromRows([[Infinity, -Infinity]]))));
+    assert.equal(aggregateFull("min", CsrMatrix.fromTriples(2, 2, [[0, 0, 3]])), 0, "unstored cells are zeros");
+    assert.equal(aggregateFull("prod", CsrMatrix.fromTriples(1, 2, [[0, 0, 3]])), 0);
+  });
+
+  it("Kahan summation keeps what plain summation loses", () => {
+    const values = new Float64Array(1002);
+    values[0] = 1e16;
+    values.fill(1, 1, 1001);
+    values[1001] = -1e16;
+    let plain = 0;
+    for (const v of values) plain += v;
+    assert.notEqual(plain, 1000, "plain summation loses the ones");
+    assert.equal(kahanSum(values, 0, values.length), 1000);
+    assert.equal(aggregateFull("sum", new DenseMatrix(1, 1002, values)), 1000);
+    assert.deepEqual((aggregateCols("sum", new DenseMatrix(1002, 1, values)) as DenseMatrix).toRows(), [[1000]]);
+    const tenth = new DenseMatrix(1, 1e6, new Float64Array(1e6).fill(0.1));
+    assert.ok(Math.abs(aggregateFull("sum", tenth) - 1e5) < 1e-9);
+  });
+});
