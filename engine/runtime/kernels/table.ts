@@ -1,0 +1,92 @@
+/**
+ * table(A, B[, W][, rows, cols]): the contingency table. For each cell
+ * position k of A (row-major), out[A_k, B_k] += W_k (1 without weights);
+ * A, B and W have the same dimensions, or are scalars repeated for every
+ * cell. Category values are truncated to integers; a cell where A, B or W
+ * is NaN is skipped (missing), a category below 1 is a RuntimeError. The
+ * result is max(A) x max(B), or `dims` when given (cells outside are then
+ * dropped, as SystemDS does).
+ */
+import { CsrMatrix } from "../matrix/csr-matrix";
+import { settleFormat } from "../matrix/format";
+import type { Matrix } from "../matrix/matrix";
+import { dimsText, RuntimeError } from "../matrix/runtime-error";
+import { toDense } from "../matrix/convert";
+
+export type TableOperand = Matrix | number;
+
+export function table(a: TableOperand, b: TableOperand, weights: TableOperand = 1, dims?: { rows: number; cols: number }): Matrix {
+  const shape = [a, b, weights].find((x): x is Matrix => typeof x !== "number");
+  const cells = shape === undefined ? 1 : shape.rows * shape.cols;
+  for (const [name, x] of [["A", a], ["B", b], ["W", weights]] as const) {
+    if (typeof x !== "number" && shape !== undefined && (x.rows !== shape.rows || x.cols !== shape.cols)) {
+      throw new RuntimeError(
+        "dimension-mismatch",
+        `table: ${name} is ${dimsText(x.rows, x.cols)} but the first matrix operand is ${dimsText(shape.rows, shape.cols)}`,
+      );
+    }
+  }
+  const av = valuesOf(a, cells);
+  const bv = valuesOf(b, cells);
+  const wv = valuesOf(weights, cells);
+  const rowOf = new Int32Array(cells);
+  const colOf = new Int32Array(cells);
+  let maxRow = 0;
+  let maxCol = 0;
+  for (let k = 0; k < cells; k++) {
+    const r = av[k]!;
+    const c = bv[k]!;
+    if (Number.isNaN(r) || Number.isNaN(c) || Number.isNaN(wv[k]!)) {
+      rowOf[k] = -1;
+      continue;
+    }
+    const ri = Math.trunc(r);
+    const ci = Math.trunc(c);
+    if (ri < 1 || ci < 1) {
+      throw new RuntimeError("invalid-argument", `table: categories must be positive integers, but cell ${k + 1} has (${r}, ${c})`);
+    }
+    rowOf[k] = ri - 1;
+    colOf[k] = ci - 1;
+    maxRow = Math.max(maxRow, ri);
+    maxCol = Math.max(maxCol, ci);
+  }
+  const rows = dims?.rows ?? maxRow;
+  const cols = dims?.cols ?? maxCol;
+  return settleFormat(accumulate(rows, cols, rowOf, colOf, wv));
+}
+
+/** The cells of an operand, row-major; a scalar repeated `cells` times. */
+function valuesOf(x: TableOperand, cells: number): Float64Array {
+  if (typeof x === "number") return new Float64Array(cells).fill(x);
+  const d = toDense(x);
+  return d === x ? d.data : d.data.slice();
+}
+
+/** Sums the weights per (row, col) into a CSR matrix, dropping entries outside rows x cols and sums of 0. */
+function accumulate(rows: number, cols: number, rowOf: Int32Array, colOf: Int32Array, w: Float64Array): CsrMatrix {
+  const counts = new Int32Array(rows + 1);
+  const inside = (k: number) => rowOf[k]! >= 0 && rowOf[k]! < rows && colOf[k]! < cols;
+  for (let k = 0; k < rowOf.length; k++) if (inside(k)) counts[rowOf[k]! + 1]!++;
+  for (let i = 0; i < rows; i++) counts[i + 1]! += counts[i]!;
+  const order = new Int32Array(counts[rows]!);
+  const next = counts.slice(0, rows);
+  for (let k = 0; k < rowOf.length; k++) if (inside(k)) order[next[rowOf[k]!]!++] = k;
+  const rowPtr = new Int32Array(rows + 1);
+  const colIdx = new Int32Array(order.length);
+  const values = new Float64Array(order.length);
+  let n = 0;
+  for (let i = 0; i < rows; i++) {
+    const entries = Array.from(order.subarray(counts[i]!, counts[i + 1]!)).sort((x, y) => colOf[x]! - colOf[y]! || x - y);
+    for (let e = 0; e < entries.length; ) {
+      const c = colOf[entries[e]!]!;
+      let sum = 0;
+      for (; e < entries.length && colOf[entries[e]!] === c; e++) sum += w[entries[e]!]!;
+      if (sum !== 0) {
+        colIdx[n] = c;
+        values[n++] = sum;
+      }
+    }
+    rowPtr[i + 1] = n;
+  }
+  return new CsrMatrix(rows, cols, rowPtr, colIdx, values);
+}
