@@ -4,6 +4,7 @@ import { runEstimatorsBench } from "./bench-estimators";
 import { formatEstimatorsReport } from "./bench-estimators-table";
 import { runParseBench } from "./bench-parse";
 import { formatBenchTable, type BenchRow } from "./bench-report";
+import { runRuntimeBench } from "./bench-runtime";
 import { out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
@@ -14,6 +15,7 @@ const suites: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   parse: runParseBench,
   calibrate: runCalibrateBench,
   estimators: runEstimatorsBench,
+  runtime: runRuntimeBench,
 };
 
 /** Suites that print their own text report instead of the common table. */
