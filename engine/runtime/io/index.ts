@@ -44,3 +44,5 @@ export { libsvmChunks, type LibsvmWriteOptions } from "./libsvm-writer";
 export { joinChunks } from "./text-chunks";
 
 export { formatFrame, formatDecimal, type FrameFormatOptions } from "./frame-format";
+
+export { matrixFromData, dataFromMatrix } from "./matrix-adapter";
