@@ -33,10 +33,10 @@ const targets = [
 ];
 
 const started = Date.now();
-// The runtime's WebAssembly SIMD kernels (AssemblyScript) to dist/dml-kernels.wasm, loaded at run time.
+// The runtime's WebAssembly SIMD kernels (AssemblyScript) to dist/dml-kernels*.wasm, loaded at run time.
 try {
   const wasm = await compileKernels({ outDir: path.join(root, "dist") });
-  if (wasm.compiled) console.log(`asc: built ${path.relative(root, wasm.outFile)}`);
+  if (wasm.compiled) console.log(`asc: built ${wasm.outFiles.map((f) => path.relative(root, f)).join(", ")}`);
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);
   process.exit(1);

@@ -4,7 +4,17 @@
 // kernel heap (used in place), within 1e-12 of each element's magnitude.
 import { strict as assert } from "node:assert";
 import { before, describe, test } from "node:test";
-import { jsKernels, matrixKernels, wasmKernelStatus, wasmKernels, type CsrArrays, type WasmKernels } from "../../engine/runtime/wasm";
+import {
+  KERNELS_RELAXED_WASM_FILE,
+  WasmKernels,
+  jsKernels,
+  loadKernelModule,
+  locateKernelWasm,
+  matrixKernels,
+  wasmKernelStatus,
+  wasmKernels,
+  type CsrArrays,
+} from "../../engine/runtime/wasm";
 import { wasmUnsupportedReason } from "../../engine/runtime/wasm/wasm-module";
 import { absArray, absCsr, absProduct, assertClose, fillRandom, randomCsr, seeded } from "./wasm-test-data";
 
@@ -44,6 +54,11 @@ describe("wasm kernels: loading", () => {
     assert.equal(wasmUnsupportedReason(), undefined);
   });
 
+  test("the relaxed-SIMD build is preferred (node 20 gets its flag switched on)", () => {
+    if (process.env["DML_LENS_WASM_RELAXED"] === "0") return;
+    assert.equal(w.variant, "relaxed-simd");
+  });
+
   test("matrixKernels() is the wasm backend, unless DML_LENS_KERNELS=js", () => {
     assert.equal(matrixKernels().backend, "wasm-simd");
     const saved = process.env["DML_LENS_KERNELS"];
@@ -80,17 +95,25 @@ describe("wasm kernels vs JS: dense", () => {
     }
   });
 
-  test("gemm on shapes that cut the cache blocks (k past one KC block, rows past one MC block)", () => {
+  test("gemm on shapes that cut the cache blocks (k past one KC block, rows past one MC block), in both builds", () => {
+    // The default is the relaxed-SIMD build where it compiles; the SIMD128 build has its own 4×4 micro-kernel.
+    const simd = new WasmKernels(loadKernelModule(locateKernelWasm()!, "simd128"), 0, 1);
+    const relaxedFile = locateKernelWasm(KERNELS_RELAXED_WASM_FILE);
+    assert.ok(relaxedFile, "npm run build writes the relaxed-SIMD build too");
+    const builds = [w, simd];
     const rand = seeded(12);
-    for (const [m, k, n] of [[150, 400, 33], [290, 385, 7], [5, 800, 130]] as const) {
+    for (const [m, k, n] of [[150, 400, 33], [290, 385, 7], [5, 800, 130], [17, 3, 129], [1, 1, 1], [3, 17, 1]] as const) {
       const a = fillRandom(rand, m * k);
       const b = fillRandom(rand, k * n);
       const expected = new Float64Array(m * n);
       jsKernels.gemm(m, k, n, a, b, expected);
-      const c = new Float64Array(m * n);
-      w.gemm(m, k, n, a, b, c);
-      assertClose(c, expected, absProduct(m, k, n, a, b), `gemm ${m}x${k}x${n}`);
+      for (const build of builds) {
+        const c = new Float64Array(m * n);
+        build.gemm(m, k, n, a, b, c);
+        assertClose(c, expected, absProduct(m, k, n, a, b), `gemm ${m}x${k}x${n} (${build.variant})`);
+      }
     }
+    assert.equal(simd.variant, "simd128");
   });
 
   test("gemv, resident and plain", () => {

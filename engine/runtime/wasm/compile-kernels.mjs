@@ -1,5 +1,6 @@
 // Compiles the AssemblyScript kernels in ./assembly/ to dist/dml-kernels.wasm
-// with SIMD128 and shared (importable) memory, for scripts/build.mjs. The
+// (SIMD128) and dist/dml-kernels-relaxed.wasm (SIMD128 + relaxed SIMD's fused
+// multiply-add in GEMM), both on shared (imported) memory, for scripts/build.mjs. The
 // compiler is the `assemblyscript` npm package (pure JS + binaryen.js), so
 // `npm ci` is the whole toolchain. Skips the compile when the .wasm is newer
 // than every source. The .wasm is generated, never committed: the loader
@@ -12,8 +13,9 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sourceDir = path.join(here, "assembly");
 
-/** The file name the loader looks for. */
+/** The file names the loader looks for: SIMD128 only, and with relaxed SIMD (fused multiply-add) in GEMM. */
 export const KERNELS_WASM_FILE = "dml-kernels.wasm";
+export const KERNELS_RELAXED_WASM_FILE = "dml-kernels-relaxed.wasm";
 
 /** asc flags: no GC runtime (JS manages the memory), imported shared memory up to 4 GiB. */
 const ascFlags = [
@@ -29,21 +31,31 @@ const ascFlags = [
   "--enable", "threads",
 ];
 
+/** The two builds: the sources read the RELAXED_SIMD constant. */
+const variants = [
+  { file: KERNELS_WASM_FILE, flags: ["--use", "RELAXED_SIMD=0"] },
+  { file: KERNELS_RELAXED_WASM_FILE, flags: ["--enable", "relaxed-simd", "--use", "RELAXED_SIMD=1"] },
+];
+
 /**
- * Compiles when needed; returns the output path and whether it compiled.
+ * Compiles both builds when needed; returns the output paths and whether it compiled.
  * @param {{ outDir: string, force?: boolean }} options
- * @returns {Promise<{ outFile: string, compiled: boolean }>}
+ * @returns {Promise<{ outFiles: string[], compiled: boolean }>}
  */
 export async function compileKernels({ outDir, force = false }) {
-  const outFile = path.join(outDir, KERNELS_WASM_FILE);
+  const outFiles = variants.map((v) => path.join(outDir, v.file));
   const sources = readdirSync(sourceDir).filter((f) => f.endsWith(".ts")).map((f) => path.join(sourceDir, f));
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs), statSync(fileURLToPath(import.meta.url)).mtimeMs);
-  if (!force && existsSync(outFile) && statSync(outFile).mtimeMs >= newest) return { outFile, compiled: false };
+  const fresh = (f) => existsSync(f) && statSync(f).mtimeMs >= newest;
+  if (!force && outFiles.every(fresh)) return { outFiles, compiled: false };
   mkdirSync(outDir, { recursive: true });
   const { default: asc } = await import("assemblyscript/asc");
-  let output = "";
-  const sink = { write: (chunk) => { output += String(chunk); return true; } };
-  const { error } = await asc.main([path.join(sourceDir, "index.ts"), "-o", outFile, ...ascFlags], { stdout: sink, stderr: sink });
-  if (error) throw new Error(`asc: ${error.message}\n${output}`);
-  return { outFile, compiled: true };
+  for (const [i, variant] of variants.entries()) {
+    let output = "";
+    const sink = { write: (chunk) => { output += String(chunk); return true; } };
+    const args = [path.join(sourceDir, "index.ts"), "-o", outFiles[i], ...ascFlags, ...variant.flags];
+    const { error } = await asc.main(args, { stdout: sink, stderr: sink });
+    if (error) throw new Error(`asc (${variant.file}): ${error.message}\n${output}`);
+  }
+  return { outFiles, compiled: true };
 }

@@ -1,28 +1,35 @@
 /**
  * The runtime's hot kernels (GEMM, GEMV, element-wise, fused sum(x*y*z), CSR
  * SpMV and SpMM) as WebAssembly SIMD128 compiled from AssemblyScript
- * (./assembly, built by `npm run build` to dist/dml-kernels.wasm), split
- * across worker threads for large inputs, with a pure-JS fallback.
+ * (./assembly, built by `npm run build` to dist/dml-kernels.wasm, and
+ * dist/dml-kernels-relaxed.wasm whose GEMM uses relaxed SIMD's fused
+ * multiply-add, preferred where it compiles), split across worker threads for
+ * large inputs, with a pure-JS fallback.
  *
  * `matrixKernels()` is the entry point: the WebAssembly kernels when they load
  * here, else the JS ones. The API is synchronous (workers are driven with
  * Atomics.wait on the calling thread). $DML_LENS_KERNELS=js forces the JS
- * kernels; $DML_LENS_KERNEL_THREADS=N caps the threads per call.
+ * kernels; $DML_LENS_KERNEL_THREADS=N caps the threads per call;
+ * $DML_LENS_WASM_RELAXED=0 keeps to the SIMD128 build (see relaxedSimdUsable).
  */
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { jsKernels } from "./js-kernels";
 import type { MatrixKernels } from "./kernel-api";
-import { locateKernelWasm, kernelWasmCandidates } from "./locate-wasm";
+import { KERNELS_RELAXED_WASM_FILE, locateKernelWasm, kernelWasmCandidates } from "./locate-wasm";
 import { WasmKernels } from "./wasm-kernels";
-import { loadKernelModule, wasmUnsupportedReason } from "./wasm-module";
+import { loadKernelModule, relaxedSimdUsable, wasmUnsupportedReason, type KernelVariant, type LoadedKernelModule } from "./wasm-module";
 
 export type { CsrArrays, ElementwiseOp, MatrixKernels } from "./kernel-api";
 export { jsKernels } from "./js-kernels";
 export { WasmKernels, type WasmKernelOptions } from "./wasm-kernels";
 export { WasmHeap } from "./wasm-heap";
-export { kernelWasmCandidates, locateKernelWasm } from "./locate-wasm";
+export { KERNELS_RELAXED_WASM_FILE, KERNELS_WASM_FILE, kernelWasmCandidates, locateKernelWasm } from "./locate-wasm";
+export { loadKernelModule, type KernelVariant } from "./wasm-module";
 
-export type WasmKernelStatus = { available: true; file: string; threads: number } | { available: false; reason: string };
+export type WasmKernelStatus =
+  | { available: true; file: string; variant: KernelVariant; threads: number }
+  | { available: false; reason: string };
 
 let loaded: { kernels: WasmKernels; file: string } | { reason: string } | undefined;
 
@@ -35,7 +42,7 @@ export function wasmKernels(): WasmKernels | undefined {
 /** Whether the WebAssembly kernels run here, and why not. */
 export function wasmKernelStatus(): WasmKernelStatus {
   load();
-  if (loaded && "kernels" in loaded) return { available: true, file: loaded.file, threads: loaded.kernels.threads };
+  if (loaded && "kernels" in loaded) return { available: true, file: loaded.file, variant: loaded.kernels.variant, threads: loaded.kernels.threads };
   return { available: false, reason: loaded && "reason" in loaded ? loaded.reason : "not loaded" };
 }
 
@@ -61,8 +68,19 @@ function load(): void {
     const cores = Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
     const cap = Number(process.env["DML_LENS_KERNEL_THREADS"]);
     const threads = Number.isInteger(cap) && cap >= 1 ? Math.min(cap, cores) : cores;
-    loaded = { kernels: new WasmKernels(loadKernelModule(file), threads - 1, threads), file };
+    const module = loadPreferredModule(file);
+    loaded = { kernels: new WasmKernels(module.loaded, threads - 1, threads), file: module.file };
   } catch (e) {
     loaded = { reason: `could not load ${file}: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/** The relaxed-SIMD build where it compiles (and no other file was named), else the SIMD128 one. */
+function loadPreferredModule(simdFile: string): { loaded: LoadedKernelModule; file: string } {
+  const relaxedFile = process.env["DML_LENS_KERNELS_WASM"] ? undefined : locateKernelWasm(KERNELS_RELAXED_WASM_FILE);
+  if (relaxedFile !== undefined) {
+    const bytes = readFileSync(relaxedFile);
+    if (relaxedSimdUsable(bytes)) return { loaded: loadKernelModule(relaxedFile, "relaxed-simd", bytes), file: relaxedFile };
+  }
+  return { loaded: loadKernelModule(simdFile, "simd128"), file: simdFile };
 }

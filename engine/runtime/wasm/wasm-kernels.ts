@@ -25,7 +25,7 @@ import {
   type ElementwiseOp,
   type MatrixKernels,
 } from "./kernel-api";
-import type { KernelExports, LoadedKernelModule } from "./wasm-module";
+import type { KernelExports, KernelVariant, LoadedKernelModule } from "./wasm-module";
 import { WasmHeap } from "./wasm-heap";
 import { KernelWorkerPool, type KernelTask } from "./worker-pool";
 
@@ -48,6 +48,8 @@ interface Staged {
 
 export class WasmKernels implements MatrixKernels {
   readonly backend = "wasm-simd" as const;
+  /** The build in use: SIMD128 only, or with relaxed SIMD's fused multiply-add in GEMM. */
+  readonly variant: KernelVariant;
   readonly heap: WasmHeap;
   /** Most threads one call uses, the calling one included. */
   threads: number;
@@ -55,17 +57,18 @@ export class WasmKernels implements MatrixKernels {
   private readonly pool: KernelWorkerPool | undefined;
   private readonly scratchPerThread: number;
   private readonly tile: number;
-  /** gemm rows per thread are a multiple of the micro-tile height. */
-  private readonly rowAlign: number;
+  /** Rows of C per work item when threads share a gemm. */
+  private readonly chunkRows: number;
 
   constructor(loaded: LoadedKernelModule, workers: number, threads: number) {
     this.k = loaded.exports;
+    this.variant = loaded.variant;
     this.heap = new WasmHeap(loaded.memory);
     this.pool = workers > 0 ? new KernelWorkerPool(loaded.module, loaded.memory, workers) : undefined;
     this.threads = Math.max(1, threads);
     this.scratchPerThread = this.k.gemmScratchBytes();
     this.tile = this.k.gemmTile();
-    this.rowAlign = this.k.gemmMr();
+    this.chunkRows = this.k.gemmChunkRows();
     this.warmUp();
   }
 
@@ -96,17 +99,27 @@ export class WasmKernels implements MatrixKernels {
     const sc = this.output(c, m * n);
     const panels = Math.ceil(n / this.tile);
     const packed = this.heap.allocate(k * panels * this.tile * 8);
-    const threads = this.threadsFor(m * n * k, PARALLEL_MIN.gemm, Math.ceil(m / this.rowAlign));
+    const threads = this.threadsFor(m * n * k, PARALLEL_MIN.gemm, Math.ceil(m / this.chunkRows));
     const scratch = this.heap.allocate(threads * this.scratchPerThread);
     try {
       this.parallel(splitEven(panels, Math.min(threads, panels), 1), (p0, p1) => ({
         kernel: "gemmPackB",
         args: [sb.address, k, n, packed, p0, p1],
       }));
-      this.parallel(splitEven(m, threads, this.rowAlign), (r0, r1, t) => ({
-        kernel: "gemmRows",
-        args: [sa.address, packed, sc.address, k, n, r0, r1, scratch + t * this.scratchPerThread],
-      }));
+      if (threads === 1) this.k.gemmRows(sa.address, packed, sc.address, k, n, 0, m, scratch);
+      else {
+        // Row blocks handed out through an atomic counter: a thread slowed by a busy core takes fewer.
+        const counter = this.heap.allocate(64);
+        this.heap.i32(counter, 1)[0] = 0;
+        try {
+          this.parallel(splitEven(threads, threads, 1), (t) => ({
+            kernel: "gemmShared",
+            args: [sa.address, packed, sc.address, m, k, n, counter, scratch + t * this.scratchPerThread],
+          }));
+        } finally {
+          this.heap.release(counter);
+        }
+      }
       this.finishOutput(c, sc, m * n);
     } finally {
       this.heap.release(scratch);
