@@ -6,6 +6,8 @@ import { strict as assert } from "node:assert";
 import { before, describe, test } from "node:test";
 import {
   KERNELS_RELAXED_WASM_FILE,
+  allocateKernelF64,
+  releaseKernelArray,
   WasmKernels,
   jsKernels,
   loadKernelModule,
@@ -69,6 +71,18 @@ describe("wasm kernels: loading", () => {
       if (saved === undefined) delete process.env["DML_LENS_KERNELS"];
       else process.env["DML_LENS_KERNELS"] = saved;
     }
+  });
+});
+
+describe("wasm kernels: arrays for the runtime's buffer pool", () => {
+  test("allocateKernelF64 hands out zeroed heap arrays that the kernels use in place, and takes them back", () => {
+    const before = w.heap.bytesInUse;
+    const a = allocateKernelF64(1000);
+    assert.equal(a.length, 1000);
+    assert.ok(a.every((v) => v === 0));
+    assert.equal(w.heap.addressOf(a), a.byteOffset);
+    releaseKernelArray(a);
+    assert.equal(w.heap.bytesInUse, before);
   });
 });
 

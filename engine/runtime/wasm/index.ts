@@ -84,3 +84,27 @@ function loadPreferredModule(simdFile: string): { loaded: LoadedKernelModule; fi
   }
   return { loaded: loadKernelModule(simdFile, "simd128"), file: simdFile };
 }
+
+/**
+ * A Float64Array of zeros for matrix data: from the WebAssembly kernel heap
+ * when those kernels run here (so they use it in place, no copy), else a
+ * plain array. The runtime's buffer pool should take its buffers from here
+ * and give them back with `releaseKernelArray` (heap memory is not garbage
+ * collected; plain arrays are, and releasing them does nothing).
+ */
+export function allocateKernelF64(length: number): Float64Array {
+  const w = process.env["DML_LENS_KERNELS"] === "js" ? undefined : wasmKernels();
+  return w ? w.heap.allocateF64(length) : new Float64Array(length);
+}
+
+/** An Int32Array of zeros (CSR rowPtr / colIdx), like `allocateKernelF64`. */
+export function allocateKernelI32(length: number): Int32Array {
+  const w = process.env["DML_LENS_KERNELS"] === "js" ? undefined : wasmKernels();
+  return w ? w.heap.allocateI32(length) : new Int32Array(length);
+}
+
+/** Gives back an array from `allocateKernelF64` / `allocateKernelI32`; the array must not be used after. */
+export function releaseKernelArray(array: Float64Array | Int32Array): void {
+  const w = loaded && "kernels" in loaded ? loaded.kernels : undefined;
+  w?.heap.releaseArray(array);
+}
