@@ -9,17 +9,17 @@ import { bench, benchUsage } from "./bench";
 import { check, checkUsage } from "./check";
 import { explain, explainUsage } from "./explain";
 import { lsp, lspUsage } from "./lsp";
+import { run, runUsage } from "./run";
 import { err, out } from "./output";
 import { packageRoot } from "./package-root";
 import { UsageError } from "./usage";
 
 type Command = (args: readonly string[]) => Promise<number>;
 
-const commands: Record<string, Command> = { check, explain, bench, lsp };
+const commands: Record<string, Command> = { check, explain, run, bench, lsp };
 
 /** Commands of the contract that are not built yet. */
 const planned: Record<string, string> = {
-  run: "dml run FILE [--cell N] [name=value ...]",
   prove: "dml prove FILE A B [--json] [--budget-ms N]",
 };
 
@@ -30,6 +30,8 @@ usage:
       print diagnostics; exit 0 no errors, 1 errors found, 2 bad usage or unreadable file
   ${explainUsage}
       per statement block: the DAG with type, dims and nnz of every node, and the assigned variables
+  ${runUsage}
+      run the script (or its # %% cells 1..N in one session) with the embedded runtime; exit 1 on a runtime error
   ${benchUsage}
       run benchmarks (suites: parse); --json prints rows {suite, case, ours_ms, baseline, baseline_ms, ratio}
   ${lspUsage}

@@ -1,0 +1,223 @@
+/**
+ * The builtin calls the embedded runtime supports (those the DAG keeps as
+ * opaque `call` nodes): print, stop, assert, write, toString, ifelse,
+ * solve, min/max, sample, order, rev, cumsum, rowIndexMax, removeEmpty,
+ * list, time, ... Anything else is a clear runtime error.
+ */
+import { cumsum } from "../kernels/cumsum";
+import { rowIndexMax } from "../kernels/row-index-max";
+import { SeededRandom } from "../kernels/seeded-random";
+import { transpose } from "../kernels/transpose";
+import { dataFromMatrix } from "../io/matrix-adapter";
+import { writeDataFile } from "../io/data-file-writer";
+import type { FileFormatName } from "../../stats/metadata/mtd-types";
+import { DenseMatrix } from "../matrix/dense-matrix";
+import { toDense } from "../matrix/convert";
+import type { EvalContext } from "./context";
+import { DmlRuntimeError, fail } from "./errors";
+import { solve } from "./linear-solve";
+import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
+import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
+
+export interface CallArgs {
+  values: Value[];
+  names: (string | undefined)[];
+}
+
+function arg(a: CallArgs, position: number, name: string): Value | undefined {
+  const i = a.names.indexOf(name);
+  if (i >= 0) return a.values[i];
+  let p = 0;
+  for (let k = 0; k < a.values.length; k++) {
+    if (a.names[k] !== undefined) continue;
+    if (p === position) return a.values[k];
+    p++;
+  }
+  return undefined;
+}
+
+function need(a: CallArgs, position: number, name: string, fn: string): Value {
+  return arg(a, position, name) ?? fail(`${fn}: missing argument '${name}'`);
+}
+
+type Builtin = (a: CallArgs, ctx: EvalContext) => Value;
+
+const dense = (rows: number, cols: number, data: Float64Array): Value => ({ kind: "matrix", matrix: new DenseMatrix(rows, cols, data) });
+
+function foldMinMax(op: "min" | "max") {
+  return (a: CallArgs): Value => {
+    if (a.values.length === 1) return aggregateValue(op, "full", a.values[0]);
+    return a.values.reduce((x, y) => binary(op, x, y));
+  };
+}
+
+function order(a: CallArgs): Value {
+  const x = toDense(mat(need(a, 0, "target", "order"), "order"));
+  const by = Math.trunc(num(arg(a, 1, "by") ?? int(1), "order by")) - 1;
+  const decreasing = truthy(arg(a, 2, "decreasing") ?? bool(false), "decreasing");
+  const indexReturn = truthy(arg(a, 3, "index.return") ?? bool(false), "index.return");
+  if (by < 0 || by >= x.cols) fail(`order: by=${by + 1} is outside the ${x.cols} columns`);
+  const idx = Array.from({ length: x.rows }, (_, i) => i);
+  idx.sort((i, j) => {
+    const d = x.data[i * x.cols + by] - x.data[j * x.cols + by];
+    return (decreasing ? -d : d) || i - j;
+  });
+  if (indexReturn) return dense(x.rows, 1, Float64Array.from(idx, (i) => i + 1));
+  const out = new Float64Array(x.rows * x.cols);
+  idx.forEach((i, r) => out.set(x.data.subarray(i * x.cols, (i + 1) * x.cols), r * x.cols));
+  return dense(x.rows, x.cols, out);
+}
+
+function rev(a: CallArgs): Value {
+  const x = toDense(mat(need(a, 0, "target", "rev"), "rev"));
+  const out = new Float64Array(x.data.length);
+  for (let i = 0; i < x.rows; i++) out.set(x.data.subarray(i * x.cols, (i + 1) * x.cols), (x.rows - 1 - i) * x.cols);
+  return dense(x.rows, x.cols, out);
+}
+
+function sample(a: CallArgs): Value {
+  const range = Math.trunc(num(need(a, 0, "range", "sample")));
+  const size = Math.trunc(num(need(a, 1, "size", "sample")));
+  const replace = truthy(arg(a, 2, "replace") ?? bool(false), "replace");
+  const seedValue = arg(a, 3, "seed");
+  const seed = seedValue === undefined || num(seedValue) === -1 ? Math.floor(Math.random() * 2 ** 31) : num(seedValue);
+  if (!replace && size > range) fail(`sample: size ${size} exceeds range ${range} without replacement`);
+  const random = new SeededRandom(seed);
+  const out = new Float64Array(size);
+  if (replace) {
+    for (let i = 0; i < size; i++) out[i] = Math.floor(random.nextDouble() * range) + 1;
+  } else {
+    const pool = Array.from({ length: range }, (_, i) => i + 1);
+    for (let i = 0; i < size; i++) {
+      const j = i + Math.floor(random.nextDouble() * (range - i));
+      [pool[i], pool[j]] = [pool[j], pool[i]];
+      out[i] = pool[i];
+    }
+  }
+  return dense(size, 1, out);
+}
+
+function ifelse(a: CallArgs): Value {
+  const [c, x, y] = [need(a, 0, "test", "ifelse"), need(a, 1, "yes", "ifelse"), need(a, 2, "no", "ifelse")];
+  if (c.kind === "scalar" && x.kind !== "matrix" && y.kind !== "matrix") return truthy(c, "ifelse") ? x : y;
+  const shape = [c, x, y].find((v) => v.kind === "matrix");
+  const { rows, cols } = mat(shape!);
+  const cell = (v: Value) => {
+    if (v.kind !== "matrix") {
+      const s = num(v);
+      return () => s;
+    }
+    const d = toDense(v.matrix);
+    if (d.rows !== rows || d.cols !== cols) fail(`ifelse: operands of ${rows} x ${cols} and ${d.rows} x ${d.cols} do not match`);
+    return (k: number) => d.data[k];
+  };
+  const [fc, fx, fy] = [cell(c), cell(x), cell(y)];
+  const out = new Float64Array(rows * cols);
+  for (let k = 0; k < out.length; k++) out[k] = fc(k) !== 0 ? fx(k) : fy(k);
+  return dense(rows, cols, out);
+}
+
+function removeEmpty(a: CallArgs): Value {
+  const x = toDense(mat(need(a, 0, "target", "removeEmpty")));
+  const margin = text(need(a, 1, "margin", "removeEmpty"));
+  const selectValue = arg(a, 2, "select");
+  const select = selectValue ? toDense(mat(selectValue)) : undefined;
+  const byRows = margin === "rows";
+  if (!byRows && margin !== "cols") fail(`removeEmpty: margin must be "rows" or "cols", found "${margin}"`);
+  const n = byRows ? x.rows : x.cols;
+  const keep: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let nonEmpty = false;
+    if (select) nonEmpty = select.data[i] !== 0;
+    else for (let j = 0; j < (byRows ? x.cols : x.rows) && !nonEmpty; j++) nonEmpty = (byRows ? x.data[i * x.cols + j] : x.data[j * x.cols + i]) !== 0;
+    if (nonEmpty) keep.push(i);
+  }
+  if (byRows) {
+    const out = new Float64Array(keep.length * x.cols);
+    keep.forEach((i, r) => out.set(x.data.subarray(i * x.cols, (i + 1) * x.cols), r * x.cols));
+    return dense(keep.length, x.cols, out);
+  }
+  const out = new Float64Array(x.rows * keep.length);
+  for (let i = 0; i < x.rows; i++) keep.forEach((j, c) => (out[i * keep.length + c] = x.data[i * x.cols + j]));
+  return dense(x.rows, keep.length, out);
+}
+
+function write(a: CallArgs, ctx: EvalContext): Value {
+  const v = need(a, 0, "target", "write");
+  const file = text(need(a, 1, "file", "write"));
+  const format = arg(a, 2, "format");
+  const header = arg(a, 3, "header");
+  const sep = arg(a, 4, "sep");
+  const options = {
+    ...(format ? { format: text(format) as FileFormatName } : {}),
+    ...(header ? { header: truthy(header) } : {}),
+    ...(sep ? { sep: text(sep) } : {}),
+    ...(ctx.scriptPath ? { scriptPath: ctx.scriptPath } : {}),
+  };
+  if (v.kind === "matrix") writeDataFile(file, { kind: "matrix", data: dataFromMatrix(v.matrix) }, options);
+  else if (v.kind === "frame") writeDataFile(file, { kind: "frame", frame: v.frame }, options);
+  else if (v.kind === "scalar") writeDataFile(file, { kind: "scalar", scalar: v.type === "boolean" ? { type: "boolean", value: v.value } : v.type === "string" ? { type: "string", value: v.value } : { type: v.type, value: v.value } }, options);
+  else fail("write: lists cannot be written");
+  return bool(true);
+}
+
+export const BUILTINS: Record<string, Builtin> = {
+  print: (a, ctx) => {
+    ctx.print(valueText(need(a, 0, "value", "print")));
+    return bool(true);
+  },
+  stop: (a) => {
+    throw new DmlRuntimeError(a.values.length > 0 ? valueText(a.values[0]) : "stop", undefined);
+  },
+  assert: (a) => {
+    if (!truthy(need(a, 0, "condition", "assert"), "assert")) fail("assertion failed");
+    return bool(true);
+  },
+  write,
+  toString: (a: CallArgs) => {
+    const v = need(a, 0, "target", "toString");
+    if (v.kind !== "matrix") return str(valueText(v));
+    const decimal = arg(a, 4, "decimal");
+    const rows = arg(a, 1, "rows");
+    const cols = arg(a, 2, "cols");
+    return str(matrixText(v.matrix, decimal ? num(decimal) : 3, rows ? num(rows) : 100, cols ? num(cols) : 100));
+  },
+  ifelse,
+  solve: (a) => ({ kind: "matrix", matrix: solve(mat(need(a, 0, "A", "solve")), mat(need(a, 1, "b", "solve"))) }),
+  inv: (a) => {
+    const x = mat(need(a, 0, "A", "inv"));
+    const eye = new Float64Array(x.rows * x.rows);
+    for (let i = 0; i < x.rows; i++) eye[i * x.rows + i] = 1;
+    return { kind: "matrix", matrix: solve(x, new DenseMatrix(x.rows, x.rows, eye)) };
+  },
+  min: foldMinMax("min"),
+  max: foldMinMax("max"),
+  sample,
+  order,
+  rev,
+  cumsum: (a) => ({ kind: "matrix", matrix: cumsum(mat(need(a, 0, "target", "cumsum"))) }),
+  rowIndexMax: (a) => ({ kind: "matrix", matrix: rowIndexMax(mat(need(a, 0, "target", "rowIndexMax"))) }),
+  removeEmpty,
+  t: (a) => ({ kind: "matrix", matrix: transpose(mat(need(a, 0, "target", "t"))) }),
+  trace: (a) => {
+    const x = toDense(mat(need(a, 0, "target", "trace")));
+    let s = 0;
+    for (let i = 0; i < Math.min(x.rows, x.cols); i++) s += x.data[i * x.cols + i];
+    return double(s);
+  },
+  list: (a) => ({ kind: "list", items: a.values, names: a.names }),
+  time: () => int(Math.round(performance.now() * 1e6)),
+  nnz: (a) => {
+    const x = toDense(mat(need(a, 0, "target", "nnz")));
+    let n = 0;
+    for (const v of x.data) if (v !== 0) n++;
+    return int(n);
+  },
+  replace: (a) => {
+    const x = toDense(mat(need(a, 0, "target", "replace")));
+    const pattern = num(need(a, 1, "pattern", "replace"));
+    const replacement = num(need(a, 2, "replacement", "replace"));
+    const out = Float64Array.from(x.data, (v) => (v === pattern || (Number.isNaN(pattern) && Number.isNaN(v)) ? replacement : v));
+    return dense(x.rows, x.cols, out);
+  },
+};

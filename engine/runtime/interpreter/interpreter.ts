@@ -1,0 +1,169 @@
+/**
+ * Runs a parsed program over its statement-block tree: basic blocks by
+ * their DAGs (evaluate-dag.ts), if/else and while conditions and for/parfor
+ * bounds by predicate DAGs, user functions with defaults and multiple
+ * returns. Functions of earlier programs of a session stay callable.
+ */
+import type { Expression, Program, Range } from "../../syntax/ast";
+import { buildPredicateDag } from "../../program/dag-build";
+import { createDagContext, type DagContext } from "../../program/dag-context";
+import { buildProgramDags, type ProgramDags } from "../../program/dag-program";
+import type { DagType } from "../../program/dag-types";
+import type { ForBlock, FunctionBlock, StatementBlock } from "../../program/statement-block";
+import type { EvalContext } from "./context";
+import { DmlRuntimeError, fail } from "./errors";
+import { DagEvaluator } from "./evaluate-dag";
+import { num, truthy } from "./operations";
+import { double, int, type Value } from "./values";
+
+export interface Unit {
+  dags: ProgramDags;
+  context: DagContext;
+}
+
+export interface DefinedFunction {
+  block: FunctionBlock;
+  unit: Unit;
+}
+
+export interface InterpreterHost {
+  params: ReadonlyMap<string, string>;
+  scriptPath?: string;
+  memoryBudget: number;
+  print(line: string): void;
+  functions: Map<string, DefinedFunction>;
+  /** Called after each basic block with the variables it assigned. */
+  onAssign?(outputs: ReadonlyMap<string, Value>): void;
+}
+
+const MAX_CALL_DEPTH = 200;
+
+function typeOf(v: Value): DagType {
+  if (v.kind === "scalar") return { dataType: "scalar", valueType: v.type };
+  if (v.kind === "matrix") return { dataType: "matrix", valueType: "double" };
+  return { dataType: v.kind, valueType: "unknown" };
+}
+
+export class Interpreter {
+  private depth = 0;
+
+  constructor(
+    readonly host: InterpreterHost,
+    readonly sourceText: string,
+  ) {}
+
+  /** Runs `program` in `env` (changed in place). */
+  runProgram(program: Program, env: Map<string, Value>): void {
+    const unit: Unit = { dags: buildProgramDags(program), context: createDagContext(program) };
+    for (const f of unit.dags.programBlocks.functions) this.host.functions.set(f.name, { block: f, unit });
+    this.sequence(unit, unit.dags.programBlocks.main, env);
+  }
+
+  private evalContext(env: Map<string, Value>): EvalContext {
+    const host = this.host;
+    return {
+      env,
+      params: host.params,
+      ...(host.scriptPath ? { scriptPath: host.scriptPath } : {}),
+      sourceText: this.sourceText,
+      memoryBudget: host.memoryBudget,
+      print: (line) => host.print(line),
+      callUser: (name, args, names, range) => this.callUser(name, args, names, range),
+    };
+  }
+
+  private sequence(unit: Unit, blocks: readonly StatementBlock[], env: Map<string, Value>): void {
+    for (const block of blocks) this.block(unit, block, env);
+  }
+
+  private predicate(unit: Unit, expressions: Expression[], env: Map<string, Value>): Value[] {
+    const variableTypes = new Map([...env].map(([k, v]) => [k, typeOf(v)]));
+    const dag = buildPredicateDag(expressions, { ...unit.context, variableTypes });
+    const evaluator = new DagEvaluator(dag, this.evalContext(env));
+    return dag.sinks.map((s) => evaluator.node(s.node));
+  }
+
+  private block(unit: Unit, block: StatementBlock, env: Map<string, Value>): void {
+    switch (block.kind) {
+      case "basic": {
+        const info = unit.dags.byBlock.get(block);
+        if (!info) return;
+        const outputs = new DagEvaluator(info.dag, this.evalContext(env)).run();
+        for (const [name, value] of outputs) env.set(name, value);
+        this.host.onAssign?.(outputs);
+        return;
+      }
+      case "if": {
+        const [c] = this.predicate(unit, [block.statement.condition], env);
+        const taken = truthy(c, "if condition");
+        this.sequence(unit, taken ? block.thenBlocks : block.elseBlocks, env);
+        return;
+      }
+      case "while":
+        for (;;) {
+          const [c] = this.predicate(unit, [block.statement.condition], env);
+          if (!truthy(c, "while condition")) return;
+          this.sequence(unit, block.bodyBlocks, env);
+        }
+      case "for":
+      case "parfor":
+        this.forLoop(unit, block, env);
+        return;
+    }
+  }
+
+  private forLoop(unit: Unit, block: ForBlock, env: Map<string, Value>): void {
+    const it = block.statement.iterable;
+    const exprs = it.kind === "seq" && it.by ? [it.from, it.to, it.by] : [it.from, it.to];
+    const values = this.predicate(unit, exprs, env);
+    const from = num(values[0], "for bound");
+    const to = num(values[1], "for bound");
+    const by = values[2] ? num(values[2], "for increment") : from <= to ? 1 : -1;
+    if (by === 0 || (by > 0 && from > to) || (by < 0 && from < to)) {
+      if (values[2]) throw new DmlRuntimeError(`for: seq(${from}, ${to}, ${by}) has an increment of the wrong sign`, it.range);
+    }
+    const integral = values.every((v) => v.kind === "scalar" && (v.type === "int" || Number.isInteger(num(v))));
+    const count = by === 0 ? 0 : Math.max(0, Math.floor((to - from) / by + 1e-10) + 1);
+    for (let k = 0; k < count; k++) {
+      const x = from + k * by;
+      env.set(block.variable, integral ? int(x) : double(x));
+      this.sequence(unit, block.bodyBlocks, env);
+    }
+  }
+
+  callUser(name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] {
+    const f = this.host.functions.get(name) ?? fail(`function ${name} is not defined`, range);
+    if (f.block.external) fail(`external function ${name} cannot be run`, range);
+    if (this.depth >= MAX_CALL_DEPTH) fail(`calls nested deeper than ${MAX_CALL_DEPTH} (unbounded recursion?)`, range);
+    const statement = f.block.statement;
+    const env = new Map<string, Value>();
+    const bound = new Set<string>();
+    let position = 0;
+    args.forEach((value, i) => {
+      const n = names[i];
+      if (n !== undefined) {
+        if (!f.block.params.includes(n)) fail(`function ${name} has no parameter '${n}'`, range);
+        env.set(n, value);
+        bound.add(n);
+        return;
+      }
+      const p = f.block.params[position++];
+      if (p === undefined) fail(`function ${name} takes ${f.block.params.length} arguments, found ${args.length}`, range);
+      env.set(p, value);
+      bound.add(p);
+    });
+    for (const p of statement.params) {
+      if (bound.has(p.name.name)) continue;
+      if (!p.defaultValue) fail(`function ${name}: missing argument '${p.name.name}'`, range);
+      const [v] = this.predicate(f.unit, [p.defaultValue], env);
+      env.set(p.name.name, v);
+    }
+    this.depth++;
+    try {
+      this.sequence(f.unit, f.block.bodyBlocks, env);
+    } finally {
+      this.depth--;
+    }
+    return f.block.returns.map((r) => env.get(r) ?? fail(`function ${name} did not assign its result '${r}'`, range));
+  }
+}

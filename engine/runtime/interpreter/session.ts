@@ -1,0 +1,150 @@
+/**
+ * A session of the embedded runtime: variables and functions carried from
+ * one run to the next, so a script can be run cell by cell (`# %%` lines
+ * split it), and the measured dims and nnz of every assigned variable.
+ */
+import { parse } from "../../syntax/parse";
+import { countNonZeros } from "../matrix/dense-matrix";
+import { DEFAULT_MEMORY_BUDGET } from "./context";
+import { DmlRuntimeError, formatRuntimeError, locate } from "./errors";
+import { Interpreter, type DefinedFunction } from "./interpreter";
+import type { Value } from "./values";
+
+export interface SessionOptions {
+  params?: ReadonlyMap<string, string> | Record<string, string>;
+  /** The script's path: relative reads and writes resolve next to it; errors name it. */
+  scriptPath?: string;
+  /** Bytes a dense intermediate may take (default 2 GiB). */
+  memoryBudget?: number;
+  /** Where print() goes (default: standard output). */
+  print?: (line: string) => void;
+}
+
+export interface VariableInfo {
+  name: string;
+  kind: Value["kind"];
+  /** scalars: int, double, boolean, string */
+  valueType?: string;
+  rows?: number;
+  cols?: number;
+  nnz?: number;
+}
+
+export interface RunResult {
+  ok: boolean;
+  /** `file:line:col: error: message` lines (syntax errors or the runtime error). */
+  errors: string[];
+  error?: DmlRuntimeError;
+}
+
+export interface Cell {
+  /** 1-based. */
+  index: number;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/** Splits a script at `# %%` comment lines; the text before the first marker is a cell if it has any code. */
+export function splitCells(text: string): Cell[] {
+  const lines = text.split("\n");
+  const starts: number[] = [];
+  lines.forEach((line, i) => {
+    if (/^\s*#\s*%%/.test(line)) starts.push(i);
+  });
+  const bounds: [number, number][] = [];
+  const firstCode = lines.slice(0, starts[0] ?? lines.length).some((l) => l.trim() !== "" && !l.trim().startsWith("#"));
+  if (starts.length === 0 || (starts[0] > 0 && firstCode)) bounds.push([0, (starts[0] ?? lines.length) - 1]);
+  starts.forEach((s, k) => bounds.push([s, (starts[k + 1] ?? lines.length) - 1]));
+  return bounds.map(([startLine, endLine], i) => ({ index: i + 1, startLine, endLine, text: lines.slice(startLine, endLine + 1).join("\n") }));
+}
+
+/** The script with every line outside `cell` blanked, so positions stay those of the whole file. */
+export function isolateCell(text: string, cell: Cell): string {
+  return text
+    .split("\n")
+    .map((line, i) => (i >= cell.startLine && i <= cell.endLine ? line : ""))
+    .join("\n");
+}
+
+export class Session {
+  readonly env = new Map<string, Value>();
+  readonly functions = new Map<string, DefinedFunction>();
+  /** Measured sizes of the variables assigned so far (latest value). */
+  readonly assigned = new Map<string, VariableInfo>();
+  private readonly params: ReadonlyMap<string, string>;
+
+  constructor(readonly options: SessionOptions = {}) {
+    const p = options.params;
+    this.params = p instanceof Map ? p : new Map(Object.entries((p as Record<string, string> | undefined) ?? {}));
+  }
+
+  /** Runs a program text (a whole script, a cell, or a script with other cells blanked) in this session. */
+  runCell(text: string): RunResult {
+    const file = this.options.scriptPath ?? "<cell>";
+    const parsed = parse(text);
+    const syntax = parsed.diagnostics.filter((d) => d.severity === "error");
+    if (syntax.length > 0) {
+      return { ok: false, errors: syntax.map((d) => `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: error: ${d.message}`) };
+    }
+    const interpreter = new Interpreter(
+      {
+        params: this.params,
+        ...(this.options.scriptPath ? { scriptPath: this.options.scriptPath } : {}),
+        memoryBudget: this.options.memoryBudget ?? DEFAULT_MEMORY_BUDGET,
+        print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
+        functions: this.functions,
+        onAssign: (outputs) => {
+          for (const [name, value] of outputs) this.assigned.set(name, variableInfo(name, value));
+        },
+      },
+      text,
+    );
+    try {
+      interpreter.runProgram(parsed.program, this.env);
+      return { ok: true, errors: [] };
+    } catch (error) {
+      const e = locate(error, undefined);
+      return { ok: false, errors: [formatRuntimeError(e, file)], error: e };
+    }
+  }
+
+  runScript(text: string): RunResult {
+    return this.runCell(text);
+  }
+
+  /** Runs cells 1..n of `text` in order (stopping at the first error). */
+  runCellsThrough(text: string, n: number): RunResult {
+    const cells = splitCells(text);
+    if (n < 1 || n > cells.length) return { ok: false, errors: [`${this.options.scriptPath ?? "<script>"}: error: no cell ${n} (the script has ${cells.length})`] };
+    for (const cell of cells.slice(0, n)) {
+      const result = this.runCell(isolateCell(text, cell));
+      if (!result.ok) return result;
+    }
+    return { ok: true, errors: [] };
+  }
+
+  variables(): VariableInfo[] {
+    return [...this.assigned.values()];
+  }
+}
+
+export function createSession(options: SessionOptions = {}): Session {
+  return new Session(options);
+}
+
+export function variableInfo(name: string, v: Value): VariableInfo {
+  switch (v.kind) {
+    case "scalar":
+      return { name, kind: "scalar", valueType: v.type, rows: 0, cols: 0, nnz: 0 };
+    case "matrix": {
+      const m = v.matrix;
+      const nnz = m.format === "dense" ? countNonZeros(m.data, 0, m.rows * m.cols) : m.rowPtr[m.rows];
+      return { name, kind: "matrix", rows: m.rows, cols: m.cols, nnz };
+    }
+    case "frame":
+      return { name, kind: "frame", rows: v.frame.rows, cols: v.frame.columns.length };
+    case "list":
+      return { name, kind: "list", rows: v.items.length, cols: 1 };
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The interpreter's values: scalars (int, double, boolean, string, kept
+ * apart because DML prints them differently), matrices (the runtime's
+ * Matrix), frames (from io) and lists; with SystemDS's text forms.
+ */
+import type { FrameData } from "../io/frame-data";
+import { formatDecimal } from "../io/frame-format";
+import type { Matrix } from "../matrix/matrix";
+import { isDense } from "../matrix/matrix";
+
+export type ScalarType = "int" | "double" | "boolean" | "string";
+export type ScalarValue =
+  | { kind: "scalar"; type: "int" | "double"; value: number }
+  | { kind: "scalar"; type: "boolean"; value: boolean }
+  | { kind: "scalar"; type: "string"; value: string };
+export type Value =
+  | ScalarValue
+  | { kind: "matrix"; matrix: Matrix }
+  | { kind: "frame"; frame: FrameData }
+  | { kind: "list"; items: Value[]; names?: (string | undefined)[] };
+
+export const int = (value: number): ScalarValue => ({ kind: "scalar", type: "int", value: Math.trunc(value) });
+export const double = (value: number): ScalarValue => ({ kind: "scalar", type: "double", value });
+export const bool = (value: boolean): ScalarValue => ({ kind: "scalar", type: "boolean", value });
+export const str = (value: string): ScalarValue => ({ kind: "scalar", type: "string", value });
+export const matrixValue = (matrix: Matrix): Value => ({ kind: "matrix", matrix });
+
+/** Java's Double.toString: 1.0, 0.5, 1.0E-4, 1.234E7, NaN, Infinity. */
+export function javaDouble(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const a = Math.abs(x);
+  if (a >= 1e-3 && a < 1e7) {
+    const s = String(x);
+    return s.includes(".") ? s : `${s}.0`;
+  }
+  const [mantissa, exponent] = x.toExponential().split("e") as [string, string];
+  const m = mantissa.includes(".") ? mantissa : `${mantissa}.0`;
+  return `${m}E${exponent.startsWith("+") ? exponent.slice(1) : exponent}`;
+}
+
+/** A scalar as print() and string concatenation show it. */
+export function scalarText(v: ScalarValue): string {
+  switch (v.type) {
+    case "int":
+      return String(v.value);
+    case "double":
+      return javaDouble(v.value);
+    case "boolean":
+      return v.value ? "TRUE" : "FALSE";
+    case "string":
+      return v.value;
+  }
+}
+
+export function matrixCell(m: Matrix, i: number, j: number): number {
+  if (isDense(m)) return m.data[i * m.cols + j];
+  for (let k = m.rowPtr[i]; k < m.rowPtr[i + 1]; k++) if (m.colIdx[k] === j) return m.values[k];
+  return 0;
+}
+
+/** SystemDS's toString(X): 3 decimals, cells separated by a space, each row ending in a newline. */
+export function matrixText(m: Matrix, decimal = 3, rows = 100, cols = 100): string {
+  let text = "";
+  for (let i = 0; i < Math.min(m.rows, rows); i++) {
+    const cells: string[] = [];
+    for (let j = 0; j < Math.min(m.cols, cols); j++) cells.push(formatDecimal(matrixCell(m, i, j), decimal));
+    text += `${cells.join(" ")}\n`;
+  }
+  return text;
+}
+
+export function valueText(v: Value): string {
+  switch (v.kind) {
+    case "scalar":
+      return scalarText(v);
+    case "matrix":
+      return matrixText(v.matrix);
+    case "frame":
+      return `frame ${v.frame.rows} x ${v.frame.columns.length}`;
+    case "list":
+      return v.items.map((item, i) => `${v.names?.[i] ?? i + 1}: ${valueText(item)}`).join("\n");
+  }
+}
+
+export function describeValue(v: Value): string {
+  switch (v.kind) {
+    case "scalar":
+      return `scalar ${v.type}`;
+    case "matrix":
+      return `matrix ${v.matrix.rows} x ${v.matrix.cols}`;
+    case "frame":
+      return "frame";
+    case "list":
+      return `list of ${v.items.length}`;
+  }
+}
