@@ -4,14 +4,17 @@
  * bounds by predicate DAGs, user functions with defaults and multiple
  * returns. Functions of earlier programs of a session stay callable.
  */
-import type { Expression, Program, Range } from "../../syntax/ast";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax/ast";
+import { parse } from "../../syntax/parse";
 import { buildPredicateDag } from "../../program/dag-build";
-import { createDagContext, type DagContext } from "../../program/dag-context";
+import { createDagContext, typeFromSpec, type DagContext } from "../../program/dag-context";
 import { buildProgramDags, type ProgramDags } from "../../program/dag-program";
 import type { DagType } from "../../program/dag-types";
 import type { ForBlock, FunctionBlock, StatementBlock } from "../../program/statement-block";
 import type { EvalContext } from "./context";
-import { DmlRuntimeError, fail } from "./errors";
+import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
 import { num, truthy } from "./operations";
 import { double, int, type Value } from "./values";
@@ -19,6 +22,11 @@ import { double, int, type Value } from "./values";
 export interface Unit {
   dags: ProgramDags;
   context: DagContext;
+  /** The unit's functions by plain name (a sourced file's functions call each other so). */
+  functions: Map<string, DefinedFunction>;
+  /** The file the unit was read from, when it is not the main script (sourced files). */
+  file?: string;
+  text: string;
 }
 
 export interface DefinedFunction {
@@ -54,21 +62,21 @@ export class Interpreter {
 
   /** Runs `program` in `env` (changed in place). */
   runProgram(program: Program, env: Map<string, Value>): void {
-    const unit: Unit = { dags: buildProgramDags(program), context: createDagContext(program) };
-    for (const f of unit.dags.programBlocks.functions) this.host.functions.set(f.name, { block: f, unit });
+    const unit = makeUnit(program, this.sourceText);
+    for (const [name, f] of unit.functions) this.host.functions.set(name, f);
     this.sequence(unit, unit.dags.programBlocks.main, env);
   }
 
-  private evalContext(env: Map<string, Value>): EvalContext {
+  private evalContext(unit: Unit, env: Map<string, Value>): EvalContext {
     const host = this.host;
     return {
       env,
       params: host.params,
       ...(host.scriptPath ? { scriptPath: host.scriptPath } : {}),
-      sourceText: this.sourceText,
+      sourceText: unit.text,
       memoryBudget: host.memoryBudget,
       print: (line) => host.print(line),
-      callUser: (name, args, names, range) => this.callUser(name, args, names, range),
+      callUser: (name, args, names, range) => this.callUser(unit, name, args, names, range),
     };
   }
 
@@ -79,7 +87,7 @@ export class Interpreter {
   private predicate(unit: Unit, expressions: Expression[], env: Map<string, Value>): Value[] {
     const variableTypes = new Map([...env].map(([k, v]) => [k, typeOf(v)]));
     const dag = buildPredicateDag(expressions, { ...unit.context, variableTypes });
-    const evaluator = new DagEvaluator(dag, this.evalContext(env));
+    const evaluator = new DagEvaluator(dag, this.evalContext(unit, env));
     return dag.sinks.map((s) => evaluator.node(s.node));
   }
 
@@ -87,8 +95,9 @@ export class Interpreter {
     switch (block.kind) {
       case "basic": {
         const info = unit.dags.byBlock.get(block);
+        for (const statement of block.statements) if (statement.kind === "source") this.source(unit, statement);
         if (!info) return;
-        const outputs = new DagEvaluator(info.dag, this.evalContext(env)).run();
+        const outputs = new DagEvaluator(info.dag, this.evalContext(unit, env)).run();
         for (const [name, value] of outputs) env.set(name, value);
         this.host.onAssign?.(outputs);
         return;
@@ -131,8 +140,32 @@ export class Interpreter {
     }
   }
 
-  callUser(name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] {
-    const f = this.host.functions.get(name) ?? fail(`function ${name} is not defined`, range);
+  /** `source("file") as ns`: the file's functions become callable as `ns::f` (plain names without `as`). */
+  private source(unit: Unit, statement: SourceStatement): void {
+    const base = unit.file ?? this.host.scriptPath;
+    const file = path.resolve(base ? path.dirname(base) : process.cwd(), statement.path);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      fail(`source: cannot read ${statement.path} (looked in ${file})`, statement.range);
+    }
+    const parsed = parse(text);
+    const syntax = parsed.diagnostics.find((d) => d.severity === "error");
+    if (syntax) fail(`source: ${file}:${syntax.range.start.line + 1}:${syntax.range.start.character + 1}: ${syntax.message}`, statement.range);
+    const sourced = makeUnit(parsed.program, text, file);
+    const prefix = statement.namespace ? `${statement.namespace.name}::` : "";
+    for (const [name, f] of sourced.functions) {
+      this.host.functions.set(prefix + name, f);
+      unit.functions.set(prefix + name, f);
+    }
+    for (const block of sourced.dags.programBlocks.main) {
+      if (block.kind === "basic") for (const s of block.statements) if (s.kind === "source") this.source(sourced, s);
+    }
+  }
+
+  callUser(caller: Unit, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] {
+    const f = caller.functions.get(name) ?? this.host.functions.get(name) ?? fail(`function ${name} is not defined`, range);
     if (f.block.external) fail(`external function ${name} cannot be run`, range);
     if (this.depth >= MAX_CALL_DEPTH) fail(`calls nested deeper than ${MAX_CALL_DEPTH} (unbounded recursion?)`, range);
     const statement = f.block.statement;
@@ -158,12 +191,33 @@ export class Interpreter {
       const [v] = this.predicate(f.unit, [p.defaultValue], env);
       env.set(p.name.name, v);
     }
+    for (const p of statement.params) env.set(p.name.name, coerce(env.get(p.name.name)!, p));
     this.depth++;
     try {
       this.sequence(f.unit, f.block.bodyBlocks, env);
+    } catch (error) {
+      const e = locate(error, undefined);
+      if (e.file === undefined && f.unit.file !== undefined) e.file = f.unit.file;
+      throw e;
     } finally {
       this.depth--;
     }
-    return f.block.returns.map((r) => env.get(r) ?? fail(`function ${name} did not assign its result '${r}'`, range));
+    return statement.returns.map((r) => coerce(env.get(r.name.name) ?? fail(`function ${name} did not assign its result '${r.name.name}'`, range), r));
   }
+}
+
+/** A scalar passed to (or returned from) a typed scalar parameter takes its declared value type, as SystemDS casts it. */
+function coerce(v: Value, p: Parameter): Value {
+  if (v.kind !== "scalar") return v;
+  const t = typeFromSpec(p.type);
+  if (t.dataType !== "scalar" || t.valueType === v.type) return v;
+  if (t.valueType === "double" && (v.type === "int" || v.type === "boolean")) return double(num(v));
+  if (t.valueType === "int" && (v.type === "double" || v.type === "boolean")) return int(num(v));
+  return v;
+}
+
+function makeUnit(program: Program, text: string, file?: string): Unit {
+  const unit: Unit = { dags: buildProgramDags(program), context: createDagContext(program), functions: new Map(), text, ...(file ? { file } : {}) };
+  for (const f of unit.dags.programBlocks.functions) unit.functions.set(f.name, { block: f, unit });
+  return unit;
 }
