@@ -37,6 +37,10 @@ describe("interpreter: values and printing", () => {
     assert.equal(printed('a = 1\nb = 2.5\nprint("s" + a + " " + b + " " + TRUE)\nprint(1 == 1)\nprint(3 > 4)'), "s1 2.5 TRUE\nTRUE\nFALSE");
   });
 
+  it("prints printf-style with several arguments", () => {
+    assert.equal(printed('a = 3\nprint("a=%d b=%.3f s=%s e=%e [%5d] [%-4s]", a, 0.5, "x", 12345.678, a, "ab")'), "a=3 b=0.500 s=x e=1.234568e+04 [    3] [ab  ]");
+  });
+
   it("runs matrix operations and toString with 3 decimals", () => {
     const out = printed(
       'X = matrix("1 2 3 4", rows=2, cols=2)\nprint(sum(X))\nprint(max(X))\nprint(as.scalar(X[2, 1]))\nprint(toString(X %*% X))\nprint(toString(t(X)))\nprint(length(X))\nprint(mean(X))',

@@ -161,8 +161,51 @@ function write(a: CallArgs, ctx: EvalContext): Value {
   return bool(true);
 }
 
+/** print("format", args...): Java's String.format for %d, %s, %f, %e, %b with flags, width and precision. */
+function printf(format: string, args: Value[]): string {
+  let next = 0;
+  return format.replace(/%([-+ 0,]*)(\d+)?(?:\.(\d+))?([dsfeEbBn%])/g, (whole, flags: string, width: string | undefined, precision: string | undefined, conv: string) => {
+    if (conv === "%") return "%";
+    if (conv === "n") return "\n";
+    const v = args[next++] ?? fail(`print: the format "${format}" needs more arguments than the ${args.length} given`);
+    let out: string;
+    switch (conv) {
+      case "d":
+        if (v.kind !== "scalar" || (v.type !== "int" && v.type !== "boolean")) fail(`print: %d needs an integer, found ${valueText(v)}`);
+        out = String(num(v));
+        break;
+      case "f":
+        out = num(v).toFixed(precision === undefined ? 6 : Number(precision));
+        break;
+      case "e":
+      case "E": {
+        const [m, e] = num(v).toExponential(precision === undefined ? 6 : Number(precision)).split("e") as [string, string];
+        const exp = Math.abs(Number(e)).toString().padStart(2, "0");
+        out = `${m}${conv}${Number(e) < 0 ? "-" : "+"}${exp}`;
+        break;
+      }
+      case "b":
+      case "B":
+        out = v.kind === "scalar" && v.type === "boolean" ? String(v.value) : "true";
+        if (conv === "B") out = out.toUpperCase();
+        break;
+      default:
+        out = valueText(v);
+        if (precision !== undefined) out = out.slice(0, Number(precision));
+    }
+    if (flags.includes("+") && /^[0-9]/.test(out) && conv !== "s") out = `+${out}`;
+    const w = width === undefined ? 0 : Number(width);
+    if (out.length < w) out = flags.includes("-") ? out.padEnd(w) : flags.includes("0") && conv !== "s" ? out.replace(/^([+-]?)/, (sign) => sign + "0".repeat(w - out.length)) : out.padStart(w);
+    return out;
+  });
+}
+
 export const BUILTINS: Record<string, Builtin> = {
   print: (a, ctx) => {
+    if (a.values.length > 1) {
+      ctx.print(printf(text(a.values[0]), a.values.slice(1)));
+      return bool(true);
+    }
     ctx.print(valueText(need(a, 0, "value", "print")));
     return bool(true);
   },
