@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { createSession, javaDouble, splitCells, type SessionOptions } from "../../engine/runtime/interpreter";
+import { createSession, evaluateExpression, javaDouble, matrixText, splitCells, type SessionOptions } from "../../engine/runtime/interpreter";
+import { DenseMatrix } from "../../engine/runtime/matrix";
 import { repoRoot } from "../repo-root";
 
 function run(script: string, options: SessionOptions = {}): { lines: string[]; errors: string[]; ok: boolean } {
@@ -101,6 +102,20 @@ describe("interpreter: source() namespaces", () => {
     const r = run('source("lib.dml") as L\nz = L::sq(3)\nprint(z)\nw = L::bad()', { scriptPath: main });
     assert.deepEqual(r.lines, ["18.0"]);
     assert.deepEqual(r.errors, [`${path.join(dir, "lib.dml")}:3:42: error: as.scalar: expected a 1 x 1 matrix, found 2 x 2`]);
+  });
+});
+
+describe("interpreter: oracle", () => {
+  it("evaluates an expression on given inputs, for checking rewrites", () => {
+    const X = { kind: "matrix" as const, matrix: DenseMatrix.fromRows([[1, 2], [3, 4], [5, 6]]) };
+    const v = { kind: "matrix" as const, matrix: DenseMatrix.fromRows([[1], [-1]]) };
+    const inputs = new Map([["X", X], ["v", v]]);
+    const a = evaluateExpression("t(X) %*% (X %*% v)", inputs);
+    const b = evaluateExpression("(t(X) %*% X) %*% v", inputs);
+    assert.equal(a.kind, "matrix");
+    assert.equal(matrixText((a as typeof X).matrix), "-9.000\n-12.000\n");
+    assert.equal(matrixText((b as typeof X).matrix), "-9.000\n-12.000\n");
+    assert.throws(() => evaluateExpression("X %*% X", inputs), /matrix multiply/);
   });
 });
 

@@ -4,3 +4,4 @@ export { DmlRuntimeError, formatRuntimeError } from "./errors";
 export { DEFAULT_MEMORY_BUDGET } from "./context";
 export { javaDouble, matrixText, scalarText, valueText, type Value, type ScalarValue } from "./values";
 export { solve } from "./linear-solve";
+export { evaluateDag, evaluateExpression, type OracleOptions } from "./oracle";
