@@ -4,7 +4,7 @@
  * Matrix), frames (from io) and lists; with SystemDS's text forms.
  */
 import type { FrameData } from "../io/frame-data";
-import { formatDecimal } from "../io/frame-format";
+import { formatDecimal, formatFrame } from "../io/frame-format";
 import type { Matrix } from "../matrix/matrix";
 import { isDense } from "../matrix/matrix";
 
@@ -78,7 +78,7 @@ export function valueText(v: Value): string {
     case "matrix":
       return matrixText(v.matrix);
     case "frame":
-      return `frame ${v.frame.rows} x ${v.frame.columns.length}`;
+      return formatFrame(v.frame);
     case "list":
       return v.items.map((item, i) => `${v.names?.[i] ?? i + 1}: ${valueText(item)}`).join("\n");
   }
