@@ -8,6 +8,9 @@ import { typeParameterValue } from "../../stats/metadata/parameters";
 import { cbind, rbind } from "../kernels/bind";
 import { diag } from "../kernels/diag";
 import { matmul } from "../kernels/matmul";
+import { matrixKernels } from "../wasm";
+import { DenseMatrix } from "../matrix/dense-matrix";
+import { isDense, type Matrix } from "../matrix/matrix";
 import { rand, type RandDistribution } from "../kernels/rand";
 import { matrixFill, matrixFromValues, reshape } from "../kernels/reshape";
 import { seq } from "../kernels/seq";
@@ -96,7 +99,7 @@ export class DagEvaluator {
         const a = mat(input(0));
         const b = mat(input(1));
         if (a.cols === b.rows) checkBudget(this.ctx, a.rows, b.cols, n.range);
-        return { kind: "matrix", matrix: matmul(a, b) };
+        return { kind: "matrix", matrix: fastMatmul(a, b) };
       }
       case "binary": {
         const a = input(0);
@@ -165,6 +168,7 @@ export class DagEvaluator {
     }
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
     if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
+    if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
     return builtin(this.named(n), this.ctx);
   }
 
@@ -258,4 +262,19 @@ export class DagEvaluator {
     const s = value.scalar;
     return s.type === "boolean" ? bool(s.value) : s.type === "string" ? str(s.value) : s.type === "int" ? int(s.value) : double(s.value);
   }
+}
+
+/** Products of dense operands with at least this many multiply-adds go to the WebAssembly GEMM (when it loads). */
+const WASM_GEMM_MIN_FLOPS = 1e6;
+
+function fastMatmul(a: Matrix, b: Matrix): Matrix {
+  if (isDense(a) && isDense(b) && a.cols === b.rows && b.cols > 1 && a.rows * a.cols * b.cols >= WASM_GEMM_MIN_FLOPS) {
+    const kernels = matrixKernels();
+    if (kernels.backend === "wasm-simd") {
+      const c = new DenseMatrix(a.rows, b.cols);
+      kernels.gemm(a.rows, a.cols, b.cols, a.data, b.data, c.data);
+      return c;
+    }
+  }
+  return matmul(a, b);
 }
