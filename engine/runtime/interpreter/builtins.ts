@@ -15,6 +15,7 @@ import { DenseMatrix } from "../matrix/dense-matrix";
 import { toDense } from "../matrix/convert";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
+import { LINALG_BUILTINS } from "./builtins-linalg";
 import { solve } from "./linear-solve";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
@@ -201,6 +202,7 @@ function printf(format: string, args: Value[]): string {
 }
 
 export const BUILTINS: Record<string, Builtin> = {
+  ...LINALG_BUILTINS,
   print: (a, ctx) => {
     if (a.values.length > 1) {
       ctx.print(printf(text(a.values[0]), a.values.slice(1)));
