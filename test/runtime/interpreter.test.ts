@@ -175,6 +175,12 @@ describe("interpreter: cells and sessions", () => {
     assert.deepEqual(session.variables().find((v) => v.name === "M"), { name: "M", kind: "matrix", rows: 3, cols: 2, nnz: 1 });
   });
 
+  it("stops an endless loop when asked to", () => {
+    let polls = 0;
+    const r = run("x = 0\nwhile (TRUE) { x = x + 1 }", { shouldInterrupt: () => ++polls > 1000 });
+    assert.deepEqual(r.errors, ["/tmp/t.dml:2:1: error: interrupted"]);
+  });
+
   it("keeps line numbers of the whole file in a later cell's errors", () => {
     const lines: string[] = [];
     const session = createSession({ scriptPath: "/tmp/c.dml", print: (l) => lines.push(l) });

@@ -40,6 +40,8 @@ export interface InterpreterHost {
   memoryBudget: number;
   print(line: string): void;
   functions: Map<string, DefinedFunction>;
+  /** Polled at every loop iteration and function call: true stops the run with an "interrupted" error (e.g. an editor's cancel). */
+  shouldInterrupt?(): boolean;
   /** Called after each basic block with the variables it assigned. */
   onAssign?(outputs: ReadonlyMap<string, Value>): void;
 }
@@ -110,6 +112,7 @@ export class Interpreter {
       }
       case "while":
         for (;;) {
+          this.checkInterrupt(block.range);
           const [c] = this.predicate(unit, [block.statement.condition], env);
           if (!truthy(c, "while condition")) return;
           this.sequence(unit, block.bodyBlocks, env);
@@ -135,6 +138,7 @@ export class Interpreter {
     const count = by === 0 ? 0 : Math.max(0, Math.floor((to - from) / by + 1e-10) + 1);
     for (let k = 0; k < count; k++) {
       const x = from + k * by;
+      this.checkInterrupt(block.range);
       env.set(block.variable, integral ? int(x) : double(x));
       this.sequence(unit, block.bodyBlocks, env);
     }
@@ -164,9 +168,14 @@ export class Interpreter {
     }
   }
 
+  private checkInterrupt(range: Range): void {
+    if (this.host.shouldInterrupt?.()) fail("interrupted", range);
+  }
+
   callUser(caller: Unit, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] {
     const f = caller.functions.get(name) ?? this.host.functions.get(name) ?? fail(`function ${name} is not defined`, range);
     if (f.block.external) fail(`external function ${name} cannot be run`, range);
+    this.checkInterrupt(range);
     if (this.depth >= MAX_CALL_DEPTH) fail(`calls nested deeper than ${MAX_CALL_DEPTH} (unbounded recursion?)`, range);
     const statement = f.block.statement;
     const env = new Map<string, Value>();

@@ -16,6 +16,8 @@ export interface SessionOptions {
   scriptPath?: string;
   /** Bytes a dense intermediate may take (default 2 GiB). */
   memoryBudget?: number;
+  /** Polled at loop iterations and function calls; true stops the run with an "interrupted" error. */
+  shouldInterrupt?: () => boolean;
   /** Where print() goes (default: standard output). */
   print?: (line: string) => void;
 }
@@ -94,6 +96,7 @@ export class Session {
         memoryBudget: this.options.memoryBudget ?? DEFAULT_MEMORY_BUDGET,
         print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
         functions: this.functions,
+        ...(this.options.shouldInterrupt ? { shouldInterrupt: this.options.shouldInterrupt } : {}),
         onAssign: (outputs) => {
           for (const [name, value] of outputs) this.assigned.set(name, variableInfo(name, value));
         },
