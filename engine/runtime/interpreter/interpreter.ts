@@ -134,7 +134,9 @@ export class Interpreter {
     if (by === 0 || (by > 0 && from > to) || (by < 0 && from < to)) {
       if (values[2]) throw new DmlRuntimeError(`for: seq(${from}, ${to}, ${by}) has an increment of the wrong sign`, it.range);
     }
-    const integral = values.every((v) => v.kind === "scalar" && (v.type === "int" || Number.isInteger(num(v))));
+    // The loop variable is an int when the start and the increment are (the end only bounds the count).
+    const intLike = (v: Value) => v.kind === "scalar" && (v.type === "int" || Number.isInteger(num(v)));
+    const integral = intLike(values[0]) && (values[2] === undefined || intLike(values[2]));
     const count = by === 0 ? 0 : Math.max(0, Math.floor((to - from) / by + 1e-10) + 1);
     for (let k = 0; k < count; k++) {
       const x = from + k * by;
