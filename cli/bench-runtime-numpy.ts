@@ -4,6 +4,7 @@
  * with numpy's BLAS (its default threads, or one with `singleThread`) and
  * scipy.sparse. Never throws: a missing python3, numpy or scipy is a reason.
  */
+import { baselinePython } from "./baseline-python";
 import { spawnSync } from "node:child_process";
 import { numpyDataSource } from "./bench-runtime-data";
 import { SINGLE_THREAD_BLAS_ENV } from "./calibrate-numpy";
@@ -84,7 +85,7 @@ print(json.dumps({"numpy": np.__version__, "scipy": scipy_version, "cases": out}
 export function runPythonBaseline(cases: readonly PythonCase[], options: { singleThread?: boolean; timeoutMs?: number } = {}): PythonResults {
   if (cases.length === 0) return { ok: true, numpy: "", scipy: null, cases: {} };
   const env = options.singleThread ? { ...process.env, ...SINGLE_THREAD_BLAS_ENV } : process.env;
-  const result = spawnSync("python3", ["-c", script, JSON.stringify(cases)], {
+  const result = spawnSync(baselinePython(), ["-c", script, JSON.stringify(cases)], {
     encoding: "utf8",
     env,
     timeout: options.timeoutMs ?? 120_000,

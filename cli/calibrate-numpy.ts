@@ -4,6 +4,7 @@
  * both are installed. Never throws: when python3 or numpy is missing, or the
  * run fails, the result says why.
  */
+import { baselinePython } from "./baseline-python";
 import { spawnSync } from "node:child_process";
 
 export type NumpyGemmResult =
@@ -38,7 +39,7 @@ export const SINGLE_THREAD_BLAS_ENV: Readonly<Record<string, string>> = {
 /** Times numpy's n×n GEMM `runs` times after a warm-up; `singleThread` pins BLAS to one thread. */
 export function numpyGemm(n: number, runs: number, options: { singleThread?: boolean; timeoutMs?: number } = {}): NumpyGemmResult {
   const env = options.singleThread ? { ...process.env, ...SINGLE_THREAD_BLAS_ENV } : process.env;
-  const result = spawnSync("python3", ["-c", script, String(n), String(runs)], {
+  const result = spawnSync(baselinePython(), ["-c", script, String(n), String(runs)], {
     encoding: "utf8",
     env,
     timeout: options.timeoutMs ?? 20_000,
