@@ -31,6 +31,19 @@ const iris = { A: "data/iris_X.csv", b: "data/iris_y.csv" };
 const OPTIMUM = 7.000398439152709;
 
 describe("examples end to end", () => {
+  it("iris_tour prints numpy's means, standard deviations and correlations", () => {
+    // From numpy 1.24 on the same file: X.mean(0), X.std(0, ddof=1), corrcoef(X.T), rounded to 3 decimals.
+    const lines = runExample("iris_tour.dml", {}).flatMap((l) => l.split("\n")).map((l) => l.trim()).filter((l) => l.length > 0);
+    assert.equal(lines[1], "5.843 3.057 3.758 1.199");
+    assert.equal(lines[2], "0.828 0.436 1.765 0.762");
+    assert.deepEqual(lines.slice(3, 7), [
+      "1.000 -0.118 0.872 0.818",
+      "-0.118 1.000 -0.428 -0.366",
+      "0.872 -0.428 1.000 0.963",
+      "0.818 -0.366 0.963 1.000",
+    ]);
+  });
+
   it("l2svm and glm_logit reach training accuracy >= 0.9 on breast_cancer", () => {
     assert.ok(lastNumber(runExample("l2svm.dml", cancer), /^training accuracy/) >= 0.9);
     assert.ok(lastNumber(runExample("glm_logit.dml", cancer), /^training accuracy/) >= 0.9);
