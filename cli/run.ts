@@ -41,6 +41,7 @@ export async function run(args: readonly string[]): Promise<number> {
   const session = createSession({
     params,
     scriptPath: path.resolve(file),
+    workspaceRoot: process.cwd(),
     ...(memoryBudget !== undefined ? { memoryBudget } : {}),
     print: json ? (line) => printed.push(line) : (line) => process.stdout.write(`${line}\n`),
   });

@@ -12,6 +12,8 @@ export interface EvalContext {
   params: ReadonlyMap<string, string>;
   /** The script's path (relative reads/writes are next to it). */
   scriptPath?: string;
+  /** Where relative reads are looked up after the script's folder (as the analysis does). */
+  workspaceRoot?: string;
   /** The script's text, to name expressions in messages. */
   sourceText: string;
   /** Bytes a dense intermediate may take. */

@@ -254,7 +254,11 @@ export class DagEvaluator {
     if (rows) params.rows = num(rows);
     const cols = get("cols");
     if (cols) params.cols = num(cols);
-    const result = readDataFile(file, { ...(this.ctx.scriptPath ? { scriptPath: this.ctx.scriptPath } : {}), params });
+    const result = readDataFile(file, {
+      ...(this.ctx.scriptPath ? { scriptPath: this.ctx.scriptPath } : {}),
+      ...(this.ctx.workspaceRoot ? { workspaceRoot: this.ctx.workspaceRoot } : {}),
+      params,
+    });
     if (!result.ok) throw new DmlRuntimeError(result.error.message, n.range);
     const value = result.value.value;
     if (value.kind === "matrix") return { kind: "matrix", matrix: matrixFromData(value.data) };

@@ -37,6 +37,8 @@ export interface DefinedFunction {
 export interface InterpreterHost {
   params: ReadonlyMap<string, string>;
   scriptPath?: string;
+  /** Second place relative reads are looked up, after the script's folder. */
+  workspaceRoot?: string;
   memoryBudget: number;
   print(line: string): void;
   functions: Map<string, DefinedFunction>;
@@ -75,6 +77,7 @@ export class Interpreter {
       env,
       params: host.params,
       ...(host.scriptPath ? { scriptPath: host.scriptPath } : {}),
+      ...(host.workspaceRoot ? { workspaceRoot: host.workspaceRoot } : {}),
       sourceText: unit.text,
       memoryBudget: host.memoryBudget,
       print: (line) => host.print(line),

@@ -14,6 +14,8 @@ export interface SessionOptions {
   params?: ReadonlyMap<string, string> | Record<string, string>;
   /** The script's path: relative reads and writes resolve next to it; errors name it. */
   scriptPath?: string;
+  /** Second place relative reads are looked up (the working directory or workspace root). */
+  workspaceRoot?: string;
   /** Bytes a dense intermediate may take (default 2 GiB). */
   memoryBudget?: number;
   /** Polled at loop iterations and function calls; true stops the run with an "interrupted" error. */
@@ -93,6 +95,7 @@ export class Session {
       {
         params: this.params,
         ...(this.options.scriptPath ? { scriptPath: this.options.scriptPath } : {}),
+        ...(this.options.workspaceRoot ? { workspaceRoot: this.options.workspaceRoot } : {}),
         memoryBudget: this.options.memoryBudget ?? DEFAULT_MEMORY_BUDGET,
         print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
         functions: this.functions,
