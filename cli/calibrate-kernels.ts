@@ -117,16 +117,7 @@ export function csrSpmv(a: CsrArrays, x: Float64Array, y: Float64Array): void {
 }
 
 /** A deterministic pseudo-random generator in [0, 1) (mulberry32), so runs are comparable. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from "../engine/stats/structure-random";
 
 /** Random values in [0, 1). */
 export function randomDense(length: number, random: () => number): Float64Array {

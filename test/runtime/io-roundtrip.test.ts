@@ -13,18 +13,10 @@ import {
   toCsrMatrixData,
   writeDataFile,
 } from "../../engine/runtime/io";
+import { seededRandom } from "../../engine/stats/structure-random";
 
 /** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 function randomValue(next: () => number): number {
   const kind = next();

@@ -3,16 +3,7 @@ import { strict as assert } from "node:assert";
 import type { CsrArrays } from "../../engine/runtime/wasm";
 
 /** mulberry32: a small seeded generator of uniform numbers in [0, 1). */
-export function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as seeded } from "../../engine/stats/structure-random";
 
 /** Values in [-1, 1) into `into` (a fresh array when omitted). */
 export function fillRandom(rand: () => number, length: number, into: Float64Array = new Float64Array(length)): Float64Array {
