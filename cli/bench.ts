@@ -11,7 +11,7 @@ import { parseArgs, UsageError } from "./usage";
 export const benchUsage = "dml bench [SUITE] [--json]";
 
 /** Suites in the order `dml bench` runs them. */
-const suites: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
+export const benchSuites: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   parse: runParseBench,
   calibrate: runCalibrateBench,
   estimators: runEstimatorsBench,
@@ -27,14 +27,14 @@ export async function bench(args: readonly string[]): Promise<number> {
   const parsed = parseArgs("dml bench", args, { flags: ["--json"] });
   if (parsed.positionals.length > 1) throw new UsageError("dml bench: at most one SUITE");
   const chosen = parsed.positionals[0];
-  if (chosen !== undefined && !(chosen in suites)) {
-    throw new UsageError(`dml bench: unknown suite '${chosen}' (suites: ${Object.keys(suites).join(", ")})`);
+  if (chosen !== undefined && !(chosen in benchSuites)) {
+    throw new UsageError(`dml bench: unknown suite '${chosen}' (suites: ${Object.keys(benchSuites).join(", ")})`);
   }
   const rows: BenchRow[] = [];
   const common: BenchRow[] = [];
   const texts: string[] = [];
-  for (const name of chosen !== undefined ? [chosen] : Object.keys(suites)) {
-    const suiteRows = await suites[name]!();
+  for (const name of chosen !== undefined ? [chosen] : Object.keys(benchSuites)) {
+    const suiteRows = await benchSuites[name]!();
     rows.push(...suiteRows);
     const report = reports[name];
     if (report) texts.push(report(suiteRows));

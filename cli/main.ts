@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { bench, benchUsage } from "./bench";
+import { bench, benchSuites, benchUsage } from "./bench";
 import { check, checkUsage } from "./check";
 import { explain, explainUsage } from "./explain";
 import { lsp, lspUsage } from "./lsp";
@@ -33,7 +33,7 @@ usage:
   ${runUsage}
       run the script (or its # %% cells 1..N in one session) with the embedded runtime; exit 1 on a runtime error
   ${benchUsage}
-      run benchmarks (suites: parse); --json prints rows {suite, case, ours_ms, baseline, baseline_ms, ratio}
+      run benchmarks (suites: ${Object.keys(benchSuites).join(", ")}); --json prints rows {suite, case, ours_ms, baseline, baseline_ms, ratio}
   ${lspUsage}
       start the language server on standard input/output, for any editor
   dml --help | dml --version
