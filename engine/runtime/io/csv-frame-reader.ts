@@ -15,21 +15,14 @@
  */
 import { javaDoubleText } from "../../stats/metadata";
 import { fieldPosition, forEachCsvRecord, type CsvRecord } from "./csv-records";
+import type { CsvReadOptions } from "./csv-matrix-reader";
 import { DataFileError } from "./data-file-error";
 import { defaultColumnNames, type FrameColumn, type FrameColumnType, type FrameData } from "./frame-data";
 import { parseNumber, quoted } from "./text-values";
 
-export interface CsvFrameReadOptions {
-  file: string;
-  header?: boolean;
-  sep?: string;
-  fill?: boolean;
-  default?: number;
-  naStrings?: readonly string[];
+/** The matrix reader's options, plus the frame's column types. */
+export interface CsvFrameReadOptions extends CsvReadOptions {
   schema?: readonly FrameColumnType[];
-  rows?: number;
-  cols?: number;
-  dimsSource?: string;
 }
 
 type Cell = string | number | boolean | null;

@@ -16,39 +16,13 @@ import {
   type ElementwiseOp,
   type MatrixKernels,
 } from "./kernel-api";
+import { gemm } from "../kernels/gemm";
 
-/** Columns of C per pass in gemm: a C row slice and the matching B rows' slices stay in cache. */
-const GEMM_COL_BLOCK = 512;
-/** Rows of B per pass in gemm. */
-const GEMM_K_BLOCK = 128;
-
+/** C = A·B (overwriting C), with the runtime's cache-blocked JS GEMM, which accumulates into C. */
 export function jsGemm(m: number, k: number, n: number, a: Float64Array, b: Float64Array, c: Float64Array): void {
   checkGemm(m, k, n, a, b, c);
   c.fill(0, 0, m * n);
-  for (let j0 = 0; j0 < n; j0 += GEMM_COL_BLOCK) {
-    const j1 = Math.min(n, j0 + GEMM_COL_BLOCK);
-    for (let k0 = 0; k0 < k; k0 += GEMM_K_BLOCK) {
-      const k1 = Math.min(k, k0 + GEMM_K_BLOCK);
-      for (let i = 0; i < m; i++) {
-        const ci = i * n;
-        const ai = i * k;
-        let p = k0;
-        // Two rows of B per pass halve the loads and stores of the C row.
-        for (; p + 1 < k1; p += 2) {
-          const a0 = a[ai + p]!;
-          const a1 = a[ai + p + 1]!;
-          const b0 = p * n;
-          const b1 = b0 + n;
-          for (let j = j0; j < j1; j++) c[ci + j] += a0 * b[b0 + j]! + a1 * b[b1 + j]!;
-        }
-        if (p < k1) {
-          const a0 = a[ai + p]!;
-          const b0 = p * n;
-          for (let j = j0; j < j1; j++) c[ci + j] += a0 * b[b0 + j]!;
-        }
-      }
-    }
-  }
+  gemm(a, b, c, m, k, n);
 }
 
 export function jsGemv(m: number, n: number, a: Float64Array, x: Float64Array, y: Float64Array): void {
