@@ -7,7 +7,7 @@
  * annotations that point into the script.
  */
 import type { Diagnostic } from "../syntax/ast";
-import { parse } from "../syntax/parse";
+import { parse, type ParseResultWithComments } from "../syntax/parse";
 import { semanticDiagnostics } from "../program/semantic-diagnostics";
 import type { SourceReader } from "../program/function-scope";
 import { type AnalysisOptions, analyzeParsed } from "./program-analysis";
@@ -17,8 +17,8 @@ export interface CheckOptions extends AnalysisOptions {
   readFile?: SourceReader;
 }
 
-export function checkDocument(text: string, options: CheckOptions = {}): Diagnostic[] {
-  const parsed = parse(text, { keepComments: true });
+/** `parsed` may be given when the caller has already parsed `text` (with comments). */
+export function checkDocument(text: string, options: CheckOptions = {}, parsed: ParseResultWithComments = parse(text, { keepComments: true })): Diagnostic[] {
   if (parsed.diagnostics.some((d) => d.severity === "error")) return sortByPosition([...parsed.diagnostics]);
   const semantic = semanticDiagnostics(parsed.program, options.readFile ? { readFile: options.readFile } : {});
   const analysis = analyzeParsed(text, parsed, options);

@@ -7,16 +7,16 @@
 import { fileURLToPath } from "node:url";
 import { fileSourceReader } from "../../engine/program/source-reader";
 import { checkDocument } from "../../engine/stats/check-document";
-import type { Diagnostic, ParseResult } from "../../engine/syntax";
+import type { Diagnostic, ParseResultWithComments } from "../../engine/syntax";
 
 /** Runs on every change: scan only small data files for missing sizes (no cache across keystrokes yet). */
 const KEYSTROKE_SCAN_LIMIT_BYTES = 2 * 1024 * 1024;
 
-export function documentDiagnostics(uri: string, text: string, result: ParseResult): Diagnostic[] {
+export function documentDiagnostics(uri: string, text: string, result: ParseResultWithComments): Diagnostic[] {
   try {
-    if (!uri.startsWith("file:")) return checkDocument(text);
+    if (!uri.startsWith("file:")) return checkDocument(text, {}, result);
     const scriptPath = fileURLToPath(uri);
-    return checkDocument(text, { scriptPath, readFile: fileSourceReader(scriptPath), scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES });
+    return checkDocument(text, { scriptPath, readFile: fileSourceReader(scriptPath), scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES }, result);
   } catch (error) {
     // An analysis bug must not hide the syntax diagnostics or take the server down.
     const message = error instanceof Error ? error.message : String(error);

@@ -15,7 +15,7 @@ import {
   type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { parse, type ParseResult } from "../../engine/syntax";
+import { parse, type ParseResultWithComments } from "../../engine/syntax";
 import { toLspDiagnostic } from "./convert";
 import { documentDiagnostics } from "./document-diagnostics";
 import { foldingRanges } from "./folding";
@@ -25,14 +25,14 @@ const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 
 /** Parse results keyed by document URI, valid for the stored version. */
-const parsed = new Map<string, { version: number; result: ParseResult }>();
+const parsed = new Map<string, { version: number; result: ParseResultWithComments }>();
 
-function parseDocument(document: TextDocument): ParseResult {
+function parseDocument(document: TextDocument): ParseResultWithComments {
   const cached = parsed.get(document.uri);
   if (cached && cached.version === document.version) return cached.result;
-  let result: ParseResult;
+  let result: ParseResultWithComments;
   try {
-    result = parse(document.getText());
+    result = parse(document.getText(), { keepComments: true });
   } catch (error) {
     // A parser bug must not take the server down: report it on the first line.
     const message = error instanceof Error ? error.message : String(error);
@@ -42,6 +42,7 @@ function parseDocument(document: TextDocument): ParseResult {
       diagnostics: [
         { severity: "error", message: `internal error while parsing: ${message}`, range: { start: zero, end: zero }, code: "internal" },
       ],
+      comments: [],
     };
   }
   parsed.set(document.uri, { version: document.version, result });

@@ -12,7 +12,7 @@ import { documentDiagnostics } from "../../server/src/document-diagnostics";
 const dir = mkdtempSync(path.join(tmpdir(), "dml-document-diagnostics-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const codes = (uri: string, text: string) => documentDiagnostics(uri, text, parse(text)).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`);
+const codes = (uri: string, text: string) => documentDiagnostics(uri, text, parse(text, { keepComments: true })).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`);
 
 describe("document diagnostics", () => {
   test("semantic diagnostics of an unsaved document", () => {
@@ -20,7 +20,7 @@ describe("document diagnostics", () => {
   });
 
   test("only syntax diagnostics while the document has a syntax error", () => {
-    const found = documentDiagnostics("untitled:Untitled-1", "y = x +\nz = colSum(1)\n", parse("y = x +\nz = colSum(1)\n"));
+    const found = documentDiagnostics("untitled:Untitled-1", "y = x +\nz = colSum(1)\n", parse("y = x +\nz = colSum(1)\n", { keepComments: true }));
     assert.ok(found.length >= 1);
     assert.ok(found.every((d) => d.code !== "unassigned-variable" && d.code !== "unknown-function"));
   });
