@@ -1,0 +1,143 @@
+/**
+ * Patterns as s-expressions, `(* ?a (+ ?b ?c))`, and e-matching (after egg's
+ * pattern.rs / machine.rs): a pattern is compiled once (variables numbered),
+ * searched in the classes that hold a node with the root operator, and a
+ * variable used twice must bind the same class.
+ */
+import type { ClassId, ENode, Term } from "./types";
+
+export type PatternNode = { kind: "var"; index: number } | { kind: "node"; op: string; children: PatternNode[] };
+
+export interface Pattern {
+  readonly text: string;
+  readonly root: PatternNode;
+  /** Variable names by index (without the `?`). */
+  readonly vars: readonly string[];
+}
+
+/** A match's bindings: class per variable. */
+export class Subst {
+  constructor(
+    private readonly names: readonly string[],
+    readonly classes: readonly ClassId[],
+  ) {}
+
+  get(name: string): ClassId {
+    const index = this.names.indexOf(name.startsWith("?") ? name.slice(1) : name);
+    if (index < 0) throw new Error(`pattern variable ?${name} is not bound`);
+    return this.classes[index]!;
+  }
+}
+
+export interface SearchMatch {
+  classId: ClassId;
+  substs: Subst[];
+}
+
+type SExpr = string | SExpr[];
+
+function tokenize(text: string): string[] {
+  return text.replace(/\(/g, " ( ").replace(/\)/g, " ) ").trim().split(/\s+/).filter((t) => t.length > 0);
+}
+
+function readSExpr(text: string): SExpr {
+  const tokens = tokenize(text);
+  let at = 0;
+  const read = (): SExpr => {
+    const token = tokens[at++];
+    if (token === undefined) throw new Error(`unexpected end of pattern: ${text}`);
+    if (token === ")") throw new Error(`unexpected ')' in pattern: ${text}`);
+    if (token !== "(") return token;
+    const list: SExpr[] = [];
+    while (tokens[at] !== ")") {
+      if (at >= tokens.length) throw new Error(`missing ')' in pattern: ${text}`);
+      list.push(read());
+    }
+    at++;
+    if (list.length === 0 || typeof list[0] !== "string") throw new Error(`a list must start with an operator: ${text}`);
+    return list;
+  };
+  const result = read();
+  if (at !== tokens.length) throw new Error(`trailing input in pattern: ${text}`);
+  return result;
+}
+
+export function parsePattern(text: string): Pattern {
+  const vars: string[] = [];
+  const convert = (e: SExpr): PatternNode => {
+    if (typeof e === "string") {
+      if (e.startsWith("?")) {
+        const name = e.slice(1);
+        let index = vars.indexOf(name);
+        if (index < 0) index = vars.push(name) - 1;
+        return { kind: "var", index };
+      }
+      return { kind: "node", op: e, children: [] };
+    }
+    return { kind: "node", op: e[0] as string, children: e.slice(1).map(convert) };
+  };
+  return { text, root: convert(readSExpr(text)), vars };
+}
+
+export function parseTerm(text: string): Term {
+  const convert = (e: SExpr): Term => {
+    if (typeof e === "string") {
+      if (e.startsWith("?")) throw new Error(`a term has no variables: ${text}`);
+      return { op: e, children: [] };
+    }
+    return { op: e[0] as string, children: e.slice(1).map(convert) };
+  };
+  return convert(readSExpr(text));
+}
+
+export function printTerm(term: Term): string {
+  return term.children.length === 0 ? term.op : `(${term.op} ${term.children.map(printTerm).join(" ")})`;
+}
+
+/** What matching needs of an e-graph. */
+export interface MatchableGraph {
+  find(id: ClassId): ClassId;
+  classOf(id: ClassId): { readonly nodes: readonly ENode[] };
+}
+
+/** Calls `found` with every binding of `pattern` rooted at class `id`. */
+export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId, found: (bindings: ClassId[]) => void): void {
+  const bindings: ClassId[] = new Array(pattern.vars.length).fill(-1);
+  const go = (p: PatternNode, cls: ClassId, next: () => void): void => {
+    if (p.kind === "var") {
+      const bound = bindings[p.index]!;
+      if (bound === -1) {
+        bindings[p.index] = cls;
+        next();
+        bindings[p.index] = -1;
+      } else if (bound === cls) {
+        next();
+      }
+      return;
+    }
+    const arity = p.children.length;
+    for (const node of egraph.classOf(cls).nodes) {
+      if (node.op !== p.op || node.children.length !== arity) continue;
+      matchChildren(p.children, node.children, 0, next);
+    }
+  };
+  const matchChildren = (ps: readonly PatternNode[], cs: readonly ClassId[], k: number, next: () => void): void => {
+    if (k === ps.length) {
+      next();
+      return;
+    }
+    go(ps[k]!, egraph.find(cs[k]!), () => matchChildren(ps, cs, k + 1, next));
+  };
+  go(pattern.root, egraph.find(id), () => found(bindings.slice()));
+}
+
+/** The classes worth trying for a pattern: those with a node of its root operator (all classes for a variable). */
+export function searchPattern(egraph: MatchableGraph, pattern: Pattern, candidates: Iterable<ClassId>): SearchMatch[] {
+  const matches: SearchMatch[] = [];
+  for (const id of candidates) {
+    const substs: Subst[] = [];
+    matchClass(egraph, pattern, id, (b) => substs.push(new Subst(pattern.vars, b)));
+    if (substs.length > 0) matches.push({ classId: id, substs });
+  }
+  return matches;
+}

@@ -1,0 +1,49 @@
+/** Rewrite rules: a searcher pattern, an applier (a pattern or custom code) and an optional condition. */
+import { parsePattern, type Pattern, type Subst } from "./pattern";
+import type { ClassId, EGraphApi, ENode } from "./types";
+
+/** Code that builds the right-hand side: returns the classes to merge with the matched class. */
+export type CustomApplier<D> = (egraph: EGraphApi<D>, classId: ClassId, subst: Subst) => ClassId[];
+
+export type Condition<D> = (egraph: EGraphApi<D>, classId: ClassId, subst: Subst) => boolean;
+
+export interface Rewrite<D> {
+  name: string;
+  searcher: Pattern;
+  applier: Pattern | CustomApplier<D>;
+  condition?: Condition<D>;
+}
+
+export function rewrite<D>(name: string, lhs: string, rhs: string | CustomApplier<D>, condition?: Condition<D>): Rewrite<D> {
+  const r: Rewrite<D> = { name, searcher: parsePattern(lhs), applier: typeof rhs === "string" ? parsePattern(rhs) : rhs };
+  if (condition) r.condition = condition;
+  return r;
+}
+
+/** Two rules, one per direction. */
+export function birewrite<D>(name: string, a: string, b: string): Rewrite<D>[] {
+  return [rewrite<D>(name, a, b), rewrite<D>(`${name}-reverse`, b, a)];
+}
+
+/** Adds the right-hand side pattern under `subst` and returns its class. */
+export function instantiate<D>(egraph: EGraphApi<D>, pattern: Pattern, bindings: readonly ClassId[]): ClassId {
+  const build = (p: Pattern["root"]): ClassId => {
+    if (p.kind === "var") {
+      const id = bindings[p.index];
+      if (id === undefined) throw new Error(`right-hand side variable is not bound by the left-hand side (${pattern.text})`);
+      return id;
+    }
+    const node: ENode = { op: p.op, children: p.children.map(build) };
+    return egraph.add(node);
+  };
+  return build(pattern.root);
+}
+
+/** Maps the applier pattern's variables onto the searcher's binding order. */
+export function applierBindings(searcher: Pattern, applier: Pattern, subst: Subst): ClassId[] {
+  return applier.vars.map((name) => {
+    const k = searcher.vars.indexOf(name);
+    if (k < 0) throw new Error(`?${name} of ${applier.text} is not in ${searcher.text}`);
+    return subst.classes[k]!;
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * The equality-saturation loop (after egg's run.rs): each iteration searches
+ * every rule on the rebuilt graph, then applies the matches, then rebuilds.
+ * Limits on iterations, e-nodes and time (checked between applications, so
+ * the graph stays valid: anytime); SPORES's per-rule sampling of matches and
+ * egg's backoff scheduler keep expansive rules (AC) from taking over.
+ */
+import type { EGraph } from "./egraph";
+import { searchPattern, type SearchMatch } from "./pattern";
+import { applierBindings, instantiate, type Rewrite } from "./rewrite";
+import type { ClassId } from "./types";
+
+export type StopReason = "saturated" | "iterationLimit" | "nodeLimit" | "timeLimit" | "cancelled";
+
+export interface RunOptions {
+  iterationLimit?: number;
+  nodeLimit?: number;
+  timeLimitMs?: number;
+  scheduler?: "simple" | "backoff";
+  /** Per rule and iteration, apply at most this many matches (a seeded uniform sample). */
+  matchSampleLimit?: number;
+  seed?: number;
+  /** Backoff: matches a rule may have before it is banned (doubles with each ban). */
+  backoffMatchLimit?: number;
+  /** Backoff: iterations of the first ban (doubles with each ban). */
+  backoffBanLength?: number;
+  shouldStop?: () => boolean;
+}
+
+export interface IterationReport {
+  nodes: number;
+  classes: number;
+  applied: Record<string, number>;
+  searchMs: number;
+  applyMs: number;
+  rebuildMs: number;
+}
+
+export interface RunReport {
+  stopReason: StopReason;
+  iterations: IterationReport[];
+  ms: number;
+  nodes: number;
+  classes: number;
+}
+
+interface RuleState {
+  timesBanned: number;
+  bannedUntil: number;
+}
+
+/** mulberry32: a small seeded generator for match sampling. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Classes indexed by the operators of their nodes. */
+function operatorIndex<D>(egraph: EGraph<D>): Map<string, ClassId[]> {
+  const index = new Map<string, ClassId[]>();
+  for (const eclass of egraph.classes()) {
+    let last = "";
+    for (const node of eclass.nodes) {
+      if (node.op === last) continue;
+      last = node.op;
+      const list = index.get(node.op);
+      if (list === undefined) index.set(node.op, [eclass.id]);
+      else if (list[list.length - 1] !== eclass.id) list.push(eclass.id);
+    }
+  }
+  return index;
+}
+
+export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], options: RunOptions = {}): RunReport {
+  const start = performance.now();
+  const iterationLimit = options.iterationLimit ?? 30;
+  const nodeLimit = options.nodeLimit ?? 10_000;
+  const deadline = start + (options.timeLimitMs ?? 1000);
+  const backoff = (options.scheduler ?? "backoff") === "backoff";
+  const matchLimit = options.backoffMatchLimit ?? 1000;
+  const banLength = options.backoffBanLength ?? 5;
+  const next = random(options.seed ?? 1);
+  const states: RuleState[] = rules.map(() => ({ timesBanned: 0, bannedUntil: 0 }));
+  const iterations: IterationReport[] = [];
+  const outOfTime = () => performance.now() > deadline || (options.shouldStop?.() ?? false);
+  let stopReason: StopReason | undefined;
+  egraph.rebuild();
+
+  for (let iteration = 0; stopReason === undefined; iteration++) {
+    if (iteration >= iterationLimit) {
+      stopReason = "iterationLimit";
+      break;
+    }
+    const versionBefore = egraph.version;
+    const t0 = performance.now();
+    const index = operatorIndex(egraph);
+    const allClasses = [...egraph.classes()].map((c) => c.id);
+    const found: (SearchMatch[] | undefined)[] = [];
+    let banned = false;
+    for (const [k, rule] of rules.entries()) {
+      const state = states[k]!;
+      if (backoff && iteration < state.bannedUntil) {
+        banned = true;
+        continue;
+      }
+      const root = rule.searcher.root;
+      const candidates = root.kind === "var" ? allClasses : (index.get(root.op) ?? []);
+      let matches = searchPattern(egraph, rule.searcher, candidates);
+      const total = matches.reduce((n, m) => n + m.substs.length, 0);
+      if (backoff) {
+        const threshold = matchLimit << state.timesBanned;
+        if (total > threshold) {
+          state.bannedUntil = iteration + (banLength << state.timesBanned);
+          state.timesBanned++;
+          banned = true;
+          continue;
+        }
+      }
+      if (options.matchSampleLimit !== undefined && total > options.matchSampleLimit) matches = sample(matches, options.matchSampleLimit, next);
+      found[k] = matches;
+      if (outOfTime()) break;
+    }
+    const t1 = performance.now();
+    const applied: Record<string, number> = {};
+    apply: for (const [k, rule] of rules.entries()) {
+      const matches = found[k];
+      if (!matches) continue;
+      let count = 0;
+      for (const match of matches) {
+        for (const subst of match.substs) {
+          if (rule.condition && !rule.condition(egraph, match.classId, subst)) continue;
+          let targets: ClassId[];
+          if (typeof rule.applier === "function") targets = rule.applier(egraph, match.classId, subst);
+          else targets = [instantiate(egraph, rule.applier, applierBindings(rule.searcher, rule.applier, subst))];
+          for (const target of targets) if (egraph.union(match.classId, target, rule.name)) count++;
+        }
+        if (egraph.nodeCount > nodeLimit) {
+          stopReason = "nodeLimit";
+          break apply;
+        }
+        if (outOfTime()) break apply;
+      }
+      if (count > 0) applied[rule.name] = count;
+    }
+    const t2 = performance.now();
+    egraph.rebuild();
+    const t3 = performance.now();
+    iterations.push({ nodes: egraph.nodeCount, classes: egraph.classCount, applied, searchMs: t1 - t0, applyMs: t2 - t1, rebuildMs: t3 - t2 });
+    if (stopReason !== undefined) break;
+    if (options.shouldStop?.()) stopReason = "cancelled";
+    else if (performance.now() > deadline) stopReason = "timeLimit";
+    else if (egraph.nodeCount > nodeLimit) stopReason = "nodeLimit";
+    else if (egraph.version === versionBefore && !banned) stopReason = "saturated";
+    else if (egraph.version === versionBefore && banned) {
+      // Nothing changed but some rules sit out a ban: let them back in now (egg does the same).
+      for (const state of states) state.bannedUntil = Math.min(state.bannedUntil, iteration + 1);
+    }
+  }
+  return { stopReason: stopReason!, iterations, ms: performance.now() - start, nodes: egraph.nodeCount, classes: egraph.classCount };
+}
+
+/** A uniform sample of `limit` substitutions over all matches (deterministic for the generator's seed). */
+function sample(matches: SearchMatch[], limit: number, next: () => number): SearchMatch[] {
+  const flat: [number, number][] = [];
+  matches.forEach((m, i) => m.substs.forEach((_, j) => flat.push([i, j])));
+  for (let i = 0; i < limit; i++) {
+    const j = i + Math.floor(next() * (flat.length - i));
+    [flat[i], flat[j]] = [flat[j]!, flat[i]!];
+  }
+  const chosen = new Map<number, SearchMatch>();
+  for (const [i, j] of flat.slice(0, limit)) {
+    const m = matches[i]!;
+    let entry = chosen.get(i);
+    if (!entry) chosen.set(i, (entry = { classId: m.classId, substs: [] }));
+    entry.substs.push(m.substs[j]!);
+  }
+  return [...chosen.values()];
+}

@@ -1,0 +1,46 @@
+/**
+ * The cost of one e-node for extraction: the estimated seconds of its LA
+ * operation on the stats of its class and its children's classes (the cost
+ * stage's model), 0 for leaves, and infinite for relational nodes, which are
+ * not DML and can never be extracted.
+ */
+import type { ClassId, ENode, EGraphView } from "../egraph/types";
+import { DEFAULT_MACHINE_CONSTANTS, estimateTime, nodeCost, type MachineConstants, type MatrixStats } from "../cost";
+import type { NodeStats } from "../stats/sizes/node-stats";
+import type { OptimizerData } from "./analysis";
+import { fusedOp } from "./fused-ops";
+import { dagOpOf, fillDims, opFamily } from "./la-ops";
+
+/** The cost of an operation whose sizes are unknown: high, so a known alternative wins, but finite. */
+export const UNKNOWN_COST_SECONDS = 1e3;
+
+/** `node` is a member of class `id`. */
+export function enodeCost(egraph: EGraphView<OptimizerData>, node: ENode, id: ClassId, constants: MachineConstants = DEFAULT_MACHINE_CONSTANTS): number {
+  if (opFamily(node.op) !== "la") return Number.POSITIVE_INFINITY;
+  const own = egraph.data(id);
+  if (node.children.length === 0) return 0;
+  const kids = node.children.map((c) => egraph.data(c));
+  if (kids.some((k) => k.family !== "la" || k.invalid)) return Number.POSITIVE_INFINITY;
+  const inputs = kids.map((k) => (k.family === "la" ? k.stats : undefined)!);
+  const fused = fusedOp(node.op);
+  if (fused) {
+    const matrices = inputs.map(knownMatrix);
+    if (matrices.some((m) => m === undefined)) return UNKNOWN_COST_SECONDS;
+    return fused.seconds(matrices as MatrixStats[], constants);
+  }
+  const fill = fillDims(node.op);
+  if (fill) {
+    const constant = kids[0]!.family === "la" ? kids[0]!.constant : undefined;
+    if (constant === 0) return 0;
+    return estimateTime({ flops: 0, bytesRead: 0, diskBytesRead: 0, bytesWritten: fill.rows * fill.cols * 8, sparseKernel: false }, constants).seconds;
+  }
+  const op = dagOpOf(node.op, node.children.length);
+  if (!op || own.family !== "la" || own.invalid) return Number.POSITIVE_INFINITY;
+  const estimate = nodeCost(op, inputs, own.stats, constants);
+  return estimate.known ? estimate.cost.seconds : UNKNOWN_COST_SECONDS;
+}
+
+function knownMatrix(stats: NodeStats): MatrixStats | undefined {
+  if (stats.type.dataType !== "matrix" || stats.rows === null || stats.cols === null || stats.nnz === null) return undefined;
+  return { kind: "matrix", rows: stats.rows, cols: stats.cols, nnz: Math.round(stats.nnz) };
+}

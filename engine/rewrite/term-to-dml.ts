@@ -1,0 +1,99 @@
+/**
+ * An extracted LA term back to DML: an expression AST printed by the
+ * syntax stage's printer (which parenthesizes by precedence). Opaque leaves
+ * and fused operators print as DML text given by the caller / the fused
+ * operator's template.
+ */
+import type { Term } from "../egraph/types";
+import type { Argument, Expression, Range } from "../syntax/ast";
+import { parse } from "../syntax/parse";
+import { printExpression } from "../syntax/printer";
+import { fusedOp } from "./fused-ops";
+import { fillDims, literalValue } from "./la-ops";
+
+const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+const BINARY: Record<string, Expression["kind"] extends never ? never : string> = {
+  mm: "%*%", "+": "+", "-": "-", "*": "*", "/": "/", "^": "^",
+  "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!=", "&": "&", "|": "|",
+};
+
+const AGGREGATE_NAMES: Record<string, [string, string, string]> = {
+  sum: ["sum", "rowSums", "colSums"],
+  mean: ["mean", "rowMeans", "colMeans"],
+  min: ["min", "rowMins", "colMins"],
+  max: ["max", "rowMaxs", "colMaxs"],
+  prod: ["prod", "rowProds", "colProds"],
+  var: ["var", "rowVars", "colVars"],
+  sd: ["sd", "rowSds", "colSds"],
+  sumSq: ["sumSq", "rowSumsSq", "colSumsSq"],
+};
+
+/** DML text of a leaf (`var:X`, `dag:7`), or undefined if it cannot be printed. */
+export type LeafText = (op: string) => string | undefined;
+
+export class UnprintableTermError extends Error {}
+
+export function termToDml(term: Term, leafText: LeafText): string {
+  return printExpression(termToExpression(term, leafText));
+}
+
+export function termToExpression(term: Term, leafText: LeafText): Expression {
+  const kids = () => term.children.map((c) => termToExpression(c, leafText));
+  const literal = literalValue(term.op);
+  if (literal !== undefined) return numberExpression(literal);
+  if (term.op.startsWith("var:")) return { kind: "identifier", name: term.op.slice(4), range: NOWHERE };
+  if (term.children.length === 0) {
+    const text = leafText(term.op);
+    if (text === undefined) throw new UnprintableTermError(`cannot print leaf ${term.op}`);
+    return parseExpression(text);
+  }
+  const fused = fusedOp(term.op);
+  if (fused) {
+    const parts = kids().map((k) => `(${printExpression(k)})`);
+    return parseExpression(fused.template.replace(/\$(\d+)/g, (_, n: string) => parts[Number(n) - 1]!));
+  }
+  const fill = fillDims(term.op);
+  if (fill) return call("matrix", kids(), [undefined], [["rows", numberExpression(fill.rows)], ["cols", numberExpression(fill.cols)]]);
+  const binary = BINARY[term.op];
+  if (binary !== undefined && term.children.length === 2) {
+    const [left, right] = kids() as [Expression, Expression];
+    return { kind: "binary", op: binary as never, left, right, range: NOWHERE };
+  }
+  if (term.children.length === 2 && (term.op === "min" || term.op === "max")) return call(term.op, kids());
+  if (term.op === "neg") return { kind: "unary", op: "-", operand: kids()[0]!, range: NOWHERE };
+  if (term.op === "not") return { kind: "unary", op: "!", operand: kids()[0]!, range: NOWHERE };
+  if (term.op.startsWith("agg:")) {
+    const [, fn, direction] = term.op.split(":") as [string, string, string];
+    const names = AGGREGATE_NAMES[fn];
+    if (!names) throw new UnprintableTermError(`cannot print aggregate ${term.op}`);
+    return call(names[direction === "full" ? 0 : direction === "row" ? 1 : 2], kids());
+  }
+  if (term.children.length === 1 && /^[A-Za-z][A-Za-z.]*$/.test(term.op)) return call(term.op, kids());
+  throw new UnprintableTermError(`cannot print ${term.op}`);
+}
+
+function numberExpression(value: number): Expression {
+  const positive: Expression = { kind: "number", text: numberText(Math.abs(value)), value: Math.abs(value), isInteger: false, range: NOWHERE };
+  return value < 0 || Object.is(value, -0) ? { kind: "unary", op: "-", operand: positive, range: NOWHERE } : positive;
+}
+
+function numberText(value: number): string {
+  return Number.isInteger(value) && Math.abs(value) < 1e15 ? String(value) : String(value);
+}
+
+function call(name: string, args: Expression[], _names: (string | undefined)[] = [], named: [string, Expression][] = []): Expression {
+  const list: Argument[] = args.map((value) => ({ value, range: NOWHERE }));
+  for (const [argName, value] of named) list.push({ name: argName, value, range: NOWHERE });
+  return { kind: "call", callee: { kind: "identifier", name, range: NOWHERE }, args: list, range: NOWHERE };
+}
+
+/** Parses one DML expression (the text of an opaque node or a filled template). */
+export function parseExpression(text: string): Expression {
+  const parsed = parse(`tmp_expression_ = ${text}`);
+  const statement = parsed.program.body[0];
+  if (parsed.diagnostics.some((d) => d.severity === "error") || statement?.kind !== "assign") {
+    throw new UnprintableTermError(`not a DML expression: ${text}`);
+  }
+  return statement.value;
+}
