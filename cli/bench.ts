@@ -2,6 +2,7 @@
 import { runCalibrateBench } from "./bench-calibrate";
 import { runEstimatorsBench } from "./bench-estimators";
 import { formatEstimatorsReport } from "./bench-estimators-table";
+import { runOptimizerBench } from "./bench-optimizer";
 import { runParseBench } from "./bench-parse";
 import { formatBenchTable, type BenchRow } from "./bench-report";
 import { runRuntimeBench } from "./bench-runtime";
@@ -16,6 +17,7 @@ export const benchSuites: Record<string, () => BenchRow[] | Promise<BenchRow[]>>
   calibrate: runCalibrateBench,
   estimators: runEstimatorsBench,
   runtime: runRuntimeBench,
+  optimizer: runOptimizerBench,
 };
 
 /** Suites that print their own text report instead of the common table. */

@@ -9,6 +9,7 @@ import { bench, benchSuites, benchUsage } from "./bench";
 import { check, checkUsage } from "./check";
 import { explain, explainUsage } from "./explain";
 import { lsp, lspUsage } from "./lsp";
+import { prove, proveUsage } from "./prove";
 import { run, runUsage } from "./run";
 import { err, out } from "./output";
 import { packageRoot } from "./package-root";
@@ -16,32 +17,24 @@ import { UsageError } from "./usage";
 
 type Command = (args: readonly string[]) => Promise<number>;
 
-const commands: Record<string, Command> = { check, explain, run, bench, lsp };
+const commands: Record<string, Command> = { check, explain, run, prove, bench, lsp };
 
-/** Commands of the contract that are not built yet. */
-const planned: Record<string, string> = {
-  prove: "dml prove FILE A B [--json] [--budget-ms N]",
-};
-
-const help = `DML Lens: checks (and, soon, optimizes and runs) DML scripts of Apache SystemDS.
+const help = `DML Lens: checks, optimizes and runs DML scripts of Apache SystemDS.
 
 usage:
   ${checkUsage}
       print diagnostics; exit 0 no errors, 1 errors found, 2 bad usage or unreadable file
   ${explainUsage}
-      per statement block: the DAG with type, dims and nnz of every node, and the assigned variables
+      per statement block: the DAG with type, dims and nnz of every node, the assigned variables and verified cheaper rewrites
   ${runUsage}
       run the script (or its # %% cells 1..N in one session) with the embedded runtime; exit 1 on a runtime error
+  ${proveUsage}
+      whether the optimizer proves variables A and B equal, with the rule steps; exit 0 proven, 1 not proven, 2 bad usage
   ${benchUsage}
       run benchmarks (suites: ${Object.keys(benchSuites).join(", ")}); --json prints rows {suite, case, ours_ms, baseline, baseline_ms, ratio}
   ${lspUsage}
       start the language server on standard input/output, for any editor
   dml --help | dml --version
-
-not yet available:
-${Object.values(planned)
-  .map((u) => `  ${u}`)
-  .join("\n")}
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -61,7 +54,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const run = commands[command];
     if (run) return await run(rest);
-    if (command in planned) throw new UsageError(`dml ${command}: not implemented yet`);
     throw new UsageError(`dml: unknown command '${command}'`);
   } catch (error) {
     if (error instanceof UsageError) {

@@ -19,13 +19,15 @@ const common = {
   target: "node20",
   sourcemap: true,
   minify,
+  // glpk.js finds its WebAssembly next to its own module (import.meta.url): loaded from node_modules at run time.
+  external: ["glpk.js"],
   logLevel: "warning",
 };
 
 /** @type {import("esbuild").BuildOptions[]} */
 const targets = [
   // The VS Code side: `vscode` is provided by the editor at run time.
-  { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"] },
+  { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode", "glpk.js"] },
   // The language server, started by the client over IPC (or `dml lsp --stdio`).
   { entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The command line behind bin/dml.js.

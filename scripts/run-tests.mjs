@@ -51,6 +51,7 @@ await build({
   target: "node20",
   sourcemap: "inline",
   logLevel: "warning",
+  external: ["glpk.js"],
 });
 const bundles = files.map((f) =>
   path.relative(root, path.join(outdir, path.relative(path.join(root, "test"), f)).replace(/\.ts$/, ".cjs")),

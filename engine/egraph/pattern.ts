@@ -101,7 +101,7 @@ export interface MatchableGraph {
 }
 
 /** Calls `found` with every binding of `pattern` rooted at class `id`. */
-export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId, found: (bindings: ClassId[]) => void): void {
+export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId, found: (bindings: ClassId[]) => void, stop: () => boolean = () => false): void {
   const bindings: ClassId[] = new Array(pattern.vars.length).fill(-1);
   const go = (p: PatternNode, cls: ClassId, next: () => void): void => {
     if (p.kind === "var") {
@@ -119,6 +119,7 @@ export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId
     for (const node of egraph.classOf(cls).nodes) {
       if (node.op !== p.op || node.children.length !== arity) continue;
       matchChildren(p.children, node.children, 0, next);
+      if (stop()) return;
     }
   };
   const matchChildren = (ps: readonly PatternNode[], cs: readonly ClassId[], k: number, next: () => void): void => {
@@ -131,13 +132,23 @@ export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId
   go(pattern.root, egraph.find(id), () => found(bindings.slice()));
 }
 
-/** The classes worth trying for a pattern: those with a node of its root operator (all classes for a variable). */
-export function searchPattern(egraph: MatchableGraph, pattern: Pattern, candidates: Iterable<ClassId>): SearchMatch[] {
+/**
+ * Matches of `pattern` in `candidates` (the classes with a node of its root
+ * operator; all classes for a variable). With a `limit`, the search stops
+ * once it has found more than `limit` substitutions (egg's search_with_limit).
+ */
+export function searchPattern(egraph: MatchableGraph, pattern: Pattern, candidates: Iterable<ClassId>, limit = Infinity): SearchMatch[] {
   const matches: SearchMatch[] = [];
+  let total = 0;
+  const stop = () => total > limit;
   for (const id of candidates) {
     const substs: Subst[] = [];
-    matchClass(egraph, pattern, id, (b) => substs.push(new Subst(pattern.vars, b)));
+    matchClass(egraph, pattern, id, (b) => {
+      substs.push(new Subst(pattern.vars, b));
+      total++;
+    }, stop);
     if (substs.length > 0) matches.push({ classId: id, substs });
+    if (stop()) break;
   }
   return matches;
 }

@@ -111,10 +111,10 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
       }
       const root = rule.searcher.root;
       const candidates = root.kind === "var" ? allClasses : (index.get(root.op) ?? []);
-      let matches = searchPattern(egraph, rule.searcher, candidates);
+      const threshold = matchLimit << state.timesBanned;
+      let matches = searchPattern(egraph, rule.searcher, candidates, backoff ? threshold : Infinity);
       const total = matches.reduce((n, m) => n + m.substs.length, 0);
       if (backoff) {
-        const threshold = matchLimit << state.timesBanned;
         if (total > threshold) {
           state.bannedUntil = iteration + (banLength << state.timesBanned);
           state.timesBanned++;

@@ -39,9 +39,16 @@ const rows = (m: Match, v: string) => m.la(v).stats.rows;
 const cols = (m: Match, v: string) => m.la(v).stats.cols;
 const known = (m: Match, v: string) => isMatrix(m, v) && rows(m, v) !== null && cols(m, v) !== null;
 
-/** The row (or column) attribute of matrix class `x` in a fresh role: none when the dimension is 1. */
-function freshAttribute(m: Match, role: string, x: ClassId, dim: number): number {
-  return dim === 1 ? -1 : m.attributes.fresh(`${role}|${m.egraph.find(x)}`, dim);
+/**
+ * A fresh attribute for a bind pushed into an operator. It is named by its
+ * role, the attributes free where it is introduced and its dimension, never
+ * by class ids: the same sub-term pushed twice gets the same attribute, so
+ * its relational forms are shared instead of copied under new names. It can
+ * never equal a free attribute of the bind (its key contains them), and it
+ * is always introduced under its own Σ.
+ */
+function freshAttribute(m: Match, role: string, free: readonly number[], dim: number): number {
+  return dim === 1 ? -1 : m.attributes.fresh(`${role}|${free.join(",")}|${dim}`, dim);
 }
 
 /** Σ over `attribute` (nothing to sum for `_`). */
@@ -63,27 +70,27 @@ export const LA_TO_RA_RULES: readonly RuleSpec[] = [
     const inner = cols(m, "x")!;
     const x = m.cls("x");
     const y = m.cls("y");
-    const j = inner === 1 ? -1 : m.attributes.fresh(`inner|${m.egraph.find(x)}|${m.egraph.find(y)}`, inner);
+    const j = freshAttribute(m, "inner", [m.attribute("i"), m.attribute("k")], inner);
     const product = add(m, RA_MUL, [bind(m, m.attribute("i"), j, x), bind(m, j, m.attribute("k"), y)]);
     return sumOver(m, j, product);
   }),
   rule("bind-sum", "(b _ _ (sum ?x))", (m) => {
     if (!known(m, "x")) return undefined;
     const x = m.cls("x");
-    const r = freshAttribute(m, "rows", x, rows(m, "x")!);
-    const c = freshAttribute(m, "cols", x, cols(m, "x")!);
+    const r = freshAttribute(m, "sum-rows", [], rows(m, "x")!);
+    const c = freshAttribute(m, "sum-cols", [], cols(m, "x")!);
     return sumOver(m, r, sumOver(m, c, bind(m, r, c, x)));
   }),
   rule("bind-row-sums", "(b ?i _ (rowSums ?x))", (m) => {
     if (!known(m, "x")) return undefined;
     const x = m.cls("x");
-    const c = freshAttribute(m, "cols", x, cols(m, "x")!);
+    const c = freshAttribute(m, "row-sums", [m.attribute("i")], cols(m, "x")!);
     return sumOver(m, c, bind(m, m.attribute("i"), c, x));
   }),
   rule("bind-col-sums", "(b _ ?j (colSums ?x))", (m) => {
     if (!known(m, "x")) return undefined;
     const x = m.cls("x");
-    const r = freshAttribute(m, "rows", x, rows(m, "x")!);
+    const r = freshAttribute(m, "col-sums", [m.attribute("j")], rows(m, "x")!);
     return sumOver(m, r, bind(m, r, m.attribute("j"), x));
   }),
 ];

@@ -1,0 +1,146 @@
+/**
+ * Optimal DAG-cost extraction as an integer linear program (SPORES, Fig. 11),
+ * solved by GLPK (glpk.js, WebAssembly): a 0/1 variable per e-node and per
+ * e-class; the roots are chosen; a chosen node chooses its children's
+ * classes; a chosen class chooses at least one member; the objective is the
+ * sum of the chosen nodes' costs, so a shared sub-expression is paid once.
+ * Cycles are ruled out with a level per class (a chosen node's class sits
+ * above its children's). The greedy-DAG result bounds the objective and is
+ * the fallback when the solver runs out of time.
+ */
+import { dagCost, treeCost, validateExtraction } from "./costs";
+import { childClass, type Extraction, type ExtractionGraph } from "./extraction-graph";
+import { extractGreedyDag } from "./greedy-dag";
+
+export interface IlpOptions {
+  timeLimitMs?: number;
+  /** A known extraction (default: greedy DAG): its cost bounds the search and it is returned if the ILP fails. */
+  initial?: Extraction;
+}
+
+interface Glpk {
+  GLP_MIN: number;
+  GLP_LO: number;
+  GLP_UP: number;
+  GLP_DB: number;
+  GLP_FX: number;
+  GLP_MSG_OFF: number;
+  GLP_OPT: number;
+  GLP_FEAS: number;
+  solve(lp: unknown, options: unknown): { result: { status: number; z: number; vars: Record<string, number> } };
+}
+
+let solver: Promise<Glpk> | undefined;
+
+/** GLPK, loaded once (its WebAssembly lives next to the glpk.js package). */
+function glpk(): Promise<Glpk> {
+  solver ??= import("glpk.js/node").then((m: { default: () => Promise<unknown> }) => m.default() as Promise<Glpk>);
+  return solver;
+}
+
+export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {}): Promise<Extraction> {
+  const start = performance.now();
+  const initial = options.initial ?? extractGreedyDag(graph);
+  const fallback = (timedOut: boolean): Extraction => ({ ...initial, ms: performance.now() - start, method: initial.method, timedOut });
+  const { classes, nodes } = prune(graph);
+  if (nodes.length === 0) return fallback(false);
+  const g = await glpk();
+  const classIndex = new Map(classes.map((c, k) => [c, k]));
+  const levelBound = classes.length + 1;
+  const subjectTo: { name: string; vars: { name: string; coef: number }[]; bnds: { type: number; lb: number; ub: number } }[] = [];
+  const bounds: { name: string; type: number; lb: number; ub: number }[] = [];
+  const binaries: string[] = [];
+  classes.forEach((_, k) => binaries.push(`c${k}`));
+  nodes.forEach((node, k) => {
+    binaries.push(`n${k}`);
+    const own = classIndex.get(node.eclass)!;
+    // A chosen node chooses its own class and each child's class, and sits above the children.
+    subjectTo.push({ name: `own${k}`, vars: [{ name: `n${k}`, coef: 1 }, { name: `c${own}`, coef: -1 }], bnds: { type: g.GLP_UP, lb: 0, ub: 0 } });
+    for (const [j, child] of node.childClasses.entries()) {
+      const h = classIndex.get(child)!;
+      subjectTo.push({ name: `child${k}_${j}`, vars: [{ name: `n${k}`, coef: 1 }, { name: `c${h}`, coef: -1 }], bnds: { type: g.GLP_UP, lb: 0, ub: 0 } });
+      subjectTo.push({
+        name: `level${k}_${j}`,
+        vars: [{ name: `l${own}`, coef: 1 }, { name: `l${h}`, coef: -1 }, { name: `n${k}`, coef: -levelBound }],
+        bnds: { type: g.GLP_LO, lb: 1 - levelBound, ub: 0 },
+      });
+    }
+  });
+  const membersOf = new Map<string, { name: string; coef: number }[]>(classes.map((c) => [c, []]));
+  nodes.forEach((n, i) => membersOf.get(n.eclass)!.push({ name: `n${i}`, coef: 1 }));
+  classes.forEach((cls, k) => {
+    const members = membersOf.get(cls)!;
+    subjectTo.push({ name: `member${k}`, vars: [...members, { name: `c${k}`, coef: -1 }], bnds: { type: g.GLP_LO, lb: 0, ub: 0 } });
+    bounds.push({ name: `l${k}`, type: g.GLP_DB, lb: 0, ub: levelBound });
+  });
+  for (const root of graph.roots) {
+    const k = classIndex.get(root);
+    if (k === undefined) return fallback(false);
+    bounds.push({ name: `c${k}`, type: g.GLP_FX, lb: 1, ub: 1 });
+  }
+  const objective = nodes.map((n, k) => ({ name: `n${k}`, coef: n.cost }));
+  if (Number.isFinite(initial.dagCost)) {
+    subjectTo.push({ name: "bound", vars: objective, bnds: { type: g.GLP_UP, lb: 0, ub: initial.dagCost * (1 + 1e-9) + 1e-12 } });
+  }
+  const timeLimitMs = options.timeLimitMs ?? 10_000;
+  const lp = { name: "extract", objective: { direction: g.GLP_MIN, name: "cost", vars: objective }, subjectTo, bounds, binaries };
+  let result: ReturnType<Glpk["solve"]>["result"];
+  try {
+    result = g.solve(lp, { msglev: g.GLP_MSG_OFF, tmlim: Math.max(timeLimitMs / 1000, 0.001), presol: true }).result;
+  } catch {
+    return fallback(false);
+  }
+  const elapsed = performance.now() - start;
+  if (result.status !== g.GLP_OPT && result.status !== g.GLP_FEAS) return fallback(elapsed >= timeLimitMs);
+  const choices = new Map<string, string>();
+  nodes.forEach((node, k) => {
+    if ((result.vars[`n${k}`] ?? 0) > 0.5 && !choices.has(node.eclass)) choices.set(node.eclass, node.id);
+  });
+  const chosen = keepReachable(graph, choices);
+  if (validateExtraction(graph, chosen).length > 0) return fallback(false);
+  const cost = dagCost(graph, chosen);
+  if (cost > initial.dagCost) return fallback(elapsed >= timeLimitMs);
+  return { choices: chosen, dagCost: cost, treeCost: treeCost(graph, chosen), ms: performance.now() - start, method: "ilp", optimal: result.status === g.GLP_OPT, timedOut: result.status !== g.GLP_OPT };
+}
+
+interface PrunedNode {
+  id: string;
+  eclass: string;
+  childClasses: string[];
+  cost: number;
+}
+
+/** The classes the roots can reach through finite-cost nodes, and those nodes (self-loops dropped). */
+function prune(graph: ExtractionGraph): { classes: string[]; nodes: PrunedNode[] } {
+  const seen = new Set<string>();
+  const stack = [...graph.roots];
+  const nodes: PrunedNode[] = [];
+  while (stack.length > 0) {
+    const cls = stack.pop()!;
+    if (seen.has(cls)) continue;
+    seen.add(cls);
+    for (const id of graph.classes.get(cls) ?? []) {
+      const node = graph.nodes.get(id)!;
+      if (!Number.isFinite(node.cost)) continue;
+      const childClasses = [...new Set(node.children.map((c) => childClass(graph, c)))];
+      if (childClasses.includes(cls)) continue;
+      nodes.push({ id, eclass: cls, childClasses, cost: node.cost });
+      for (const child of childClasses) stack.push(child);
+    }
+  }
+  return { classes: [...seen], nodes };
+}
+
+function keepReachable(graph: ExtractionGraph, choices: Map<string, string>): Map<string, string> {
+  const kept = new Map<string, string>();
+  const stack = [...graph.roots];
+  while (stack.length > 0) {
+    const cls = stack.pop()!;
+    if (kept.has(cls)) continue;
+    const id = choices.get(cls);
+    if (id === undefined) continue;
+    kept.set(cls, id);
+    for (const child of graph.nodes.get(id)!.children) stack.push(childClass(graph, child));
+  }
+  return kept;
+}

@@ -1,0 +1,95 @@
+/**
+ * The order of a long multiplication chain A1 %*% A2 %*% ... %*% An by
+ * variable elimination (Galley, section 5.3/5.6): the chain sums over its
+ * n-1 inner indices, and eliminating an index multiplies the two operands
+ * (or intermediates) that share it. Greedy eliminates the cheapest index
+ * first and gives an upper bound; the exact search is Galley's
+ * branch-and-bound dynamic programme over sets of eliminated indices, which
+ * for a chain decomposes into contiguous runs: the memo is keyed by
+ * intervals, and entries that cost more than the bound are pruned.
+ * Costs come from the caller (sparsity-aware), so the same code orders the
+ * optimizer's chains and the benchmark's.
+ */
+
+export type ChainTree = { leaf: number } | { left: ChainTree; right: ChainTree };
+
+export interface ChainCostModel<S> {
+  /** The product of two operands: its stats and the cost of computing it. */
+  multiply(a: S, b: S): { result: S; cost: number };
+}
+
+export interface ChainPlan<S> {
+  tree: ChainTree;
+  cost: number;
+  result: S;
+}
+
+interface Entry<S> {
+  tree: ChainTree;
+  cost: number;
+  result: S;
+}
+
+/** Eliminates the cheapest inner index first, until one operand is left. */
+export function greedyChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>): ChainPlan<S> {
+  if (operands.length === 0) throw new Error("an empty multiplication chain");
+  const run: Entry<S>[] = operands.map((result, k) => ({ tree: { leaf: k }, cost: 0, result }));
+  while (run.length > 1) {
+    let best = -1;
+    let bestProduct: { result: S; cost: number } | undefined;
+    for (let k = 0; k + 1 < run.length; k++) {
+      const product = model.multiply(run[k]!.result, run[k + 1]!.result);
+      if (bestProduct === undefined || product.cost < bestProduct.cost) {
+        best = k;
+        bestProduct = product;
+      }
+    }
+    const [a, b] = [run[best]!, run[best + 1]!];
+    run.splice(best, 2, { tree: { left: a.tree, right: b.tree }, cost: a.cost + b.cost + bestProduct!.cost, result: bestProduct!.result });
+  }
+  return run[0]!;
+}
+
+/**
+ * The cheapest order: best[i][j] is the cheapest plan for operands i..j;
+ * plans that cost more than the bound (default: greedy's cost) are pruned.
+ * An interval's stats are those of its cheapest plan.
+ */
+export function optimalChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>, bound?: number): ChainPlan<S> {
+  const greedy = greedyChainOrder(operands, model);
+  const limit = bound ?? greedy.cost;
+  const n = operands.length;
+  const best: (Entry<S> | undefined)[][] = Array.from({ length: n }, () => new Array<Entry<S> | undefined>(n));
+  for (let i = 0; i < n; i++) best[i]![i] = { tree: { leaf: i }, cost: 0, result: operands[i]! };
+  for (let length = 2; length <= n; length++) {
+    for (let i = 0; i + length - 1 < n; i++) {
+      const j = i + length - 1;
+      let chosen: Entry<S> | undefined;
+      for (let k = i; k < j; k++) {
+        const left = best[i]![k];
+        const right = best[k + 1]![j];
+        if (left === undefined || right === undefined) continue;
+        const partial = left.cost + right.cost;
+        if (partial > limit || (chosen !== undefined && partial >= chosen.cost)) continue;
+        const product = model.multiply(left.result, right.result);
+        const cost = partial + product.cost;
+        if (cost > limit) continue;
+        if (chosen === undefined || cost < chosen.cost) chosen = { tree: { left: left.tree, right: right.tree }, cost, result: product.result };
+      }
+      best[i]![j] = chosen;
+    }
+  }
+  const full = best[0]![n - 1];
+  // Every interval pruned (a bound below the optimum): greedy's plan is the best known.
+  return full !== undefined && full.cost <= greedy.cost ? full : greedy;
+}
+
+/** The tree's operands, left to right. */
+export function chainLeaves(tree: ChainTree): number[] {
+  return "leaf" in tree ? [tree.leaf] : [...chainLeaves(tree.left), ...chainLeaves(tree.right)];
+}
+
+/** Parenthesized, e.g. "((A1 A2) A3)", with the operands named by `name`. */
+export function printChainTree(tree: ChainTree, name: (leaf: number) => string = (k) => `A${k + 1}`): string {
+  return "leaf" in tree ? name(tree.leaf) : `(${printChainTree(tree.left, name)} ${printChainTree(tree.right, name)})`;
+}

@@ -1,0 +1,77 @@
+/**
+ * Random inputs of given shapes for checking a rewrite with the runtime:
+ * dense, sparse (CSR), with empty rows and columns, or all zero. Large
+ * dimensions shrink consistently (each distinct size maps to one smaller
+ * size), so operands that had to agree still agree.
+ */
+import { CsrMatrix, DenseMatrix, denseToCsr } from "../runtime/matrix";
+import { double, matrixValue, type Value } from "../runtime/interpreter/values";
+import { seededRandom } from "../stats/structure-random";
+
+export interface VariableShape {
+  name: string;
+  kind: "matrix" | "scalar";
+  rows?: number;
+  cols?: number;
+  /** Estimated fraction of non-zeros. */
+  sparsity?: number;
+  /** Values must stay positive (e.g. under log or sqrt). */
+  positive?: boolean;
+}
+
+export type InputCase = "dense" | "sparse" | "empty-rows-cols" | "all-zero";
+
+/** Each distinct dimension above 1 → a smaller one, so that every matrix has at most `maxCells` cells. */
+export function shrinkDimensions(shapes: readonly VariableShape[], maxCells: number): Map<number, number> {
+  let largest = 1;
+  for (const s of shapes) if (s.kind === "matrix") largest = Math.max(largest, (s.rows ?? 1) * (s.cols ?? 1));
+  const factor = largest > maxCells ? Math.sqrt(maxCells / largest) : 1;
+  const map = new Map<number, number>();
+  for (const s of shapes) {
+    for (const d of [s.rows ?? 1, s.cols ?? 1]) if (!map.has(d)) map.set(d, d <= 1 ? d : Math.max(2, Math.round(d * factor)));
+  }
+  // Distinct sizes stay distinct, so a shape mismatch is not hidden by the shrinking.
+  const used = new Set<number>();
+  for (const [d, small] of [...map].sort((a, b) => a[0] - b[0])) {
+    let s = small;
+    while (d > 1 && used.has(s)) s++;
+    used.add(s);
+    map.set(d, s);
+  }
+  return map;
+}
+
+export function randomInputs(shapes: readonly VariableShape[], inputCase: InputCase, seed: number, maxCells = 40_000): Map<string, Value> {
+  const random = seededRandom(seed);
+  const dims = shrinkDimensions(shapes, maxCells);
+  const inputs = new Map<string, Value>();
+  const value = (positive: boolean | undefined) => {
+    const magnitude = 0.1 + 0.9 * random();
+    return positive || random() < 0.5 ? magnitude : -magnitude;
+  };
+  for (const shape of shapes) {
+    if (shape.kind === "scalar") {
+      inputs.set(shape.name, double(shape.positive ? 0.5 + 1.5 * random() : (random() < 0.5 ? -1 : 1) * (0.5 + 1.5 * random())));
+      continue;
+    }
+    const rows = dims.get(shape.rows ?? 1)!;
+    const cols = dims.get(shape.cols ?? 1)!;
+    const m = new DenseMatrix(rows, cols);
+    const density = inputCase === "dense" ? 1 : inputCase === "all-zero" ? 0 : Math.min(shape.sparsity ?? 0.1, 0.1) || 0.1;
+    const emptyRows = new Set<number>();
+    const emptyCols = new Set<number>();
+    if (inputCase === "empty-rows-cols") {
+      for (let i = 0; i < rows; i++) if (rows > 1 && random() < 0.3) emptyRows.add(i);
+      for (let j = 0; j < cols; j++) if (cols > 1 && random() < 0.3) emptyCols.add(j);
+    }
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        if (emptyRows.has(i) || emptyCols.has(j)) continue;
+        if (density >= 1 || random() < Math.max(density, inputCase === "empty-rows-cols" ? 0.5 : 0)) m.data[i * cols + j] = value(shape.positive);
+      }
+    }
+    const stored: DenseMatrix | CsrMatrix = inputCase === "dense" ? m : denseToCsr(m);
+    inputs.set(shape.name, matrixValue(stored));
+  }
+  return inputs;
+}

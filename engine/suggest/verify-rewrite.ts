@@ -1,0 +1,81 @@
+/**
+ * The runtime as the oracle of rewrites: both sides are evaluated on the
+ * same random inputs of the inferred shapes (dense, sparse, with empty rows
+ * and columns) and must agree within a floating-point tolerance. A scalar
+ * and a 1x1 matrix are different values here.
+ */
+import { evaluateExpression } from "../runtime/interpreter";
+import type { Value } from "../runtime/interpreter/values";
+import { randomInputs, type InputCase, type VariableShape } from "./random-inputs";
+
+export type { InputCase, VariableShape } from "./random-inputs";
+
+export interface VerifyOptions {
+  /** Trials per input case (default 2). */
+  trials?: number;
+  seed?: number;
+  cases?: readonly InputCase[];
+  /** Largest input, in cells, after shrinking (default 40,000). */
+  maxCells?: number;
+  /** Allowed difference relative to the largest magnitude of the results (default 1e-8). */
+  relative?: number;
+}
+
+export type VerifyResult = { verified: true; trials: number } | { verified: false; reason: string; inputCase?: InputCase; seed?: number };
+
+export function verifyRewrite(original: string, rewritten: string, shapes: readonly VariableShape[], options: VerifyOptions = {}): VerifyResult {
+  const cases = options.cases ?? ["dense", "sparse", "empty-rows-cols"];
+  const trials = options.trials ?? 2;
+  let count = 0;
+  for (const inputCase of cases) {
+    for (let t = 0; t < trials; t++) {
+      const seed = (options.seed ?? 17) + 7919 * t + 104729 * cases.indexOf(inputCase);
+      const inputs = randomInputs(shapes, inputCase, seed, options.maxCells);
+      let before: Value;
+      try {
+        before = evaluateExpression(original, inputs);
+      } catch (error) {
+        return { verified: false, reason: `original fails on ${inputCase} inputs: ${(error as Error).message}`, inputCase, seed };
+      }
+      let after: Value;
+      try {
+        after = evaluateExpression(rewritten, inputs);
+      } catch (error) {
+        return { verified: false, reason: `rewritten fails on ${inputCase} inputs: ${(error as Error).message}`, inputCase, seed };
+      }
+      const difference = valueDifference(before, after, options.relative ?? 1e-8);
+      if (difference !== undefined) return { verified: false, reason: `${difference} (${inputCase} inputs, seed ${seed})`, inputCase, seed };
+      count++;
+    }
+  }
+  return { verified: true, trials: count };
+}
+
+/** Why two values differ, or undefined when they agree within `relative` of the largest magnitude. */
+export function valueDifference(a: Value, b: Value, relative: number): string | undefined {
+  if (a.kind === "scalar" && b.kind === "scalar") {
+    if (typeof a.value !== "number" && typeof a.value !== "boolean") return a.value === b.value ? undefined : `${a.value} vs ${b.value}`;
+    const x = Number(a.value);
+    const y = Number(b.value);
+    return close(x, y, relative * Math.max(1, Math.abs(x), Math.abs(y))) ? undefined : `${x} vs ${y}`;
+  }
+  if (a.kind === "matrix" && b.kind === "matrix") {
+    const [m, n] = [a.matrix, b.matrix];
+    if (m.rows !== n.rows || m.cols !== n.cols) return `shapes differ: ${m.rows} x ${m.cols} vs ${n.rows} x ${n.cols}`;
+    let scale = 1;
+    for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) scale = Math.max(scale, Math.abs(m.get(i, j)), Math.abs(n.get(i, j)));
+    for (let i = 0; i < m.rows; i++) {
+      for (let j = 0; j < m.cols; j++) {
+        if (!close(m.get(i, j), n.get(i, j), relative * scale)) return `cell (${i + 1}, ${j + 1}): ${m.get(i, j)} vs ${n.get(i, j)}`;
+      }
+    }
+    return undefined;
+  }
+  return `a ${a.kind} vs a ${b.kind}`;
+}
+
+function close(x: number, y: number, tolerance: number): boolean {
+  if (x === y) return true;
+  if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) && Number.isNaN(y);
+  return Math.abs(x - y) <= tolerance;
+}
