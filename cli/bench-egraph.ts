@@ -23,11 +23,11 @@ interface Dims {
   cols: number;
 }
 
-/** Dims of matrix leaves `m<k>` and of products; anything else has none. */
+/** Dims of matrix leaves `A<k>` and of products; anything else has none. */
 class ChainAnalysis implements Analysis<Dims | null> {
   constructor(private readonly leaves: readonly Dims[]) {}
   make(egraph: { data(id: ClassId): Dims | null }, node: ENode): Dims | null {
-    if (node.op.startsWith("m")) return this.leaves[Number(node.op.slice(1))] ?? null;
+    if (node.op.startsWith("A")) return this.leaves[Number(node.op.slice(1))] ?? null;
     if (node.op !== "mm") return null;
     const [a, b] = node.children.map((c) => egraph.data(c));
     return a && b ? { rows: a.rows, cols: b.cols } : null;
@@ -58,13 +58,13 @@ function chainDims(n: number, seed: number): Dims[] {
 }
 
 function leftDeep(n: number): Term {
-  let term: Term = { op: "m0", children: [] };
-  for (let k = 1; k < n; k++) term = { op: "mm", children: [term, { op: `m${k}`, children: [] }] };
+  let term: Term = { op: "A0", children: [] };
+  for (let k = 1; k < n; k++) term = { op: "mm", children: [term, { op: `A${k}`, children: [] }] };
   return term;
 }
 
 function treeTerm(tree: ChainTree): Term {
-  return "leaf" in tree ? { op: `m${tree.leaf}`, children: [] } : { op: "mm", children: [treeTerm(tree.left), treeTerm(tree.right)] };
+  return "leaf" in tree ? { op: `A${tree.leaf}`, children: [] } : { op: "mm", children: [treeTerm(tree.left), treeTerm(tree.right)] };
 }
 
 const associativity: Rewrite<Dims | null>[] = [rewrite("mm-assoc-right", "(mm (mm ?a ?b) ?c)", "(mm ?a (mm ?b ?c))"), rewrite("mm-assoc-left", "(mm ?a (mm ?b ?c))", "(mm (mm ?a ?b) ?c)")];
@@ -113,7 +113,7 @@ function throughput(): { nodesPerSecond: number; nodes: number; ms: number } {
   const egraph = new EGraph<null>(none);
   egraph.addTerm(sum);
   const before = egraph.nodeCount;
-  const report = runRewrites(egraph, rules, { nodeLimit: 200_000, timeLimitMs: 20_000, iterationLimit: 100, scheduler: "simple" });
+  const report = runRewrites(egraph, rules, { nodeLimit: 200_000, timeLimitMs: 20_000, iterationLimit: 100, scheduler: "backoff" });
   return { nodesPerSecond: ((report.nodes - before) / report.ms) * 1000, nodes: report.nodes, ms: report.ms };
 }
 

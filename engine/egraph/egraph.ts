@@ -6,6 +6,8 @@
  */
 import type { Analysis, ClassId, EClassView, EGraphApi, ENode, ExplanationStep, Justification, Term } from "./types";
 import { ProofForest } from "./explain";
+import { internOp } from "./intern";
+import { NodeTable, sameNode } from "./node-table";
 
 export interface EGraphOptions {
   /** Record why classes were merged, so that `explain` can give the rule steps (default false). */
@@ -26,10 +28,15 @@ export function nodeKey(op: string, children: readonly ClassId[]): string {
 
 export class EGraph<D> implements EGraphApi<D> {
   private readonly parent: number[] = [];
-  private readonly classMap = new Map<ClassId, EClass<D>>();
-  private readonly memo = new Map<string, ClassId>();
+  /** Live classes by canonical id (merged-away ids are undefined). */
+  private readonly classById: (EClass<D> | undefined)[] = [];
+  private liveClasses = 0;
+  private liveNodes = 0;
+  private readonly memo = new NodeTable();
   private pending: [ENode, ClassId][] = [];
   private analysisPending: [ENode, ClassId][] = [];
+  /** Classes whose node lists may hold stale or duplicate nodes since the last rebuild. */
+  private dirty = new Set<ClassId>();
   private readonly proofs: ProofForest | undefined;
   /** Changes on every added node and every effective union (saturation detection). */
   version = 0;
@@ -41,12 +48,13 @@ export class EGraph<D> implements EGraphApi<D> {
     this.proofs = options.explanations ? new ProofForest() : undefined;
   }
 
+  /** E-nodes in the graph (exact after `rebuild`; congruent duplicates are counted until then). */
   get nodeCount(): number {
-    return this.memo.size;
+    return this.liveNodes;
   }
 
   get classCount(): number {
-    return this.classMap.size;
+    return this.liveClasses;
   }
 
   find(id: ClassId): ClassId {
@@ -62,32 +70,29 @@ export class EGraph<D> implements EGraphApi<D> {
   }
 
   data(id: ClassId): D {
-    return this.classMap.get(this.find(id))!.data;
+    return this.classById[this.find(id)]!.data;
   }
 
   classOf(id: ClassId): EClassView<D> {
-    return this.classMap.get(this.find(id))!;
+    return this.classById[this.find(id)]!;
   }
 
-  classes(): Iterable<EClassView<D>> {
-    return this.classMap.values();
+  *classes(): Iterable<EClassView<D>> {
+    for (const eclass of this.classById) if (eclass !== undefined) yield eclass;
   }
 
   canonicalize(node: ENode): ENode {
     const children = node.children;
-    let same = true;
+    const parent = this.parent;
     for (let i = 0; i < children.length; i++) {
-      if (this.parent[children[i]!] !== children[i]) {
-        same = false;
-        break;
-      }
+      if (parent[children[i]!] !== children[i]) return { op: node.op, children: children.map((c) => this.find(c)) };
     }
-    return same ? node : { op: node.op, children: children.map((c) => this.find(c)) };
+    return node;
   }
 
   lookup(node: ENode): ClassId | undefined {
     const canonical = this.canonicalize(node);
-    const id = this.memo.get(nodeKey(canonical.op, canonical.children));
+    const id = this.memo.get(canonical.op, canonical.children);
     return id === undefined ? undefined : this.find(id);
   }
 
@@ -102,19 +107,33 @@ export class EGraph<D> implements EGraphApi<D> {
   }
 
   add(node: ENode): ClassId {
-    const canonical = this.canonicalize(node);
-    const key = nodeKey(canonical.op, canonical.children);
-    const existing = this.memo.get(key);
+    return this.addOp(node.op, node.children);
+  }
+
+  /** `add` without an e-node object: allocates only when the node is new (the children array is copied then). */
+  addOp(op: string, children: readonly ClassId[]): ClassId {
+    const parent = this.parent;
+    let kids = children;
+    for (let i = 0; i < kids.length; i++) {
+      if (parent[kids[i]!] !== kids[i]) {
+        kids = kids.map((c) => this.find(c));
+        break;
+      }
+    }
+    const existing = this.memo.get(op, kids);
     if (existing !== undefined) return this.find(existing);
-    const id = this.parent.length;
-    this.parent.push(id);
+    const id = parent.length;
+    parent.push(id);
     this.version++;
-    const eclass: EClass<D> = { id, nodes: [canonical], data: undefined as D, parents: [] };
-    this.classMap.set(id, eclass);
-    for (const child of canonical.children) this.classMap.get(child)!.parents.push([canonical, id]);
-    this.memo.set(key, id);
-    this.proofs?.addNode(id, canonical);
-    eclass.data = this.analysis.make(this, canonical);
+    this.liveNodes++;
+    this.liveClasses++;
+    const stored: ENode = { op: internOp(op), children: kids === children ? children.slice() : kids };
+    const eclass: EClass<D> = { id, nodes: [stored], data: undefined as D, parents: [] };
+    this.classById[id] = eclass;
+    for (const child of stored.children) this.classById[child]!.parents.push([stored, id]);
+    this.memo.set(stored, id);
+    this.proofs?.addNode(id, stored);
+    eclass.data = this.analysis.make(this, stored);
     this.analysis.modify?.(this, id);
     return this.find(id);
   }
@@ -128,15 +147,18 @@ export class EGraph<D> implements EGraphApi<D> {
     let rb = this.find(b);
     if (ra === rb) return false;
     this.proofs?.addEdge(a, b, why);
-    let ca = this.classMap.get(ra)!;
-    let cb = this.classMap.get(rb)!;
+    let ca = this.classById[ra]!;
+    let cb = this.classById[rb]!;
     if (ca.parents.length < cb.parents.length) {
       [ra, rb] = [rb, ra];
       [ca, cb] = [cb, ca];
     }
     this.version++;
     this.parent[rb] = ra;
-    this.classMap.delete(rb);
+    this.classById[rb] = undefined;
+    this.liveClasses--;
+    this.dirty.delete(rb);
+    this.dirty.add(ra);
     for (const p of cb.parents) this.pending.push(p);
     const merged = this.analysis.merge(ca.data, cb.data);
     if (merged.changedA) for (const p of ca.parents) this.analysisPending.push(p);
@@ -157,17 +179,17 @@ export class EGraph<D> implements EGraphApi<D> {
       for (const [node, cls] of todo) {
         repairs++;
         const canonical = this.canonicalize(node);
-        const key = nodeKey(canonical.op, canonical.children);
-        const existing = this.memo.get(key);
+        const existing = this.memo.get(canonical.op, canonical.children);
         const clsRoot = this.find(cls);
+        this.dirty.add(clsRoot);
         if (existing !== undefined && this.find(existing) !== clsRoot) this.union(existing, cls, "congruence");
-        this.memo.set(key, this.find(cls));
+        this.memo.set(canonical, this.find(cls));
       }
       const analysisTodo = this.analysisPending;
       this.analysisPending = [];
       for (const [node, cls] of analysisTodo) {
         const id = this.find(cls);
-        const eclass = this.classMap.get(id)!;
+        const eclass = this.classById[id]!;
         const fresh = this.analysis.make(this, this.canonicalize(node));
         const merged = this.analysis.merge(eclass.data, fresh);
         if (merged.changedA) {
@@ -181,20 +203,17 @@ export class EGraph<D> implements EGraphApi<D> {
     return repairs;
   }
 
-  /** Canonical, duplicate-free node lists; stale hash-cons keys dropped. */
+  /** Canonical, duplicate-free node lists in the classes touched since the last rebuild. */
   private rebuildClasses(): void {
-    for (const eclass of this.classMap.values()) {
-      const seen = new Set<string>();
-      const nodes: ENode[] = [];
-      for (const node of eclass.nodes) {
-        const canonical = this.canonicalize(node);
-        const key = nodeKey(canonical.op, canonical.children);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        nodes.push(canonical);
-      }
-      eclass.nodes = nodes;
-      if (eclass.parents.length > 2 * nodes.length + 16) {
+    const dirty = this.dirty;
+    this.dirty = new Set();
+    for (const id of dirty) {
+      const eclass = this.classById[this.find(id)];
+      if (eclass === undefined) continue;
+      const before = eclass.nodes.length;
+      eclass.nodes = dedupeNodes(eclass.nodes.map((n) => this.canonicalize(n)));
+      this.liveNodes -= before - eclass.nodes.length;
+      if (eclass.parents.length > 2 * eclass.nodes.length + 16) {
         const parentKeys = new Set<string>();
         eclass.parents = eclass.parents.filter(([node, cls]) => {
           const canonical = this.canonicalize(node);
@@ -205,24 +224,13 @@ export class EGraph<D> implements EGraphApi<D> {
         });
       }
     }
-    for (const [key, id] of this.memo) {
-      const root = this.find(id);
-      if (root !== id) this.memo.set(key, root);
-    }
-    if (this.memo.size > 1.5 * this.countNodes() + 64) this.compactMemo();
-  }
-
-  private countNodes(): number {
-    let n = 0;
-    for (const eclass of this.classMap.values()) n += eclass.nodes.length;
-    return n;
+    if (this.memo.size > 2 * this.liveNodes + 1024) this.compactMemo();
   }
 
   private compactMemo(): void {
-    this.memo.clear();
-    for (const eclass of this.classMap.values()) {
-      for (const node of eclass.nodes) this.memo.set(nodeKey(node.op, node.children), eclass.id);
-    }
+    const entries: [ENode, ClassId][] = [];
+    for (const eclass of this.classById) if (eclass !== undefined) for (const node of eclass.nodes) entries.push([node, eclass.id]);
+    this.memo.reset(entries);
   }
 
   /** The rule steps that prove `a` and `b` equal, or null when they are not (needs `explanations`). */
@@ -233,4 +241,20 @@ export class EGraph<D> implements EGraphApi<D> {
     if (this.find(ia) !== this.find(ib)) return null;
     return this.proofs.explain(ia, ib, this);
   }
+}
+
+/** The distinct nodes of a list (small lists compared pairwise; larger ones by key). */
+function dedupeNodes(nodes: ENode[]): ENode[] {
+  if (nodes.length <= 16) {
+    const kept: ENode[] = [];
+    for (const node of nodes) if (!kept.some((k) => sameNode(k, node))) kept.push(node);
+    return kept;
+  }
+  const seen = new Set<string>();
+  return nodes.filter((node) => {
+    const key = nodeKey(node.op, node.children);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -1,8 +1,8 @@
 /** Public surface of the generic e-graph (it knows nothing of matrices). */
 export type { Analysis, ClassId, EClassView, EGraphApi, EGraphView, ENode, ExplanationStep, Justification, MergeResult, Term } from "./types";
 export { EGraph, nodeKey, type EGraphOptions } from "./egraph";
-export { matchClass, parsePattern, parseTerm, printTerm, searchPattern, Subst, type Pattern, type PatternNode, type SearchMatch } from "./pattern";
-export { applierBindings, birewrite, instantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";
+export { matchClass, parsePattern, parseTerm, printTerm, searchPattern, MatchList, Subst, type Pattern, type PatternNode } from "./pattern";
+export { applierBindings, applierVariableIndex, birewrite, instantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";
 export { runRewrites, type IterationReport, type RunOptions, type RunReport, type StopReason } from "./runner";
 export { printEGraph } from "./print";
 export { smallestTerm, smallestTerms } from "./smallest-term";

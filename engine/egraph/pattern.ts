@@ -4,6 +4,7 @@
  * searched in the classes that hold a node with the root operator, and a
  * variable used twice must bind the same class.
  */
+import { internOp } from "./intern";
 import type { ClassId, ENode, Term } from "./types";
 
 export type PatternNode = { kind: "var"; index: number } | { kind: "node"; op: string; children: PatternNode[] };
@@ -29,9 +30,32 @@ export class Subst {
   }
 }
 
-export interface SearchMatch {
-  classId: ClassId;
-  substs: Subst[];
+/**
+ * The matches of one pattern, flat: match m is rooted at `roots[m]` and binds
+ * the pattern's variables to `bindings[m * width ... m * width + width - 1]`.
+ */
+export class MatchList {
+  readonly roots: ClassId[] = [];
+  readonly bindings: ClassId[] = [];
+
+  constructor(readonly pattern: Pattern) {}
+
+  get size(): number {
+    return this.roots.length;
+  }
+
+  get width(): number {
+    return this.pattern.vars.length;
+  }
+
+  push(root: ClassId, bindings: readonly ClassId[]): void {
+    this.roots.push(root);
+    for (let k = 0; k < bindings.length; k++) this.bindings.push(bindings[k]!);
+  }
+
+  subst(m: number): Subst {
+    return new Subst(this.pattern.vars, this.bindings.slice(m * this.width, (m + 1) * this.width));
+  }
 }
 
 type SExpr = string | SExpr[];
@@ -72,9 +96,9 @@ export function parsePattern(text: string): Pattern {
         if (index < 0) index = vars.push(name) - 1;
         return { kind: "var", index };
       }
-      return { kind: "node", op: e, children: [] };
+      return { kind: "node", op: internOp(e), children: [] };
     }
-    return { kind: "node", op: e[0] as string, children: e.slice(1).map(convert) };
+    return { kind: "node", op: internOp(e[0] as string), children: e.slice(1).map(convert) };
   };
   return { text, root: convert(readSExpr(text)), vars };
 }
@@ -100,36 +124,52 @@ export interface MatchableGraph {
   classOf(id: ClassId): { readonly nodes: readonly ENode[] };
 }
 
-/** Calls `found` with every binding of `pattern` rooted at class `id`. */
-export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId, found: (bindings: ClassId[]) => void, stop: () => boolean = () => false): void {
-  const bindings: ClassId[] = new Array(pattern.vars.length).fill(-1);
-  const go = (p: PatternNode, cls: ClassId, next: () => void): void => {
+const neverStop = () => false;
+
+/**
+ * Calls `found` with every binding of `pattern` rooted at class `id` (the
+ * array is reused: copy what you keep). The pattern nodes still to match sit
+ * on one shared stack with the class each must match in (no closure per
+ * step: matching is the hot loop).
+ */
+export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId, found: (bindings: readonly ClassId[]) => void, stop: () => boolean = neverStop): void {
+  const bindings: ClassId[] = new Array<ClassId>(pattern.vars.length).fill(-1);
+  const patterns: PatternNode[] = [pattern.root];
+  const classes: ClassId[] = [egraph.find(id)];
+  const step = (k: number): void => {
+    if (k === patterns.length) {
+      found(bindings);
+      return;
+    }
+    const p = patterns[k]!;
+    const cls = classes[k]!;
     if (p.kind === "var") {
       const bound = bindings[p.index]!;
       if (bound === -1) {
         bindings[p.index] = cls;
-        next();
+        step(k + 1);
         bindings[p.index] = -1;
       } else if (bound === cls) {
-        next();
+        step(k + 1);
       }
       return;
     }
     const arity = p.children.length;
-    for (const node of egraph.classOf(cls).nodes) {
+    const nodes = egraph.classOf(cls).nodes;
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n]!;
       if (node.op !== p.op || node.children.length !== arity) continue;
-      matchChildren(p.children, node.children, 0, next);
+      for (let j = 0; j < arity; j++) {
+        patterns.push(p.children[j]!);
+        classes.push(egraph.find(node.children[j]!));
+      }
+      step(k + 1);
+      patterns.length -= arity;
+      classes.length -= arity;
       if (stop()) return;
     }
   };
-  const matchChildren = (ps: readonly PatternNode[], cs: readonly ClassId[], k: number, next: () => void): void => {
-    if (k === ps.length) {
-      next();
-      return;
-    }
-    go(ps[k]!, egraph.find(cs[k]!), () => matchChildren(ps, cs, k + 1, next));
-  };
-  go(pattern.root, egraph.find(id), () => found(bindings.slice()));
+  step(0);
 }
 
 /**
@@ -137,17 +177,11 @@ export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId
  * operator; all classes for a variable). With a `limit`, the search stops
  * once it has found more than `limit` substitutions (egg's search_with_limit).
  */
-export function searchPattern(egraph: MatchableGraph, pattern: Pattern, candidates: Iterable<ClassId>, limit = Infinity): SearchMatch[] {
-  const matches: SearchMatch[] = [];
-  let total = 0;
-  const stop = () => total > limit;
+export function searchPattern(egraph: MatchableGraph, pattern: Pattern, candidates: Iterable<ClassId>, limit = Infinity): MatchList {
+  const matches = new MatchList(pattern);
+  const stop = () => matches.size > limit;
   for (const id of candidates) {
-    const substs: Subst[] = [];
-    matchClass(egraph, pattern, id, (b) => {
-      substs.push(new Subst(pattern.vars, b));
-      total++;
-    }, stop);
-    if (substs.length > 0) matches.push({ classId: id, substs });
+    matchClass(egraph, pattern, id, (b) => matches.push(id, b), stop);
     if (stop()) break;
   }
   return matches;

@@ -1,6 +1,6 @@
 /** Rewrite rules: a searcher pattern, an applier (a pattern or custom code) and an optional condition. */
-import { parsePattern, type Pattern, type Subst } from "./pattern";
-import type { ClassId, EGraphApi, ENode } from "./types";
+import { parsePattern, type Pattern, type PatternNode, type Subst } from "./pattern";
+import type { ClassId, EGraphApi } from "./types";
 
 /** Code that builds the right-hand side: returns the classes to merge with the matched class. */
 export type CustomApplier<D> = (egraph: EGraphApi<D>, classId: ClassId, subst: Subst) => ClassId[];
@@ -25,25 +25,31 @@ export function birewrite<D>(name: string, a: string, b: string): Rewrite<D>[] {
   return [rewrite<D>(name, a, b), rewrite<D>(`${name}-reverse`, b, a)];
 }
 
-/** Adds the right-hand side pattern under `subst` and returns its class. */
+/** Adds the right-hand side pattern under the bindings (by the pattern's variable index) and returns its class. */
 export function instantiate<D>(egraph: EGraphApi<D>, pattern: Pattern, bindings: readonly ClassId[]): ClassId {
-  const build = (p: Pattern["root"]): ClassId => {
+  const build = (p: PatternNode): ClassId => {
     if (p.kind === "var") {
       const id = bindings[p.index];
       if (id === undefined) throw new Error(`right-hand side variable is not bound by the left-hand side (${pattern.text})`);
       return id;
     }
-    const node: ENode = { op: p.op, children: p.children.map(build) };
-    return egraph.add(node);
+    const children: ClassId[] = new Array<ClassId>(p.children.length);
+    for (let j = 0; j < children.length; j++) children[j] = build(p.children[j]!);
+    return egraph.addOp(p.op, children);
   };
   return build(pattern.root);
 }
 
-/** Maps the applier pattern's variables onto the searcher's binding order. */
-export function applierBindings(searcher: Pattern, applier: Pattern, subst: Subst): ClassId[] {
+/** For each variable of the applier, its index among the searcher's variables. */
+export function applierVariableIndex(searcher: Pattern, applier: Pattern): number[] {
   return applier.vars.map((name) => {
     const k = searcher.vars.indexOf(name);
     if (k < 0) throw new Error(`?${name} of ${applier.text} is not in ${searcher.text}`);
-    return subst.classes[k]!;
+    return k;
   });
+}
+
+/** Maps the applier pattern's variables onto the searcher's binding order. */
+export function applierBindings(searcher: Pattern, applier: Pattern, subst: Subst): ClassId[] {
+  return applierVariableIndex(searcher, applier).map((k) => subst.classes[k]!);
 }

@@ -6,8 +6,8 @@
  * egg's backoff scheduler keep expansive rules (AC) from taking over.
  */
 import type { EGraph } from "./egraph";
-import { searchPattern, type SearchMatch } from "./pattern";
-import { applierBindings, instantiate, type Rewrite } from "./rewrite";
+import { MatchList, searchPattern } from "./pattern";
+import { applierVariableIndex, instantiate, type Rewrite } from "./rewrite";
 import type { ClassId } from "./types";
 
 export type StopReason = "saturated" | "iterationLimit" | "nodeLimit" | "timeLimit" | "cancelled";
@@ -87,6 +87,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
   const banLength = options.backoffBanLength ?? 5;
   const next = random(options.seed ?? 1);
   const states: RuleState[] = rules.map(() => ({ timesBanned: 0, bannedUntil: 0 }));
+  const variableIndexes = rules.map((rule) => (typeof rule.applier === "function" ? undefined : applierVariableIndex(rule.searcher, rule.applier)));
   const iterations: IterationReport[] = [];
   const outOfTime = () => performance.now() > deadline || (options.shouldStop?.() ?? false);
   let stopReason: StopReason | undefined;
@@ -101,7 +102,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     const t0 = performance.now();
     const index = operatorIndex(egraph);
     const allClasses = [...egraph.classes()].map((c) => c.id);
-    const found: (SearchMatch[] | undefined)[] = [];
+    const found: (MatchList | undefined)[] = [];
     let banned = false;
     for (const [k, rule] of rules.entries()) {
       const state = states[k]!;
@@ -113,16 +114,15 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
       const candidates = root.kind === "var" ? allClasses : (index.get(root.op) ?? []);
       const threshold = matchLimit << state.timesBanned;
       let matches = searchPattern(egraph, rule.searcher, candidates, backoff ? threshold : Infinity);
-      const total = matches.reduce((n, m) => n + m.substs.length, 0);
       if (backoff) {
-        if (total > threshold) {
+        if (matches.size > threshold) {
           state.bannedUntil = iteration + (banLength << state.timesBanned);
           state.timesBanned++;
           banned = true;
           continue;
         }
       }
-      if (options.matchSampleLimit !== undefined && total > options.matchSampleLimit) matches = sample(matches, options.matchSampleLimit, next);
+      if (options.matchSampleLimit !== undefined && matches.size > options.matchSampleLimit) matches = sample(matches, options.matchSampleLimit, next);
       found[k] = matches;
       if (outOfTime()) break;
     }
@@ -131,20 +131,30 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     apply: for (const [k, rule] of rules.entries()) {
       const matches = found[k];
       if (!matches) continue;
+      const applier = rule.applier;
+      const variableIndex = typeof applier === "function" ? [] : variableIndexes[k]!;
+      const scratch: ClassId[] = new Array<ClassId>(variableIndex.length);
+      const width = matches.width;
       let count = 0;
-      for (const match of matches) {
-        for (const subst of match.substs) {
-          if (rule.condition && !rule.condition(egraph, match.classId, subst)) continue;
-          let targets: ClassId[];
-          if (typeof rule.applier === "function") targets = rule.applier(egraph, match.classId, subst);
-          else targets = [instantiate(egraph, rule.applier, applierBindings(rule.searcher, rule.applier, subst))];
-          for (const target of targets) if (egraph.union(match.classId, target, rule.name)) count++;
+      for (let m = 0; m < matches.size; m++) {
+        const root = matches.roots[m]!;
+        const subst = rule.condition || typeof applier === "function" ? matches.subst(m) : undefined;
+        if (rule.condition && !rule.condition(egraph, root, subst!)) continue;
+        if (typeof applier === "function") {
+          for (const target of applier(egraph, root, subst!)) if (egraph.union(root, target, rule.name)) count++;
+        } else {
+          for (let v = 0; v < variableIndex.length; v++) scratch[v] = matches.bindings[m * width + variableIndex[v]!]!;
+          if (egraph.union(root, instantiate(egraph, applier, scratch), rule.name)) count++;
         }
         if (egraph.nodeCount > nodeLimit) {
           stopReason = "nodeLimit";
+          if (count > 0) applied[rule.name] = count;
           break apply;
         }
-        if (outOfTime()) break apply;
+        if ((m & 63) === 63 && outOfTime()) {
+          if (count > 0) applied[rule.name] = count;
+          break apply;
+        }
       }
       if (count > 0) applied[rule.name] = count;
     }
@@ -165,20 +175,16 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
   return { stopReason: stopReason!, iterations, ms: performance.now() - start, nodes: egraph.nodeCount, classes: egraph.classCount };
 }
 
-/** A uniform sample of `limit` substitutions over all matches (deterministic for the generator's seed). */
-function sample(matches: SearchMatch[], limit: number, next: () => number): SearchMatch[] {
-  const flat: [number, number][] = [];
-  matches.forEach((m, i) => m.substs.forEach((_, j) => flat.push([i, j])));
+/** A uniform sample of `limit` matches (deterministic for the generator's seed), in their original order. */
+function sample(matches: MatchList, limit: number, next: () => number): MatchList {
+  const order = Array.from({ length: matches.size }, (_, m) => m);
   for (let i = 0; i < limit; i++) {
-    const j = i + Math.floor(next() * (flat.length - i));
-    [flat[i], flat[j]] = [flat[j]!, flat[i]!];
+    const j = i + Math.floor(next() * (order.length - i));
+    [order[i], order[j]] = [order[j]!, order[i]!];
   }
-  const chosen = new Map<number, SearchMatch>();
-  for (const [i, j] of flat.slice(0, limit)) {
-    const m = matches[i]!;
-    let entry = chosen.get(i);
-    if (!entry) chosen.set(i, (entry = { classId: m.classId, substs: [] }));
-    entry.substs.push(m.substs[j]!);
-  }
-  return [...chosen.values()];
+  const chosen = order.slice(0, limit).sort((a, b) => a - b);
+  const result = new MatchList(matches.pattern);
+  const width = matches.width;
+  for (const m of chosen) result.push(matches.roots[m]!, matches.bindings.slice(m * width, (m + 1) * width));
+  return result;
 }

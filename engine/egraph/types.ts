@@ -54,6 +54,8 @@ export type Justification = string;
 
 export interface EGraphApi<D> extends EGraphView<D> {
   add(node: ENode): ClassId;
+  /** `add` of the node (op, children), without building an e-node object. */
+  addOp(op: string, children: readonly ClassId[]): ClassId;
   addTerm(term: Term): ClassId;
   union(a: ClassId, b: ClassId, why?: Justification): boolean;
   classOf(id: ClassId): EClassView<D>;

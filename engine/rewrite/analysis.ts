@@ -185,6 +185,10 @@ function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): L
   const op = dagOpOf(node.op, node.children.length);
   if (!op) return { family: "la", stats: UNKNOWN_STATS, invalid: true };
   const inputs = kids.map((k) => k.stats);
+  // Matrix-only operators on a scalar (e.g. t(3)) are not DML: a rule must never make one.
+  if ((op.kind === "matmul" || op.kind === "transpose" || op.kind === "aggregate") && inputs.some((s) => s.type.dataType !== "matrix")) {
+    return { family: "la", stats: UNKNOWN_STATS, invalid: true };
+  }
   const anyMatrix = inputs.some((s) => s.type.dataType === "matrix");
   let type: DagType = anyMatrix ? MATRIX_DOUBLE : SCALAR_DOUBLE;
   if (op.kind === "aggregate" && op.direction === "full") type = SCALAR_DOUBLE;
