@@ -46,7 +46,10 @@ export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {
   if (nodes.length === 0) return fallback(false);
   const g = await glpk();
   const classIndex = new Map(classes.map((c, k) => [c, k]));
-  const levelBound = classes.length + 1;
+  // Only an edge inside a strongly connected component can close a cycle: levels are needed there only.
+  const component = stronglyConnected(classes, nodes);
+  const componentSize = new Map<number, number>();
+  for (const c of component.values()) componentSize.set(c, (componentSize.get(c) ?? 0) + 1);
   const subjectTo: { name: string; vars: { name: string; coef: number }[]; bnds: { type: number; lb: number; ub: number } }[] = [];
   const bounds: { name: string; type: number; lb: number; ub: number }[] = [];
   const binaries: string[] = [];
@@ -59,6 +62,9 @@ export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {
     for (const [j, child] of node.childClasses.entries()) {
       const h = classIndex.get(child)!;
       subjectTo.push({ name: `child${k}_${j}`, vars: [{ name: `n${k}`, coef: 1 }, { name: `c${h}`, coef: -1 }], bnds: { type: g.GLP_UP, lb: 0, ub: 0 } });
+      const scc = component.get(node.eclass)!;
+      if (scc !== component.get(child)) continue;
+      const levelBound = componentSize.get(scc)! + 1;
       subjectTo.push({
         name: `level${k}_${j}`,
         vars: [{ name: `l${own}`, coef: 1 }, { name: `l${h}`, coef: -1 }, { name: `n${k}`, coef: -levelBound }],
@@ -71,12 +77,14 @@ export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {
   classes.forEach((cls, k) => {
     const members = membersOf.get(cls)!;
     subjectTo.push({ name: `member${k}`, vars: [...members, { name: `c${k}`, coef: -1 }], bnds: { type: g.GLP_LO, lb: 0, ub: 0 } });
-    bounds.push({ name: `l${k}`, type: g.GLP_DB, lb: 0, ub: levelBound });
+    const size = componentSize.get(component.get(cls)!)!;
+    if (size > 1) bounds.push({ name: `l${k}`, type: g.GLP_DB, lb: 0, ub: size + 1 });
   });
   for (const root of graph.roots) {
     const k = classIndex.get(root);
     if (k === undefined) return fallback(false);
-    bounds.push({ name: `c${k}`, type: g.GLP_FX, lb: 1, ub: 1 });
+    // A row, not a column bound: glpk.js resets the bounds of binary columns to [0, 1].
+    subjectTo.push({ name: `root${k}`, vars: [{ name: `c${k}`, coef: 1 }], bnds: { type: g.GLP_LO, lb: 1, ub: 1 } });
   }
   const objective = nodes.map((n, k) => ({ name: `n${k}`, coef: n.cost }));
   if (Number.isFinite(initial.dagCost)) {
@@ -129,6 +137,60 @@ function prune(graph: ExtractionGraph): { classes: string[]; nodes: PrunedNode[]
     }
   }
   return { classes: [...seen], nodes };
+}
+
+/** Tarjan's strongly connected components of the class graph (class → its nodes' child classes): class → component id. */
+function stronglyConnected(classes: readonly string[], nodes: readonly PrunedNode[]): Map<string, number> {
+  const edges = new Map<string, string[]>(classes.map((c) => [c, []]));
+  for (const node of nodes) edges.get(node.eclass)!.push(...node.childClasses);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const component = new Map<string, number>();
+  let counter = 0;
+  let components = 0;
+  for (const start of classes) {
+    if (index.has(start)) continue;
+    // Iterative DFS: (class, next edge position).
+    const work: [string, number][] = [[start, 0]];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const [v, at] = frame;
+      const out = edges.get(v)!;
+      if (at < out.length) {
+        frame[1]++;
+        const w = out[at]!;
+        if (!index.has(w)) {
+          index.set(w, counter);
+          low.set(w, counter++);
+          stack.push(w);
+          onStack.add(w);
+          work.push([w, 0]);
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1]![0];
+        low.set(parent, Math.min(low.get(parent)!, low.get(v)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.set(w, components);
+        } while (w !== v);
+        components++;
+      }
+    }
+  }
+  return component;
 }
 
 function keepReachable(graph: ExtractionGraph, choices: Map<string, string>): Map<string, string> {

@@ -11,3 +11,8 @@ export { bindRoot } from "./root-binds";
 export { optimizerRuleSpecs, type RuleSetOptions } from "./rules";
 export { DEFAULT_SATURATION, saturate, type SaturationOptions } from "./saturate";
 export { parseExpression, termToDml, termToExpression, UnprintableTermError, type LeafText } from "./term-to-dml";
+export { greedyChainOrder, optimalChainOrder, printChainTree, type ChainCostModel, type ChainPlan, type ChainTree } from "./chain-order";
+export { MATMUL_COST, seedChainOrders } from "./chain-seed";
+export { seedSumProductForm } from "./sum-product-seed";
+export { toPolynomial, type Factor, type Monomial, type Polynomial } from "./polynomial";
+export { factorizeMonomial, type FactorPlan } from "./factorize";

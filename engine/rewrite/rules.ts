@@ -22,3 +22,14 @@ export function optimizerRuleSpecs(options: RuleSetOptions = {}): RuleSpec[] {
     ...(options.fused === false ? [] : FUSED_RULES),
   ];
 }
+
+/**
+ * The non-expansive rules that turn relational forms back into LA (lifting,
+ * bind normal form, unbinding, the commuted operand orders the lifting
+ * patterns expect, and the function spellings): a first phase of saturation
+ * lifts what the seeds put in the e-graph before AC rules grow it.
+ */
+export function liftingRuleSpecs(): RuleSpec[] {
+  const commute = RELATIONAL_RULES.filter((r) => r.name === "multiply-commute" || r.name === "add-commute");
+  return [...BIND_NORMAL_FORM_RULES, ...UNBIND_RULES, ...commute, ...RELATIONAL_TO_LA_RULES, ...FUNCTION_RULES];
+}

@@ -57,6 +57,11 @@ export function termToExpression(term: Term, leafText: LeafText): Expression {
   if (fill) return call("matrix", kids(), [undefined], [["rows", numberExpression(fill.rows)], ["cols", numberExpression(fill.cols)]]);
   const binary = BINARY[term.op];
   if (binary !== undefined && term.children.length === 2) {
+    const subtracted = term.op === "+" ? negatedTerm(term.children[1]!) : undefined;
+    if (subtracted) {
+      // a + (-c) * b prints as a - c * b.
+      return { kind: "binary", op: "-", left: termToExpression(term.children[0]!, leafText), right: termToExpression(subtracted, leafText), range: NOWHERE };
+    }
     const [left, right] = kids() as [Expression, Expression];
     return { kind: "binary", op: binary as never, left, right, range: NOWHERE };
   }
@@ -71,6 +76,18 @@ export function termToExpression(term: Term, leafText: LeafText): Expression {
   }
   if (term.children.length === 1 && /^[A-Za-z][A-Za-z.]*$/.test(term.op)) return call(term.op, kids());
   throw new UnprintableTermError(`cannot print ${term.op}`);
+}
+
+/** `b` when `term` is (* lit:-c b) or (* b lit:-c) with c > 0, as (* lit:c b); `x` for (neg x). */
+function negatedTerm(term: Term): Term | undefined {
+  if (term.op === "neg") return term.children[0];
+  if (term.op !== "*" || term.children.length !== 2) return undefined;
+  const [a, b] = term.children as [Term, Term];
+  const ca = literalValue(a.op);
+  if (ca !== undefined && ca < 0) return ca === -1 ? b : { op: "*", children: [{ op: `lit:${-ca}`, children: [] }, b] };
+  const cb = literalValue(b.op);
+  if (cb !== undefined && cb < 0) return cb === -1 ? a : { op: "*", children: [a, { op: `lit:${-cb}`, children: [] }] };
+  return undefined;
 }
 
 function numberExpression(value: number): Expression {

@@ -9,7 +9,7 @@ import type { ClassId, ENode } from "../egraph/types";
 import { extractGreedyDag, type Extraction, type ExtractionGraph } from "../extract";
 import type { BlockDag } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
-import { bindRoots, buildBlockEGraph, saturate, termToDml, type BlockEGraph, type SaturationOptions } from "../rewrite";
+import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductForm, termToDml, type BlockEGraph, type SaturationOptions } from "../rewrite";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Range } from "../syntax/ast";
 import { textInRange } from "../syntax/ranges";
@@ -74,7 +74,7 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
   const roots = statementRoots(input.block, input.dag).filter((r) => isOptimizable(input, r));
   if (roots.length === 0) return { suggestions: [], dropped: [], stopReason: "nothing to optimize", nodes: 0, classes: 0, ms: performance.now() - start };
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: false });
-  bindRoots(block, roots.map((r) => block.classOfNode[r.node]!));
+  seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
   const report = saturate(block.egraph, block.attributes, options.saturation);
   const originals = originalNodeKeys(block);
   const suggestions: Suggestion[] = [];
@@ -88,6 +88,26 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
   const result: BlockOptimization = { suggestions, dropped, stopReason: report.stopReason, nodes: block.egraph.nodeCount, classes: block.egraph.classCount, ms: performance.now() - start };
   if (options.keepPlanGraphs) result.planGraphs = planGraphs;
   return result;
+}
+
+/**
+ * Binds each statement's class, then seeds saturation with what sampled
+ * rewriting reaches slowly: the factorized sum-product form of each
+ * statement and the best order of each multiplication chain.
+ */
+function seedBlock(block: BlockEGraph, roots: readonly ClassId[]): void {
+  const { egraph, attributes } = block;
+  const original = new Map<ClassId, ENode>();
+  block.classOfNode.forEach((cls, node) => {
+    if (!original.has(egraph.find(cls))) original.set(egraph.find(cls), block.originalNodes[node]!);
+  });
+  const nodeOf = (cls: ClassId) => original.get(egraph.find(cls));
+  seedChainOrders(egraph, nodeOf, roots);
+  for (const root of roots) {
+    const bind = bindRoot(egraph, attributes, root);
+    if (bind !== undefined) seedSumProductForm(egraph, attributes, nodeOf, root, bind);
+  }
+  egraph.rebuild();
 }
 
 /** Statements worth optimizing: their value is a matrix or scalar expression over known sizes, not a bare leaf. */

@@ -193,12 +193,14 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
     ])),
   );
 
+  /** The inner expression, its range widened to the parentheses (so an enclosing operator's range covers them). */
   private parenthesized = this.RULE("parenthesized", (): A.Expression => {
-    this.CONSUME(T.LParen);
+    const open = this.CONSUME(T.LParen);
     const inner = this.SUBRULE(this.expression);
     this.CONSUME(T.RParen);
+    const result = this.ACTION(() => ({ ...inner, range: this.rangeFrom(open) }));
     this.SUBRULE(this.misplacedIndex);
-    return inner;
+    return result;
   });
 
   private expressionList = this.RULE("expressionList", (): A.Expression => {

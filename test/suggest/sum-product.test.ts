@@ -18,7 +18,7 @@ function suggestions(text: string): Map<string, Suggestion> {
   const found = new Map<string, Suggestion>();
   for (const info of analysis.dags.blocks) {
     const sizes = analysis.sizes.blocks.get(info.block)!;
-    const result = optimizeBlock({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, { saturation: { timeLimitMs: 3000 } });
+    const result = optimizeBlock({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, {});
     for (const s of result.suggestions) found.set(s.target, s);
   }
   return found;

@@ -1,0 +1,63 @@
+/**
+ * Seeds saturation with the best order of each multiplication chain of a
+ * statement (three or more operands): the chain is ordered by variable
+ * elimination (chain-order.ts) with the cost model's sparsity-aware matmul
+ * cost, and the ordered product is merged with the chain's class. Sampled
+ * associativity alone cannot enumerate the orders of a long chain.
+ */
+import type { ClassId, EGraphApi, ENode } from "../egraph/types";
+import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../cost";
+import type { DagNode } from "../program/dag-types";
+import type { NodeStats } from "../stats/sizes/node-stats";
+import { nodeStats, type NodeSizeContext } from "../stats/sizes/node-sizes";
+import type { OptimizerData } from "./analysis";
+import { optimalChainOrder, type ChainCostModel, type ChainTree } from "./chain-order";
+
+const MATMUL: DagNode = { id: 0, op: { kind: "matmul" }, inputs: [0, 1], type: { dataType: "matrix", valueType: "double" }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+const NO_CONTEXT: NodeSizeContext = { input: () => undefined, parameter: () => undefined, read: () => undefined, call: () => undefined };
+
+/** Sizes by the stats stage's estimators, seconds by the cost model. */
+export const MATMUL_COST: ChainCostModel<NodeStats> = {
+  multiply(a, b) {
+    const result = nodeStats(MATMUL, [a, b], NO_CONTEXT).stats;
+    const estimate = nodeCost(MATMUL.op, [a, b], result, DEFAULT_MACHINE_CONSTANTS);
+    return { result, cost: estimate.known ? estimate.cost.seconds : Number.POSITIVE_INFINITY };
+  },
+};
+
+/** Orders every maximal chain under `roots`; returns how many chains were seeded. */
+export function seedChainOrders(egraph: EGraphApi<OptimizerData>, nodeOf: (cls: ClassId) => ENode | undefined, roots: readonly ClassId[]): number {
+  const isProduct = (cls: ClassId) => nodeOf(egraph.find(cls))?.op === "mm";
+  const operands = (cls: ClassId): ClassId[] => (isProduct(cls) ? nodeOf(egraph.find(cls))!.children.flatMap(operands) : [egraph.find(cls)]);
+  const seen = new Set<ClassId>();
+  let seeded = 0;
+  const visit = (cls: ClassId): void => {
+    const id = egraph.find(cls);
+    const node = nodeOf(id);
+    if (!node || seen.has(id)) return;
+    seen.add(id);
+    if (node.op === "mm") {
+      const chain = operands(id);
+      if (chain.length >= 3 && seedChain(egraph, id, chain)) seeded++;
+      for (const operand of chain) visit(operand);
+      return;
+    }
+    for (const child of node.children) visit(child);
+  };
+  for (const root of roots) visit(root);
+  return seeded;
+}
+
+function seedChain(egraph: EGraphApi<OptimizerData>, cls: ClassId, chain: readonly ClassId[]): boolean {
+  const stats: NodeStats[] = [];
+  for (const operand of chain) {
+    const data = egraph.data(operand);
+    if (data.family !== "la" || data.invalid || data.stats.type.dataType !== "matrix" || data.stats.rows === null || data.stats.cols === null) return false;
+    stats.push(data.stats);
+  }
+  const plan = optimalChainOrder(stats, MATMUL_COST);
+  if (!Number.isFinite(plan.cost)) return false;
+  const build = (tree: ChainTree): ClassId => ("leaf" in tree ? chain[tree.leaf]! : egraph.add({ op: "mm", children: [build(tree.left), build(tree.right)] }));
+  egraph.union(cls, build(plan.tree), "chain order (variable elimination)");
+  return true;
+}
