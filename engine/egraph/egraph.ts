@@ -233,13 +233,25 @@ export class EGraph<D> implements EGraphApi<D> {
     this.memo.reset(entries);
   }
 
-  /** The rule steps that prove `a` and `b` equal, or null when they are not (needs `explanations`). */
-  explain(a: ClassId | Term, b: ClassId | Term): ExplanationStep[] | null {
+  /**
+   * The rule steps that prove `a` and `b` equal, or null when they are not
+   * (needs `explanations`). A class id stands for the node it was created
+   * with; a term or an e-node for the node that was added as its top.
+   */
+  explain(a: ClassId | Term | ENode, b: ClassId | Term | ENode): ExplanationStep[] | null {
     if (!this.proofs) throw new Error("explanations are off: create the e-graph with { explanations: true }");
-    const ia = typeof a === "number" ? a : this.addTerm(a);
-    const ib = typeof b === "number" ? b : this.addTerm(b);
-    if (this.find(ia) !== this.find(ib)) return null;
-    return this.proofs.explain(ia, ib, this);
+    const ia = this.proofNode(a);
+    const ib = this.proofNode(b);
+    if (ia === undefined || ib === undefined || this.find(ia) !== this.find(ib)) return null;
+    return this.proofs.explain(ia, ib);
+  }
+
+  private proofNode(x: ClassId | Term | ENode): ClassId | undefined {
+    if (typeof x === "number") return x;
+    const isTerm = x.children.some((c) => typeof c !== "number");
+    const node: ENode = isTerm ? { op: x.op, children: (x as Term).children.map((c) => this.addTerm(c)) } : (x as ENode);
+    if (isTerm || x.children.length === 0) this.add(node);
+    return this.proofs!.proofNode(node, (id) => this.find(id)) ?? this.lookup(node);
   }
 }
 

@@ -4,9 +4,8 @@
  * given, labelled with the rule (or "congruence"). The explanation of
  * a = b is the path of edges between their nodes.
  */
-import { smallestTerms } from "./smallest-term";
 import { printTerm } from "./pattern";
-import type { ClassId, EGraphView, ENode, ExplanationStep, Justification } from "./types";
+import type { ClassId, ENode, ExplanationStep, Justification, Term } from "./types";
 
 interface Edge {
   to: ClassId;
@@ -16,10 +15,14 @@ interface Edge {
 export class ProofForest {
   private readonly nodes: ENode[] = [];
   private readonly edges: Edge[][] = [];
+  private readonly byOp = new Map<string, ClassId[]>();
 
   addNode(id: ClassId, node: ENode): void {
     this.nodes[id] = node;
     this.edges[id] = [];
+    const ids = this.byOp.get(node.op);
+    if (ids) ids.push(id);
+    else this.byOp.set(node.op, [id]);
   }
 
   addEdge(a: ClassId, b: ClassId, why: Justification): void {
@@ -27,12 +30,22 @@ export class ProofForest {
     this.edges[b]!.push({ to: a, why });
   }
 
-  explain<D>(a: ClassId, b: ClassId, egraph: EGraphView<D> & { classes(): Iterable<{ id: ClassId; nodes: readonly ENode[] }> }): ExplanationStep[] {
+  /** A proof node for `node` as it is now (children compared by class): the id it was added under. */
+  proofNode(node: ENode, find: (id: ClassId) => ClassId): ClassId | undefined {
+    const children = node.children.map(find);
+    return this.byOp.get(node.op)?.find((id) => {
+      const added = this.nodes[id]!;
+      return added.children.length === children.length && added.children.every((c, k) => find(c) === children[k]);
+    });
+  }
+
+  /** The path of unions between two proof nodes of one class, each step with its rule and the terms it equates. */
+  explain(a: ClassId, b: ClassId, maxDepth = 4): ExplanationStep[] {
     const previous = new Map<ClassId, { from: ClassId; why: Justification }>();
     const queue = [a];
     previous.set(a, { from: a, why: "" });
-    while (queue.length > 0 && !previous.has(b)) {
-      const at = queue.shift()!;
+    for (let head = 0; head < queue.length && !previous.has(b); head++) {
+      const at = queue[head]!;
       for (const edge of this.edges[at] ?? []) {
         if (!previous.has(edge.to)) {
           previous.set(edge.to, { from: at, why: edge.why });
@@ -48,11 +61,13 @@ export class ProofForest {
       at = step.from;
     }
     path.reverse();
-    const terms = smallestTerms(egraph);
-    const print = (id: ClassId) => {
-      const node = this.nodes[id]!;
-      return printTerm({ op: node.op, children: node.children.map((c) => terms.get(egraph.find(c)) ?? { op: `c${c}`, children: [] }) });
-    };
-    return path.map((p) => ({ rule: p.why, left: print(p.from), right: print(p.to) }));
+    return path.map((p) => ({ rule: p.why, left: printTerm(this.term(p.from, maxDepth)), right: printTerm(this.term(p.to, maxDepth)) }));
+  }
+
+  /** The term a proof node was added as (its children as they were added), cut off below `depth`. */
+  private term(id: ClassId, depth: number): Term {
+    const node = this.nodes[id]!;
+    if (depth <= 0 && node.children.length > 0) return { op: "…", children: [] };
+    return { op: node.op, children: node.children.map((c) => this.term(c, depth - 1)) };
   }
 }

@@ -73,7 +73,7 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
   const start = performance.now();
   const roots = statementRoots(input.block, input.dag).filter((r) => isOptimizable(input, r));
   if (roots.length === 0) return { suggestions: [], dropped: [], stopReason: "nothing to optimize", nodes: 0, classes: 0, ms: performance.now() - start };
-  const block = buildBlockEGraph(input.dag, input.stats, { explanations: false });
+  const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
   const report = saturate(block.egraph, block.attributes, options.saturation);
   const originals = originalNodeKeys(block);
@@ -181,9 +181,17 @@ function suggestFor(input: BlockInput, block: BlockEGraph, root: StatementRoot, 
       rows: matrix ? stats.rows : null,
       cols: matrix ? stats.cols : null,
       nnz: matrix && stats.nnz !== null ? Math.round(egraphNnz(block, rootClass) ?? stats.nnz) : null,
-      explanation: [],
+      explanation: explain(block, root, after, afterExtraction),
     },
   };
+}
+
+/** The rule steps from the statement's original e-node to the extracted plan's top e-node. */
+function explain(block: BlockEGraph, root: StatementRoot, graph: ExtractionGraph, extraction: Extraction): string[] {
+  const chosen = graph.nodes.get(extraction.choices.get(graph.roots[0]!)!)!;
+  const top: ENode = { op: chosen.op, children: chosen.children.map((child) => Number(graph.nodes.get(child)!.eclass)) };
+  const steps = block.egraph.explain(block.originalNodes[root.node]!, top) ?? [];
+  return steps.map((step) => `${step.rule}: ${step.left} = ${step.right}`);
 }
 
 function egraphNnz(block: BlockEGraph, id: ClassId): number | null {

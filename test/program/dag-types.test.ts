@@ -128,8 +128,8 @@ describe("type errors are diagnostics with exact ranges", () => {
 
   test("a boolean matrix combined with a frame", () => {
     const dags = programDags(lines('F = read("f", data_type="frame")', "M = rand(rows=2, cols=2)", "B = (M > 0) + F"));
-    // The AST drops parentheses: the sum's range starts at M, not at "(".
-    assert.deepEqual(located(dags.diagnostics), [["type-matrix-frame", "2:5-2:15"]]);
+    // A parenthesized operand's range covers its parentheses: the sum starts at "(".
+    assert.deepEqual(located(dags.diagnostics), [["type-matrix-frame", "2:4-2:15"]]);
   });
 
   test("a list operand, a string in a math function, indexing a scalar, a matrix and a string", () => {
