@@ -1,74 +1,124 @@
 /**
  * The hash-cons: e-node → e-class, an open-addressing table hashed on the
- * operator and child ids as integers (no key strings, and a lookup
- * allocates nothing). Entries whose children went stale after a union are
+ * operator and child ids as integers. Entries keep the operator id and up to
+ * two child ids in typed arrays, so a lookup compares integers without
+ * touching e-node objects (it is the hottest loop of saturation) and
+ * allocates nothing. Entries whose children went stale after a union are
  * never equal to a canonical query; `rebuild` re-inserts nodes under their
  * canonical form, and `reset` drops the stale entries.
  */
 import type { ClassId, ENode } from "./types";
 
 const EMPTY = -1;
+const INLINE_ARITY = 2;
 
 export class NodeTable {
   private readonly opIds = new Map<string, number>();
   /** Slot → entry index, or EMPTY. */
   private slots = new Int32Array(1024).fill(EMPTY);
+  private size_ = 0;
+  private hashes = new Int32Array(512);
+  private ops = new Int32Array(512);
+  private arities = new Int32Array(512);
+  private first = new Int32Array(512);
+  private second = new Int32Array(512);
+  private ids = new Int32Array(512);
+  /** The node of each entry (compared directly only above INLINE_ARITY children). */
   private nodes: ENode[] = [];
-  private ids: ClassId[] = [];
-  private hashes: number[] = [];
 
   get size(): number {
-    return this.nodes.length;
+    return this.size_;
   }
 
-  private hash(op: string, children: readonly ClassId[]): number {
-    let opId = this.opIds.get(op);
-    if (opId === undefined) this.opIds.set(op, (opId = this.opIds.size + 1));
+  private opId(op: string): number {
+    let id = this.opIds.get(op);
+    if (id === undefined) this.opIds.set(op, (id = this.opIds.size + 1));
+    return id;
+  }
+
+  private static hash(opId: number, children: readonly ClassId[]): number {
     let h = Math.imul(opId, 0x9e3779b1);
     for (let i = 0; i < children.length; i++) {
       h = Math.imul(h ^ children[i]!, 0x85ebca6b);
       h ^= h >>> 13;
     }
-    return h >>> 0;
+    return h | 0;
+  }
+
+  private matches(entry: number, h: number, opId: number, children: readonly ClassId[]): boolean {
+    if (this.hashes[entry] !== h || this.ops[entry] !== opId || this.arities[entry] !== children.length) return false;
+    const n = children.length;
+    if (n === 0) return true;
+    if (this.first[entry] !== children[0]) return false;
+    if (n === 1) return true;
+    if (this.second[entry] !== children[1]) return false;
+    if (n === INLINE_ARITY) return true;
+    const stored = this.nodes[entry]!.children;
+    for (let i = INLINE_ARITY; i < n; i++) if (stored[i] !== children[i]) return false;
+    return true;
   }
 
   /** The slot holding an entry equal to (op, children), or the empty slot where it would go. */
-  private probe(h: number, op: string, children: readonly ClassId[]): number {
-    const mask = this.slots.length - 1;
+  private probe(h: number, opId: number, children: readonly ClassId[]): number {
+    const slots = this.slots;
+    const mask = slots.length - 1;
     let slot = h & mask;
     for (;;) {
-      const entry = this.slots[slot]!;
-      if (entry === EMPTY) return slot;
-      if (this.hashes[entry] === h && isNode(this.nodes[entry]!, op, children)) return slot;
+      const entry = slots[slot]!;
+      if (entry === EMPTY || this.matches(entry, h, opId, children)) return slot;
       slot = (slot + 1) & mask;
     }
   }
 
   get(op: string, children: readonly ClassId[]): ClassId | undefined {
-    const entry = this.slots[this.probe(this.hash(op, children), op, children)]!;
+    const opId = this.opIds.get(op);
+    if (opId === undefined) return undefined;
+    const entry = this.slots[this.probe(NodeTable.hash(opId, children), opId, children)]!;
     return entry === EMPTY ? undefined : this.ids[entry];
   }
 
   /** Maps `node` to `id` (replacing an equal node's entry). */
   set(node: ENode, id: ClassId): void {
-    const h = this.hash(node.op, node.children);
-    const slot = this.probe(h, node.op, node.children);
-    const entry = this.slots[slot]!;
-    if (entry !== EMPTY) {
-      this.ids[entry] = id;
+    const opId = this.opId(node.op);
+    const children = node.children;
+    const h = NodeTable.hash(opId, children);
+    const slot = this.probe(h, opId, children);
+    const known = this.slots[slot]!;
+    if (known !== EMPTY) {
+      this.ids[known] = id;
       return;
     }
-    this.slots[slot] = this.nodes.length;
-    this.nodes.push(node);
-    this.ids.push(id);
-    this.hashes.push(h);
-    if (2 * this.nodes.length > this.slots.length) this.grow();
+    const entry = this.size_++;
+    if (entry === this.ids.length) this.growEntries();
+    this.hashes[entry] = h;
+    this.ops[entry] = opId;
+    this.arities[entry] = children.length;
+    this.first[entry] = children.length > 0 ? children[0]! : 0;
+    this.second[entry] = children.length > 1 ? children[1]! : 0;
+    this.ids[entry] = id;
+    this.nodes[entry] = node;
+    this.slots[slot] = entry;
+    if (2 * this.size_ > this.slots.length) this.growSlots();
   }
 
-  private grow(): void {
+  private growEntries(): void {
+    const grow = (a: Int32Array) => {
+      const b = new Int32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.hashes = grow(this.hashes);
+    this.ops = grow(this.ops);
+    this.arities = grow(this.arities);
+    this.first = grow(this.first);
+    this.second = grow(this.second);
+    this.ids = grow(this.ids);
+  }
+
+  private growSlots(): void {
     const slots = new Int32Array(this.slots.length * 2).fill(EMPTY);
     const mask = slots.length - 1;
-    for (let entry = 0; entry < this.nodes.length; entry++) {
+    for (let entry = 0; entry < this.size_; entry++) {
       let slot = this.hashes[entry]! & mask;
       while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
       slots[slot] = entry;
@@ -79,19 +129,15 @@ export class NodeTable {
   /** Rebuilds the table from the given (canonical) nodes only, dropping stale entries. */
   reset(entries: Iterable<[ENode, ClassId]>): void {
     this.slots = new Int32Array(1024).fill(EMPTY);
+    this.size_ = 0;
     this.nodes = [];
-    this.ids = [];
-    this.hashes = [];
     for (const [node, id] of entries) this.set(node, id);
   }
 }
 
 export function sameNode(a: ENode, b: ENode): boolean {
-  return a === b || isNode(a, b.op, b.children);
-}
-
-function isNode(node: ENode, op: string, children: readonly ClassId[]): boolean {
-  if (node.op !== op || node.children.length !== children.length) return false;
-  for (let i = 0; i < children.length; i++) if (node.children[i] !== children[i]) return false;
+  if (a === b) return true;
+  if (a.op !== b.op || a.children.length !== b.children.length) return false;
+  for (let i = 0; i < a.children.length; i++) if (a.children[i] !== b.children[i]) return false;
   return true;
 }
