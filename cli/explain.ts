@@ -81,7 +81,21 @@ function optimizeProgram(analysis: ProgramAnalysis, text: string, options: Sugge
 }
 
 function suggestionJson(s: Suggestion) {
-  return { range: s.range, original: s.original, rewritten: s.rewritten, costBefore: s.costBefore, costAfter: s.costAfter, unit: s.unit, target: s.target, rows: s.rows, cols: s.cols, nnz: s.nnz, explanation: s.explanation };
+  return {
+    range: s.range,
+    original: s.original,
+    rewritten: s.rewritten,
+    costBefore: s.costBefore,
+    costAfter: s.costAfter,
+    unit: s.unit,
+    target: s.target,
+    rows: s.rows,
+    cols: s.cols,
+    nnz: s.nnz,
+    explanation: s.explanation,
+    ...(s.temporaries ? { temporaries: s.temporaries } : {}),
+    ...(s.sharedWith && s.sharedWith.length > 0 ? { sharedWith: s.sharedWith } : {}),
+  };
 }
 
 function explainJson(file: string, analysis: ProgramAnalysis, optimized: Optimized) {
@@ -139,8 +153,9 @@ function explainText(file: string, analysis: ProgramAnalysis, optimized: Optimiz
       parts.push(`variables: ${shown.join("; ")}`);
     }
     for (const s of optimized.get(block)?.suggestions ?? []) {
+      for (const t of s.temporaries ?? []) parts.push(`new variable before line ${t.insertAt.line + 1}: ${t.name} = ${t.text}`);
       parts.push(
-        `suggestion, line ${s.range.start.line + 1}: ${s.target} = ${s.rewritten}`,
+        `suggestion, line ${s.range.start.line + 1}: ${s.target} = ${s.rewritten}${s.sharedWith && s.sharedWith.length > 0 ? `  (shares temporaries with ${s.sharedWith.join(", ")})` : ""}`,
         `  instead of ${s.original}`,
         `  estimated ${formatSeconds(s.costBefore)} -> ${formatSeconds(s.costAfter)} (${(s.costBefore / Math.max(s.costAfter, 1e-12)).toFixed(1)}x less)`,
       );

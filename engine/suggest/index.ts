@@ -1,5 +1,6 @@
 /** Public surface of the suggest stage: per-block optimization into verified, user-facing suggestions. */
 export { optimizeBlock, type BlockInput, type BlockOptimization, type DroppedSuggestion, type Suggestion, type SuggestOptions } from "./optimize-block";
+export { suggestionEdits } from "./suggestion-edits";
 export { statementRoots, type StatementRoot } from "./statement-roots";
 export { randomInputs, shrinkDimensions, type InputCase, type VariableShape } from "./random-inputs";
 export { valueDifference, verifyRewrite, type VerifyOptions, type VerifyResult } from "./verify-rewrite";

@@ -1,19 +1,23 @@
 /**
  * The optimizer on one statement block: the block's DAG goes into an
- * e-graph, is saturated with the SPORES rules under a budget, and for each
- * statement the cheapest equivalent plan is extracted. A statement whose
- * plan beats the original by the margin becomes a suggestion, after the
- * runtime has checked both sides agree on random inputs.
+ * e-graph, is seeded and saturated with the SPORES rules under a budget,
+ * and for each statement the cheapest equivalent plan is extracted. A
+ * statement whose plan beats the original by the margin becomes a
+ * suggestion, after the runtime has checked both sides agree on random
+ * inputs. Sub-plans that several suggestions compute become shared
+ * temporaries (a multi-statement edit).
  */
 import type { ClassId, ENode } from "../egraph/types";
-import { extractGreedyDag, type Extraction, type ExtractionGraph } from "../extract";
+import type { Extraction, ExtractionGraph } from "../extract";
 import type { BlockDag } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
 import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductForm, termToDml, type BlockEGraph, type SaturationOptions } from "../rewrite";
 import type { NodeStats } from "../stats/sizes/node-stats";
-import type { Range } from "../syntax/ast";
+import type { Position, Range } from "../syntax/ast";
 import { textInRange } from "../syntax/ranges";
-import { extractedTerm, NAME_PREFIX, planGraph } from "./plan-graph";
+import { extractedTerm, NAME_PREFIX } from "./plan-graph";
+import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
+import { originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
 import { statementRoots, type StatementRoot } from "./statement-roots";
 import { verifyRewrite, type VariableShape } from "./verify-rewrite";
 
@@ -41,6 +45,10 @@ export interface Suggestion {
   nnz: number | null;
   /** The rule applications that prove the two sides equal (when recorded). */
   explanation: string[];
+  /** New variables to assign before this statement (at `insertAt`); later suggestions of the block use them too. */
+  temporaries?: { name: string; text: string; insertAt: Position }[];
+  /** The targets of the other statements whose suggestions use this one's temporaries, or whose temporaries this one uses. */
+  sharedWith?: string[];
 }
 
 export interface DroppedSuggestion {
@@ -76,17 +84,62 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
   const report = saturate(block.egraph, block.attributes, options.saturation);
-  const originals = originalNodeKeys(block);
+  const isOriginal = originalPlanFilter(block);
+  const outcomes = new Map<StatementRoot, Outcome>();
+  const planGraphs: ExtractionGraph[] = [];
+  const suggested: StatementPlan[] = [];
+  for (const root of roots) {
+    const plan = planStatement(block, root, isOriginal);
+    if (!plan) continue;
+    planGraphs.push(plan.after.graph);
+    const outcome = finish(input, block, plan, options);
+    if (outcome) outcomes.set(root, outcome);
+    if (outcome?.kind === "suggestion") suggested.push(plan);
+  }
+  for (const [root, outcome] of shareTemporaries(input, block, suggested, isOriginal, options)) outcomes.set(root, outcome);
   const suggestions: Suggestion[] = [];
   const dropped: DroppedSuggestion[] = [];
-  const planGraphs: ExtractionGraph[] = [];
   for (const root of roots) {
-    const outcome = suggestFor(input, block, root, originals, options, planGraphs);
+    const outcome = outcomes.get(root);
     if (outcome?.kind === "suggestion") suggestions.push(outcome.suggestion);
     else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
   }
   const result: BlockOptimization = { suggestions, dropped, stopReason: report.stopReason, nodes: block.egraph.nodeCount, classes: block.egraph.classCount, ms: performance.now() - start };
   if (options.keepPlanGraphs) result.planGraphs = planGraphs;
+  return result;
+}
+
+/**
+ * Re-plans the suggested statements with their shared sub-plans as new
+ * variables; all of them must still verify, else the single-statement
+ * suggestions stand.
+ */
+function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: readonly StatementPlan[], isOriginal: (node: ENode) => boolean, options: SuggestOptions): Map<StatementRoot, Outcome> {
+  const temporaries = sharedTemporaries(suggested, input.sourceText);
+  if (temporaries.length === 0) return new Map();
+  const names = new Map(temporaries.map((t) => [t.cls, t.name]));
+  const definitions = new Map<SharedTemporary, string>();
+  for (const temporary of temporaries) {
+    const plan = planClass(block, temporary.cls, temporary.users[0]!);
+    if (!plan) return new Map();
+    try {
+      definitions.set(temporary, termToDml(plan.term, (op) => leafText(input, block, op)));
+    } catch {
+      return new Map();
+    }
+  }
+  const result = new Map<StatementRoot, Outcome>();
+  for (const user of new Set(temporaries.flatMap((t) => t.users))) {
+    const plan = planStatement(block, user.root, isOriginal, names);
+    const owned = temporaries.filter((t) => t.users[0] === user);
+    const used = temporaries.filter((t) => t.users.includes(user));
+    if (!plan) return new Map();
+    const shared = { owned: owned.map((t) => ({ name: t.name, text: definitions.get(t)!, cost: t.cost })), used: used.map((t) => ({ name: t.name, text: definitions.get(t)! })) };
+    const outcome = finish(input, block, plan, options, shared);
+    if (outcome?.kind !== "suggestion") return new Map();
+    outcome.suggestion.sharedWith = [...new Set(used.flatMap((t) => t.users))].filter((u) => u !== user).map((u) => u.root.target);
+    result.set(user.root, outcome);
+  }
   return result;
 }
 
@@ -118,72 +171,55 @@ function isOptimizable(input: BlockInput, root: StatementRoot): boolean {
   return stats !== undefined && (stats.type.dataType === "scalar" || (stats.type.dataType === "matrix" && stats.rows !== null && stats.cols !== null));
 }
 
-function nodeKey(egraph: BlockEGraph["egraph"], node: ENode): string {
-  return `${node.op}|${node.children.map((c) => egraph.find(c)).join(",")}`;
-}
-
-function originalNodeKeys(block: BlockEGraph): Set<string> {
-  return new Set(block.originalNodes.map((n) => nodeKey(block.egraph, n)));
-}
-
 type Outcome = { kind: "suggestion"; suggestion: Suggestion } | { kind: "dropped"; dropped: DroppedSuggestion } | undefined;
 
-function suggestFor(input: BlockInput, block: BlockEGraph, root: StatementRoot, originals: Set<string>, options: SuggestOptions, planGraphs: ExtractionGraph[]): Outcome {
-  const { egraph } = block;
-  const rootClass = egraph.find(block.classOfNode[root.node]!);
-  const named = new Map<ClassId, string>();
-  for (const [node, name] of root.named) named.set(egraph.find(block.classOfNode[node]!), name);
-  const staleLeaf = (node: ENode) => node.op.startsWith("var:") && root.stale.has(node.op.slice(4));
-  const isOriginal = (node: ENode) => originals.has(nodeKey(egraph, node));
-  const originalClasses = new Set(block.classOfNode.map((c) => egraph.find(c)));
-  // SystemDS fuses these itself: the original plan is costed as executed, with its fused operators.
-  const fusedOverOriginals = (node: ENode) => node.op.startsWith("fused:") && node.children.every((c) => originalClasses.has(egraph.find(c)));
-  const before = planGraph(egraph, rootClass, { named, allowed: (node) => !staleLeaf(node) && (isOriginal(node) || fusedOverOriginals(node)) });
-  const after = planGraph(egraph, rootClass, { named, allowed: (node) => !staleLeaf(node) });
-  if (options.keepPlanGraphs) planGraphs.push(after);
-  const original = textInRange(input.sourceText, root.range);
-  let beforeExtraction: Extraction;
-  let afterExtraction: Extraction;
-  try {
-    beforeExtraction = extractGreedyDag(before);
-    afterExtraction = extractGreedyDag(after);
-  } catch {
-    return undefined;
-  }
-  const costBefore = beforeExtraction.dagCost;
-  const costAfter = afterExtraction.dagCost;
+interface SharedUse {
+  /** Temporaries this statement assigns first (their cost is its cost). */
+  owned: { name: string; text: string; cost: number }[];
+  /** Every temporary its plan may use. */
+  used: { name: string; text: string }[];
+}
+
+/** The statement's suggestion if its plan is cheaper by the margin, prints, and verifies. */
+function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, options: SuggestOptions, shared?: SharedUse): Outcome {
+  const { root } = plan;
+  const costBefore = plan.before.extraction.dagCost;
+  const costAfter = plan.after.extraction.dagCost + (shared?.owned.reduce((sum, t) => sum + t.cost, 0) ?? 0);
   if (!(costAfter * (options.minSpeedup ?? 1.2) <= costBefore)) return undefined;
+  const original = textInRange(input.sourceText, root.range);
   let rewritten: string;
   try {
-    rewritten = termToDml(extractedTerm(after, afterExtraction), (op) => leafText(input, block, op));
+    rewritten = termToDml(extractedTerm(plan.after.graph, plan.after.extraction), (op) => leafText(input, block, op));
   } catch (error) {
     return { kind: "dropped", dropped: { target: root.target, original, rewritten: "", reason: `cannot print the plan: ${(error as Error).message}` } };
   }
   if (normalize(rewritten) === normalize(original)) return undefined;
   if (options.verify !== false) {
-    const shapes = variableShapes(input, block, root, `${original} ${rewritten}`);
+    // The runtime checks the statement with its temporaries written out in place.
+    let inlined = rewritten;
+    for (const t of shared?.used ?? []) inlined = inlined.replace(new RegExp(`\\b${t.name}\\b`, "g"), `(${t.text})`);
+    const shapes = variableShapes(input, block, root, `${original} ${inlined}`);
     if (typeof shapes === "string") return { kind: "dropped", dropped: { target: root.target, original, rewritten, reason: shapes } };
-    const verdict = verifyRewrite(original, rewritten, shapes);
+    const verdict = verifyRewrite(original, inlined, shapes);
     if (!verdict.verified) return { kind: "dropped", dropped: { target: root.target, original, rewritten, reason: verdict.reason } };
   }
   const stats = input.stats[root.node]!;
   const matrix = stats.type.dataType === "matrix";
-  return {
-    kind: "suggestion",
-    suggestion: {
-      range: root.range,
-      target: root.target,
-      original,
-      rewritten,
-      costBefore,
-      costAfter,
-      unit: "s",
-      rows: matrix ? stats.rows : null,
-      cols: matrix ? stats.cols : null,
-      nnz: matrix && stats.nnz !== null ? Math.round(egraphNnz(block, rootClass) ?? stats.nnz) : null,
-      explanation: explain(block, root, after, afterExtraction),
-    },
+  const suggestion: Suggestion = {
+    range: root.range,
+    target: root.target,
+    original,
+    rewritten,
+    costBefore,
+    costAfter,
+    unit: "s",
+    rows: matrix ? stats.rows : null,
+    cols: matrix ? stats.cols : null,
+    nnz: matrix && stats.nnz !== null ? Math.round(egraphNnz(block, plan.rootClass) ?? stats.nnz) : null,
+    explanation: explain(block, root, plan.after.graph, plan.after.extraction),
   };
+  if (shared && shared.owned.length > 0) suggestion.temporaries = shared.owned.map((t) => ({ name: t.name, text: t.text, insertAt: root.statementStart }));
+  return { kind: "suggestion", suggestion };
 }
 
 /** The rule steps from the statement's original e-node to the extracted plan's top e-node. */

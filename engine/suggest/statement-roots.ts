@@ -7,7 +7,7 @@
  */
 import type { BasicBlock } from "../program/statement-block";
 import type { BlockDag } from "../program/dag-types";
-import type { Range } from "../syntax/ast";
+import type { Position, Range } from "../syntax/ast";
 
 export interface StatementRoot {
   /** Index of the statement in the block. */
@@ -15,6 +15,8 @@ export interface StatementRoot {
   target: string;
   /** The range of the right-hand side (what a suggestion replaces). */
   range: Range;
+  /** Where the statement starts (new statements go before it). */
+  statementStart: Position;
   node: number;
   /** DAG node → variable name, for the values variables hold just before the statement. */
   named: Map<number, string>;
@@ -39,7 +41,7 @@ export function statementRoots(block: BasicBlock, dag: BlockDag): StatementRoot[
       if (node !== undefined) {
         const named = new Map<number, string>();
         for (const [variable, id] of current) named.set(id, variable);
-        roots.push({ index, target: name, range: statement.value.range, node, named, stale: new Set(stale) });
+        roots.push({ index, target: name, range: statement.value.range, statementStart: statement.range.start, node, named, stale: new Set(stale) });
         current.set(name, node);
         stale.add(name);
         return;

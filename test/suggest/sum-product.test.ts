@@ -8,7 +8,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { analyzeText } from "../../engine/stats/program-analysis";
-import { optimizeBlock, type Suggestion } from "../../engine/suggest";
+import { createSession } from "../../engine/runtime/interpreter";
+import { optimizeBlock, suggestionEdits, type Suggestion } from "../../engine/suggest";
+import { applyEdits } from "../../engine/syntax/ranges";
 import { repoRoot } from "../repo-root";
 
 const script = readFileSync(path.join(repoRoot, "examples", "sum_product.dml"), "utf8");
@@ -27,6 +29,13 @@ function suggestions(text: string): Map<string, Suggestion> {
 const squash = (s: string) => s.replace(/\s+/g, "");
 const sparse = suggestions(script);
 
+/** The rewritten text with the block's shared temporaries written out in place. */
+function expanded(s: Suggestion, all: Map<string, Suggestion>): string {
+  let text = s.rewritten;
+  for (const other of all.values()) for (const t of other.temporaries ?? []) text = text.replace(new RegExp(`\\b${t.name}\\b`, "g"), `(${t.text})`);
+  return text;
+}
+
 function cheaper(s: Suggestion | undefined, name: string): Suggestion {
   assert.ok(s, `no suggestion for ${name}`);
   assert.ok(s.costAfter < s.costBefore, `${name}: ${s.costAfter} is not below ${s.costBefore}`);
@@ -35,7 +44,7 @@ function cheaper(s: Suggestion | undefined, name: string): Suggestion {
 
 test("sum((X - U %*% t(V))^2) with X sparse: built from sum(X^2), t(U) %*% X %*% V, sum(U^2), sum(V^2)", () => {
   const s = cheaper(sparse.get("l1"), "l1");
-  const text = squash(s.rewritten);
+  const text = squash(expanded(s, sparse));
   assert.doesNotMatch(text, /U%\*%t\(V\)/, s.rewritten);
   assert.match(text, /X\^2|X\*X/, s.rewritten);
   assert.match(text, /U\^2|U\*U|t\(U\)%\*%U/, s.rewritten);
@@ -45,7 +54,7 @@ test("sum((X - U %*% t(V))^2) with X sparse: built from sum(X^2), t(U) %*% X %*%
 
 test("the + variant is rewritten the same way", () => {
   const s = cheaper(sparse.get("l2"), "l2");
-  assert.doesNotMatch(squash(s.rewritten), /U%\*%t\(V\)/, s.rewritten);
+  assert.doesNotMatch(squash(expanded(s, sparse)), /U%\*%t\(V\)/, s.rewritten);
 });
 
 test("(Uk %*% t(Vk) - X) %*% Vk distributes over the sparse X", () => {
@@ -72,4 +81,42 @@ test("with X dense, the squared loss is not rewritten: the fused original is che
   const dense = suggestions(script.replace("sparsity=0.001", "sparsity=1.0"));
   assert.equal(dense.get("l1"), undefined, `unexpected: ${dense.get("l1")?.rewritten}`);
   assert.ok(dense.get("s1"), "the other rewrites do not depend on X");
+});
+
+test("l1 and l2 share new temporaries: one multi-statement edit that computes them once", () => {
+  const l1 = sparse.get("l1")!;
+  const l2 = sparse.get("l2")!;
+  const names = (l1.temporaries ?? []).map((t) => t.name);
+  assert.ok(names.length > 0, "no shared temporaries");
+  assert.deepEqual(l1.sharedWith, ["l2"]);
+  assert.deepEqual(l2.sharedWith, ["l1"]);
+  assert.equal(l2.temporaries, undefined, "the temporaries are assigned once, before l1");
+  for (const name of names) assert.match(l2.rewritten, new RegExp(`\\b${name}\\b`));
+  assert.ok(l1.temporaries!.some((t) => /X\^2|X \* X/.test(t.text)), JSON.stringify(l1.temporaries));
+  // The second user pays nothing for what the first computed.
+  assert.ok(l2.costAfter < l1.costAfter, `${l2.costAfter} vs ${l1.costAfter}`);
+});
+
+test("applying every suggestion's edits gives a script that prints the same values", () => {
+  // The same statements on small data, so the runtime can run both versions.
+  const small = script
+    .replace("rows=10000, cols=5000, sparsity=0.001", "rows=300, cols=200, sparsity=0.01")
+    .replaceAll("rows=10000", "rows=300")
+    .replaceAll("rows=5000", "rows=200")
+    .replace("cols=5000", "cols=200");
+  const found = suggestions(small);
+  assert.ok(found.size >= 4, `only ${[...found.keys()].join(", ")}`);
+  const edits = [...found.values()].flatMap((s) => suggestionEdits(s, small));
+  const edited = applyEdits(small, edits);
+  assert.notEqual(edited, small);
+  const run = (text: string) => {
+    const lines: string[] = [];
+    const result = createSession({ print: (line) => lines.push(line) }).runScript(text);
+    assert.deepEqual(result.errors, [], text);
+    return lines.join(" ").split(/\s+/).map(Number);
+  };
+  const before = run(small);
+  const after = run(edited);
+  assert.equal(after.length, before.length);
+  before.forEach((x, k) => assert.ok(Math.abs(x - after[k]!) <= 1e-6 * Math.max(1, Math.abs(x)), `value ${k}: ${x} vs ${after[k]}\n${edited}`));
 });

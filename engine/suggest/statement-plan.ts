@@ -1,0 +1,82 @@
+/**
+ * One statement's plans in the saturated block e-graph: the original plan
+ * (the DAG's own e-nodes, plus the fused operators SystemDS would use on
+ * them) and the cheapest plan, both extracted greedily with DAG costs.
+ * Values that variables hold before the statement are named leaves; extra
+ * names (shared temporaries) can be given.
+ */
+import type { ClassId, ENode, Term } from "../egraph/types";
+import { extractGreedyDag, type Extraction, type ExtractionGraph } from "../extract";
+import type { BlockEGraph } from "../rewrite";
+import { extractedTerm, planGraph } from "./plan-graph";
+import type { StatementRoot } from "./statement-roots";
+
+export interface StatementPlan {
+  root: StatementRoot;
+  rootClass: ClassId;
+  named: Map<ClassId, string>;
+  before: { graph: ExtractionGraph; extraction: Extraction };
+  after: { graph: ExtractionGraph; extraction: Extraction };
+}
+
+function nodeKey(block: BlockEGraph, node: ENode): string {
+  return `${node.op}|${node.children.map((c) => block.egraph.find(c)).join(",")}`;
+}
+
+/** What every statement's original plan may use: the DAG's e-nodes, and fused operators over their classes. */
+export function originalPlanFilter(block: BlockEGraph): (node: ENode) => boolean {
+  const { egraph } = block;
+  const originals = new Set(block.originalNodes.map((n) => nodeKey(block, n)));
+  const originalClasses = new Set(block.classOfNode.map((c) => egraph.find(c)));
+  // SystemDS fuses these itself: the original plan is costed as executed, with its fused operators.
+  const fusedOverOriginals = (node: ENode) => node.op.startsWith("fused:") && node.children.every((c) => originalClasses.has(egraph.find(c)));
+  return (node) => originals.has(nodeKey(block, node)) || fusedOverOriginals(node);
+}
+
+/** The statement's plans, or undefined when one cannot be extracted (e.g. an unknown size everywhere). */
+export function planStatement(block: BlockEGraph, root: StatementRoot, isOriginal: (node: ENode) => boolean, extraNames: ReadonlyMap<ClassId, string> = new Map()): StatementPlan | undefined {
+  const { egraph } = block;
+  const rootClass = egraph.find(block.classOfNode[root.node]!);
+  const named = new Map<ClassId, string>();
+  for (const [node, name] of root.named) named.set(egraph.find(block.classOfNode[node]!), name);
+  const staleLeaf = (node: ENode) => node.op.startsWith("var:") && root.stale.has(node.op.slice(4));
+  const before = planGraph(egraph, rootClass, { named, allowed: (node) => !staleLeaf(node) && isOriginal(node) });
+  const afterNames = new Map(named);
+  for (const [cls, name] of extraNames) if (egraph.find(cls) !== rootClass) afterNames.set(egraph.find(cls), name);
+  const after = planGraph(egraph, rootClass, { named: afterNames, allowed: (node) => !staleLeaf(node) });
+  try {
+    return { root, rootClass, named, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extractGreedyDag(after) } };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The plan of any class, with the statement's names (a shared temporary's definition). */
+export function planClass(block: BlockEGraph, cls: ClassId, plan: StatementPlan): { graph: ExtractionGraph; extraction: Extraction; term: Term } | undefined {
+  const staleLeaf = (node: ENode) => node.op.startsWith("var:") && plan.root.stale.has(node.op.slice(4));
+  const graph = planGraph(block.egraph, block.egraph.find(cls), { named: plan.named, allowed: (node) => !staleLeaf(node) });
+  try {
+    const extraction = extractGreedyDag(graph);
+    return { graph, extraction, term: extractedTerm(graph, extraction) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Classes of the extracted plan that compute something (not named values, leaves or constants), with the cost of their sub-plan. */
+export function computedClasses(plan: StatementPlan): Map<ClassId, number> {
+  const { graph, extraction } = plan.after;
+  const result = new Map<ClassId, number>();
+  const cost = (cls: string, seen: Set<string>): number => {
+    if (seen.has(cls)) return 0;
+    seen.add(cls);
+    const node = graph.nodes.get(extraction.choices.get(cls)!)!;
+    return node.cost + node.children.reduce((sum, child) => sum + cost(graph.nodes.get(child)!.eclass, seen), 0);
+  };
+  for (const [cls, nodeId] of extraction.choices) {
+    const node = graph.nodes.get(nodeId)!;
+    if (node.children.length === 0 || node.op.startsWith("fill:")) continue;
+    result.set(Number(cls), cost(cls, new Set()));
+  }
+  return result;
+}
