@@ -12,6 +12,7 @@ import { EGraph, rewrite, runRewrites, type Analysis, type ClassId, type ENode, 
 import { extractGreedyTree, extractionGraphOf } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { optimalChainOrder, type ChainCostModel, type ChainTree } from "../engine/rewrite/chain-order";
+import { seededRandom } from "../engine/stats/structure-random";
 import type { BenchRow } from "./bench-report";
 
 const THROUGHPUT_TARGET = 30_000;
@@ -41,18 +42,8 @@ const dense: ChainCostModel<Dims> = {
   multiply: (a, b) => ({ result: { rows: a.rows, cols: b.cols }, cost: a.rows * a.cols * b.cols }),
 };
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function chainDims(n: number, seed: number): Dims[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const sizes = Array.from({ length: n + 1 }, () => 10 + Math.floor(next() * 990));
   return Array.from({ length: n }, (_, k) => ({ rows: sizes[k]!, cols: sizes[k + 1]! }));
 }

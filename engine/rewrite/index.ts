@@ -6,7 +6,7 @@ export { enodeCost, UNKNOWN_COST_SECONDS } from "./enode-cost";
 export { expressionToTerm, UnsupportedExpressionError } from "./expression-term";
 export { FUSED_OPS, fusedOp } from "./fused-ops";
 export { opFamily } from "./la-ops";
-export { proveTermsEqual, sameValue, shapeStats, type ProveResult, type TermShape, type TermShapes } from "./prove";
+export { expressionEGraph, proveTermsEqual, sameValue, shapeStats, type ExpressionEGraph, type ProveResult, type TermShape, type TermShapes } from "./prove";
 export { bindRoot } from "./root-binds";
 export { optimizerRuleSpecs, type RuleSetOptions } from "./rules";
 export { DEFAULT_SATURATION, saturate, type SaturationOptions } from "./saturate";

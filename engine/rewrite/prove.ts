@@ -31,16 +31,28 @@ export function shapeStats(shape: TermShape): NodeStats {
   return matrixStats(shape.rows, shape.cols, nnz, shape.nnz !== undefined);
 }
 
-export function proveTermsEqual(lhs: string, rhs: string, shapes: TermShapes, options: SaturationOptions & { explain?: boolean } = {}): ProveResult {
-  const start = performance.now();
+export interface ExpressionEGraph {
+  egraph: EGraph<OptimizerData>;
+  attributes: AttributeTable;
+  root: ClassId;
+}
+
+/** An optimizer e-graph holding one DML expression over variables of the given shapes. */
+export function expressionEGraph(expression: string, shapes: TermShapes, options: { explanations?: boolean } = {}): ExpressionEGraph {
   const attributes = new AttributeTable();
   const leafStats = (op: string) => {
     const shape = op.startsWith("var:") ? shapes[op.slice(4)] : undefined;
     return shape === undefined ? undefined : shapeStats(shape);
   };
-  const egraph = new EGraph<OptimizerData>(new OptimizerAnalysis(attributes, leafStats), { explanations: options.explain ?? false });
-  const left = egraph.addTerm(expressionToTerm(parseExpression(lhs)));
+  const egraph = new EGraph<OptimizerData>(new OptimizerAnalysis(attributes, leafStats), { explanations: options.explanations ?? false });
+  const root = egraph.addTerm(expressionToTerm(parseExpression(expression)));
   egraph.rebuild();
+  return { egraph, attributes, root };
+}
+
+export function proveTermsEqual(lhs: string, rhs: string, shapes: TermShapes, options: SaturationOptions & { explain?: boolean } = {}): ProveResult {
+  const start = performance.now();
+  const { egraph, attributes, root: left } = expressionEGraph(lhs, shapes, { explanations: options.explain ?? false });
   bindRoot(egraph, attributes, left);
   egraph.rebuild();
   const report = saturate(egraph, attributes, options);

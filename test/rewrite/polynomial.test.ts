@@ -5,20 +5,17 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EGraph, parseTerm, runRewrites } from "../../engine/egraph";
+import { parseTerm, runRewrites, type EGraph } from "../../engine/egraph";
 import type { ClassId, ENode } from "../../engine/egraph/types";
 import {
-  AttributeTable,
   bindRoot,
   combineIsomorphic,
-  expressionToTerm,
+  expressionEGraph,
   factorizeMonomial,
   factorOutCommon,
-  OptimizerAnalysis,
-  parseExpression,
   seedSumProductForm,
-  shapeStats,
   toPolynomial,
+  type AttributeTable,
   type FactorPlan,
   type OptimizerData,
   type Polynomial,
@@ -26,6 +23,7 @@ import {
 } from "../../engine/rewrite";
 import { compileRules } from "../../engine/rewrite/compile-rules";
 import { liftingRuleSpecs } from "../../engine/rewrite/rules";
+import { expressionNodes } from "./expression-nodes";
 
 interface Built {
   egraph: EGraph<OptimizerData>;
@@ -37,20 +35,8 @@ interface Built {
 }
 
 function build(expression: string, shapes: TermShapes): Built {
-  const attributes = new AttributeTable();
-  const leafStats = (op: string) => {
-    const shape = op.startsWith("var:") ? shapes[op.slice(4)] : undefined;
-    return shape === undefined ? undefined : shapeStats(shape);
-  };
-  const egraph = new EGraph<OptimizerData>(new OptimizerAnalysis(attributes, leafStats));
-  const root = egraph.addTerm(expressionToTerm(parseExpression(expression)));
-  egraph.rebuild();
-  const first = new Map<ClassId, ENode>();
-  for (const c of egraph.classes()) {
-    const node = c.nodes.find((n) => !n.op.startsWith("lit:") && !n.op.startsWith("fill:")) ?? c.nodes[0];
-    if (node) first.set(c.id, node);
-  }
-  const nodeOf = (cls: ClassId) => first.get(egraph.find(cls));
+  const { egraph, attributes, root } = expressionEGraph(expression, shapes);
+  const nodeOf = expressionNodes(egraph);
   const bind = bindRoot(egraph, attributes, root)!;
   egraph.rebuild();
   const name = (cls: ClassId) => nodeOf(cls)?.op.replace(/^var:/, "") ?? `c${cls}`;

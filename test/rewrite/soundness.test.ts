@@ -8,24 +8,21 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { EGraph, type ClassId, type ENode, type Term } from "../../engine/egraph";
+import type { ClassId, EGraph, ENode, Term } from "../../engine/egraph";
 import { extractGreedyTree, extractionGraphOf, type ExtractionGraph, type Extraction } from "../../engine/extract";
 import {
-  AttributeTable,
   bindRoot,
-  expressionToTerm,
-  OptimizerAnalysis,
+  expressionEGraph,
   opFamily,
-  parseExpression,
   saturate,
   seedChainOrders,
   seedSumProductForm,
-  shapeStats,
   termToDml,
   type OptimizerData,
   type TermShapes,
 } from "../../engine/rewrite";
 import { verifyRewrite, type VariableShape } from "../../engine/suggest";
+import { expressionNodes } from "./expression-nodes";
 
 const SHAPES: TermShapes = {
   A: { rows: 4, cols: 3 },
@@ -64,17 +61,8 @@ const { m: matrix, s: scalar } = fc.letrec<{ m: string; sq: string; c: string; s
 }));
 
 function saturated(expression: string): { egraph: EGraph<OptimizerData>; root: ClassId } {
-  const attributes = new AttributeTable();
-  const leafStats = (op: string) => {
-    const shape = op.startsWith("var:") ? SHAPES[op.slice(4)] : undefined;
-    return shape === undefined ? undefined : shapeStats(shape);
-  };
-  const egraph = new EGraph<OptimizerData>(new OptimizerAnalysis(attributes, leafStats));
-  const root = egraph.addTerm(expressionToTerm(parseExpression(expression)));
-  egraph.rebuild();
-  const first = new Map<ClassId, ENode>();
-  for (const c of egraph.classes()) first.set(c.id, c.nodes.find((n) => !n.op.startsWith("lit:") && !n.op.startsWith("fill:")) ?? c.nodes[0]!);
-  const nodeOf = (cls: ClassId) => first.get(egraph.find(cls));
+  const { egraph, attributes, root } = expressionEGraph(expression, SHAPES);
+  const nodeOf = expressionNodes(egraph);
   seedChainOrders(egraph, nodeOf, [root]);
   const bind = bindRoot(egraph, attributes, root);
   if (bind !== undefined) seedSumProductForm(egraph, attributes, nodeOf, root, bind);
