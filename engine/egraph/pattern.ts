@@ -126,50 +126,81 @@ export interface MatchableGraph {
 
 const neverStop = () => false;
 
+function patternSize(p: PatternNode): number {
+  return p.kind === "var" ? 1 : 1 + p.children.reduce((n, c) => n + patternSize(c), 0);
+}
+
 /**
- * Calls `found` with every binding of `pattern` rooted at class `id` (the
- * array is reused: copy what you keep). The pattern nodes still to match sit
- * on one shared stack with the class each must match in (no closure per
- * step: matching is the hot loop).
+ * E-matching of one pattern, reusable across root classes. The pattern
+ * nodes still to match sit on one preallocated stack with the class each
+ * must match in (no allocation per step: matching is the hot loop);
+ * `found` gets the bindings array itself (copy what you keep).
  */
-export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId, found: (bindings: readonly ClassId[]) => void, stop: () => boolean = neverStop): void {
-  const bindings: ClassId[] = new Array<ClassId>(pattern.vars.length).fill(-1);
-  const patterns: PatternNode[] = [pattern.root];
-  const classes: ClassId[] = [egraph.find(id)];
-  const step = (k: number): void => {
-    if (k === patterns.length) {
-      found(bindings);
+class Matcher {
+  private readonly bindings: ClassId[];
+  private readonly patterns: PatternNode[];
+  private readonly classes: Int32Array;
+  private top = 0;
+
+  constructor(
+    private readonly egraph: MatchableGraph,
+    private readonly pattern: Pattern,
+    private readonly found: (bindings: readonly ClassId[]) => void,
+    private readonly stop: () => boolean,
+  ) {
+    const size = patternSize(pattern.root);
+    this.bindings = new Array<ClassId>(pattern.vars.length).fill(-1);
+    this.patterns = new Array<PatternNode>(size);
+    this.classes = new Int32Array(size);
+  }
+
+  run(id: ClassId): void {
+    this.patterns[0] = this.pattern.root;
+    this.classes[0] = this.egraph.find(id);
+    this.top = 1;
+    this.step(0);
+  }
+
+  private step(k: number): void {
+    if (k === this.top) {
+      this.found(this.bindings);
       return;
     }
-    const p = patterns[k]!;
-    const cls = classes[k]!;
+    const p = this.patterns[k]!;
+    const cls = this.classes[k]!;
     if (p.kind === "var") {
-      const bound = bindings[p.index]!;
+      const bound = this.bindings[p.index]!;
       if (bound === -1) {
-        bindings[p.index] = cls;
-        step(k + 1);
-        bindings[p.index] = -1;
+        this.bindings[p.index] = cls;
+        this.step(k + 1);
+        this.bindings[p.index] = -1;
       } else if (bound === cls) {
-        step(k + 1);
+        this.step(k + 1);
       }
       return;
     }
     const arity = p.children.length;
-    const nodes = egraph.classOf(cls).nodes;
+    const op = p.op;
+    const nodes = this.egraph.classOf(cls).nodes;
+    const base = this.top;
     for (let n = 0; n < nodes.length; n++) {
       const node = nodes[n]!;
-      if (node.op !== p.op || node.children.length !== arity) continue;
+      if (node.op !== op || node.children.length !== arity) continue;
       for (let j = 0; j < arity; j++) {
-        patterns.push(p.children[j]!);
-        classes.push(egraph.find(node.children[j]!));
+        this.patterns[base + j] = p.children[j]!;
+        this.classes[base + j] = this.egraph.find(node.children[j]!);
       }
-      step(k + 1);
-      patterns.length -= arity;
-      classes.length -= arity;
-      if (stop()) return;
+      this.top = base + arity;
+      this.step(k + 1);
+      this.top = base;
+      if (this.stop()) return;
     }
-  };
-  step(0);
+  }
+}
+
+/** Calls `found` with every binding of `pattern` rooted at class `id` (the array is reused: copy what you keep). */
+export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId, found: (bindings: readonly ClassId[]) => void, stop: () => boolean = neverStop): void {
+  new Matcher(egraph, pattern, found, stop).run(id);
 }
 
 /**
@@ -180,8 +211,11 @@ export function matchClass(egraph: MatchableGraph, pattern: Pattern, id: ClassId
 export function searchPattern(egraph: MatchableGraph, pattern: Pattern, candidates: Iterable<ClassId>, limit = Infinity): MatchList {
   const matches = new MatchList(pattern);
   const stop = () => matches.size > limit;
+  let root = -1;
+  const matcher = new Matcher(egraph, pattern, (b) => matches.push(root, b), stop);
   for (const id of candidates) {
-    matchClass(egraph, pattern, id, (b) => matches.push(id, b), stop);
+    root = id;
+    matcher.run(id);
     if (stop()) break;
   }
   return matches;
