@@ -10,7 +10,7 @@ import type { Diagnostic } from "../syntax/ast";
 import { parse, type ParseResultWithComments } from "../syntax/parse";
 import { semanticDiagnostics } from "../program/semantic-diagnostics";
 import type { SourceReader } from "../program/function-scope";
-import { type AnalysisOptions, analyzeParsed } from "./program-analysis";
+import { type AnalysisOptions, analyzeParsed, type ProgramAnalysis } from "./program-analysis";
 
 export interface CheckOptions extends AnalysisOptions {
   /** Reads the files named in `source(...)` (to check `ns::f` calls). */
@@ -19,10 +19,15 @@ export interface CheckOptions extends AnalysisOptions {
 
 /** `parsed` may be given when the caller has already parsed `text` (with comments). */
 export function checkDocument(text: string, options: CheckOptions = {}, parsed: ParseResultWithComments = parse(text, { keepComments: true })): Diagnostic[] {
-  if (parsed.diagnostics.some((d) => d.severity === "error")) return sortByPosition([...parsed.diagnostics]);
+  return checkAndAnalyze(text, options, parsed).diagnostics;
+}
+
+/** The diagnostics, and the analysis behind them (none while there is a syntax error). */
+export function checkAndAnalyze(text: string, options: CheckOptions, parsed: ParseResultWithComments): { diagnostics: Diagnostic[]; analysis?: ProgramAnalysis } {
+  if (parsed.diagnostics.some((d) => d.severity === "error")) return { diagnostics: sortByPosition([...parsed.diagnostics]) };
   const semantic = semanticDiagnostics(parsed.program, options.readFile ? { readFile: options.readFile } : {});
   const analysis = analyzeParsed(text, parsed, options);
-  return sortByPosition(unique([...parsed.diagnostics, ...semantic, ...analysis.diagnostics]));
+  return { diagnostics: sortByPosition(unique([...parsed.diagnostics, ...semantic, ...analysis.diagnostics])), analysis };
 }
 
 function unique(diagnostics: Diagnostic[]): Diagnostic[] {

@@ -6,22 +6,28 @@
  */
 import { fileURLToPath } from "node:url";
 import { fileSourceReader } from "../../engine/program/source-reader";
-import { checkDocument } from "../../engine/stats/check-document";
+import { checkAndAnalyze } from "../../engine/stats/check-document";
+import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { Diagnostic, ParseResultWithComments } from "../../engine/syntax";
 
 /** Runs on every change: scan only small data files for missing sizes (no cache across keystrokes yet). */
 const KEYSTROKE_SCAN_LIMIT_BYTES = 2 * 1024 * 1024;
 
 export function documentDiagnostics(uri: string, text: string, result: ParseResultWithComments): Diagnostic[] {
+  return documentCheck(uri, text, result).diagnostics;
+}
+
+/** The diagnostics and, without syntax errors, the analysis (dims, nnz, DAGs) the hover and the optimizer use. */
+export function documentCheck(uri: string, text: string, result: ParseResultWithComments): { diagnostics: Diagnostic[]; analysis?: ProgramAnalysis } {
   try {
-    if (!uri.startsWith("file:")) return checkDocument(text, {}, result);
+    if (!uri.startsWith("file:")) return checkAndAnalyze(text, {}, result);
     const scriptPath = fileURLToPath(uri);
-    return checkDocument(text, { scriptPath, readFile: fileSourceReader(scriptPath), scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES }, result);
+    return checkAndAnalyze(text, { scriptPath, readFile: fileSourceReader(scriptPath), scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES }, result);
   } catch (error) {
     // An analysis bug must not hide the syntax diagnostics or take the server down.
     const message = error instanceof Error ? error.message : String(error);
     const zero = { line: 0, character: 0 };
     const internal: Diagnostic = { severity: "error", message: `internal error in semantic analysis: ${message}`, range: { start: zero, end: zero }, code: "internal" };
-    return [...result.diagnostics, internal];
+    return { diagnostics: [...result.diagnostics, internal] };
   }
 }

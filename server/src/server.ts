@@ -1,89 +1,177 @@
 /**
- * The DML language server. Keeps the open documents, reparses a document on
- * every open/change and publishes its syntax and semantic diagnostics
- * (document-diagnostics.ts); answers the outline and
- * folding ranges (`# %%` cells, brackets, block comments).
+ * The DML language server. Keeps the open documents, reparses and analyzes a
+ * document on every open/change and publishes its syntax and semantic
+ * diagnostics (document-diagnostics.ts); then, after a short pause in
+ * typing, optimizes its statement blocks off the request path
+ * (block-optimizations.ts) and publishes the optimizer's hints. Hover shows
+ * dims, nnz, cost and the cheaper alternative; the quick fix applies it.
+ * Answers the outline and folding ranges (`# %%` cells, brackets, block
+ * comments). A result computed for an older version is never shown.
  *
  * Transport comes from the command line (`--node-ipc` when VS Code starts it,
  * `--stdio` via `dml lsp --stdio` for other editors).
  */
 import {
+  CodeActionKind,
   createConnection,
+  MarkupKind,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
+  type CodeAction,
+  type InitializeParams,
   type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { parse, type ParseResultWithComments } from "../../engine/syntax";
+import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
+import { BlockOptimizer, type DocumentOptimizations } from "./block-optimizations";
 import { toLspDiagnostic } from "./convert";
-import { documentDiagnostics } from "./document-diagnostics";
+import { documentCheck } from "./document-diagnostics";
 import { foldingRanges } from "./folding";
+import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimizer-views";
 import { documentSymbols } from "./symbols";
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 
-/** Parse results keyed by document URI, valid for the stored version. */
-const parsed = new Map<string, { version: number; result: ParseResultWithComments }>();
+/** Settings from `initializationOptions.optimizer` (all optional). */
+interface OptimizerSettings {
+  enabled: boolean;
+  /** Saturation budget per block, ms. */
+  budgetMs: number;
+  /** Pause after the last change before optimizing, ms. */
+  debounceMs: number;
+}
 
-function parseDocument(document: TextDocument): ParseResultWithComments {
-  const cached = parsed.get(document.uri);
-  if (cached && cached.version === document.version) return cached.result;
-  let result: ParseResultWithComments;
+let settings: OptimizerSettings = { enabled: true, budgetMs: 200, debounceMs: 250 };
+const optimizer = new BlockOptimizer(() => ({ saturation: { timeLimitMs: settings.budgetMs } }));
+
+interface DocumentState {
+  version: number;
+  parsed: ParseResultWithComments;
+  diagnostics: Diagnostic[];
+  analysis?: ProgramAnalysis;
+  optimizations: DocumentOptimizations;
+  timer?: NodeJS.Timeout;
+}
+
+const states = new Map<string, DocumentState>();
+
+function parseText(text: string): ParseResultWithComments {
   try {
-    result = parse(document.getText(), { keepComments: true });
+    return parse(text, { keepComments: true });
   } catch (error) {
     // A parser bug must not take the server down: report it on the first line.
     const message = error instanceof Error ? error.message : String(error);
     const zero = { line: 0, character: 0 };
-    result = {
+    return {
       program: { kind: "program", body: [], range: { start: zero, end: zero } },
-      diagnostics: [
-        { severity: "error", message: `internal error while parsing: ${message}`, range: { start: zero, end: zero }, code: "internal" },
-      ],
+      diagnostics: [{ severity: "error", message: `internal error while parsing: ${message}`, range: { start: zero, end: zero }, code: "internal" }],
       comments: [],
     };
   }
-  parsed.set(document.uri, { version: document.version, result });
-  return result;
 }
 
-connection.onInitialize(
-  (): InitializeResult => ({
+/** The state of the document's current version (parsed and analyzed on demand). */
+function stateOf(document: TextDocument): DocumentState {
+  const known = states.get(document.uri);
+  if (known && known.version === document.version) return known;
+  if (known?.timer) clearTimeout(known.timer);
+  const text = document.getText();
+  const parsed = parseText(text);
+  const checked = documentCheck(document.uri, text, parsed);
+  const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };
+  if (checked.analysis) {
+    state.analysis = checked.analysis;
+    if (settings.enabled) state.optimizations = optimizer.known(text, checked.analysis);
+  }
+  states.set(document.uri, state);
+  return state;
+}
+
+function publish(document: TextDocument, state: DocumentState): void {
+  const hints = state.analysis ? optimizerDiagnostics(state.analysis, state.optimizations) : [];
+  void connection.sendDiagnostics({ uri: document.uri, version: state.version, diagnostics: [...state.diagnostics, ...hints].map(toLspDiagnostic) });
+}
+
+/** Optimizes the document's blocks after a pause; publishes the hints if the document is still at that version. */
+function scheduleOptimization(document: TextDocument, state: DocumentState): void {
+  if (!settings.enabled || !state.analysis) return;
+  const analysis = state.analysis;
+  state.timer = setTimeout(() => {
+    const isCurrent = () => documents.get(document.uri)?.version === state.version && states.get(document.uri) === state;
+    optimizer
+      .optimize(document.getText(), analysis, isCurrent)
+      .then((results) => {
+        if (!results || !isCurrent()) return;
+        state.optimizations = results;
+        publish(document, state);
+      })
+      .catch((error: unknown) => connection.console.error(`optimizer: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+  }, settings.debounceMs);
+}
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  const options = (params.initializationOptions as { optimizer?: Partial<OptimizerSettings> } | undefined)?.optimizer;
+  if (options) settings = { ...settings, ...options };
+  return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       documentSymbolProvider: true,
       foldingRangeProvider: true,
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: "dml-lens" },
-  }),
-);
+  };
+});
 
 documents.onDidChangeContent((change) => {
   const document = change.document;
-  const result = parseDocument(document);
-  void connection.sendDiagnostics({
-    uri: document.uri,
-    version: document.version,
-    diagnostics: documentDiagnostics(document.uri, document.getText(), result).map(toLspDiagnostic),
-  });
+  const state = stateOf(document);
+  publish(document, state);
+  scheduleOptimization(document, state);
 });
 
 documents.onDidClose((event) => {
-  parsed.delete(event.document.uri);
+  const state = states.get(event.document.uri);
+  if (state?.timer) clearTimeout(state.timer);
+  states.delete(event.document.uri);
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
 connection.onDocumentSymbol((params) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
-  return documentSymbols(parseDocument(document).program);
+  return documentSymbols(stateOf(document).parsed.program);
 });
 
 connection.onFoldingRanges((params) => {
   const document = documents.get(params.textDocument.uri);
   return document ? foldingRanges(document.getText()) : [];
+});
+
+connection.onHover((params) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return null;
+  const state = stateOf(document);
+  if (!state.analysis) return null;
+  const text = hoverText(document.getText(), state.analysis, state.optimizations, params.position);
+  return text === undefined ? null : { contents: { kind: MarkupKind.Markdown, value: text } };
+});
+
+connection.onCodeAction((params): CodeAction[] => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return [];
+  const state = stateOf(document);
+  return cheaperRewriteFixes(document.getText(), state.optimizations, params.range).map((fix) => ({
+    title: fix.title,
+    kind: CodeActionKind.QuickFix,
+    isPreferred: true,
+    diagnostics: params.context.diagnostics.filter((d) => d.code === "cheaper-rewrite"),
+    edit: { changes: { [document.uri]: fix.edits } },
+  }));
 });
 
 documents.listen(connection);

@@ -1,0 +1,95 @@
+/**
+ * The optimizer behind the editor: each statement block is optimized off the
+ * request path, one block per macrotask, and cached under its text (with
+ * whitespace normalized) plus the sizes of its live-in variables, so an edit
+ * recomputes only the blocks it touched or whose inputs changed shape. A
+ * cached result moved by lines above it is shifted, never recomputed. A run
+ * stops as soon as the document has changed since it started.
+ */
+import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { BlockDagInfo as BlockInfo } from "../../engine/program/dag-program";
+import { optimizeBlock, type BlockOptimization, type Suggestion, type SuggestOptions } from "../../engine/suggest";
+import type { Position, Range } from "../../engine/syntax";
+import { textInRange } from "../../engine/syntax/ranges";
+
+interface Cached {
+  result: BlockOptimization;
+  /** Where the block started when it was optimized. */
+  start: Position;
+}
+
+/** Results of one analyzed document version, by block. */
+export type DocumentOptimizations = Map<BlockInfo, BlockOptimization>;
+
+const MAX_CACHED_BLOCKS = 2000;
+
+export class BlockOptimizer {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly options: () => SuggestOptions) {}
+
+  /** What is known now for the document's blocks (cached results only). */
+  known(text: string, analysis: ProgramAnalysis): DocumentOptimizations {
+    const known: DocumentOptimizations = new Map();
+    for (const info of analysis.dags.blocks) {
+      const key = blockKey(text, analysis, info);
+      const cached = key === undefined ? undefined : this.cache.get(key);
+      if (cached) known.set(info, shifted(cached, info.block.range.start));
+    }
+    return known;
+  }
+
+  /**
+   * Optimizes every block not in the cache, yielding between blocks; gives up
+   * (returns undefined) when `isCurrent` turns false.
+   */
+  async optimize(text: string, analysis: ProgramAnalysis, isCurrent: () => boolean): Promise<DocumentOptimizations | undefined> {
+    const results: DocumentOptimizations = new Map();
+    for (const info of analysis.dags.blocks) {
+      const key = blockKey(text, analysis, info);
+      const sizes = analysis.sizes.blocks.get(info.block);
+      if (key === undefined || !sizes) continue;
+      let cached = this.cache.get(key);
+      if (!cached) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!isCurrent()) return undefined;
+        const result = optimizeBlock({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, this.options());
+        cached = { result, start: info.block.range.start };
+        if (this.cache.size >= MAX_CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(key, cached);
+      }
+      results.set(info, shifted(cached, info.block.range.start));
+    }
+    return isCurrent() ? results : undefined;
+  }
+
+  /** Forgets everything (e.g. after the optimizer settings changed). */
+  clear(): void {
+    this.cache.clear();
+  }
+}
+
+/** The block's text (whitespace runs collapsed) and the stats of what flows into it; undefined for blocks without sizes. */
+function blockKey(text: string, analysis: ProgramAnalysis, info: BlockInfo): string | undefined {
+  const sizes = analysis.sizes.blocks.get(info.block);
+  if (!sizes) return undefined;
+  const inputs = [...info.dag.inputs.entries()].map(([name, node]) => {
+    const s = sizes.nodes[node];
+    return s ? `${name}:${s.type.dataType}:${s.rows}:${s.cols}:${s.nnz}:${String(s.value)}` : `${name}:?`;
+  });
+  const start = info.block.range.start.character;
+  return `${start}|${textInRange(text, info.block.range).replace(/\s+/g, " ")}|${inputs.sort().join(";")}`;
+}
+
+function shifted(cached: Cached, start: Position): BlockOptimization {
+  const lines = start.line - cached.start.line;
+  if (lines === 0) return cached.result;
+  const move = (p: Position): Position => ({ line: p.line + lines, character: p.character });
+  const moveRange = (r: Range): Range => ({ start: move(r.start), end: move(r.end) });
+  const suggestions = cached.result.suggestions.map((s): Suggestion => {
+    const moved: Suggestion = { ...s, range: moveRange(s.range) };
+    if (s.temporaries) moved.temporaries = s.temporaries.map((t) => ({ ...t, insertAt: move(t.insertAt) }));
+    return moved;
+  });
+  return { ...cached.result, suggestions };
+}

@@ -1,0 +1,141 @@
+/**
+ * What the editor shows of the analysis and the optimizer: hover text for
+ * the expression or variable under the cursor (type, dims, nnz, sparsity,
+ * estimated cost, the cheaper alternative), an information diagnostic on
+ * each statement that has a cheaper verified rewrite, and the quick fix
+ * that applies it. Plain data in, plain data out: server.ts converts.
+ */
+import { DEFAULT_MACHINE_CONSTANTS, formatCostEstimate, formatQuantity, formatSeconds, matrixBytes, nodeCost } from "../../engine/cost";
+import type { BlockDagInfo } from "../../engine/program/dag-program";
+import type { DagNode } from "../../engine/program/dag-types";
+import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { NodeStats } from "../../engine/stats/sizes/node-stats";
+import { suggestionEdits, type Suggestion } from "../../engine/suggest";
+import type { Diagnostic, Position, Range } from "../../engine/syntax";
+import { textInRange, type TextEdit } from "../../engine/syntax/ranges";
+import type { DocumentOptimizations } from "./block-optimizations";
+
+export const CHEAPER_REWRITE_CODE = "cheaper-rewrite";
+
+const contains = (r: Range, p: Position) =>
+  (p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character)) && (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));
+const size = (r: Range) => (r.end.line - r.start.line) * 100_000 + (r.end.character - r.start.character);
+const overlaps = (a: Range, b: Range) => contains(a, b.start) || contains(a, b.end) || contains(b, a.start);
+
+function speedup(s: Suggestion): string {
+  return `${formatSeconds(s.costBefore)} → ${formatSeconds(s.costAfter)} (${(s.costBefore / Math.max(s.costAfter, 1e-15)).toFixed(s.costBefore / s.costAfter >= 10 ? 0 : 1)}× less)`;
+}
+
+function describeStats(stats: NodeStats): string {
+  if (stats.type.dataType === "scalar") return stats.value === undefined ? `scalar ${stats.type.valueType}` : `scalar ${stats.type.valueType} = ${JSON.stringify(stats.value)}`;
+  if (stats.type.dataType !== "matrix") return stats.type.dataType;
+  const dims = `${stats.rows ?? "?"} × ${stats.cols ?? "?"}`;
+  if (stats.nnz === null) return `matrix ${dims}, nnz unknown`;
+  const cells = stats.rows !== null && stats.cols !== null ? stats.rows * stats.cols : null;
+  const sparsity = cells ? `, sparsity ${(stats.nnz / cells).toPrecision(3)}` : "";
+  return `matrix ${dims}, nnz ${stats.nnzExact ? `${stats.nnz} (exact)` : `≈ ${Math.round(stats.nnz)} (estimated)`}${sparsity}`;
+}
+
+/** The innermost DAG node written at `position`, with its block. */
+function nodeAt(analysis: ProgramAnalysis, position: Position): { info: BlockDagInfo; node: DagNode } | undefined {
+  let best: { info: BlockDagInfo; node: DagNode } | undefined;
+  for (const info of analysis.dags.blocks) {
+    if (!contains(info.block.range, position)) continue;
+    for (const node of info.dag.nodes) {
+      if (node.op.kind === "literal" || !contains(node.range, position)) continue;
+      if (!best || size(node.range) < size(best.node.range)) best = { info, node };
+    }
+  }
+  return best;
+}
+
+/** The identifier under the cursor. */
+function wordAt(text: string, position: Position): string | undefined {
+  const line = text.split("\n")[position.line] ?? "";
+  const before = /[A-Za-z_][A-Za-z0-9_.]*$/.exec(line.slice(0, position.character))?.[0] ?? "";
+  const after = /^[A-Za-z0-9_.]*/.exec(line.slice(position.character))?.[0] ?? "";
+  const word = before + after;
+  return /^[A-Za-z_]/.test(word) ? word : undefined;
+}
+
+/** Hover markdown, or undefined when nothing is known at the position. */
+export function hoverText(text: string, analysis: ProgramAnalysis, optimizations: DocumentOptimizations, position: Position): string | undefined {
+  const parts: string[] = [];
+  const word = wordAt(text, position);
+  const block = analysis.dags.blocks.find((b) => contains(b.block.range, position));
+  const sizes = block ? analysis.sizes.blocks.get(block.block) : undefined;
+  const variable = word !== undefined && block ? (block.dag.outputs.get(word) ?? block.dag.inputs.get(word)) : undefined;
+  const found = nodeAt(analysis, position);
+  if (variable !== undefined && sizes && (!found || found.node.op.kind === "input" || found.node.id === variable)) {
+    parts.push(`**${word}**: ${describeStats(sizes.nodes[variable]!)}`);
+  } else if (found) {
+    const nodeSizes = analysis.sizes.blocks.get(found.info.block);
+    const stats = nodeSizes?.nodes[found.node.id];
+    if (stats) {
+      parts.push(`**${textOf(text, found.node.range)}**: ${describeStats(stats)}`);
+      const inputs = found.node.inputs.map((i) => nodeSizes!.nodes[i]!);
+      if (inputs.length > 0) parts.push(`estimated cost: ${formatCostEstimate(nodeCost(found.node.op, inputs, stats, DEFAULT_MACHINE_CONSTANTS))}`);
+    }
+  }
+  for (const result of optimizations.values()) {
+    for (const s of result.suggestions) {
+      if (!contains(s.range, position) && !(word === s.target && position.line === s.range.start.line)) continue;
+      parts.push(`**Cheaper equivalent** (verified): \`${s.rewritten}\`  \n${speedup(s)}${s.rows !== null ? `, result ${s.rows} × ${s.cols}, nnz ≈ ${s.nnz}` : ""}`);
+      for (const t of s.temporaries ?? []) parts.push(`with \`${t.name} = ${t.text}\` before the statement`);
+    }
+  }
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
+}
+
+function textOf(text: string, range: Range): string {
+  const written = textInRange(text, range).replace(/\s+/g, " ").trim();
+  return written.length > 60 ? `${written.slice(0, 57)}…` : written;
+}
+
+/** The largest dense intermediate a statement's original plan materializes, in bytes. */
+function largestIntermediate(analysis: ProgramAnalysis, range: Range): number {
+  let largest = 0;
+  for (const info of analysis.dags.blocks) {
+    const sizes = analysis.sizes.blocks.get(info.block);
+    if (!sizes) continue;
+    for (const node of info.dag.nodes) {
+      const s = sizes.nodes[node.id];
+      if (!s || s.type.dataType !== "matrix" || s.rows === null || s.cols === null || s.nnz === null || node.op.kind === "input") continue;
+      if (!contains(range, node.range.start) || !contains(range, node.range.end)) continue;
+      largest = Math.max(largest, matrixBytes({ kind: "matrix", rows: s.rows, cols: s.cols, nnz: Math.round(s.nnz) }));
+    }
+  }
+  return largest;
+}
+
+/** An information diagnostic on each statement with a cheaper verified rewrite. */
+export function optimizerDiagnostics(analysis: ProgramAnalysis, optimizations: DocumentOptimizations): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const result of optimizations.values()) {
+    for (const s of result.suggestions) {
+      const bytes = largestIntermediate(analysis, s.range);
+      const materializes = bytes >= 1e8 ? `materializes a ${formatQuantity(bytes, "B")} intermediate; ` : "";
+      diagnostics.push({ severity: "information", message: `${materializes}a cheaper equivalent exists: ${speedup(s)}`, range: s.range, code: CHEAPER_REWRITE_CODE });
+    }
+  }
+  return diagnostics;
+}
+
+export interface QuickFix {
+  title: string;
+  edits: TextEdit[];
+  suggestion: Suggestion;
+}
+
+/** "Apply cheaper rewrite" for every suggestion whose statement overlaps `range`. */
+export function cheaperRewriteFixes(text: string, optimizations: DocumentOptimizations, range: Range): QuickFix[] {
+  const fixes: QuickFix[] = [];
+  for (const result of optimizations.values()) {
+    for (const s of result.suggestions) {
+      if (!overlaps(s.range, range)) continue;
+      const shown = s.rewritten.length > 60 ? `${s.rewritten.slice(0, 57)}…` : s.rewritten;
+      fixes.push({ title: `Apply cheaper rewrite: ${speedup(s)}: ${shown}`, edits: suggestionEdits(s, text), suggestion: s });
+    }
+  }
+  return fixes;
+}

@@ -1,0 +1,137 @@
+/**
+ * The optimizer through the language server, driven by the LSP client
+ * library (vscode-languageserver-protocol over the child's stdio): opening
+ * sum_product.dml publishes a "cheaper equivalent" hint per rewritable
+ * statement, hover shows dims, nnz, cost and the alternative, and the quick
+ * fix's workspace edit, applied, gives the rewritten script; an edit that
+ * changes the text never shows results of the old version.
+ */
+import { strict as assert } from "node:assert";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import {
+  CodeActionRequest,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type CodeAction,
+  type Diagnostic,
+  type Hover,
+  type MarkupContent,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+  type TextEdit,
+} from "vscode-languageserver-protocol/node";
+import { applyEdits } from "../../engine/syntax/ranges";
+import { repoRoot } from "../repo-root";
+
+const file = path.join(repoRoot, "examples", "sum_product.dml");
+const uri = pathToFileURL(file).href;
+const text = readFileSync(file, "utf8");
+
+let connection: ProtocolConnection;
+const published: PublishDiagnosticsParams[] = [];
+const listeners: ((p: PublishDiagnosticsParams) => void)[] = [];
+
+function diagnosticsWhere(accept: (p: PublishDiagnosticsParams) => boolean, ms = 30_000): Promise<PublishDiagnosticsParams> {
+  const earlier = published.find(accept);
+  if (earlier) return Promise.resolve(earlier);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timed out waiting for diagnostics")), ms);
+    listeners.push((p) => {
+      if (accept(p)) {
+        clearTimeout(timer);
+        resolve(p);
+      }
+    });
+  });
+}
+
+const hints = (p: PublishDiagnosticsParams) => p.diagnostics.filter((d) => d.code === "cheaper-rewrite");
+const lineOf = (needle: string) => text.split("\n").findIndex((l) => l.startsWith(needle));
+
+describe("optimizer in the language server", () => {
+  before(async () => {
+    assert.ok(existsSync(path.join(repoRoot, "dist", "server.js")), "dist/server.js is missing: run `npm run build` first");
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "server.js"), "--stdio"], { cwd: repoRoot, stdio: "pipe" });
+    connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
+      published.push(p);
+      for (const listener of [...listeners]) listener(p);
+    });
+    connection.listen();
+    const init = await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: pathToFileURL(repoRoot).href,
+      capabilities: {},
+      initializationOptions: { optimizer: { debounceMs: 50 } },
+    });
+    assert.equal(init.capabilities.hoverProvider, true);
+    assert.ok(init.capabilities.codeActionProvider);
+    await connection.sendNotification(InitializedNotification.type, {});
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text } });
+  });
+
+  after(async () => {
+    await connection.sendRequest(ShutdownRequest.type);
+    await connection.sendNotification(ExitNotification.type);
+    connection.dispose();
+  });
+
+  test("a hint on each statement with a cheaper verified rewrite", async () => {
+    const withHints = await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
+    const lines = hints(withHints).map((d: Diagnostic) => d.range.start.line);
+    for (const target of ["l1 =", "l2 =", "G =", "s1 =", "Q ="]) assert.ok(lines.includes(lineOf(target)), `no hint on ${target}`);
+    const l1 = hints(withHints).find((d) => d.range.start.line === lineOf("l1 ="))!;
+    assert.match(l1.message as string, /materializes a 400 MB intermediate; a cheaper equivalent exists: 250 ms → [\d.]+ ms \(\d+× less\)/);
+  });
+
+  test("hover: dims, nnz and cost of an expression, and the cheaper alternative", async () => {
+    await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
+    const line = lineOf("l1 =");
+    const character = text.split("\n")[line]!.indexOf("U %*% t(V)") + 2;
+    const hover = (await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } })) as Hover;
+    const value = (hover.contents as MarkupContent).value;
+    assert.match(value, /\*\*U %\*% t\(V\)\*\*: matrix 10000 × 5000, nnz ≈ 50000000 \(estimated\), sparsity 1\.00/);
+    assert.match(value, /estimated cost: [\d.]+ MFLOP, .* ~[\d.]+ ms/);
+    assert.match(value, /\*\*Cheaper equivalent\*\* \(verified\): `.*t\(U\) %\*% X %\*% V.*`|with `tmp\d = t\(U\) %\*% X %\*% V`/);
+    const variable = (await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: lineOf("X ="), character: 0 } })) as Hover;
+    assert.match((variable.contents as MarkupContent).value, /\*\*X\*\*: matrix 10000 × 5000, nnz ≈ 50000 \(estimated\), sparsity 0\.00100/);
+  });
+
+  test("the quick fix's edit, applied, is the rewritten statement", async () => {
+    await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
+    const line = lineOf("G =");
+    const range = { start: { line, character: 0 }, end: { line, character: 5 } };
+    const actions = (await connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics: [] } })) as CodeAction[];
+    assert.equal(actions.length, 1);
+    assert.match(actions[0]!.title, /^Apply cheaper rewrite: [\d.]+ s → [\d.]+ ms \(\d+× less\): Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk$/);
+    const edits = actions[0]!.edit!.changes![uri] as TextEdit[];
+    const edited = applyEdits(text, edits).split("\n");
+    assert.equal(edited[line], "G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
+  });
+
+  test("after an edit, hints come for the new version only, and the edited statement's hint is gone", async () => {
+    await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
+    const line = lineOf("s1 =");
+    const lineText = text.split("\n")[line]!;
+    await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ range: { start: { line, character: 0 }, end: { line, character: lineText.length } }, text: "s1 = sum(colSums(W) %*% rowSums(H))" }],
+    });
+    const next = await diagnosticsWhere((p) => p.version === 2 && hints(p).length >= 4);
+    assert.ok(hints(next).every((d) => d.range.start.line !== line), "a hint for the old text of s1");
+    assert.ok(published.filter((p) => p.version === 2).every((p) => hints(p).every((d) => d.range.start.line !== line)));
+  });
+});
