@@ -7,7 +7,7 @@
 import type { Analysis, ClassId, EClassView, EGraphApi, ENode, ExplanationStep, Justification, Term } from "./types";
 import { ProofForest } from "./explain";
 import { internOp } from "./intern";
-import { NodeTable, sameNode } from "./node-table";
+import { nodeHash, NodeTable, sameNode } from "./node-table";
 
 export interface EGraphOptions {
   /** Record why classes were merged, so that `explain` can give the rule steps (default false). */
@@ -20,6 +20,8 @@ interface EClass<D> extends EClassView<D> {
   data: D;
   /** Nodes that have this class as a child, with the class they belong to. */
   parents: [ENode, ClassId][];
+  /** Length of `parents` after its last deduplication. */
+  cleanParents: number;
 }
 
 export function nodeKey(op: string, children: readonly ClassId[]): string {
@@ -128,7 +130,7 @@ export class EGraph<D> implements EGraphApi<D> {
     this.liveNodes++;
     this.liveClasses++;
     const stored: ENode = { op: internOp(op), children: kids === children ? children.slice() : kids };
-    const eclass: EClass<D> = { id, nodes: [stored], data: undefined as D, parents: [] };
+    const eclass: EClass<D> = { id, nodes: [stored], data: undefined as D, parents: [], cleanParents: 0 };
     this.classById[id] = eclass;
     for (const child of stored.children) this.classById[child]!.parents.push([stored, id]);
     this.memo.set(stored, id);
@@ -213,18 +215,26 @@ export class EGraph<D> implements EGraphApi<D> {
       const before = eclass.nodes.length;
       eclass.nodes = dedupeNodes(eclass.nodes.map((n) => this.canonicalize(n)));
       this.liveNodes -= before - eclass.nodes.length;
-      if (eclass.parents.length > 2 * eclass.nodes.length + 16) {
-        const parentKeys = new Set<string>();
-        eclass.parents = eclass.parents.filter(([node, cls]) => {
-          const canonical = this.canonicalize(node);
-          const key = `${nodeKey(canonical.op, canonical.children)}@${this.find(cls)}`;
-          if (parentKeys.has(key)) return false;
-          parentKeys.add(key);
-          return true;
-        });
-      }
+      if (eclass.parents.length > 2 * eclass.cleanParents + 16) this.dedupeParents(eclass);
     }
     if (this.memo.size > 2 * this.liveNodes + 1024) this.compactMemo();
+  }
+
+  /** Parents that became congruent after unions, kept once (sorted by hash, equal neighbours compared). */
+  private dedupeParents(eclass: EClass<D>): void {
+    const entries = eclass.parents.map(([node, cls]) => {
+      const canonical = this.canonicalize(node);
+      const root = this.find(cls);
+      return { node: canonical, cls: root, hash: nodeHash(canonical.op, canonical.children, root) };
+    });
+    entries.sort((a, b) => a.hash - b.hash);
+    const kept: [ENode, ClassId][] = [];
+    entries.forEach((e, i) => {
+      for (let j = i - 1; j >= 0 && entries[j]!.hash === e.hash; j--) if (entries[j]!.cls === e.cls && sameNode(entries[j]!.node, e.node)) return;
+      kept.push([e.node, e.cls]);
+    });
+    eclass.parents = kept;
+    eclass.cleanParents = kept.length;
   }
 
   private compactMemo(): void {

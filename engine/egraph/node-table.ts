@@ -141,3 +141,17 @@ export function sameNode(a: ENode, b: ENode): boolean {
   for (let i = 0; i < a.children.length; i++) if (a.children[i] !== b.children[i]) return false;
   return true;
 }
+
+const hashOpIds = new Map<string, number>();
+
+/** A hash of an e-node and one more id (e.g. the class it belongs to), for deduplication. */
+export function nodeHash(op: string, children: readonly ClassId[], extra: number): number {
+  let opId = hashOpIds.get(op);
+  if (opId === undefined) hashOpIds.set(op, (opId = hashOpIds.size + 1));
+  let h = Math.imul(opId ^ extra, 0x9e3779b1);
+  for (let i = 0; i < children.length; i++) {
+    h = Math.imul(h ^ children[i]!, 0x85ebca6b);
+    h ^= h >>> 13;
+  }
+  return h | 0;
+}

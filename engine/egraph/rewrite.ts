@@ -40,6 +40,33 @@ export function instantiate<D>(egraph: EGraphApi<D>, pattern: Pattern, bindings:
   return build(pattern.root);
 }
 
+/**
+ * `instantiate` for one pattern, compiled once: each pattern node keeps a
+ * scratch array for its children's classes (addOp copies it only when the
+ * node is new), so applying a match that adds nothing allocates nothing.
+ */
+export function compileInstantiate<D>(pattern: Pattern): (egraph: EGraphApi<D>, bindings: readonly ClassId[]) => ClassId {
+  const compile = (p: PatternNode): ((egraph: EGraphApi<D>, bindings: readonly ClassId[]) => ClassId) => {
+    if (p.kind === "var") {
+      const index = p.index;
+      return (_, bindings) => {
+        const id = bindings[index];
+        if (id === undefined) throw new Error(`right-hand side variable is not bound by the left-hand side (${pattern.text})`);
+        return id;
+      };
+    }
+    const kids = p.children.map(compile);
+    const scratch: ClassId[] = new Array<ClassId>(kids.length);
+    const op = p.op;
+    return (egraph, bindings) => {
+      // Each pattern node has its own scratch array, and a tree never re-enters a node.
+      for (let j = 0; j < kids.length; j++) scratch[j] = kids[j]!(egraph, bindings);
+      return egraph.addOp(op, scratch);
+    };
+  };
+  return compile(pattern.root);
+}
+
 /** For each variable of the applier, its index among the searcher's variables. */
 export function applierVariableIndex(searcher: Pattern, applier: Pattern): number[] {
   return applier.vars.map((name) => {

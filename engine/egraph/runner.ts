@@ -7,7 +7,7 @@
  */
 import type { EGraph } from "./egraph";
 import { MatchList, searchPattern } from "./pattern";
-import { applierVariableIndex, instantiate, type Rewrite } from "./rewrite";
+import { applierVariableIndex, compileInstantiate, type Rewrite } from "./rewrite";
 import type { ClassId } from "./types";
 
 export type StopReason = "saturated" | "iterationLimit" | "nodeLimit" | "timeLimit" | "cancelled";
@@ -88,6 +88,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
   const next = random(options.seed ?? 1);
   const states: RuleState[] = rules.map(() => ({ timesBanned: 0, bannedUntil: 0 }));
   const variableIndexes = rules.map((rule) => (typeof rule.applier === "function" ? undefined : applierVariableIndex(rule.searcher, rule.applier)));
+  const builders = rules.map((rule) => (typeof rule.applier === "function" ? undefined : compileInstantiate<D>(rule.applier)));
   const iterations: IterationReport[] = [];
   const outOfTime = () => performance.now() > deadline || (options.shouldStop?.() ?? false);
   let stopReason: StopReason | undefined;
@@ -144,7 +145,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
           for (const target of applier(egraph, root, subst!)) if (egraph.union(root, target, rule.name)) count++;
         } else {
           for (let v = 0; v < variableIndex.length; v++) scratch[v] = matches.bindings[m * width + variableIndex[v]!]!;
-          if (egraph.union(root, instantiate(egraph, applier, scratch), rule.name)) count++;
+          if (egraph.union(root, builders[k]!(egraph, scratch), rule.name)) count++;
         }
         if (egraph.nodeCount > nodeLimit) {
           stopReason = "nodeLimit";
