@@ -5,8 +5,9 @@
  *   math_associate_adds kind of workload: it only grows), to a node limit;
  * - an 80-matrix multiplication chain (random dims, seeded): associativity-only
  *   saturation at the optimizer's default budget, then greedy extraction, with
- *   and without the variable-elimination order inserted first; the extracted
- *   cost is checked against the interval-DP optimum.
+ *   and without the variable-elimination order inserted first (median of five
+ *   runs after three warm-ups); the extracted cost is checked against the
+ *   interval-DP optimum.
  */
 import { EGraph, rewrite, runRewrites, type Analysis, type ClassId, type ENode, type Rewrite, type Term } from "../engine/egraph";
 import { extractGreedyTree, extractionGraphOf } from "../engine/extract";
@@ -89,6 +90,13 @@ function runChain(dims: readonly Dims[], insertOrder: boolean): ChainRun {
   return { ms: performance.now() - start, saturationMs: report.ms, nodes: report.nodes, stopReason: report.stopReason, cost: extraction.treeCost };
 }
 
+/** The run with the median time of five, after three warm-up runs. */
+function medianRun(run: () => ChainRun): ChainRun {
+  for (let k = 0; k < 3; k++) run();
+  const runs = Array.from({ length: 5 }, run).sort((a, b) => a.ms - b.ms);
+  return runs[2]!;
+}
+
 /** e-nodes per second while AC rules grow a sum of products (to a node limit). */
 function throughput(): { nodesPerSecond: number; nodes: number; ms: number } {
   const terms = Array.from({ length: 10 }, (_, k): Term => ({ op: "*", children: [{ op: `x${k}`, children: [] }, { op: `y${k}`, children: [] }] }));
@@ -113,9 +121,8 @@ export function runEgraphBench(): BenchRow[] {
   const t = throughput();
   const dims = chainDims(CHAIN_LENGTH, 7);
   const optimum = optimalChainOrder(dims, dense).cost;
-  runChain(dims, true); // warm-up
-  const plain = runChain(dims, false);
-  const ordered = runChain(dims, true);
+  const plain = medianRun(() => runChain(dims, false));
+  const ordered = medianRun(() => runChain(dims, true));
   return [
     {
       suite: "optimizer",

@@ -79,6 +79,15 @@ export class EGraph<D> implements EGraphApi<D> {
     return this.classById[this.find(id)]!;
   }
 
+  /** Calls `visit` with every live class (faster than iterating `classes()`). */
+  forEachClass(visit: (eclass: EClassView<D>) => void): void {
+    const all = this.classById;
+    for (let i = 0; i < all.length; i++) {
+      const eclass = all[i];
+      if (eclass !== undefined) visit(eclass);
+    }
+  }
+
   *classes(): Iterable<EClassView<D>> {
     for (const eclass of this.classById) if (eclass !== undefined) yield eclass;
   }
@@ -265,18 +274,18 @@ export class EGraph<D> implements EGraphApi<D> {
   }
 }
 
-/** The distinct nodes of a list (small lists compared pairwise; larger ones by key). */
+/** The distinct nodes of a list (small lists compared pairwise; larger ones sorted by hash, equal neighbours compared). */
 function dedupeNodes(nodes: ENode[]): ENode[] {
   if (nodes.length <= 16) {
     const kept: ENode[] = [];
     for (const node of nodes) if (!kept.some((k) => sameNode(k, node))) kept.push(node);
     return kept;
   }
-  const seen = new Set<string>();
-  return nodes.filter((node) => {
-    const key = nodeKey(node.op, node.children);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
+  const hashed = nodes.map((node) => ({ node, hash: nodeHash(node.op, node.children, 0) })).sort((a, b) => a.hash - b.hash);
+  const kept: ENode[] = [];
+  hashed.forEach((e, i) => {
+    for (let j = i - 1; j >= 0 && hashed[j]!.hash === e.hash; j--) if (sameNode(hashed[j]!.node, e.node)) return;
+    kept.push(e.node);
   });
+  return kept;
 }

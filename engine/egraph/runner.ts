@@ -64,16 +64,18 @@ function random(seed: number): () => number {
 /** Classes indexed by the operators of their nodes. */
 function operatorIndex<D>(egraph: EGraph<D>): Map<string, ClassId[]> {
   const index = new Map<string, ClassId[]>();
-  for (const eclass of egraph.classes()) {
+  egraph.forEachClass((eclass) => {
+    const nodes = eclass.nodes;
     let last = "";
-    for (const node of eclass.nodes) {
-      if (node.op === last) continue;
-      last = node.op;
-      const list = index.get(node.op);
-      if (list === undefined) index.set(node.op, [eclass.id]);
+    for (let n = 0; n < nodes.length; n++) {
+      const op = nodes[n]!.op;
+      if (op === last) continue;
+      last = op;
+      const list = index.get(op);
+      if (list === undefined) index.set(op, [eclass.id]);
       else if (list[list.length - 1] !== eclass.id) list.push(eclass.id);
     }
-  }
+  });
   return index;
 }
 
@@ -92,6 +94,9 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
   const iterations: IterationReport[] = [];
   const outOfTime = () => performance.now() > deadline || (options.shouldStop?.() ?? false);
   let stopReason: StopReason | undefined;
+  const sampleLimit = options.matchSampleLimit;
+  /** Search every candidate class (after an iteration that changed nothing). */
+  let exhaustive = false;
   egraph.rebuild();
 
   for (let iteration = 0; stopReason === undefined; iteration++) {
@@ -102,9 +107,10 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     const versionBefore = egraph.version;
     const t0 = performance.now();
     const index = operatorIndex(egraph);
-    const allClasses = [...egraph.classes()].map((c) => c.id);
+    let allClasses: ClassId[] | undefined;
     const found: (MatchList | undefined)[] = [];
     let banned = false;
+    let truncated = false;
     for (const [k, rule] of rules.entries()) {
       const state = states[k]!;
       if (backoff && iteration < state.bannedUntil) {
@@ -112,18 +118,26 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
         continue;
       }
       const root = rule.searcher.root;
-      const candidates = root.kind === "var" ? allClasses : (index.get(root.op) ?? []);
+      const candidates = root.kind === "var" ? (allClasses ??= [...egraph.classes()].map((c) => c.id)) : (index.get(root.op) ?? []);
       const threshold = matchLimit << state.timesBanned;
-      let matches = searchPattern(egraph, rule.searcher, candidates, backoff ? threshold : Infinity);
-      if (backoff) {
-        if (matches.size > threshold) {
+      let matches: MatchList;
+      if (sampleLimit !== undefined && !exhaustive) {
+        // Sampling: search the candidate classes in a random order until the sample is full.
+        matches = searchPattern(egraph, rule.searcher, randomOrder(candidates, next), sampleLimit);
+        if (matches.size > sampleLimit) {
+          truncated = true;
+          matches = sample(matches, sampleLimit, next);
+        }
+      } else {
+        matches = searchPattern(egraph, rule.searcher, candidates, backoff ? threshold : Infinity);
+        if (backoff && matches.size > threshold) {
           state.bannedUntil = iteration + (banLength << state.timesBanned);
           state.timesBanned++;
           banned = true;
           continue;
         }
+        if (sampleLimit !== undefined && matches.size > sampleLimit) matches = sample(matches, sampleLimit, next);
       }
-      if (options.matchSampleLimit !== undefined && matches.size > options.matchSampleLimit) matches = sample(matches, options.matchSampleLimit, next);
       found[k] = matches;
       if (outOfTime()) break;
     }
@@ -167,13 +181,32 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     if (options.shouldStop?.()) stopReason = "cancelled";
     else if (performance.now() > deadline) stopReason = "timeLimit";
     else if (egraph.nodeCount > nodeLimit) stopReason = "nodeLimit";
-    else if (egraph.version === versionBefore && !banned) stopReason = "saturated";
-    else if (egraph.version === versionBefore && banned) {
-      // Nothing changed but some rules sit out a ban: let them back in now (egg does the same).
+    else if (egraph.version === versionBefore && !banned && (!truncated || exhaustive)) stopReason = "saturated";
+    else if (egraph.version === versionBefore) {
+      // Nothing changed but some rules sat out a ban or saw only a sample: let them back in now
+      // (egg does the same), and search every class once to tell saturation from bad luck.
       for (const state of states) state.bannedUntil = Math.min(state.bannedUntil, iteration + 1);
+      exhaustive = true;
+      continue;
     }
+    exhaustive = false;
   }
   return { stopReason: stopReason!, iterations, ms: performance.now() - start, nodes: egraph.nodeCount, classes: egraph.classCount };
+}
+
+/** The candidates in a seeded pseudo-random order (a random start and a stride coprime to their count). */
+function* randomOrder(candidates: readonly ClassId[], next: () => number): Generator<ClassId> {
+  const n = candidates.length;
+  if (n === 0) return;
+  const start = Math.floor(next() * n);
+  let stride = 1 + Math.floor(next() * Math.max(1, n - 1));
+  while (gcd(stride, n) !== 1) stride++;
+  for (let i = 0, at = start; i < n; i++, at = (at + stride) % n) yield candidates[at]!;
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
 }
 
 /** A uniform sample of `limit` matches (deterministic for the generator's seed), in their original order. */

@@ -33,8 +33,8 @@ export function extractGreedyDag(graph: ExtractionGraph): Extraction {
       queued.add(node.id);
     }
   }
-  while (queue.length > 0) {
-    const id = queue.shift()!;
+  for (let head = 0; head < queue.length; head++) {
+    const id = queue[head]!;
     queued.delete(id);
     const node = graph.nodes.get(id)!;
     if (!Number.isFinite(node.cost)) continue;
