@@ -183,17 +183,42 @@ class Matcher {
     const op = p.op;
     const nodes = this.egraph.classOf(cls).nodes;
     const base = this.top;
-    for (let n = 0; n < nodes.length; n++) {
+    const bindings = this.bindings;
+    nodes: for (let n = 0; n < nodes.length; n++) {
       const node = nodes[n]!;
       if (node.op !== op || node.children.length !== arity) continue;
+      // Variable children bind here (no stack entry); node children wait on the stack.
+      let top = base;
+      let newlyBound = 0;
       for (let j = 0; j < arity; j++) {
-        this.patterns[base + j] = p.children[j]!;
-        this.classes[base + j] = this.egraph.find(node.children[j]!);
+        const child = p.children[j]!;
+        const childClass = this.egraph.find(node.children[j]!);
+        if (child.kind === "var") {
+          const bound = bindings[child.index]!;
+          if (bound === -1) {
+            bindings[child.index] = childClass;
+            newlyBound |= 1 << j;
+          } else if (bound !== childClass) {
+            this.unbind(p, newlyBound);
+            continue nodes;
+          }
+        } else {
+          this.patterns[top] = child;
+          this.classes[top] = childClass;
+          top++;
+        }
       }
-      this.top = base + arity;
+      this.top = top;
       this.step(k + 1);
       this.top = base;
+      this.unbind(p, newlyBound);
       if (this.stop()) return;
+    }
+  }
+
+  private unbind(p: PatternNode & { kind: "node" }, newlyBound: number): void {
+    for (let j = 0; newlyBound !== 0; j++, newlyBound >>= 1) {
+      if (newlyBound & 1) this.bindings[(p.children[j] as { index: number }).index] = -1;
     }
   }
 }
