@@ -6,7 +6,7 @@
  */
 import type { Analysis, ClassId, EClassView, EGraphApi, ENode, ExplanationStep, Justification, Term } from "./types";
 import { ProofForest } from "./explain";
-import { internOp } from "./intern";
+import { internOp, opNumber, PACKED_WIDTH } from "./intern";
 import { nodeHash, NodeTable, sameNode } from "./node-table";
 
 export interface EGraphOptions {
@@ -22,6 +22,8 @@ interface EClass<D> extends EClassView<D> {
   parents: [ENode, ClassId][];
   /** Length of `parents` after its last deduplication. */
   cleanParents: number;
+  /** The nodes packed for matching (built on demand, dropped when `nodes` changes). */
+  packed: Int32Array | undefined;
 }
 
 export function nodeKey(op: string, children: readonly ClassId[]): string {
@@ -77,6 +79,28 @@ export class EGraph<D> implements EGraphApi<D> {
 
   classOf(id: ClassId): EClassView<D> {
     return this.classById[this.find(id)]!;
+  }
+
+  /**
+   * The class's nodes as integers for e-matching, PACKED_WIDTH per node:
+   * operator number (intern.ts), arity, first and second child (-1 past the
+   * arity); a node with more children is read from `nodes` at the same index.
+   */
+  packedNodes(id: ClassId): Int32Array {
+    const eclass = this.classById[this.find(id)]!;
+    if (eclass.packed) return eclass.packed;
+    const nodes = eclass.nodes;
+    const packed = new Int32Array(nodes.length * PACKED_WIDTH);
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n]!;
+      const at = n * PACKED_WIDTH;
+      packed[at] = opNumber(node.op);
+      packed[at + 1] = node.children.length;
+      packed[at + 2] = node.children.length > 0 ? node.children[0]! : -1;
+      packed[at + 3] = node.children.length > 1 ? node.children[1]! : -1;
+    }
+    eclass.packed = packed;
+    return packed;
   }
 
   /** Calls `visit` with every live class (faster than iterating `classes()`). */
@@ -139,7 +163,7 @@ export class EGraph<D> implements EGraphApi<D> {
     this.liveNodes++;
     this.liveClasses++;
     const stored: ENode = { op: internOp(op), children: kids === children ? children.slice() : kids };
-    const eclass: EClass<D> = { id, nodes: [stored], data: undefined as D, parents: [], cleanParents: 0 };
+    const eclass: EClass<D> = { id, nodes: [stored], data: undefined as D, parents: [], cleanParents: 0, packed: undefined };
     this.classById[id] = eclass;
     for (const child of stored.children) this.classById[child]!.parents.push([stored, id]);
     this.memo.set(stored, id);
@@ -176,6 +200,7 @@ export class EGraph<D> implements EGraphApi<D> {
     if (merged.changedB) for (const p of cb.parents) this.analysisPending.push(p);
     ca.data = merged.data;
     for (const n of cb.nodes) ca.nodes.push(n);
+    ca.packed = undefined;
     for (const p of cb.parents) ca.parents.push(p);
     this.analysis.modify?.(this, ra);
     return true;
@@ -223,6 +248,7 @@ export class EGraph<D> implements EGraphApi<D> {
       if (eclass === undefined) continue;
       const before = eclass.nodes.length;
       eclass.nodes = dedupeNodes(eclass.nodes.map((n) => this.canonicalize(n)));
+      eclass.packed = undefined;
       this.liveNodes -= before - eclass.nodes.length;
       if (eclass.parents.length > 2 * eclass.cleanParents + 16) this.dedupeParents(eclass);
     }

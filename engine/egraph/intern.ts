@@ -11,3 +11,15 @@ export function internOp(op: string): string {
   interned.set(op, op);
   return op;
 }
+
+const ids = new Map<string, number>();
+
+/** A small integer per operator (for packed node arrays). */
+export function opNumber(op: string): number {
+  let id = ids.get(op);
+  if (id === undefined) ids.set(op, (id = ids.size + 1));
+  return id;
+}
+
+/** Integers per node in EGraph.packedNodes: op number, arity, first child, second child. */
+export const PACKED_WIDTH = 4;

@@ -4,7 +4,7 @@
  * searched in the classes that hold a node with the root operator, and a
  * variable used twice must bind the same class.
  */
-import { internOp } from "./intern";
+import { internOp, opNumber, PACKED_WIDTH } from "./intern";
 import type { ClassId, ENode, Term } from "./types";
 
 export type PatternNode = { kind: "var"; index: number } | { kind: "node"; op: string; children: PatternNode[] };
@@ -122,6 +122,8 @@ export function printTerm(term: Term): string {
 export interface MatchableGraph {
   find(id: ClassId): ClassId;
   classOf(id: ClassId): { readonly nodes: readonly ENode[] };
+  /** The nodes as integers: op number, arity, first and second child, per node (see EGraph.packedNodes). */
+  packedNodes(id: ClassId): Int32Array;
 }
 
 const neverStop = () => false;
@@ -180,19 +182,19 @@ class Matcher {
       return;
     }
     const arity = p.children.length;
-    const op = p.op;
-    const nodes = this.egraph.classOf(cls).nodes;
+    const op = opNumber(p.op);
+    const packed = this.egraph.packedNodes(cls);
     const base = this.top;
     const bindings = this.bindings;
-    nodes: for (let n = 0; n < nodes.length; n++) {
-      const node = nodes[n]!;
-      if (node.op !== op || node.children.length !== arity) continue;
+    nodes: for (let at = 0; at < packed.length; at += PACKED_WIDTH) {
+      if (packed[at] !== op || packed[at + 1] !== arity) continue;
       // Variable children bind here (no stack entry); node children wait on the stack.
       let top = base;
       let newlyBound = 0;
       for (let j = 0; j < arity; j++) {
         const child = p.children[j]!;
-        const childClass = this.egraph.find(node.children[j]!);
+        const stored = j < 2 ? packed[at + 2 + j]! : this.egraph.classOf(cls).nodes[at / PACKED_WIDTH]!.children[j]!;
+        const childClass = this.egraph.find(stored);
         if (child.kind === "var") {
           const bound = bindings[child.index]!;
           if (bound === -1) {
