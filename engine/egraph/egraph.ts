@@ -26,10 +26,6 @@ interface EClass<D> extends EClassView<D> {
   packed: Int32Array | undefined;
 }
 
-export function nodeKey(op: string, children: readonly ClassId[]): string {
-  return children.length === 0 ? op : `${op}(${children.join(",")}`;
-}
-
 export class EGraph<D> implements EGraphApi<D> {
   private readonly parent: number[] = [];
   /** Live classes by canonical id (merged-away ids are undefined). */

@@ -1,8 +1,7 @@
 /** Public surface of the generic e-graph (it knows nothing of matrices). */
 export type { Analysis, ClassId, EClassView, EGraphApi, EGraphView, ENode, ExplanationStep, Justification, MergeResult, Term } from "./types";
-export { EGraph, nodeKey, type EGraphOptions } from "./egraph";
+export { EGraph, type EGraphOptions } from "./egraph";
 export { matchClass, parsePattern, parseTerm, printTerm, searchPattern, MatchList, Subst, type Pattern, type PatternNode } from "./pattern";
 export { applierBindings, applierVariableIndex, birewrite, compileInstantiate, instantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";
 export { runRewrites, type IterationReport, type RunOptions, type RunReport, type StopReason } from "./runner";
 export { printEGraph } from "./print";
-export { smallestTerm, smallestTerms } from "./smallest-term";
