@@ -8,49 +8,55 @@ import { childClass, type Extraction, type ExtractionGraph } from "./extraction-
 
 export function extractGreedyTree(graph: ExtractionGraph): Extraction {
   const start = performance.now();
-  const cost = new Map<string, number>();
-  const choice = new Map<string, string>();
+  // Integer indices for nodes and classes; children and parents as flat arrays.
+  const nodeIds = [...graph.nodes.keys()];
+  const classIds = [...graph.classes.keys()];
+  const classIndex = new Map(classIds.map((c, k) => [c, k]));
+  const nodeClass = new Int32Array(nodeIds.length);
+  const nodeCost = new Float64Array(nodeIds.length);
+  const childStart = new Int32Array(nodeIds.length + 1);
+  const children: number[] = [];
+  nodeIds.forEach((id, k) => {
+    const node = graph.nodes.get(id)!;
+    nodeClass[k] = classIndex.get(node.eclass)!;
+    nodeCost[k] = node.cost;
+    for (const child of node.children) children.push(classIndex.get(childClass(graph, child))!);
+    childStart[k + 1] = children.length;
+  });
   // Knuth's generalization of Dijkstra: a class is final when its cheapest ready node is popped; a node is
   // ready (and costed, once) when all its children's classes are final. Nodes on cycles never get ready.
-  const parents = new Map<string, string[]>();
-  const childClasses = new Map<string, string[]>();
-  const waiting = new Map<string, number>();
+  const parents: number[][] = classIds.map(() => []);
+  const waiting = new Int32Array(nodeIds.length);
   const heap = new MinHeap();
-  for (const node of graph.nodes.values()) {
-    const kids = node.children.map((c) => childClass(graph, c));
-    childClasses.set(node.id, kids);
-    const distinct = new Set(kids);
-    waiting.set(node.id, distinct.size);
-    if (distinct.size === 0) heap.push(node.cost, node.id);
-    for (const cls of distinct) {
-      const list = parents.get(cls);
-      if (list) list.push(node.id);
-      else parents.set(cls, [node.id]);
-    }
+  for (let k = 0; k < nodeIds.length; k++) {
+    const distinct = new Set(children.slice(childStart[k]!, childStart[k + 1]!));
+    waiting[k] = distinct.size;
+    if (distinct.size === 0) heap.push(nodeCost[k]!, k);
+    for (const cls of distinct) parents[cls]!.push(k);
   }
+  const cost = new Float64Array(classIds.length).fill(Infinity);
+  const chosen = new Int32Array(classIds.length).fill(-1);
   for (let top = heap.pop(); top !== undefined; top = heap.pop()) {
-    const node = graph.nodes.get(top.id)!;
-    if (cost.has(node.eclass) || !Number.isFinite(top.key)) continue;
-    cost.set(node.eclass, top.key);
-    choice.set(node.eclass, top.id);
-    for (const parentId of parents.get(node.eclass) ?? []) {
-      const left = waiting.get(parentId)! - 1;
-      waiting.set(parentId, left);
-      if (left > 0) continue;
-      let total = graph.nodes.get(parentId)!.cost;
-      for (const cls of childClasses.get(parentId)!) total += cost.get(cls)!;
-      heap.push(total, parentId);
+    const cls = nodeClass[top.id]!;
+    if (chosen[cls] !== -1 || !Number.isFinite(top.key)) continue;
+    cost[cls] = top.key;
+    chosen[cls] = top.id;
+    for (const parent of parents[cls]!) {
+      if (--waiting[parent]! > 0) continue;
+      let total = nodeCost[parent]!;
+      for (let c = childStart[parent]!; c < childStart[parent + 1]!; c++) total += cost[children[c]!]!;
+      heap.push(total, parent);
     }
   }
-  for (const root of graph.roots) if (!choice.has(root)) throw new Error(`class ${root} cannot be extracted (no finite, acyclic member)`);
+  for (const root of graph.roots) if (chosen[classIndex.get(root)!] === -1) throw new Error(`class ${root} cannot be extracted (no finite, acyclic member)`);
   const choices = new Map<string, string>();
-  const stack = [...graph.roots];
+  const stack = graph.roots.map((r) => classIndex.get(r)!);
   while (stack.length > 0) {
     const cls = stack.pop()!;
-    if (choices.has(cls)) continue;
-    const id = choice.get(cls)!;
-    choices.set(cls, id);
-    for (const child of graph.nodes.get(id)!.children) stack.push(childClass(graph, child));
+    if (choices.has(classIds[cls]!)) continue;
+    const k = chosen[cls]!;
+    choices.set(classIds[cls]!, nodeIds[k]!);
+    for (let c = childStart[k]!; c < childStart[k + 1]!; c++) stack.push(children[c]!);
   }
   return { choices, dagCost: dagCost(graph, choices), treeCost: treeCost(graph, choices), ms: performance.now() - start, method: "greedy-tree" };
 }
@@ -58,9 +64,9 @@ export function extractGreedyTree(graph: ExtractionGraph): Extraction {
 /** A binary min-heap of (key, id). */
 class MinHeap {
   private readonly keys: number[] = [];
-  private readonly ids: string[] = [];
+  private readonly ids: number[] = [];
 
-  push(key: number, id: string): void {
+  push(key: number, id: number): void {
     let i = this.keys.length;
     this.keys.push(key);
     this.ids.push(id);
@@ -75,7 +81,7 @@ class MinHeap {
     this.ids[i] = id;
   }
 
-  pop(): { key: number; id: string } | undefined {
+  pop(): { key: number; id: number } | undefined {
     if (this.keys.length === 0) return undefined;
     const top = { key: this.keys[0]!, id: this.ids[0]! };
     const key = this.keys.pop()!;
