@@ -4,7 +4,8 @@
  * diagnostics (document-diagnostics.ts); then, after a short pause in
  * typing, optimizes its statement blocks off the request path
  * (block-optimizations.ts) and publishes the optimizer's hints. Hover shows
- * dims, nnz, cost and the cheaper alternative; the quick fix applies it.
+ * dims, nnz, cost and the cheaper alternative; the quick fix applies it;
+ * completion offers variables, functions, builtins, arguments, `$params`.
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
  * comments). A result computed for an older version is never shown.
  *
@@ -13,12 +14,14 @@
  */
 import {
   CodeActionKind,
+  CompletionItemKind,
   createConnection,
   MarkupKind,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
   type CodeAction,
+  type CompletionItem,
   type InitializeParams,
   type InitializeResult,
 } from "vscode-languageserver/node";
@@ -30,6 +33,7 @@ import { toLspDiagnostic } from "./convert";
 import { documentCheck } from "./document-diagnostics";
 import { foldingRanges } from "./folding";
 import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimizer-views";
+import { completions, type CompletionKind } from "./completion";
 import { documentSymbols } from "./symbols";
 
 const connection = createConnection(ProposedFeatures.all);
@@ -121,6 +125,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       documentSymbolProvider: true,
       foldingRangeProvider: true,
       hoverProvider: true,
+      completionProvider: { triggerCharacters: ["$", "(", ","] },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: "dml-lens" },
@@ -172,6 +177,27 @@ connection.onCodeAction((params): CodeAction[] => {
     diagnostics: params.context.diagnostics.filter((d) => d.code === "cheaper-rewrite"),
     edit: { changes: { [document.uri]: fix.edits } },
   }));
+});
+
+const completionKinds: Record<CompletionKind, CompletionItemKind> = {
+  function: CompletionItemKind.Function,
+  variable: CompletionItemKind.Variable,
+  argument: CompletionItemKind.Property,
+  parameter: CompletionItemKind.Constant,
+  keyword: CompletionItemKind.Keyword,
+};
+
+connection.onCompletion((params): CompletionItem[] => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return [];
+  const state = stateOf(document);
+  return completions(document.getText(), state.parsed.program, state.analysis, params.position).map((c) => {
+    const item: CompletionItem = { label: c.label, kind: completionKinds[c.kind] };
+    if (c.detail !== undefined) item.detail = c.detail;
+    if (c.documentation !== undefined) item.documentation = c.documentation;
+    if (c.insertText !== undefined) item.insertText = c.insertText;
+    return item;
+  });
 });
 
 documents.listen(connection);

@@ -14,6 +14,7 @@ import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import {
   CodeActionRequest,
+  CompletionRequest,
   createProtocolConnection,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
@@ -108,6 +109,19 @@ describe("optimizer in the language server", () => {
     assert.match(value, /\*\*Cheaper equivalent\*\* \(verified\): `.*t\(U\) %\*% X %\*% V.*`|with `tmp\d = t\(U\) %\*% X %\*% V`/);
     const variable = (await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: lineOf("X ="), character: 0 } })) as Hover;
     assert.match((variable.contents as MarkupContent).value, /\*\*X\*\*: matrix 10000 × 5000, nnz ≈ 50000 \(estimated\), sparsity 0\.00100/);
+  });
+
+  test("completion: named arguments of rand, then variables with dims", async () => {
+    await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
+    const line = lineOf("U =");
+    const character = text.split("\n")[line]!.indexOf("seed=");
+    const result = await connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line, character } });
+    const items = (Array.isArray(result) ? result : result!.items).map((i) => i.label);
+    assert.ok(items.includes("sparsity="), items.slice(0, 10).join(" "));
+    assert.ok(!items.includes("rows="), "rows is already given");
+    const atEnd = await connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: text.split("\n").length - 1, character: 0 } });
+    const x = (Array.isArray(atEnd) ? atEnd : atEnd!.items).find((i) => i.label === "X");
+    assert.equal(x?.detail, "10000 x 5000, nnz ~50000");
   });
 
   test("the quick fix's edit, applied, is the rewritten statement", async () => {
