@@ -22,6 +22,7 @@ import {
   TextDocumentSyncKind,
   type CodeAction,
   type CompletionItem,
+  InlayHintKind,
   type InitializeParams,
   type InitializeResult,
 } from "vscode-languageserver/node";
@@ -34,6 +35,7 @@ import { documentCheck } from "./document-diagnostics";
 import { foldingRanges } from "./folding";
 import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimizer-views";
 import { completions, type CompletionKind } from "./completion";
+import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { documentSymbols } from "./symbols";
 
 const connection = createConnection(ProposedFeatures.all);
@@ -46,9 +48,11 @@ interface OptimizerSettings {
   budgetMs: number;
   /** Pause after the last change before optimizing, ms. */
   debounceMs: number;
+  /** Dims of assigned matrices as inlay hints. */
+  inlayHints: boolean;
 }
 
-let settings: OptimizerSettings = { enabled: true, budgetMs: 200, debounceMs: 250 };
+let settings: OptimizerSettings = { enabled: true, budgetMs: 200, debounceMs: 250, inlayHints: true };
 const optimizer = new BlockOptimizer(() => ({ saturation: { timeLimitMs: settings.budgetMs } }));
 
 interface DocumentState {
@@ -126,6 +130,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       foldingRangeProvider: true,
       hoverProvider: true,
       completionProvider: { triggerCharacters: ["$", "(", ","] },
+      signatureHelpProvider: { triggerCharacters: ["(", ","] },
+      codeLensProvider: { resolveProvider: false },
+      inlayHintProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: "dml-lens" },
@@ -198,6 +205,30 @@ connection.onCompletion((params): CompletionItem[] => {
     if (c.insertText !== undefined) item.insertText = c.insertText;
     return item;
   });
+});
+
+connection.onSignatureHelp((params) => {
+  const document = documents.get(params.textDocument.uri);
+  const help = document ? signatureHelp(document.getText(), params.position) : undefined;
+  if (!help) return null;
+  return { signatures: [{ label: help.label, parameters: help.parameters.map((label) => ({ label })) }], activeSignature: 0, activeParameter: help.active };
+});
+
+connection.onCodeLens((params) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return [];
+  return cellLenses(document.getText()).map((lens) => ({
+    range: { start: { line: lens.line, character: 0 }, end: { line: lens.line, character: 0 } },
+    command: { title: lens.title, command: lens.command, arguments: [document.uri, lens.cell] },
+  }));
+});
+
+connection.languages.inlayHint.on((params) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document || !settings.inlayHints) return [];
+  const state = stateOf(document);
+  if (!state.analysis) return [];
+  return dimsHints(state.analysis, params.range).map((hint) => ({ position: hint.position, label: hint.label, kind: InlayHintKind.Type, paddingLeft: false }));
 });
 
 documents.listen(connection);
