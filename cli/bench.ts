@@ -2,6 +2,7 @@
 import { runCalibrateBench } from "./bench-calibrate";
 import { runEstimatorsBench } from "./bench-estimators";
 import { formatEstimatorsReport } from "./bench-estimators-table";
+import { runLspBench } from "./bench-lsp";
 import { runOptimizerBench } from "./bench-optimizer";
 import { runParseBench } from "./bench-parse";
 import { formatBenchTable, type BenchRow } from "./bench-report";
@@ -18,6 +19,7 @@ export const benchSuites: Record<string, () => BenchRow[] | Promise<BenchRow[]>>
   estimators: runEstimatorsBench,
   runtime: runRuntimeBench,
   optimizer: runOptimizerBench,
+  lsp: runLspBench,
 };
 
 /** Suites that print their own text report instead of the common table. */

@@ -36,6 +36,7 @@ import { foldingRanges } from "./folding";
 import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimizer-views";
 import { completions, type CompletionKind } from "./completion";
 import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
+import { carryOver } from "./stale-diagnostics";
 import { documentSymbols } from "./symbols";
 
 const connection = createConnection(ProposedFeatures.all);
@@ -50,9 +51,13 @@ interface OptimizerSettings {
   debounceMs: number;
   /** Dims of assigned matrices as inlay hints. */
   inlayHints: boolean;
+  /** Pause after the last change before the full analysis, ms. */
+  analysisDelayMs: number;
+  /** Window in which keystrokes share one syntax check, ms. */
+  syntaxWindowMs: number;
 }
 
-let settings: OptimizerSettings = { enabled: true, budgetMs: 200, debounceMs: 250, inlayHints: true };
+let settings: OptimizerSettings = { enabled: true, budgetMs: 200, debounceMs: 250, inlayHints: true, analysisDelayMs: 50, syntaxWindowMs: 15 };
 const optimizer = new BlockOptimizer(() => ({ saturation: { timeLimitMs: settings.budgetMs } }));
 
 interface DocumentState {
@@ -87,7 +92,8 @@ function stateOf(document: TextDocument): DocumentState {
   if (known && known.version === document.version) return known;
   if (known?.timer) clearTimeout(known.timer);
   const text = document.getText();
-  const parsed = parseText(text);
+  const newest = parsedOnly.get(document.uri);
+  const parsed = newest && newest.version === document.version ? newest.parsed : parseText(text);
   const checked = documentCheck(document.uri, text, parsed);
   const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };
   if (checked.analysis) {
@@ -100,7 +106,9 @@ function stateOf(document: TextDocument): DocumentState {
 
 function publish(document: TextDocument, state: DocumentState): void {
   const hints = state.analysis ? optimizerDiagnostics(state.analysis, state.optimizations) : [];
-  void connection.sendDiagnostics({ uri: document.uri, version: state.version, diagnostics: [...state.diagnostics, ...hints].map(toLspDiagnostic) });
+  const diagnostics = [...state.diagnostics, ...hints];
+  analyzed.set(document.uri, { text: document.getText(), diagnostics: diagnostics.filter((d) => !state.parsed.diagnostics.includes(d)) });
+  void connection.sendDiagnostics({ uri: document.uri, version: state.version, diagnostics: diagnostics.map(toLspDiagnostic) });
 }
 
 /** Optimizes the document's blocks after a pause; publishes the hints if the document is still at that version. */
@@ -139,17 +147,65 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   };
 });
 
+/** The text of each document's last full analysis, and its diagnostics other than the parser's. */
+const analyzed = new Map<string, { text: string; diagnostics: Diagnostic[] }>();
+
+/**
+ * After a change: within a few milliseconds the newest version's syntax
+ * diagnostics, with the last analysis's other diagnostics carried over
+ * (stale-diagnostics.ts), once per short window however many keystrokes
+ * arrive in it; the full analysis follows after a pause in typing, so a
+ * burst of keystrokes costs one analysis, not one per keystroke.
+ */
+const quickTimers = new Map<string, NodeJS.Timeout>();
+
 documents.onDidChangeContent((change) => {
-  const document = change.document;
-  const state = stateOf(document);
-  publish(document, state);
-  scheduleOptimization(document, state);
+  const uri = change.document.uri;
+  const known = states.get(uri);
+  if (known?.timer) clearTimeout(known.timer);
+  const first = !analyzed.has(uri);
+  const timer = setTimeout(() => {
+    const current = documents.get(uri);
+    if (!current) return;
+    const state = stateOf(current);
+    publish(current, state);
+    scheduleOptimization(current, state);
+  }, first ? 0 : settings.analysisDelayMs);
+  states.set(uri, { ...(known ?? emptyState(change.document.version)), timer });
+  if (first || quickTimers.has(uri)) return;
+  quickTimers.set(
+    uri,
+    setTimeout(() => {
+      quickTimers.delete(uri);
+      const document = documents.get(uri);
+      const last = analyzed.get(uri);
+      if (!document || !last || states.get(uri)?.version === document.version) return;
+      const text = document.getText();
+      const parsed = parseText(text);
+      parsedOnly.set(uri, { version: document.version, parsed });
+      const carried = parsed.diagnostics.some((d) => d.severity === "error") ? [] : carryOver(last.text, text, last.diagnostics);
+      void connection.sendDiagnostics({ uri, version: document.version, diagnostics: [...parsed.diagnostics, ...carried].map(toLspDiagnostic) });
+    }, settings.syntaxWindowMs),
+  );
 });
+
+/** The newest parse of each document (reused by the analysis of that version). */
+const parsedOnly = new Map<string, { version: number; parsed: ParseResultWithComments }>();
+
+/** A placeholder until the first analysis (its version never matches a document's). */
+function emptyState(version: number): DocumentState {
+  return { version: -1 - version, parsed: parseText(""), diagnostics: [], optimizations: new Map() };
+}
 
 documents.onDidClose((event) => {
   const state = states.get(event.document.uri);
   if (state?.timer) clearTimeout(state.timer);
   states.delete(event.document.uri);
+  analyzed.delete(event.document.uri);
+  parsedOnly.delete(event.document.uri);
+  const quick = quickTimers.get(event.document.uri);
+  if (quick) clearTimeout(quick);
+  quickTimers.delete(event.document.uri);
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 

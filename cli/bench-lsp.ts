@@ -1,0 +1,161 @@
+/**
+ * `dml bench lsp`: the language server (dist/server.js over stdio, driven
+ * by the LSP client library) on the largest shipped script and on a
+ * generated 2,000-line script: p50/p95 of hover, completion and code
+ * actions once the blocks are optimized, and of the diagnostics after each
+ * edit of a burst of 100 (one every 10 ms, as fast typing).
+ * Targets (issue 6): hover p95 <= 20 ms, completion p95 <= 50 ms,
+ * diagnostics p95 <= 150 ms, code actions p95 <= 100 ms.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  CodeActionRequest,
+  CompletionRequest,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol/node";
+import { generateParseBenchScript } from "./bench-parse";
+import { quantile, type BenchRow } from "./bench-report";
+import { packageRoot } from "./package-root";
+
+const TARGETS_MS: Record<string, number> = { hover: 20, completion: 50, diagnostics: 150, codeAction: 100 };
+const REQUESTS = 100;
+const EDITS = 100;
+const EDIT_INTERVAL_MS = 10;
+
+interface Server {
+  connection: ProtocolConnection;
+  /** Resolves with the first diagnostics published for `version` (or a later one) after now. */
+  diagnosticsFor(version: number, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
+  stop(): Promise<void>;
+}
+
+async function startServer(): Promise<Server> {
+  const child = spawn(process.execPath, [path.join(packageRoot(), "dist", "server.js"), "--stdio"], { stdio: "pipe" });
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const waiters: { version: number; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    for (const w of [...waiters]) {
+      if ((p.version ?? 0) >= w.version && w.accept(p)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(p);
+      }
+    }
+  });
+  connection.listen();
+  await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
+  await connection.sendNotification(InitializedNotification.type, {});
+  return {
+    connection,
+    diagnosticsFor: (version, accept = () => true) => new Promise((resolve) => waiters.push({ version, accept, resolve })),
+    stop: async () => {
+      await connection.sendRequest(ShutdownRequest.type);
+      await connection.sendNotification(ExitNotification.type);
+      connection.dispose();
+      child.kill();
+    },
+  };
+}
+
+function summary(samples: number[]): { p50: number; p95: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+}
+
+/** Positions on identifiers spread over the document. */
+function identifierPositions(text: string, count: number): { line: number; character: number }[] {
+  const all: { line: number; character: number }[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trimStart().startsWith("#")) return;
+    for (const m of line.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) all.push({ line: i, character: m.index! + 1 });
+  });
+  return Array.from({ length: count }, (_, k) => all[Math.floor((k * all.length) / count)]!);
+}
+
+async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const result = await run();
+  samples.push(performance.now() - start);
+  return result;
+}
+
+async function benchDocument(name: string, text: string): Promise<BenchRow[]> {
+  const server = await startServer();
+  const uri = pathToFileURL(path.join(packageRoot(), "examples", `bench-${name}.dml`)).href;
+  const { connection } = server;
+  try {
+    // Open, then wait for the hints that follow the optimization of every block (or 20 s).
+    const optimized = server.diagnosticsFor(1, (p) => p.diagnostics.some((d) => d.code === "cheaper-rewrite"));
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text } });
+    await Promise.race([optimized, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    const samples: Record<string, number[]> = { hover: [], completion: [], codeAction: [], diagnostics: [] };
+    const positions = identifierPositions(text, REQUESTS);
+    for (const position of positions) await timed(samples.hover!, () => connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position }));
+    for (const position of positions) await timed(samples.completion!, () => connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position }));
+    for (const position of positions) {
+      const range = { start: { line: position.line, character: 0 }, end: { line: position.line, character: 1 } };
+      await timed(samples.codeAction!, () => connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics: [] } }));
+    }
+    // A burst of edits: a space typed at the end of a line every 10 ms; latency until that version's diagnostics.
+    const lines = text.split("\n");
+    const pending: Promise<void>[] = [];
+    for (let k = 0; k < EDITS; k++) {
+      const version = k + 2;
+      const line = Math.floor((k * lines.length) / EDITS);
+      const character = lines[line]!.length;
+      lines[line] += " ";
+      const start = performance.now();
+      const published = server.diagnosticsFor(version).then(() => {
+        samples.diagnostics!.push(performance.now() - start);
+      });
+      pending.push(published);
+      await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version },
+        contentChanges: [{ range: { start: { line, character }, end: { line, character } }, text: " " }],
+      });
+      await new Promise((resolve) => setTimeout(resolve, EDIT_INTERVAL_MS));
+    }
+    await Promise.all(pending);
+    return Object.entries(samples).map(([method, values]) => {
+      const { p50, p95 } = summary(values);
+      return {
+        suite: "lsp",
+        case: `${method}, ${name} (${text.split("\n").length} lines)`,
+        ours_ms: p95,
+        baseline: "none",
+        baseline_ms: null,
+        ratio: null,
+        p50_ms: p50,
+        p95_ms: p95,
+        samples: values.length,
+        target: `p95 <= ${TARGETS_MS[method]} ms`,
+        target_met: p95 <= TARGETS_MS[method]!,
+      };
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function runLspBench(): Promise<BenchRow[]> {
+  const examples = path.join(packageRoot(), "examples");
+  const largest = readdirSync(examples)
+    .filter((f) => f.endsWith(".dml"))
+    .map((f) => ({ f, text: readFileSync(path.join(examples, f), "utf8") }))
+    .sort((a, b) => b.text.split("\n").length - a.text.split("\n").length)[0]!;
+  return [...(await benchDocument(largest.f.replace(/\.dml$/, ""), largest.text)), ...(await benchDocument("generated-2000", generateParseBenchScript(examples, 2000)))];
+}
