@@ -5,7 +5,8 @@
  * typing, optimizes its statement blocks off the request path
  * (block-optimizations.ts) and publishes the optimizer's hints. Hover shows
  * dims, nnz, cost and the cheaper alternative; the quick fix applies it;
- * completion offers variables, functions, builtins, arguments, `$params`.
+ * completion offers variables, functions, builtins, arguments, `$params`;
+ * definition, references and rename work on variables and functions.
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
  * comments). A result computed for an older version is never shown.
  *
@@ -16,6 +17,8 @@ import {
   CodeActionKind,
   CompletionItemKind,
   createConnection,
+  ErrorCodes,
+  ResponseError,
   MarkupKind,
   ProposedFeatures,
   TextDocuments,
@@ -37,6 +40,7 @@ import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimize
 import { completions, type CompletionKind } from "./completion";
 import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { carryOver } from "./stale-diagnostics";
+import { definition, references, rename, RenameError } from "./navigation";
 import { documentSymbols } from "./symbols";
 
 const connection = createConnection(ProposedFeatures.all);
@@ -141,6 +145,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       signatureHelpProvider: { triggerCharacters: ["(", ","] },
       codeLensProvider: { resolveProvider: false },
       inlayHintProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: "dml-lens" },
@@ -285,6 +292,30 @@ connection.languages.inlayHint.on((params) => {
   const state = stateOf(document);
   if (!state.analysis) return [];
   return dimsHints(state.analysis, params.range).map((hint) => ({ position: hint.position, label: hint.label, kind: InlayHintKind.Type, paddingLeft: false }));
+});
+
+connection.onDefinition((params) => {
+  const document = documents.get(params.textDocument.uri);
+  const range = document ? definition(stateOf(document).parsed.program, params.position) : undefined;
+  return range && document ? { uri: document.uri, range } : null;
+});
+
+connection.onReferences((params) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return [];
+  return references(stateOf(document).parsed.program, params.position).map((range) => ({ uri: document.uri, range }));
+});
+
+connection.onRenameRequest((params) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return null;
+  try {
+    const edits = rename(stateOf(document).parsed.program, params.position, params.newName);
+    return edits.length === 0 ? null : { changes: { [document.uri]: edits } };
+  } catch (error) {
+    if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
+    throw error;
+  }
 });
 
 documents.listen(connection);

@@ -16,6 +16,8 @@ import {
   CodeActionRequest,
   CompletionRequest,
   createProtocolConnection,
+  DefinitionRequest,
+  ReferencesRequest,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
   ExitNotification,
@@ -122,6 +124,15 @@ describe("optimizer in the language server", () => {
     const atEnd = await connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: text.split("\n").length - 1, character: 0 } });
     const x = (Array.isArray(atEnd) ? atEnd : atEnd!.items).find((i) => i.label === "X");
     assert.equal(x?.detail, "10000 x 5000, nnz ~50000");
+  });
+
+  test("definition and references of a variable", async () => {
+    const line = lineOf("G =");
+    const character = text.split("\n")[line]!.indexOf("Vk");
+    const target = await connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line, character } });
+    assert.deepEqual(target, { uri, range: { start: { line: lineOf("Vk ="), character: 0 }, end: { line: lineOf("Vk ="), character: 2 } } });
+    const refs = await connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: { line, character }, context: { includeDeclaration: true } });
+    assert.equal(refs?.length, 3, "Vk = ..., and twice in G");
   });
 
   test("the quick fix's edit, applied, is the rewritten statement", async () => {

@@ -1,0 +1,125 @@
+/**
+ * Go to definition, references and rename within a document. Variables
+ * live in a scope: the top level, or one function (its parameters and
+ * body); a function's name is global. The definition of a variable read is
+ * the nearest assignment on an earlier line of its scope (else the first
+ * one); the definition of a call is the function's definition.
+ */
+import { expressionReadOccurrences, statementReadOccurrences, statementWriteOccurrences, type NameOccurrence } from "../../engine/program/variable-occurrences";
+import { walkExpression } from "../../engine/program/expression-walk";
+import type { Expression, Position, Program, Range, Statement } from "../../engine/syntax";
+
+interface Occurrence extends NameOccurrence {
+  write: boolean;
+}
+
+interface Scope {
+  range: Range;
+  variables: Occurrence[];
+}
+
+const NO_CONSTANTS: ReadonlySet<string> = new Set();
+
+const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character < b.character);
+const contains = (r: Range, p: Position) => !before(p, r.start) && !before(r.end, p);
+
+function scopes(program: Program): { scopes: Scope[]; functions: Map<string, NameOccurrence[]>; definitions: Map<string, Range> } {
+  const functions = new Map<string, NameOccurrence[]>();
+  const definitions = new Map<string, Range>();
+  const call = (name: string, range: Range) => {
+    const list = functions.get(name);
+    if (list) list.push({ name, range });
+    else functions.set(name, [{ name, range }]);
+  };
+  const calls = (e: Expression) =>
+    walkExpression(e, (node) => {
+      if (node.kind === "call") call(node.callee.name, node.callee.range);
+    });
+  const collect = (body: readonly Statement[], out: Occurrence[], nested: Scope[]): void => {
+    for (const statement of body) {
+      switch (statement.kind) {
+        case "function":
+        case "externalFunction": {
+          definitions.set(statement.name.name, statement.name.range);
+          call(statement.name.name, statement.name.range);
+          const inner: Occurrence[] = statement.params.map((p) => ({ name: p.name.name, range: p.name.range, write: true }));
+          for (const r of statement.returns) inner.push({ name: r.name.name, range: r.name.range, write: true });
+          if (statement.kind === "function") collect(statement.body, inner, nested);
+          nested.push({ range: statement.range, variables: inner });
+          break;
+        }
+        case "if":
+          out.push(...expressionReadOccurrences(statement.condition, NO_CONSTANTS).map((o) => ({ ...o, write: false })));
+          calls(statement.condition);
+          collect(statement.thenBody, out, nested);
+          if (statement.elseBody) collect(statement.elseBody, out, nested);
+          break;
+        case "while":
+          out.push(...expressionReadOccurrences(statement.condition, NO_CONSTANTS).map((o) => ({ ...o, write: false })));
+          calls(statement.condition);
+          collect(statement.body, out, nested);
+          break;
+        case "for": {
+          const iterable = statement.iterable;
+          for (const e of [iterable.from, iterable.to, ...(iterable.kind === "seq" && iterable.by ? [iterable.by] : [])]) {
+            out.push(...expressionReadOccurrences(e, NO_CONSTANTS).map((o) => ({ ...o, write: false })));
+            calls(e);
+          }
+          out.push({ name: statement.variable.name, range: statement.variable.range, write: true });
+          collect(statement.body, out, nested);
+          break;
+        }
+        default: {
+          out.push(...statementReadOccurrences(statement, NO_CONSTANTS).map((o) => ({ ...o, write: false })));
+          out.push(...statementWriteOccurrences(statement).map((o) => ({ ...o, write: true })));
+          if (statement.kind === "assign") calls(statement.value);
+          else if (statement.kind === "multiAssign" || statement.kind === "callStatement") calls(statement.call);
+        }
+      }
+    }
+  };
+  const top: Occurrence[] = [];
+  const nested: Scope[] = [];
+  collect(program.body, top, nested);
+  return { scopes: [...nested, { range: program.range, variables: top }], functions, definitions };
+}
+
+/** The name under the cursor: a variable of the innermost scope holding the position, or a function. */
+function nameAt(program: Program, position: Position) {
+  const found = scopes(program);
+  for (const scope of found.scopes) {
+    if (!contains(scope.range, position)) continue;
+    const variable = scope.variables.find((o) => contains(o.range, position));
+    if (variable) return { kind: "variable" as const, name: variable.name, scope, found };
+    break;
+  }
+  for (const [name, list] of found.functions) if (list.some((o) => contains(o.range, position))) return { kind: "function" as const, name, found };
+  return undefined;
+}
+
+export function definition(program: Program, position: Position): Range | undefined {
+  const at = nameAt(program, position);
+  if (!at) return undefined;
+  if (at.kind === "function") return at.found.definitions.get(at.name);
+  const writes = at.scope.variables.filter((o) => o.name === at.name && o.write).sort((a, b) => (before(a.range.start, b.range.start) ? -1 : 1));
+  // A read sees the assignments of earlier lines (on its own line, the target is assigned after the read).
+  const earlier = writes.filter((o) => o.range.start.line < position.line || contains(o.range, position));
+  return (earlier[earlier.length - 1] ?? writes[0])?.range;
+}
+
+export function references(program: Program, position: Position): Range[] {
+  const at = nameAt(program, position);
+  if (!at) return [];
+  const list = at.kind === "function" ? at.found.functions.get(at.name)! : at.scope.variables.filter((o) => o.name === at.name);
+  return list.map((o) => o.range).sort((a, b) => (before(a.start, b.start) ? -1 : 1));
+}
+
+export class RenameError extends Error {}
+
+const KEYWORDS = new Set(["if", "else", "for", "parfor", "while", "function", "return", "source", "in", "as", "TRUE", "FALSE", "externalFunction", "setwd", "ifdef"]);
+
+/** Edits that rename the variable or function at `position`; throws RenameError for a bad new name. */
+export function rename(program: Program, position: Position, newName: string): { range: Range; newText: string }[] {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(newName) || KEYWORDS.has(newName)) throw new RenameError(`'${newName}' is not a valid DML name`);
+  return references(program, position).map((range) => ({ range, newText: newName }));
+}
