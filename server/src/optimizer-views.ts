@@ -20,7 +20,6 @@ export const CHEAPER_REWRITE_CODE = "cheaper-rewrite";
 const contains = (r: Range, p: Position) =>
   (p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character)) && (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));
 const size = (r: Range) => (r.end.line - r.start.line) * 100_000 + (r.end.character - r.start.character);
-const overlaps = (a: Range, b: Range) => contains(a, b.start) || contains(a, b.end) || contains(b, a.start);
 
 function speedup(s: Suggestion): string {
   return `${formatSeconds(s.costBefore)} → ${formatSeconds(s.costAfter)} (${(s.costBefore / Math.max(s.costAfter, 1e-15)).toFixed(s.costBefore / s.costAfter >= 10 ? 0 : 1)}× less)`;
@@ -127,12 +126,12 @@ export interface QuickFix {
   suggestion: Suggestion;
 }
 
-/** "Apply cheaper rewrite" for every suggestion whose statement overlaps `range`. */
+/** "Apply cheaper rewrite" for every suggestion whose statement's lines overlap `range` (the cursor may be on the target). */
 export function cheaperRewriteFixes(text: string, optimizations: DocumentOptimizations, range: Range): QuickFix[] {
   const fixes: QuickFix[] = [];
   for (const result of optimizations.values()) {
     for (const s of result.suggestions) {
-      if (!overlaps(s.range, range)) continue;
+      if (range.end.line < s.range.start.line || range.start.line > s.range.end.line) continue;
       const shown = s.rewritten.length > 60 ? `${s.rewritten.slice(0, 57)}…` : s.rewritten;
       fixes.push({ title: `Apply cheaper rewrite: ${speedup(s)}: ${shown}`, edits: suggestionEdits(s, text), suggestion: s });
     }
