@@ -6,7 +6,8 @@
  * (block-optimizations.ts) and publishes the optimizer's hints. Hover shows
  * dims, nnz, cost and the cheaper alternative; the quick fix applies it;
  * completion offers variables, functions, builtins, arguments, `$params`;
- * definition, references and rename work on variables and functions.
+ * definition, references and rename work on variables and functions;
+ * semantic tokens classify names (builtin, user function, variable).
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
  * comments). A result computed for an older version is never shown.
  *
@@ -41,6 +42,7 @@ import { completions, type CompletionKind } from "./completion";
 import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { carryOver } from "./stale-diagnostics";
 import { definition, references, rename, RenameError } from "./navigation";
+import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens";
 import { documentSymbols } from "./symbols";
 
 const connection = createConnection(ProposedFeatures.all);
@@ -148,6 +150,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       definitionProvider: true,
       referencesProvider: true,
       renameProvider: true,
+      semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: "dml-lens" },
@@ -316,6 +319,11 @@ connection.onRenameRequest((params) => {
     if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
     throw error;
   }
+});
+
+connection.languages.semanticTokens.on((params) => {
+  const document = documents.get(params.textDocument.uri);
+  return { data: document ? semanticTokens(document.getText()) : [] };
 });
 
 documents.listen(connection);
