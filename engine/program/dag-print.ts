@@ -31,6 +31,11 @@ export function printDag(dag: BlockDag, sizes?: (id: number) => string | undefin
   return lines.join("\n");
 }
 
+/** The operation of a node as `explain` prints it: `matmul`, `binary[-]`, `aggregate[sum,full]`, `input[X]`. */
+export function dagOpLabel(node: DagNode): string {
+  return `${node.op.kind}${detail(node)}`;
+}
+
 function printNode(node: DagNode, size: string | undefined): string {
   const args = node.inputs.map((id, i) => {
     const name = node.argNames?.[i];

@@ -49,6 +49,19 @@ export interface Suggestion {
   temporaries?: { name: string; text: string; insertAt: Position }[];
   /** The targets of the other statements whose suggestions use this one's temporaries, or whose temporaries this one uses. */
   sharedWith?: string[];
+  /** The rewritten plan as a DAG for a plan view: node 0 is the result; a shared sub-plan appears once. */
+  plan: PlanNode[];
+}
+
+export interface PlanNode {
+  /** The optimizer's operator (`mm`, `+`, `sum`, `name:X`, `fused:wsloss`, ...). */
+  op: string;
+  children: number[];
+  /** Estimated seconds of this operation alone. */
+  cost: number;
+  rows: number | null;
+  cols: number | null;
+  nnz: number | null;
 }
 
 export interface DroppedSuggestion {
@@ -217,9 +230,30 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
     cols: matrix ? stats.cols : null,
     nnz: matrix && stats.nnz !== null ? Math.round(egraphNnz(block, plan.rootClass) ?? stats.nnz) : null,
     explanation: explain(block, root, plan.after.graph, plan.after.extraction),
+    plan: planNodes(block, plan.after.graph, plan.after.extraction),
   };
   if (shared && shared.owned.length > 0) suggestion.temporaries = shared.owned.map((t) => ({ name: t.name, text: t.text, insertAt: root.statementStart }));
   return { kind: "suggestion", suggestion };
+}
+
+/** The extracted plan as indexed nodes, root first, each class once. */
+function planNodes(block: BlockEGraph, graph: ExtractionGraph, extraction: Extraction): PlanNode[] {
+  const index = new Map<string, number>();
+  const nodes: PlanNode[] = [];
+  const visit = (cls: string): number => {
+    const known = index.get(cls);
+    if (known !== undefined) return known;
+    const node = graph.nodes.get(extraction.choices.get(cls)!)!;
+    const at = nodes.length;
+    index.set(cls, at);
+    const data = block.egraph.data(Number(cls));
+    const stats = data.family === "la" && data.stats.type.dataType === "matrix" ? data.stats : undefined;
+    nodes.push({ op: node.op, children: [], cost: node.cost, rows: stats?.rows ?? null, cols: stats?.cols ?? null, nnz: stats?.nnz === undefined || stats.nnz === null ? null : Math.round(stats.nnz) });
+    nodes[at]!.children = node.children.map((child) => visit(graph.nodes.get(child)!.eclass));
+    return at;
+  };
+  visit(graph.roots[0]!);
+  return nodes;
 }
 
 /** The rule steps from the statement's original e-node to the extracted plan's top e-node. */

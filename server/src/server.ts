@@ -7,7 +7,8 @@
  * dims, nnz, cost and the cheaper alternative; the quick fix applies it;
  * completion offers variables, functions, builtins, arguments, `$params`;
  * definition, references and rename work on variables and functions;
- * semantic tokens classify names (builtin, user function, variable).
+ * semantic tokens classify names (builtin, user function, variable); the
+ * `dmlLens/plan` request gives a block's DAG before and after optimization.
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
  * comments). A result computed for an older version is never shown.
  *
@@ -43,6 +44,7 @@ import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { carryOver } from "./stale-diagnostics";
 import { definition, references, rename, RenameError } from "./navigation";
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens";
+import { PLAN_REQUEST, planView } from "./plan-view";
 import { documentSymbols } from "./symbols";
 
 const connection = createConnection(ProposedFeatures.all);
@@ -324,6 +326,13 @@ connection.onRenameRequest((params) => {
 connection.languages.semanticTokens.on((params) => {
   const document = documents.get(params.textDocument.uri);
   return { data: document ? semanticTokens(document.getText()) : [] };
+});
+
+connection.onRequest(PLAN_REQUEST, (params: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return null;
+  const state = stateOf(document);
+  return state.analysis ? planView(state.analysis, state.optimizations, params.position) : null;
 });
 
 documents.listen(connection);

@@ -135,6 +135,21 @@ describe("optimizer in the language server", () => {
     assert.equal(refs?.length, 3, "Vk = ..., and twice in G");
   });
 
+  test("the plan view: the block's DAG with costs before, each rewritten plan after", async () => {
+    await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
+    const view = (await connection.sendRequest("dmlLens/plan", { textDocument: { uri }, position: { line: lineOf("G ="), character: 0 } })) as {
+      before: { op: string; rows: number | null; cols: number | null; cost: number | null }[];
+      after: { target: string; costAfter: number; plan: { op: string; children: number[]; cost: number; rows: number | null }[] }[];
+    };
+    const outer = view.before.find((n) => n.op === "matmul" && n.rows === 10000 && n.cols === 5000)!;
+    assert.ok(outer.cost! > 0.01, `U %*% t(V) costs ${outer.cost}`);
+    const g = view.after.find((a) => a.target === "G")!;
+    assert.equal(g.plan[0]!.op, "-");
+    assert.equal(g.plan[0]!.rows, 10000);
+    const total = g.plan.reduce((sum, n) => sum + n.cost, 0);
+    assert.ok(Math.abs(total - g.costAfter) <= 1e-9 * Math.max(1, g.costAfter), `${total} vs ${g.costAfter}`);
+  });
+
   test("the quick fix's edit, applied, is the rewritten statement", async () => {
     await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
     const line = lineOf("G =");

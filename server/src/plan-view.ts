@@ -1,0 +1,57 @@
+/**
+ * The `dmlLens/plan` request behind the client's plan view: the statement
+ * block at a position as its DAG before optimization (each node with dims,
+ * nnz and estimated seconds), and after: each suggestion's rewritten plan
+ * with its costs.
+ */
+import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../../engine/cost";
+import { dagOpLabel } from "../../engine/program/dag-print";
+import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { PlanNode } from "../../engine/suggest";
+import type { Position, Range } from "../../engine/syntax";
+import type { DocumentOptimizations } from "./block-optimizations";
+
+export const PLAN_REQUEST = "dmlLens/plan";
+
+export interface PlanViewNode {
+  id: number;
+  op: string;
+  inputs: number[];
+  rows: number | null;
+  cols: number | null;
+  nnz: number | null;
+  /** Estimated seconds of this operation (null when its sizes are unknown). */
+  cost: number | null;
+  range: Range;
+}
+
+export interface PlanView {
+  block: Range;
+  before: PlanViewNode[];
+  after: { target: string; range: Range; rewritten: string; costBefore: number; costAfter: number; plan: PlanNode[] }[];
+}
+
+const inside = (r: Range, p: Position) => (p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character)) && (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));
+
+export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptimizations, position: Position): PlanView | null {
+  const info = analysis.dags.blocks.find((b) => inside(b.block.range, position));
+  const sizes = info ? analysis.sizes.blocks.get(info.block) : undefined;
+  if (!info || !sizes) return null;
+  const before = info.dag.nodes.map((node): PlanViewNode => {
+    const stats = sizes.nodes[node.id]!;
+    const matrix = stats.type.dataType === "matrix";
+    const estimate = node.inputs.length > 0 ? nodeCost(node.op, node.inputs.map((i) => sizes.nodes[i]!), stats, DEFAULT_MACHINE_CONSTANTS) : undefined;
+    return {
+      id: node.id,
+      op: dagOpLabel(node),
+      inputs: node.inputs,
+      rows: matrix ? stats.rows : null,
+      cols: matrix ? stats.cols : null,
+      nnz: matrix && stats.nnz !== null ? Math.round(stats.nnz) : null,
+      cost: estimate === undefined ? 0 : estimate.known ? estimate.cost.seconds : null,
+      range: node.range,
+    };
+  });
+  const after = (optimizations.get(info)?.suggestions ?? []).map((s) => ({ target: s.target, range: s.range, rewritten: s.rewritten, costBefore: s.costBefore, costAfter: s.costAfter, plan: s.plan }));
+  return { block: info.block.range, before, after };
+}
