@@ -19,11 +19,16 @@ interface EClass<D> extends EClassView<D> {
   nodes: ENode[];
   data: D;
   /** Nodes that have this class as a child, with the class they belong to. */
-  parents: [ENode, ClassId][];
+  parents: ParentNode[];
   /** Length of `parents` after its last deduplication. */
   cleanParents: number;
   /** The nodes packed for matching (built on demand, dropped when `nodes` changes). */
   packed: Int32Array | undefined;
+}
+
+/** A node as its children's classes list it: with the class it belongs to (possibly a stale id; `find` resolves it). */
+interface ParentNode extends ENode {
+  readonly owner: ClassId;
 }
 
 export class EGraph<D> implements EGraphApi<D> {
@@ -33,8 +38,8 @@ export class EGraph<D> implements EGraphApi<D> {
   private liveClasses = 0;
   private liveNodes = 0;
   private readonly memo = new NodeTable();
-  private pending: [ENode, ClassId][] = [];
-  private analysisPending: [ENode, ClassId][] = [];
+  private pending: ParentNode[] = [];
+  private analysisPending: ParentNode[] = [];
   /** Classes whose node lists may hold stale or duplicate nodes since the last rebuild. */
   private dirty = new Set<ClassId>();
   private readonly proofs: ProofForest | undefined;
@@ -158,10 +163,10 @@ export class EGraph<D> implements EGraphApi<D> {
     this.version++;
     this.liveNodes++;
     this.liveClasses++;
-    const stored: ENode = { op: internOp(op), children: kids === children ? children.slice() : kids };
+    const stored: ParentNode = { op: internOp(op), children: kids === children ? children.slice() : kids, owner: id };
     const eclass: EClass<D> = { id, nodes: [stored], data: undefined as D, parents: [], cleanParents: 0, packed: undefined };
     this.classById[id] = eclass;
-    for (const child of stored.children) this.classById[child]!.parents.push([stored, id]);
+    for (const child of stored.children) this.classById[child]!.parents.push(stored);
     this.memo.set(stored, id);
     this.proofs?.addNode(id, stored);
     eclass.data = this.analysis.make(this, stored);
@@ -208,7 +213,8 @@ export class EGraph<D> implements EGraphApi<D> {
     while (this.pending.length > 0 || this.analysisPending.length > 0) {
       const todo = this.pending;
       this.pending = [];
-      for (const [node, cls] of todo) {
+      for (const node of todo) {
+        const cls = node.owner;
         repairs++;
         const canonical = this.canonicalize(node);
         const existing = this.memo.get(canonical.op, canonical.children);
@@ -219,8 +225,8 @@ export class EGraph<D> implements EGraphApi<D> {
       }
       const analysisTodo = this.analysisPending;
       this.analysisPending = [];
-      for (const [node, cls] of analysisTodo) {
-        const id = this.find(cls);
+      for (const node of analysisTodo) {
+        const id = this.find(node.owner);
         const eclass = this.classById[id]!;
         const fresh = this.analysis.make(this, this.canonicalize(node));
         const merged = this.analysis.merge(eclass.data, fresh);
@@ -253,16 +259,16 @@ export class EGraph<D> implements EGraphApi<D> {
 
   /** Parents that became congruent after unions, kept once (sorted by hash, equal neighbours compared). */
   private dedupeParents(eclass: EClass<D>): void {
-    const entries = eclass.parents.map(([node, cls]) => {
+    const entries = eclass.parents.map((node) => {
       const canonical = this.canonicalize(node);
-      const root = this.find(cls);
+      const root = this.find(node.owner);
       return { node: canonical, cls: root, hash: nodeHash(canonical.op, canonical.children, root) };
     });
     entries.sort((a, b) => a.hash - b.hash);
-    const kept: [ENode, ClassId][] = [];
+    const kept: ParentNode[] = [];
     entries.forEach((e, i) => {
       for (let j = i - 1; j >= 0 && entries[j]!.hash === e.hash; j--) if (entries[j]!.cls === e.cls && sameNode(entries[j]!.node, e.node)) return;
-      kept.push([e.node, e.cls]);
+      kept.push({ op: e.node.op, children: e.node.children, owner: e.cls });
     });
     eclass.parents = kept;
     eclass.cleanParents = kept.length;

@@ -35,26 +35,42 @@ export class Subst {
  * the pattern's variables to `bindings[m * width ... m * width + width - 1]`.
  */
 export class MatchList {
-  readonly roots: ClassId[] = [];
-  readonly bindings: ClassId[] = [];
+  /** Root class of each match (valid below `size`). */
+  roots = new Int32Array(64);
+  /** Bindings, `width` per match (valid below `size * width`). */
+  bindings: Int32Array;
+  private count = 0;
 
-  constructor(readonly pattern: Pattern) {}
+  constructor(readonly pattern: Pattern) {
+    this.bindings = new Int32Array(64 * Math.max(1, pattern.vars.length));
+  }
 
   get size(): number {
-    return this.roots.length;
+    return this.count;
   }
 
   get width(): number {
     return this.pattern.vars.length;
   }
 
-  push(root: ClassId, bindings: readonly ClassId[]): void {
-    this.roots.push(root);
-    for (let k = 0; k < bindings.length; k++) this.bindings.push(bindings[k]!);
+  push(root: ClassId, bindings: ArrayLike<ClassId>): void {
+    const width = this.pattern.vars.length;
+    if (this.count === this.roots.length) {
+      const roots = new Int32Array(this.roots.length * 2);
+      roots.set(this.roots);
+      this.roots = roots;
+      const all = new Int32Array(this.bindings.length * 2);
+      all.set(this.bindings);
+      this.bindings = all;
+    }
+    this.roots[this.count] = root;
+    const base = this.count * width;
+    for (let k = 0; k < width; k++) this.bindings[base + k] = bindings[k]!;
+    this.count++;
   }
 
   subst(m: number): Subst {
-    return new Subst(this.pattern.vars, this.bindings.slice(m * this.width, (m + 1) * this.width));
+    return new Subst(this.pattern.vars, Array.from(this.bindings.subarray(m * this.width, (m + 1) * this.width)));
   }
 }
 

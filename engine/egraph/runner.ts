@@ -219,6 +219,6 @@ function sample(matches: MatchList, limit: number, next: () => number): MatchLis
   const chosen = order.slice(0, limit).sort((a, b) => a - b);
   const result = new MatchList(matches.pattern);
   const width = matches.width;
-  for (const m of chosen) result.push(matches.roots[m]!, matches.bindings.slice(m * width, (m + 1) * width));
+  for (const m of chosen) result.push(matches.roots[m]!, matches.bindings.subarray(m * width, (m + 1) * width));
   return result;
 }
