@@ -30,6 +30,8 @@ const targets = [
   { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode", "glpk.js"] },
   // The language server, started by the client over IPC (or `dml lsp --stdio`).
   { entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
+  // The optimizer's worker thread, started by the server.
+  { entryPoints: ["server/src/optimizer-worker.ts"], outfile: "dist/optimizer-worker.js" },
   // The command line behind bin/dml.js.
   { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js" },
 ];
@@ -48,7 +50,7 @@ if (watch) {
     const ctx = await esbuild.context({ ...common, ...t });
     await ctx.watch();
   }
-  console.log("esbuild: watching client, server and cli for changes");
+  console.log("esbuild: watching client, server, optimizer worker and cli for changes");
 } else {
   try {
     await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));

@@ -1,6 +1,7 @@
 /**
  * The optimizer behind the editor: each statement block is optimized off the
- * request path, one block per macrotask, and cached under its text (with
+ * request path (on a worker thread, optimizer-thread.ts), one block at a
+ * time, and cached under its text (with
  * whitespace normalized) plus the sizes of its live-in variables, so an edit
  * recomputes only the blocks it touched or whose inputs changed shape. A
  * cached result moved by lines above it is shifted, never recomputed. A run
@@ -8,9 +9,10 @@
  */
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { BlockDagInfo as BlockInfo } from "../../engine/program/dag-program";
-import { optimizeBlock, type BlockOptimization, type Suggestion, type SuggestOptions } from "../../engine/suggest";
+import type { BlockOptimization, Suggestion, SuggestOptions } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 import { textInRange } from "../../engine/syntax/ranges";
+import { inProcessRunner, type BlockRunner } from "./optimizer-thread";
 
 interface Cached {
   result: BlockOptimization;
@@ -26,7 +28,10 @@ const MAX_CACHED_BLOCKS = 2000;
 export class BlockOptimizer {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly options: () => SuggestOptions) {}
+  constructor(
+    private readonly options: () => SuggestOptions,
+    private readonly run: BlockRunner = inProcessRunner,
+  ) {}
 
   /** What is known now for the document's blocks (cached results only). */
   known(text: string, analysis: ProgramAnalysis): DocumentOptimizations {
@@ -51,9 +56,8 @@ export class BlockOptimizer {
       if (key === undefined || !sizes) continue;
       let cached = this.cache.get(key);
       if (!cached) {
-        await new Promise((resolve) => setImmediate(resolve));
         if (!isCurrent()) return undefined;
-        const result = optimizeBlock({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, this.options());
+        const result = await this.run({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, this.options());
         cached = { result, start: info.block.range.start };
         if (this.cache.size >= MAX_CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(key, cached);

@@ -35,6 +35,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
 import { BlockOptimizer, type DocumentOptimizations } from "./block-optimizations";
+import { workerRunner } from "./optimizer-thread";
 import { toLspDiagnostic } from "./convert";
 import { documentCheck } from "./document-diagnostics";
 import { foldingRanges } from "./folding";
@@ -66,7 +67,7 @@ interface OptimizerSettings {
 }
 
 let settings: OptimizerSettings = { enabled: true, budgetMs: 200, debounceMs: 250, inlayHints: true, analysisDelayMs: 50, syntaxWindowMs: 15 };
-const optimizer = new BlockOptimizer(() => ({ saturation: { timeLimitMs: settings.budgetMs } }));
+const optimizer = new BlockOptimizer(() => ({ saturation: { timeLimitMs: settings.budgetMs } }), workerRunner());
 
 interface DocumentState {
   version: number;

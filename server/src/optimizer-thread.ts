@@ -1,0 +1,51 @@
+/**
+ * Runs block optimizations on a worker thread (dist/optimizer-worker.js),
+ * one at a time in order; falls back to the server's own thread when the
+ * worker cannot start (e.g. the bundle is missing when running from sources).
+ * A worker that dies fails its pending requests and is restarted on demand.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { optimizeBlock, type BlockInput, type BlockOptimization, type SuggestOptions } from "../../engine/suggest";
+
+export type BlockRunner = (input: BlockInput, options: SuggestOptions) => Promise<BlockOptimization>;
+
+/** On the calling thread, after yielding once (so queued requests go first). */
+export const inProcessRunner: BlockRunner = async (input, options) => {
+  await new Promise((resolve) => setImmediate(resolve));
+  return optimizeBlock(input, options);
+};
+
+export function workerRunner(file = path.join(__dirname, "optimizer-worker.js")): BlockRunner {
+  if (!existsSync(file)) return inProcessRunner;
+  let worker: Worker | undefined;
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (r: BlockOptimization) => void; reject: (e: Error) => void }>();
+  const fail = (error: Error) => {
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+    worker = undefined;
+  };
+  const start = (): Worker => {
+    const w = new Worker(file);
+    w.on("message", (message: { id: number; result?: BlockOptimization; error?: string }) => {
+      const p = pending.get(message.id);
+      pending.delete(message.id);
+      if (!p) return;
+      if (message.result) p.resolve(message.result);
+      else p.reject(new Error(message.error ?? "the optimizer worker failed"));
+    });
+    w.on("error", (error) => fail(error));
+    w.on("exit", (code) => fail(new Error(`the optimizer worker exited (${code})`)));
+    w.unref();
+    return w;
+  };
+  return (input, options) =>
+    new Promise((resolve, reject) => {
+      worker ??= start();
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, input, options });
+    });
+}
