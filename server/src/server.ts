@@ -336,5 +336,20 @@ connection.onRequest(PLAN_REQUEST, (params: { textDocument: { uri: string }; pos
   return state.analysis ? planView(state.analysis, state.optimizations, params.position) : null;
 });
 
+/** `{"dmlLens": {"optimizer": {...}}}` from the client's settings: the same fields as initializationOptions.optimizer. */
+connection.onDidChangeConfiguration((change) => {
+  const next = (change.settings as { dmlLens?: { optimizer?: Partial<OptimizerSettings> } } | undefined)?.dmlLens?.optimizer;
+  if (!next) return;
+  const budgetChanged = next.budgetMs !== undefined && next.budgetMs !== settings.budgetMs;
+  settings = { ...settings, ...next };
+  if (budgetChanged) optimizer.clear();
+  for (const document of documents.all()) {
+    const state = stateOf(document);
+    if (!settings.enabled) state.optimizations = new Map();
+    publish(document, state);
+    scheduleOptimization(document, state);
+  }
+});
+
 documents.listen(connection);
 connection.listen();
