@@ -5,7 +5,7 @@
  * sizes of every node, with all diagnostics of these stages.
  */
 import path from "node:path";
-import type { CallExpression, Diagnostic, Program, Statement } from "../syntax/ast";
+import type { CallExpression, Diagnostic, Program, Range, Statement } from "../syntax/ast";
 import { parse, type ParseResultWithComments } from "../syntax/parse";
 import { buildProgramDags, type ProgramDags } from "../program/dag-program";
 import { createDagContext } from "../program/dag-context";
@@ -41,6 +41,19 @@ export interface AnalysisOptions {
   parameters?: ReadonlyMap<string, string>;
   /** Local data files up to this size are scanned for missing sizes (default: the metadata stage's limit). */
   scanLimitBytes?: number;
+  /**
+   * Sizes the runtime measured for variables (after running cells): each
+   * replaces the estimate of the variable's value where it is assigned, if
+   * the program assigns it exactly once (otherwise which value was measured
+   * is ambiguous).
+   */
+  measured?: ReadonlyMap<string, MeasuredSize>;
+}
+
+export interface MeasuredSize {
+  rows: number;
+  cols: number;
+  nnz: number;
 }
 
 export interface ProgramAnalysis {
@@ -109,7 +122,9 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
   const sourced = sourcedPrograms(scriptPath, options.workspaceRoot, fs, { parameters });
-  const declared = declaredSizes(annotations);
+  const annotated = declaredSizes(annotations);
+  const measured = options.measured ? measuredSizes(program, options.measured) : undefined;
+  const declared = (node: DagNode, found: NodeStats) => measured?.(node, found) ?? annotated(node, found);
   const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program) });
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
@@ -179,6 +194,31 @@ function declaredSizes(annotations: SizeAnnotations) {
     const cols = d.cols ?? found.cols;
     const nnz = d.nnz ?? (d.sparsity !== undefined && rows !== null && cols !== null ? Math.round(d.sparsity * rows * cols) : rows === found.rows && cols === found.cols ? found.nnz : null);
     return matrixStats(rows, cols, nnz, d.nnz !== undefined || d.sparsity !== undefined);
+  };
+}
+
+/** Measured sizes on the value nodes of variables assigned once (the node written exactly as the right side). */
+function measuredSizes(program: Program, measured: ReadonlyMap<string, MeasuredSize>) {
+  const assignments = new Map<string, Range[]>();
+  forEachStatement(program.body, (statement) => {
+    const targets = statement.kind === "assign" ? [statement.target] : statement.kind === "multiAssign" ? statement.targets : statement.kind === "for" ? [statement.variable] : [];
+    for (const target of targets) {
+      const name = target.kind === "identifier" ? target.name : target.kind === "index" ? target.target.name : undefined;
+      if (name === undefined) continue;
+      const list = assignments.get(name) ?? [];
+      list.push(statement.kind === "assign" && target.kind === "identifier" ? statement.value.range : statement.range);
+      assignments.set(name, list);
+    }
+  });
+  const byRange = new Map<string, MeasuredSize>();
+  for (const [name, size] of measured) {
+    const ranges = assignments.get(name);
+    if (ranges?.length === 1) byRange.set(`${positionKey(ranges[0]!.start)}-${positionKey(ranges[0]!.end)}`, size);
+  }
+  return (node: DagNode, found: NodeStats): NodeStats | undefined => {
+    if (found.type.dataType !== "matrix") return undefined;
+    const size = byRange.get(`${positionKey(node.range.start)}-${positionKey(node.range.end)}`);
+    return size ? matrixStats(size.rows, size.cols, size.nnz, true) : undefined;
   };
 }
 

@@ -73,16 +73,21 @@ export class BlockOptimizer {
   }
 }
 
-/** The block's text (whitespace runs collapsed) and the stats of what flows into it; undefined for blocks without sizes. */
+/**
+ * The block's text (whitespace runs collapsed), the stats of what flows into
+ * it and of every node (so new metadata or measured sizes count); undefined
+ * for blocks without sizes.
+ */
 function blockKey(text: string, analysis: ProgramAnalysis, info: BlockInfo): string | undefined {
   const sizes = analysis.sizes.blocks.get(info.block);
   if (!sizes) return undefined;
-  const inputs = [...info.dag.inputs.entries()].map(([name, node]) => {
-    const s = sizes.nodes[node];
-    return s ? `${name}:${s.type.dataType}:${s.rows}:${s.cols}:${s.nnz}:${String(s.value)}` : `${name}:?`;
-  });
+  const stat = (id: number) => {
+    const s = sizes.nodes[id];
+    return s ? `${s.type.dataType}:${s.rows}:${s.cols}:${s.nnz}:${String(s.value)}` : "?";
+  };
+  const inputs = [...info.dag.inputs.entries()].map(([name, node]) => `${name}:${stat(node)}`);
   const start = info.block.range.start.character;
-  return `${start}|${textInRange(text, info.block.range).replace(/\s+/g, " ")}|${inputs.sort().join(";")}`;
+  return `${start}|${textInRange(text, info.block.range).replace(/\s+/g, " ")}|${inputs.sort().join(";")}|${info.dag.nodes.map((n) => stat(n.id)).join(";")}`;
 }
 
 function shifted(cached: Cached, start: Position): BlockOptimization {

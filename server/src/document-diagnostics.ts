@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { fileSourceReader } from "../../engine/program/source-reader";
 import { checkAndAnalyze } from "../../engine/stats/check-document";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { Diagnostic, ParseResultWithComments } from "../../engine/syntax";
 
 /** Runs on every change: scan only small data files for missing sizes (no cache across keystrokes yet). */
@@ -18,11 +18,12 @@ export function documentDiagnostics(uri: string, text: string, result: ParseResu
 }
 
 /** The diagnostics and, without syntax errors, the analysis (dims, nnz, DAGs) the hover and the optimizer use. */
-export function documentCheck(uri: string, text: string, result: ParseResultWithComments): { diagnostics: Diagnostic[]; analysis?: ProgramAnalysis } {
+export function documentCheck(uri: string, text: string, result: ParseResultWithComments, measured?: ReadonlyMap<string, MeasuredSize>): { diagnostics: Diagnostic[]; analysis?: ProgramAnalysis } {
   try {
-    if (!uri.startsWith("file:")) return checkAndAnalyze(text, {}, result);
+    const sizes = measured && measured.size > 0 ? { measured } : {};
+    if (!uri.startsWith("file:")) return checkAndAnalyze(text, sizes, result);
     const scriptPath = fileURLToPath(uri);
-    return checkAndAnalyze(text, { scriptPath, readFile: fileSourceReader(scriptPath), scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES }, result);
+    return checkAndAnalyze(text, { scriptPath, readFile: fileSourceReader(scriptPath), scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES, ...sizes }, result);
   } catch (error) {
     // An analysis bug must not hide the syntax diagnostics or take the server down.
     const message = error instanceof Error ? error.message : String(error);

@@ -8,7 +8,8 @@
  * completion offers variables, functions, builtins, arguments, `$params`;
  * definition, references and rename work on variables and functions;
  * semantic tokens classify names (builtin, user function, variable); the
- * `dmlLens/plan` request gives a block's DAG before and after optimization.
+ * `dmlLens/plan` request gives a block's DAG before and after optimization;
+ * `dmlLens/measuredSizes` (from the client's runtime) replaces estimates.
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
  * comments). A result computed for an older version is never shown.
  *
@@ -32,7 +33,7 @@ import {
   type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
 import { BlockOptimizer, type DocumentOptimizations } from "./block-optimizations";
 import { workerRunner } from "./optimizer-thread";
@@ -49,6 +50,7 @@ import { PLAN_REQUEST, planView } from "./plan-view";
 import { documentSymbols } from "./symbols";
 
 const connection = createConnection(ProposedFeatures.all);
+const MEASURED_SIZES_NOTIFICATION = "dmlLens/measuredSizes";
 const documents = new TextDocuments(TextDocument);
 
 /** Settings from `initializationOptions.optimizer` (all optional). */
@@ -80,6 +82,9 @@ interface DocumentState {
 
 const states = new Map<string, DocumentState>();
 
+/** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`). */
+const measuredSizes = new Map<string, Map<string, MeasuredSize>>();
+
 function parseText(text: string): ParseResultWithComments {
   try {
     return parse(text, { keepComments: true });
@@ -103,7 +108,7 @@ function stateOf(document: TextDocument): DocumentState {
   const text = document.getText();
   const newest = parsedOnly.get(document.uri);
   const parsed = newest && newest.version === document.version ? newest.parsed : parseText(text);
-  const checked = documentCheck(document.uri, text, parsed);
+  const checked = documentCheck(document.uri, text, parsed, measuredSizes.get(document.uri));
   const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };
   if (checked.analysis) {
     state.analysis = checked.analysis;
@@ -349,6 +354,23 @@ connection.onDidChangeConfiguration((change) => {
     publish(document, state);
     scheduleOptimization(document, state);
   }
+});
+
+/** After a run, the client reports the variables' measured sizes: they replace estimates (hover, hints, suggestions). */
+connection.onNotification(MEASURED_SIZES_NOTIFICATION, (params: { textDocument: { uri: string }; variables: ({ name: string } & MeasuredSize)[] }) => {
+  const sizes = measuredSizes.get(params.textDocument.uri) ?? new Map<string, MeasuredSize>();
+  for (const v of params.variables) {
+    if ([v.rows, v.cols, v.nnz].every((n) => Number.isInteger(n) && n >= 0)) sizes.set(v.name, { rows: v.rows, cols: v.cols, nnz: v.nnz });
+  }
+  measuredSizes.set(params.textDocument.uri, sizes);
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return;
+  const known = states.get(document.uri);
+  if (known?.timer) clearTimeout(known.timer);
+  states.delete(document.uri);
+  const state = stateOf(document);
+  publish(document, state);
+  scheduleOptimization(document, state);
 });
 
 documents.listen(connection);

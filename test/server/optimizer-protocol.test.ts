@@ -150,6 +150,18 @@ describe("optimizer in the language server", () => {
     assert.ok(Math.abs(total - g.costAfter) <= 1e-9 * Math.max(1, g.costAfter), `${total} vs ${g.costAfter}`);
   });
 
+  test("sizes measured by the runtime replace estimates in hover", async () => {
+    const other = pathToFileURL(path.join(repoRoot, "examples", "measured.dml")).href;
+    const source = 'X = read("no-such-file.csv")\nG = t(X) %*% X\n';
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: other, languageId: "dml", version: 1, text: source } });
+    await diagnosticsWhere((p) => p.uri === other);
+    const hoverG = async () => ((await connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: { line: 1, character: 0 } })) as Hover | null)?.contents as MarkupContent | undefined;
+    assert.match((await hoverG())?.value ?? "", /\*\*G\*\*: matrix \? × \?/);
+    await connection.sendNotification("dmlLens/measuredSizes", { textDocument: { uri: other }, variables: [{ name: "X", rows: 500, cols: 40, nnz: 1200 }] });
+    await diagnosticsWhere((p) => p.uri === other && published.filter((q) => q.uri === other).length >= 2);
+    assert.match((await hoverG())?.value ?? "", /\*\*G\*\*: matrix 40 × 40/);
+  });
+
   test("the quick fix's edit, applied, is the rewritten statement", async () => {
     await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
     const line = lineOf("G =");
