@@ -1,7 +1,7 @@
 /**
  * `dml bench lsp`: the language server (dist/server.js over stdio, driven
- * by the LSP client library) on the largest shipped script and on a
- * generated 2,000-line script: p50/p95 of hover, completion and code
+ * by the LSP client library) on the largest shipped script and on generated
+ * 2,000- and 10,000-line scripts: p50/p95 of hover, completion and code
  * actions once the blocks are optimized, and of the diagnostics after each
  * edit of a burst of 100 (one every 10 ms, as fast typing).
  * Targets (issue 6): hover p95 <= 20 ms, completion p95 <= 50 ms,
@@ -157,5 +157,10 @@ export async function runLspBench(): Promise<BenchRow[]> {
     .filter((f) => f.endsWith(".dml"))
     .map((f) => ({ f, text: readFileSync(path.join(examples, f), "utf8") }))
     .sort((a, b) => b.text.split("\n").length - a.text.split("\n").length)[0]!;
-  return [...(await benchDocument(largest.f.replace(/\.dml$/, ""), largest.text)), ...(await benchDocument("generated-2000", generateParseBenchScript(examples, 2000)))];
+  return [
+    ...(await benchDocument(largest.f.replace(/\.dml$/, ""), largest.text)),
+    ...(await benchDocument("generated-2000", generateParseBenchScript(examples, 2000))),
+    // Robustness: a 10,000-line file must stay responsive (no target beyond the same ones).
+    ...(await benchDocument("generated-10000", generateParseBenchScript(examples, 10_000))),
+  ];
 }

@@ -62,7 +62,7 @@ interface OptimizerSettings {
   debounceMs: number;
   /** Dims of assigned matrices as inlay hints. */
   inlayHints: boolean;
-  /** Pause after the last change before the full analysis, ms. */
+  /** Pause after the last change before the full analysis, ms (at least 1.5 times the last analysis's duration). */
   analysisDelayMs: number;
   /** Window in which keystrokes share one syntax check, ms. */
   syntaxWindowMs: number;
@@ -81,6 +81,9 @@ interface DocumentState {
 }
 
 const states = new Map<string, DocumentState>();
+
+/** How long the last full analysis of each document took, ms. */
+const analysisMs = new Map<string, number>();
 
 /** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`). */
 const measuredSizes = new Map<string, Map<string, MeasuredSize>>();
@@ -108,7 +111,9 @@ function stateOf(document: TextDocument): DocumentState {
   const text = document.getText();
   const newest = parsedOnly.get(document.uri);
   const parsed = newest && newest.version === document.version ? newest.parsed : parseText(text);
+  const started = performance.now();
   const checked = documentCheck(document.uri, text, parsed, measuredSizes.get(document.uri));
+  analysisMs.set(document.uri, performance.now() - started);
   const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };
   if (checked.analysis) {
     state.analysis = checked.analysis;
@@ -188,7 +193,7 @@ documents.onDidChangeContent((change) => {
     const state = stateOf(current);
     publish(current, state);
     scheduleOptimization(current, state);
-  }, first ? 0 : settings.analysisDelayMs);
+  }, first ? 0 : Math.max(settings.analysisDelayMs, 1.5 * (analysisMs.get(uri) ?? 0))); // a long analysis waits for a longer pause
   states.set(uri, { ...(known ?? emptyState(change.document.version)), timer });
   if (first || quickTimers.has(uri)) return;
   quickTimers.set(
@@ -221,6 +226,7 @@ documents.onDidClose((event) => {
   states.delete(event.document.uri);
   analyzed.delete(event.document.uri);
   parsedOnly.delete(event.document.uri);
+  analysisMs.delete(event.document.uri);
   const quick = quickTimers.get(event.document.uri);
   if (quick) clearTimeout(quick);
   quickTimers.delete(event.document.uri);
