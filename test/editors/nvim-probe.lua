@@ -7,7 +7,9 @@ local file = os.getenv('DML_FILE')
 local hover_line = tonumber(os.getenv('DML_HOVER_LINE'))
 local hover_char = tonumber(os.getenv('DML_HOVER_CHAR'))
 local fix_line = tonumber(os.getenv('DML_FIX_LINE'))
-local id = vim.lsp.start_client({ name = 'dml', cmd = { 'node', server, '--stdio' }, root_dir = vim.fn.fnamemodify(file, ':h') })
+local id = vim.lsp.start_client({ name = 'dml', cmd = { 'node', server, '--stdio' }, root_dir = vim.fn.fnamemodify(file, ':h'),
+  -- A budget the node limit ends first: the hints do not depend on this machine's speed.
+  init_options = { optimizer = { budgetMs = 10000 } } })
 vim.cmd('edit ' .. file)
 vim.bo.filetype = 'dml'
 vim.lsp.buf_attach_client(0, id)

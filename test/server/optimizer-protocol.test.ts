@@ -17,7 +17,10 @@ import {
   CompletionRequest,
   createProtocolConnection,
   DefinitionRequest,
+  DocumentSymbolRequest,
   ReferencesRequest,
+  RenameRequest,
+  SemanticTokensRequest,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
   ExitNotification,
@@ -78,7 +81,8 @@ describe("optimizer in the language server", () => {
       processId: process.pid,
       rootUri: pathToFileURL(repoRoot).href,
       capabilities: {},
-      initializationOptions: { optimizer: { debounceMs: 50 } },
+      // A budget the node limit ends first: the hints do not depend on this machine's speed.
+      initializationOptions: { optimizer: { debounceMs: 50, budgetMs: 10_000 } },
     });
     assert.equal(init.capabilities.hoverProvider, true);
     assert.ok(init.capabilities.codeActionProvider);
@@ -160,6 +164,18 @@ describe("optimizer in the language server", () => {
     await connection.sendNotification("dmlLens/measuredSizes", { textDocument: { uri: other }, variables: [{ name: "X", rows: 500, cols: 40, nnz: 1200 }] });
     await diagnosticsWhere((p) => p.uri === other && published.filter((q) => q.uri === other).length >= 2);
     assert.match((await hoverG())?.value ?? "", /\*\*G\*\*: matrix 40 × 40/);
+  });
+
+  test("rename, outline and semantic tokens", async () => {
+    const line = lineOf("Xd =");
+    const rename = await connection.sendRequest(RenameRequest.type, { textDocument: { uri }, position: { line, character: 0 }, newName: "Xdense" });
+    const edits = rename!.changes![uri]!;
+    assert.deepEqual(edits.map((e) => e.range.start.line), [line, lineOf("Q ="), lineOf("Q =")]);
+    assert.ok(edits.every((e) => e.newText === "Xdense"));
+    const symbols = (await connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as { name: string }[];
+    for (const name of ["X", "l1", "G", "Q"]) assert.ok(symbols.some((s) => s.name === name), `no symbol ${name}`);
+    const tokens = await connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
+    assert.ok(tokens && tokens.data.length % 5 === 0 && tokens.data.length > 5 * 50, `${tokens?.data.length} integers`);
   });
 
   test("the quick fix's edit, applied, is the rewritten statement", async () => {
