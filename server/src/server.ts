@@ -182,19 +182,28 @@ const analyzed = new Map<string, { text: string; diagnostics: Diagnostic[] }>();
  */
 const quickTimers = new Map<string, NodeJS.Timeout>();
 
+/** The pending full analysis of each document. */
+const analysisTimers = new Map<string, NodeJS.Timeout>();
+
 documents.onDidChangeContent((change) => {
   const uri = change.document.uri;
   const known = states.get(uri);
-  if (known?.timer) clearTimeout(known.timer);
+  if (known?.timer) clearTimeout(known.timer); // the older version's optimization never starts
+  const pending = analysisTimers.get(uri);
+  if (pending) clearTimeout(pending);
   const first = !analyzed.has(uri);
-  const timer = setTimeout(() => {
-    const current = documents.get(uri);
-    if (!current) return;
-    const state = stateOf(current);
-    publish(current, state);
-    scheduleOptimization(current, state);
-  }, first ? 0 : Math.max(settings.analysisDelayMs, 1.5 * (analysisMs.get(uri) ?? 0))); // a long analysis waits for a longer pause
-  states.set(uri, { ...(known ?? emptyState(change.document.version)), timer });
+  const delay = first ? 0 : Math.max(settings.analysisDelayMs, 1.5 * (analysisMs.get(uri) ?? 0)); // a long analysis waits for a longer pause
+  analysisTimers.set(
+    uri,
+    setTimeout(() => {
+      analysisTimers.delete(uri);
+      const current = documents.get(uri);
+      if (!current) return;
+      const state = stateOf(current);
+      publish(current, state);
+      scheduleOptimization(current, state);
+    }, delay),
+  );
   if (first || quickTimers.has(uri)) return;
   quickTimers.set(
     uri,
@@ -202,7 +211,7 @@ documents.onDidChangeContent((change) => {
       quickTimers.delete(uri);
       const document = documents.get(uri);
       const last = analyzed.get(uri);
-      if (!document || !last || states.get(uri)?.version === document.version) return;
+      if (!document || !last || states.get(uri)?.version === document.version) return; // already fully analyzed
       const text = document.getText();
       const parsed = parseText(text);
       parsedOnly.set(uri, { version: document.version, parsed });
@@ -215,10 +224,6 @@ documents.onDidChangeContent((change) => {
 /** The newest parse of each document (reused by the analysis of that version). */
 const parsedOnly = new Map<string, { version: number; parsed: ParseResultWithComments }>();
 
-/** A placeholder until the first analysis (its version never matches a document's). */
-function emptyState(version: number): DocumentState {
-  return { version: -1 - version, parsed: parseText(""), diagnostics: [], optimizations: new Map() };
-}
 
 documents.onDidClose((event) => {
   const state = states.get(event.document.uri);
@@ -226,6 +231,9 @@ documents.onDidClose((event) => {
   states.delete(event.document.uri);
   analyzed.delete(event.document.uri);
   parsedOnly.delete(event.document.uri);
+  const pending = analysisTimers.get(event.document.uri);
+  if (pending) clearTimeout(pending);
+  analysisTimers.delete(event.document.uri);
   analysisMs.delete(event.document.uri);
   const quick = quickTimers.get(event.document.uri);
   if (quick) clearTimeout(quick);

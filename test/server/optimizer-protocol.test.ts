@@ -202,4 +202,17 @@ describe("optimizer in the language server", () => {
     assert.ok(hints(next).every((d) => d.range.start.line !== line), "a hint for the old text of s1");
     assert.ok(published.filter((p) => p.version === 2).every((p) => hints(p).every((d) => d.range.start.line !== line)));
   });
+
+  test("a hover right after an edit does not swallow the full analysis of that version", async () => {
+    const other = pathToFileURL(path.join(repoRoot, "examples", "hover-after-edit.dml")).href;
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: other, languageId: "dml", version: 1, text: "x = 1\ny = x + 1\n" } });
+    await diagnosticsWhere((p) => p.uri === other && p.version === 1);
+    await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: other, version: 2 },
+      contentChanges: [{ range: { start: { line: 1, character: 4 }, end: { line: 1, character: 5 } }, text: "z" }],
+    });
+    await connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: { line: 0, character: 0 } });
+    const full = await diagnosticsWhere((p) => p.uri === other && p.version === 2 && p.diagnostics.some((d) => d.code === "unassigned-variable"), 10_000);
+    assert.equal(full.diagnostics.find((d) => d.code === "unassigned-variable")?.range.start.line, 1);
+  });
 });
