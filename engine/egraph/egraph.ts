@@ -121,9 +121,20 @@ export class EGraph<D> implements EGraphApi<D> {
     const children = node.children;
     const parent = this.parent;
     for (let i = 0; i < children.length; i++) {
-      if (parent[children[i]!] !== children[i]) return { op: node.op, children: children.map((c) => this.find(c)) };
+      if (parent[children[i]!] !== children[i]) {
+        // A stored node keeps the id it was added under (explanations name it).
+        const owner = (node as Partial<ParentNode>).owner;
+        const canonical: ENode = { op: node.op, children: children.map((c) => this.find(c)) };
+        return owner === undefined ? canonical : ({ ...canonical, owner } as ParentNode);
+      }
     }
     return node;
+  }
+
+  nodeId(node: ENode): ClassId | undefined {
+    const canonical = this.canonicalize(node);
+    const stored = this.memo.node(canonical.op, canonical.children) as Partial<ParentNode> | undefined;
+    return stored?.owner ?? this.lookup(node);
   }
 
   lookup(node: ENode): ClassId | undefined {
@@ -220,7 +231,11 @@ export class EGraph<D> implements EGraphApi<D> {
         const existing = this.memo.get(canonical.op, canonical.children);
         const clsRoot = this.find(cls);
         this.dirty.add(clsRoot);
-        if (existing !== undefined && this.find(existing) !== clsRoot) this.union(existing, cls, "congruence");
+        if (existing !== undefined && this.find(existing) !== clsRoot) {
+          // Between the two congruent nodes themselves, so an explanation can descend into their children.
+          const other = (this.memo.node(canonical.op, canonical.children) as Partial<ParentNode> | undefined)?.owner;
+          this.union(other ?? existing, cls, "congruence");
+        }
         this.memo.set(canonical, this.find(cls));
       }
       const analysisTodo = this.analysisPending;

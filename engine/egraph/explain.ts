@@ -39,8 +39,33 @@ export class ProofForest {
     });
   }
 
-  /** The path of unions between two proof nodes of one class, each step with its rule and the terms it equates. */
-  explain(a: ClassId, b: ClassId, maxDepth = 4): ExplanationStep[] {
+  /**
+   * The path of unions between two proof nodes of one class, each step with
+   * its rule and the terms it equates. A congruence step (same operator,
+   * children equal) is explained by the steps that made its children equal,
+   * down to `congruenceDepth` levels (egg's flattened explanations).
+   */
+  explain(a: ClassId, b: ClassId, maxDepth = 4, congruenceDepth = 3): ExplanationStep[] {
+    const path = this.path(a, b);
+    if (!path) return [];
+    const steps: ExplanationStep[] = [];
+    for (const p of path) {
+      const from = this.nodes[p.from]!;
+      const to = this.nodes[p.to]!;
+      if (p.why === "congruence" && congruenceDepth > 0 && from.op === to.op && from.children.length === to.children.length) {
+        const inner = from.children.flatMap((c, k) => (c === to.children[k] ? [] : this.explain(c, to.children[k]!, maxDepth, congruenceDepth - 1)));
+        if (inner.length > 0) {
+          steps.push(...inner);
+          continue;
+        }
+      }
+      steps.push({ rule: p.why, left: printTerm(this.term(p.from, maxDepth)), right: printTerm(this.term(p.to, maxDepth)) });
+    }
+    return steps;
+  }
+
+  /** The shortest path of union edges from `a` to `b`, or undefined when they are not connected. */
+  private path(a: ClassId, b: ClassId): { from: ClassId; to: ClassId; why: Justification }[] | undefined {
     const previous = new Map<ClassId, { from: ClassId; why: Justification }>();
     const queue = [a];
     previous.set(a, { from: a, why: "" });
@@ -53,15 +78,14 @@ export class ProofForest {
         }
       }
     }
-    if (!previous.has(b)) return [];
+    if (!previous.has(b)) return undefined;
     const path: { from: ClassId; to: ClassId; why: Justification }[] = [];
     for (let at = b; at !== a; ) {
       const step = previous.get(at)!;
       path.push({ from: step.from, to: at, why: step.why });
       at = step.from;
     }
-    path.reverse();
-    return path.map((p) => ({ rule: p.why, left: printTerm(this.term(p.from, maxDepth)), right: printTerm(this.term(p.to, maxDepth)) }));
+    return path.reverse();
   }
 
   /** The term a proof node was added as (its children as they were added), cut off below `depth`. */

@@ -77,6 +77,14 @@ export class NodeTable {
     return entry === EMPTY ? undefined : this.ids[entry];
   }
 
+  /** The stored node equal to (op, children), if any. */
+  node(op: string, children: readonly ClassId[]): ENode | undefined {
+    const opId = this.opIds.get(op);
+    if (opId === undefined) return undefined;
+    const entry = this.slots[this.probe(NodeTable.hash(opId, children), opId, children)]!;
+    return entry === EMPTY ? undefined : this.nodes[entry];
+  }
+
   /** Maps `node` to `id` (replacing an equal node's entry). */
   set(node: ENode, id: ClassId): void {
     const opId = this.opId(node.op);

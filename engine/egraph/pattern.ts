@@ -37,6 +37,8 @@ export class Subst {
 export class MatchList {
   /** Root class of each match (valid below `size`). */
   roots = new Int32Array(64);
+  /** The id the matched top node was added under (explanations start there); the root for a variable pattern. */
+  nodes = new Int32Array(64);
   /** Bindings, `width` per match (valid below `size * width`). */
   bindings: Int32Array;
   private count = 0;
@@ -53,17 +55,21 @@ export class MatchList {
     return this.pattern.vars.length;
   }
 
-  push(root: ClassId, bindings: ArrayLike<ClassId>): void {
+  push(root: ClassId, bindings: ArrayLike<ClassId>, node: ClassId = root): void {
     const width = this.pattern.vars.length;
     if (this.count === this.roots.length) {
       const roots = new Int32Array(this.roots.length * 2);
       roots.set(this.roots);
       this.roots = roots;
+      const nodes = new Int32Array(this.nodes.length * 2);
+      nodes.set(this.nodes);
+      this.nodes = nodes;
       const all = new Int32Array(this.bindings.length * 2);
       all.set(this.bindings);
       this.bindings = all;
     }
     this.roots[this.count] = root;
+    this.nodes[this.count] = node;
     const base = this.count * width;
     for (let k = 0; k < width; k++) this.bindings[base + k] = bindings[k]!;
     this.count++;
@@ -159,6 +165,8 @@ class Matcher {
   private readonly patterns: PatternNode[];
   private readonly classes: Int32Array;
   private top = 0;
+  /** Index, in the root class's node list, of the node the pattern's root matched (-1 for a variable root). */
+  rootNode = -1;
 
   constructor(
     private readonly egraph: MatchableGraph,
@@ -204,6 +212,7 @@ class Matcher {
     const bindings = this.bindings;
     nodes: for (let at = 0; at < packed.length; at += PACKED_WIDTH) {
       if (packed[at] !== op || packed[at + 1] !== arity) continue;
+      if (k === 0) this.rootNode = at / PACKED_WIDTH;
       // Variable children bind here (no stack entry); node children wait on the stack.
       let top = base;
       let newlyBound = 0;
@@ -255,7 +264,12 @@ export function searchPattern(egraph: MatchableGraph, pattern: Pattern, candidat
   const matches = new MatchList(pattern);
   const stop = () => matches.size > limit;
   let root = -1;
-  const matcher = new Matcher(egraph, pattern, (b) => matches.push(root, b), stop);
+  const nodeId = (): ClassId => {
+    if (matcher.rootNode < 0) return root;
+    const node = egraph.classOf(root).nodes[matcher.rootNode] as (ENode & { owner?: ClassId }) | undefined;
+    return node?.owner ?? root;
+  };
+  const matcher: Matcher = new Matcher(egraph, pattern, (b) => matches.push(root, b, nodeId()), stop);
   for (const id of candidates) {
     root = id;
     matcher.run(id);

@@ -159,7 +159,8 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
           for (const target of applier(egraph, root, subst!)) if (egraph.union(root, target, rule.name)) count++;
         } else {
           for (let v = 0; v < variableIndex.length; v++) scratch[v] = matches.bindings[m * width + variableIndex[v]!]!;
-          if (egraph.union(root, builders[k]!(egraph, scratch), rule.name)) count++;
+          // The proof edge joins the matched node itself and the built one (explanations follow it).
+          if (egraph.union(matches.nodes[m]!, builders[k]!(egraph, scratch), rule.name)) count++;
         }
         if (egraph.nodeCount > nodeLimit) {
           stopReason = "nodeLimit";
@@ -219,6 +220,6 @@ function sample(matches: MatchList, limit: number, next: () => number): MatchLis
   const chosen = order.slice(0, limit).sort((a, b) => a - b);
   const result = new MatchList(matches.pattern);
   const width = matches.width;
-  for (const m of chosen) result.push(matches.roots[m]!, matches.bindings.subarray(m * width, (m + 1) * width));
+  for (const m of chosen) result.push(matches.roots[m]!, matches.bindings.subarray(m * width, (m + 1) * width), matches.nodes[m]!);
   return result;
 }

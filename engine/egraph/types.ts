@@ -56,6 +56,8 @@ export interface EGraphApi<D> extends EGraphView<D> {
   add(node: ENode): ClassId;
   /** `add` of the node (op, children), without building an e-node object. */
   addOp(op: string, children: readonly ClassId[]): ClassId;
+  /** The id the node (as it is now) was added under, for unions that explanations should attribute to it. */
+  nodeId(node: ENode): ClassId | undefined;
   addTerm(term: Term): ClassId;
   union(a: ClassId, b: ClassId, why?: Justification): boolean;
   classOf(id: ClassId): EClassView<D>;

@@ -120,8 +120,10 @@ export const UNBIND_RULES: readonly RuleSpec[] = [
     if (type === "scalar" && i < 0 && j < 0) op = UNBIND_SCALAR;
     else if (type === "matrix" && data.stats.rows === m.attributes.dim(i) && data.stats.cols === m.attributes.dim(j)) op = UNBIND_MATRIX;
     else return undefined;
-    const unbound = add(m, op, [m.cls("i"), m.cls("j"), m.root]);
-    m.egraph.union(unbound, m.cls("x"), "unbind");
+    const node = { op, children: [m.cls("i"), m.cls("j"), m.root] };
+    const unbound = m.egraph.add(node);
+    // Between the unbind node and the bound value's own node, so explanations pass through the relational form.
+    m.egraph.union(m.egraph.nodeId(node) ?? unbound, m.cls("x"), "unbind");
     return undefined;
   }),
 ];
