@@ -124,8 +124,8 @@ export class EGraph<D> implements EGraphApi<D> {
       if (parent[children[i]!] !== children[i]) {
         // A stored node keeps the id it was added under (explanations name it).
         const owner = (node as Partial<ParentNode>).owner;
-        const canonical: ENode = { op: node.op, children: children.map((c) => this.find(c)) };
-        return owner === undefined ? canonical : ({ ...canonical, owner } as ParentNode);
+        const mapped = children.map((c) => this.find(c));
+        return owner === undefined ? { op: node.op, children: mapped } : ({ op: node.op, children: mapped, owner } as ParentNode);
       }
     }
     return node;
