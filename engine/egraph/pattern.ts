@@ -37,7 +37,7 @@ export class Subst {
 export class MatchList {
   /** Root class of each match (valid below `size`). */
   roots = new Int32Array(64);
-  /** The id the matched top node was added under (explanations start there); the root for a variable pattern. */
+  /** Index of the matched top node in the root class's node list (-1 for a variable pattern); see `matchedNode`. */
   nodes = new Int32Array(64);
   /** Bindings, `width` per match (valid below `size * width`). */
   bindings: Int32Array;
@@ -55,7 +55,7 @@ export class MatchList {
     return this.pattern.vars.length;
   }
 
-  push(root: ClassId, bindings: ArrayLike<ClassId>, node: ClassId = root): void {
+  push(root: ClassId, bindings: ArrayLike<ClassId>, node = -1): void {
     const width = this.pattern.vars.length;
     if (this.count === this.roots.length) {
       const roots = new Int32Array(this.roots.length * 2);
@@ -73,6 +73,15 @@ export class MatchList {
     const base = this.count * width;
     for (let k = 0; k < width; k++) this.bindings[base + k] = bindings[k]!;
     this.count++;
+  }
+
+  /** The id match `m`'s top node was added under (explanations start there), else its root class; valid until the next rebuild. */
+  matchedNode(egraph: MatchableGraph, m: number): ClassId {
+    const root = this.roots[m]!;
+    const index = this.nodes[m]!;
+    if (index < 0) return root;
+    const node = egraph.classOf(root).nodes[index] as (ENode & { owner?: ClassId }) | undefined;
+    return node?.owner ?? root;
   }
 
   subst(m: number): Subst {
@@ -264,12 +273,7 @@ export function searchPattern(egraph: MatchableGraph, pattern: Pattern, candidat
   const matches = new MatchList(pattern);
   const stop = () => matches.size > limit;
   let root = -1;
-  const nodeId = (): ClassId => {
-    if (matcher.rootNode < 0) return root;
-    const node = egraph.classOf(root).nodes[matcher.rootNode] as (ENode & { owner?: ClassId }) | undefined;
-    return node?.owner ?? root;
-  };
-  const matcher: Matcher = new Matcher(egraph, pattern, (b) => matches.push(root, b, nodeId()), stop);
+  const matcher: Matcher = new Matcher(egraph, pattern, (b) => matches.push(root, b, matcher.rootNode), stop);
   for (const id of candidates) {
     root = id;
     matcher.run(id);

@@ -160,7 +160,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
         } else {
           for (let v = 0; v < variableIndex.length; v++) scratch[v] = matches.bindings[m * width + variableIndex[v]!]!;
           // The proof edge joins the matched node itself and the built one (explanations follow it).
-          if (egraph.union(matches.nodes[m]!, builders[k]!(egraph, scratch), rule.name)) count++;
+          if (egraph.union(matches.matchedNode(egraph, m), builders[k]!(egraph, scratch), rule.name)) count++;
         }
         if (egraph.nodeCount > nodeLimit) {
           stopReason = "nodeLimit";
