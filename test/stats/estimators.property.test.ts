@@ -150,6 +150,14 @@ describe("MNC is exact in its exact cases", () => {
       runs,
     );
   });
+  it("a derived sketch with inconsistent counts still stays within the cells (found by the property below)", () => {
+    const a = { rows: 3, cols: 6, rowPointers: Int32Array.from([0, 1, 3, 5]), colIndices: Int32Array.from([3, 0, 5, 0, 4]) };
+    const b = { rows: 6, cols: 2, rowPointers: Int32Array.from([0, 1, 3, 5, 6, 7, 7]), colIndices: Int32Array.from([0, 0, 1, 0, 1, 0, 1]) };
+    const c = { rows: 2, cols: 6, rowPointers: Int32Array.from([0, 6, 12]), colIndices: Int32Array.from([0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5]) };
+    const abc = matmul(matmul(input("A", a), input("B", b)), input("C", c));
+    assert.ok(mncNnz(abc) <= 18, `${mncNnz(abc)}`);
+    assert.equal(trueNnz(abc), 18);
+  });
   it("stays within 0 and the number of cells", () => {
     fc.assert(
       fc.property(productTriple, ([a, b, c]) => {

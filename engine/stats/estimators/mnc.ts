@@ -56,7 +56,8 @@ export function mncProductNnz(a: MncSketch, b: MncSketch): number {
   let nnz = 0;
   if (a.maxRowCount <= 1 || b.maxColCount <= 1) {
     for (let j = 0; j < n; j++) nnz += hcA[j]! * hrB[j]!;
-    return nnz;
+    // Exact on data; a derived sketch's counts may disagree with each other, so keep it within the cells that can be hit.
+    return Math.min(nnz, a.nonEmptyRows * b.nonEmptyCols);
   }
   const hecA = a.colCountsInSingleRows;
   const herB = b.rowCountsInSingleCols;
