@@ -1,6 +1,7 @@
 /**
  * The VS Code side of DML Lens: starts the language server (dist/server.js)
- * over IPC and hands it every `dml` document. All language knowledge lives in
+ * over IPC and hands it every `dml` document, and implements the commands the
+ * server's code lenses call (run-cells.ts). All language knowledge lives in
  * the server and the engine; this file stays thin.
  */
 import * as path from "node:path";
@@ -11,6 +12,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
+import { registerRunCommands } from "./run-cells";
 
 let client: LanguageClient | undefined;
 
@@ -32,6 +34,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   };
   client = new LanguageClient("dmlLens", "DML Lens", serverOptions, clientOptions);
   context.subscriptions.push(client);
+  registerRunCommands(context, () => client);
   await client.start();
 }
 
