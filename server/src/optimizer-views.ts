@@ -32,7 +32,15 @@ function describeStats(stats: NodeStats): string {
   if (stats.nnz === null) return `matrix ${dims}, nnz unknown`;
   const cells = stats.rows !== null && stats.cols !== null ? stats.rows * stats.cols : null;
   const sparsity = cells ? `, sparsity ${(stats.nnz / cells).toPrecision(3)}` : "";
-  return `matrix ${dims}, nnz ${stats.nnzExact ? `${stats.nnz} (exact)` : `≈ ${Math.round(stats.nnz)} (estimated)`}${sparsity}`;
+  return `matrix ${dims}, nnz ${stats.nnzExact ? `${stats.nnz} (exact)` : `≈ ${Math.round(stats.nnz)} (${estimatorOf(stats)})`}${sparsity}`;
+}
+
+/** Which estimator gave an inexact nnz (engine/stats/sizes/sketch-sizes.ts): MNC while a sketch is carried, else the uniform rules, lowered to the chain bound when that is smaller. */
+function estimatorOf(stats: NodeStats): string {
+  if (stats.sketch?.mnc) return "MNC sketch";
+  const cells = stats.rows !== null && stats.cols !== null ? stats.rows * stats.cols : Infinity;
+  if (stats.nnzUpperBound !== undefined && stats.nnzUpperBound < cells && stats.nnz !== null && stats.nnz >= stats.nnzUpperBound) return "chain bound";
+  return "uniform estimate";
 }
 
 /** The innermost DAG node written at `position`, with its block. */

@@ -110,11 +110,11 @@ describe("optimizer in the language server", () => {
     const character = text.split("\n")[line]!.indexOf("U %*% t(V)") + 2;
     const hover = (await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } })) as Hover;
     const value = (hover.contents as MarkupContent).value;
-    assert.match(value, /\*\*U %\*% t\(V\)\*\*: matrix 10000 × 5000, nnz ≈ 50000000 \(estimated\), sparsity 1\.00/);
+    assert.match(value, /\*\*U %\*% t\(V\)\*\*: matrix 10000 × 5000, nnz ≈ 50000000 \(uniform estimate\), sparsity 1\.00/);
     assert.match(value, /estimated cost: [\d.]+ MFLOP, .* ~[\d.]+ ms/);
     assert.match(value, /\*\*Cheaper equivalent\*\* \(verified\): `.*t\(U\) %\*% X %\*% V.*`|with `tmp\d = t\(U\) %\*% X %\*% V`/);
     const variable = (await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: lineOf("X ="), character: 0 } })) as Hover;
-    assert.match((variable.contents as MarkupContent).value, /\*\*X\*\*: matrix 10000 × 5000, nnz ≈ 50000 \(estimated\), sparsity 0\.00100/);
+    assert.match((variable.contents as MarkupContent).value, /\*\*X\*\*: matrix 10000 × 5000, nnz ≈ 50000 \((uniform estimate|MNC sketch)\), sparsity 0\.00100/);
   });
 
   test("completion: named arguments of rand, then variables with dims", async () => {
