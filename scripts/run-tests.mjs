@@ -52,6 +52,8 @@ await build({
   sourcemap: "inline",
   logLevel: "warning",
   external: ["glpk.js"],
+  // Fixes fast-check's seed when DML_LENS_FC_SEED is set (CI), see test/fast-check-seed.ts.
+  inject: [path.join(root, "test", "fast-check-seed.ts")],
 });
 const bundles = files.map((f) =>
   path.relative(root, path.join(outdir, path.relative(path.join(root, "test"), f)).replace(/\.ts$/, ".cjs")),
