@@ -6,7 +6,7 @@
  */
 import type { Analysis, ClassId, EClassView, EGraphApi, ENode, ExplanationStep, Justification, Term } from "./types";
 import { ProofForest } from "./explain";
-import { internOp, opNumber, PACKED_WIDTH } from "./intern";
+import { opNumber, PACKED_WIDTH } from "./intern";
 import { nodeHash, NodeTable, sameNode } from "./node-table";
 
 export interface EGraphOptions {
@@ -174,7 +174,7 @@ export class EGraph<D> implements EGraphApi<D> {
     this.version++;
     this.liveNodes++;
     this.liveClasses++;
-    const stored: ParentNode = { op: internOp(op), children: kids === children ? children.slice() : kids, owner: id };
+    const stored: ParentNode = { op, children: kids === children ? children.slice() : kids, owner: id };
     const eclass: EClass<D> = { id, nodes: [stored], data: undefined as D, parents: [], cleanParents: 0, packed: undefined };
     this.classById[id] = eclass;
     for (const child of stored.children) this.classById[child]!.parents.push(stored);
@@ -313,7 +313,7 @@ export class EGraph<D> implements EGraphApi<D> {
     const isTerm = x.children.some((c) => typeof c !== "number");
     const node: ENode = isTerm ? { op: x.op, children: (x as Term).children.map((c) => this.addTerm(c)) } : (x as ENode);
     if (isTerm || x.children.length === 0) this.add(node);
-    return this.proofs!.proofNode(node, (id) => this.find(id)) ?? this.lookup(node);
+    return this.nodeId(node);
   }
 }
 

@@ -15,28 +15,15 @@ interface Edge {
 export class ProofForest {
   private readonly nodes: ENode[] = [];
   private readonly edges: Edge[][] = [];
-  private readonly byOp = new Map<string, ClassId[]>();
 
   addNode(id: ClassId, node: ENode): void {
     this.nodes[id] = node;
     this.edges[id] = [];
-    const ids = this.byOp.get(node.op);
-    if (ids) ids.push(id);
-    else this.byOp.set(node.op, [id]);
   }
 
   addEdge(a: ClassId, b: ClassId, why: Justification): void {
     this.edges[a]!.push({ to: b, why });
     this.edges[b]!.push({ to: a, why });
-  }
-
-  /** A proof node for `node` as it is now (children compared by class): the id it was added under. */
-  proofNode(node: ENode, find: (id: ClassId) => ClassId): ClassId | undefined {
-    const children = node.children.map(find);
-    return this.byOp.get(node.op)?.find((id) => {
-      const added = this.nodes[id]!;
-      return added.children.length === children.length && added.children.every((c, k) => find(c) === children[k]);
-    });
   }
 
   /**

@@ -2,6 +2,6 @@
 export type { Analysis, ClassId, EClassView, EGraphApi, EGraphView, ENode, ExplanationStep, Justification, MergeResult, Term } from "./types";
 export { EGraph, type EGraphOptions } from "./egraph";
 export { matchClass, parsePattern, parseTerm, printTerm, searchPattern, MatchList, Subst, type Pattern, type PatternNode } from "./pattern";
-export { applierBindings, applierVariableIndex, birewrite, compileInstantiate, instantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";
+export { applierVariableIndex, birewrite, compileInstantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";
 export { runRewrites, type IterationReport, type RunOptions, type RunReport, type StopReason } from "./runner";
 export { printEGraph } from "./print";

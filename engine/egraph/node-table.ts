@@ -7,13 +7,13 @@
  * never equal to a canonical query; `rebuild` re-inserts nodes under their
  * canonical form, and `reset` drops the stale entries.
  */
+import { hashNode, opNumber } from "./intern";
 import type { ClassId, ENode } from "./types";
 
 const EMPTY = -1;
 const INLINE_ARITY = 2;
 
 export class NodeTable {
-  private readonly opIds = new Map<string, number>();
   /** Slot → entry index, or EMPTY. */
   private slots = new Int32Array(1024).fill(EMPTY);
   private size_ = 0;
@@ -28,21 +28,6 @@ export class NodeTable {
 
   get size(): number {
     return this.size_;
-  }
-
-  private opId(op: string): number {
-    let id = this.opIds.get(op);
-    if (id === undefined) this.opIds.set(op, (id = this.opIds.size + 1));
-    return id;
-  }
-
-  private static hash(opId: number, children: readonly ClassId[]): number {
-    let h = Math.imul(opId, 0x9e3779b1);
-    for (let i = 0; i < children.length; i++) {
-      h = Math.imul(h ^ children[i]!, 0x85ebca6b);
-      h ^= h >>> 13;
-    }
-    return h | 0;
   }
 
   private matches(entry: number, h: number, opId: number, children: readonly ClassId[]): boolean {
@@ -70,26 +55,28 @@ export class NodeTable {
     }
   }
 
+  /** The entry equal to (op, children), or EMPTY. */
+  private entry(op: string, children: readonly ClassId[]): number {
+    const opId = opNumber(op);
+    return this.slots[this.probe(hashNode(opId, children), opId, children)]!;
+  }
+
   get(op: string, children: readonly ClassId[]): ClassId | undefined {
-    const opId = this.opIds.get(op);
-    if (opId === undefined) return undefined;
-    const entry = this.slots[this.probe(NodeTable.hash(opId, children), opId, children)]!;
+    const entry = this.entry(op, children);
     return entry === EMPTY ? undefined : this.ids[entry];
   }
 
   /** The stored node equal to (op, children), if any. */
   node(op: string, children: readonly ClassId[]): ENode | undefined {
-    const opId = this.opIds.get(op);
-    if (opId === undefined) return undefined;
-    const entry = this.slots[this.probe(NodeTable.hash(opId, children), opId, children)]!;
+    const entry = this.entry(op, children);
     return entry === EMPTY ? undefined : this.nodes[entry];
   }
 
   /** Maps `node` to `id` (replacing an equal node's entry). */
   set(node: ENode, id: ClassId): void {
-    const opId = this.opId(node.op);
+    const opId = opNumber(node.op);
     const children = node.children;
-    const h = NodeTable.hash(opId, children);
+    const h = hashNode(opId, children);
     const slot = this.probe(h, opId, children);
     const known = this.slots[slot]!;
     if (known !== EMPTY) {
@@ -150,16 +137,7 @@ export function sameNode(a: ENode, b: ENode): boolean {
   return true;
 }
 
-const hashOpIds = new Map<string, number>();
-
 /** A hash of an e-node and one more id (e.g. the class it belongs to), for deduplication. */
 export function nodeHash(op: string, children: readonly ClassId[], extra: number): number {
-  let opId = hashOpIds.get(op);
-  if (opId === undefined) hashOpIds.set(op, (opId = hashOpIds.size + 1));
-  let h = Math.imul(opId ^ extra, 0x9e3779b1);
-  for (let i = 0; i < children.length; i++) {
-    h = Math.imul(h ^ children[i]!, 0x85ebca6b);
-    h ^= h >>> 13;
-  }
-  return h | 0;
+  return hashNode(opNumber(op), children, extra);
 }

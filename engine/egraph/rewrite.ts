@@ -25,25 +25,12 @@ export function birewrite<D>(name: string, a: string, b: string): Rewrite<D>[] {
   return [rewrite<D>(name, a, b), rewrite<D>(`${name}-reverse`, b, a)];
 }
 
-/** Adds the right-hand side pattern under the bindings (by the pattern's variable index) and returns its class. */
-export function instantiate<D>(egraph: EGraphApi<D>, pattern: Pattern, bindings: readonly ClassId[]): ClassId {
-  const build = (p: PatternNode): ClassId => {
-    if (p.kind === "var") {
-      const id = bindings[p.index];
-      if (id === undefined) throw new Error(`right-hand side variable is not bound by the left-hand side (${pattern.text})`);
-      return id;
-    }
-    const children: ClassId[] = new Array<ClassId>(p.children.length);
-    for (let j = 0; j < children.length; j++) children[j] = build(p.children[j]!);
-    return egraph.addOp(p.op, children);
-  };
-  return build(pattern.root);
-}
-
 /**
- * `instantiate` for one pattern, compiled once: each pattern node keeps a
- * scratch array for its children's classes (addOp copies it only when the
- * node is new), so applying a match that adds nothing allocates nothing.
+ * Adds a right-hand side pattern under the bindings (by the pattern's
+ * variable index) and returns its class; compiled once per pattern: each
+ * pattern node keeps a scratch array for its children's classes (addOp
+ * copies it only when the node is new), so applying a match that adds
+ * nothing allocates nothing.
  */
 export function compileInstantiate<D>(pattern: Pattern): (egraph: EGraphApi<D>, bindings: readonly ClassId[]) => ClassId {
   const compile = (p: PatternNode): ((egraph: EGraphApi<D>, bindings: readonly ClassId[]) => ClassId) => {
@@ -74,9 +61,4 @@ export function applierVariableIndex(searcher: Pattern, applier: Pattern): numbe
     if (k < 0) throw new Error(`?${name} of ${applier.text} is not in ${searcher.text}`);
     return k;
   });
-}
-
-/** Maps the applier pattern's variables onto the searcher's binding order. */
-export function applierBindings(searcher: Pattern, applier: Pattern, subst: Subst): ClassId[] {
-  return applierVariableIndex(searcher, applier).map((k) => subst.classes[k]!);
 }
