@@ -8,9 +8,9 @@
  * known gets the literal (or the constant matrix) as a member.
  */
 import type { Analysis, ClassId, EGraphApi, EGraphView, ENode, MergeResult } from "../egraph/types";
-import type { DagNode, DagType } from "../program/dag-types";
+import type { DagNode, DagOp, DagType } from "../program/dag-types";
 import { matrixStats, scalarStats, type NodeStats } from "../stats/sizes/node-stats";
-import { nodeStats, type NodeSizeContext } from "../stats/sizes/node-sizes";
+import { nodeStats, type NodeSizeContext, type NodeSizeResult } from "../stats/sizes/node-sizes";
 import type { AttributeTable } from "./attributes";
 import { fusedOp } from "./fused-ops";
 import {
@@ -194,8 +194,7 @@ function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): L
   if (op.kind === "aggregate" && op.direction === "full") type = SCALAR_DOUBLE;
   if (op.kind === "cast") type = op.to === "scalar" ? SCALAR_DOUBLE : MATRIX_DOUBLE;
   if (op.kind === "matmul") type = MATRIX_DOUBLE;
-  const dagNode: DagNode = { id: 0, op, inputs: inputs.map((_, k) => k), type, range: ZERO_RANGE };
-  const result = nodeStats(dagNode, inputs, NO_CONTEXT);
+  const result = operationStats(op, inputs, type);
   const invalid = result.diagnostics.some((d) => d.severity === "error");
   const stats = result.stats;
   const data: LaData = { family: "la", stats };
@@ -231,6 +230,12 @@ function matrixConstant(op: string, kids: LaData[]): number | undefined {
 }
 
 const ZERO_RANGE = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** The sizes of one operation on its operands' stats, by the stats stage's rules (no program around it). */
+export function operationStats(op: DagOp, inputs: NodeStats[], type: DagType): NodeSizeResult {
+  const node: DagNode = { id: 0, op, inputs: inputs.map((_, k) => k), type, range: ZERO_RANGE };
+  return nodeStats(node, inputs, NO_CONTEXT);
+}
 
 function mergeLinearAlgebra(a: LaData, b: LaData): MergeResult<LaData> {
   const stats = mergeStats(a.stats, b.stats);

@@ -7,20 +7,19 @@
  */
 import type { ClassId, EGraphApi, ENode } from "../egraph/types";
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../cost";
-import type { DagNode } from "../program/dag-types";
+import type { DagOp, DagType } from "../program/dag-types";
 import type { NodeStats } from "../stats/sizes/node-stats";
-import { nodeStats, type NodeSizeContext } from "../stats/sizes/node-sizes";
-import type { OptimizerData } from "./analysis";
+import { operationStats, type OptimizerData } from "./analysis";
 import { optimalChainOrder, type ChainCostModel, type ChainTree } from "./chain-order";
 
-const MATMUL: DagNode = { id: 0, op: { kind: "matmul" }, inputs: [0, 1], type: { dataType: "matrix", valueType: "double" }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
-const NO_CONTEXT: NodeSizeContext = { input: () => undefined, parameter: () => undefined, read: () => undefined, call: () => undefined };
+const MATMUL: DagOp = { kind: "matmul" };
+const MATRIX_DOUBLE: DagType = { dataType: "matrix", valueType: "double" };
 
 /** Sizes by the stats stage's estimators, seconds by the cost model. */
 export const MATMUL_COST: ChainCostModel<NodeStats> = {
   multiply(a, b) {
-    const result = nodeStats(MATMUL, [a, b], NO_CONTEXT).stats;
-    const estimate = nodeCost(MATMUL.op, [a, b], result, DEFAULT_MACHINE_CONSTANTS);
+    const result = operationStats(MATMUL, [a, b], MATRIX_DOUBLE).stats;
+    const estimate = nodeCost(MATMUL, [a, b], result, DEFAULT_MACHINE_CONSTANTS);
     return { result, cost: estimate.known ? estimate.cost.seconds : Number.POSITIVE_INFINITY };
   },
 };

@@ -2,17 +2,16 @@
 import type { ClassId, EGraphApi } from "../egraph/types";
 import type { OptimizerData } from "./analysis";
 import type { AttributeTable } from "./attributes";
-import { attributeOp, BIND, NO_ATTRIBUTE } from "./la-ops";
+import { bindNode } from "./ra-nodes";
 
 export function bindRoot(egraph: EGraphApi<OptimizerData>, attributes: AttributeTable, root: ClassId): ClassId | undefined {
   const data = egraph.data(root);
   if (data.family !== "la" || data.invalid) return undefined;
-  const attribute = (id: number) => egraph.add({ op: id < 0 ? NO_ATTRIBUTE : attributeOp(id), children: [] });
   const { stats } = data;
-  if (stats.type.dataType === "scalar") return egraph.add({ op: BIND, children: [attribute(-1), attribute(-1), root] });
+  if (stats.type.dataType === "scalar") return bindNode(egraph, -1, -1, root);
   if (stats.type.dataType !== "matrix" || stats.rows === null || stats.cols === null) return undefined;
   const id = egraph.find(root);
   const i = stats.rows === 1 ? -1 : attributes.fresh(`rows|${id}`, stats.rows);
   const j = stats.cols === 1 ? -1 : attributes.fresh(`cols|${id}`, stats.cols);
-  return egraph.add({ op: BIND, children: [attribute(i), attribute(j), root] });
+  return bindNode(egraph, i, j, root);
 }

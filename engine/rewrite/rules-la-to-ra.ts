@@ -9,28 +9,21 @@
  * attributes in one RA class are equal.
  */
 import type { ClassId } from "../egraph/types";
-import { BIND, literalOp, NO_ATTRIBUTE, RA_MUL, RA_SUM, UNBIND_MATRIX, UNBIND_SCALAR, attributeOp } from "./la-ops";
+import { RA_MUL, RA_SUM, UNBIND_MATRIX, UNBIND_SCALAR } from "./la-ops";
+import { attributeNode, bindNode, boundLiteralNode } from "./ra-nodes";
 import { rule, type Match, type RuleSpec } from "./rule-spec";
 
 export function add(m: Match, op: string, children: readonly ClassId[] = []): ClassId {
   return m.egraph.add({ op, children });
 }
 
-function attribute(m: Match, id: number): ClassId {
-  return add(m, id < 0 ? NO_ATTRIBUTE : attributeOp(id));
-}
-
 export function bind(m: Match, i: number, j: number, x: ClassId): ClassId {
-  return add(m, BIND, [attribute(m, i), attribute(m, j), x]);
-}
-
-export function literal(m: Match, value: number): ClassId {
-  return add(m, literalOp(value));
+  return bindNode(m.egraph, i, j, x);
 }
 
 /** `(b _ _ lit:value)`. */
 export function boundLiteral(m: Match, value: number): ClassId {
-  return bind(m, -1, -1, literal(m, value));
+  return boundLiteralNode(m.egraph, value);
 }
 
 const isMatrix = (m: Match, v: string) => m.data(v).family === "la" && m.la(v).stats.type.dataType === "matrix";
@@ -53,7 +46,7 @@ function freshAttribute(m: Match, role: string, free: readonly number[], dim: nu
 
 /** Σ over `attribute` (nothing to sum for `_`). */
 function sumOver(m: Match, attr: number, body: ClassId): ClassId {
-  return attr < 0 ? body : add(m, RA_SUM, [attribute(m, attr), body]);
+  return attr < 0 ? body : add(m, RA_SUM, [attributeNode(m.egraph, attr), body]);
 }
 
 export const LA_TO_RA_RULES: readonly RuleSpec[] = [

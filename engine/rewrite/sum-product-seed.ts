@@ -11,7 +11,9 @@ import type { ClassId, EGraphApi, ENode } from "../egraph/types";
 import type { OptimizerData } from "./analysis";
 import type { AttributeTable } from "./attributes";
 import { factorizeMonomial, type FactorPlan } from "./factorize";
-import { attributeOp, BIND, literalOp, NO_ATTRIBUTE, RA_ADD, RA_MUL, RA_SUM } from "./la-ops";
+import { BIND, RA_ADD, RA_MUL, RA_SUM } from "./la-ops";
+import { attributeNode, bindNode, boundLiteralNode } from "./ra-nodes";
+import { attributeOf } from "./rule-spec";
 import { toPolynomial, type Factor, type Monomial, type Polynomial } from "./polynomial";
 
 /**
@@ -27,11 +29,8 @@ export function seedSumProductForm(
 ): boolean {
   const bind = egraph.classOf(bindClass).nodes.find((n) => n.op === BIND && egraph.find(n.children[2]!) === egraph.find(root));
   if (!bind) return false;
-  const attributeOf = (cls: ClassId) => {
-    const data = egraph.data(cls);
-    return data.family === "attribute" ? data.attribute : -1;
-  };
-  const polynomial = toPolynomial(egraph, attributes, nodeOf, root, attributeOf(bind.children[0]!), attributeOf(bind.children[1]!));
+  const attribute = (cls: ClassId) => attributeOf(egraph.data(cls));
+  const polynomial = toPolynomial(egraph, attributes, nodeOf, root, attribute(bind.children[0]!), attribute(bind.children[1]!));
   if (!polynomial) return false;
   // Nothing to gain from a single monomial without sums: the term is already a product of its factors.
   if (polynomial.length === 1 && polynomial[0]!.sums.length === 0) return false;
@@ -44,15 +43,14 @@ export function seedSumProductForm(
       return rows !== null && cols !== null && nnz !== null && rows * cols > 0 ? Math.min(1, nnz / (rows * cols)) : 1;
     },
   };
-  const add = (op: string, children: ClassId[] = []) => egraph.add({ op, children });
-  const attribute = (a: number) => add(a < 0 ? NO_ATTRIBUTE : attributeOp(a));
-  const boundLiteral = (value: number) => add(BIND, [attribute(-1), attribute(-1), add(literalOp(value))]);
+  const add = (op: string, children: ClassId[]) => egraph.add({ op, children });
+  const boundLiteral = (value: number) => boundLiteralNode(egraph, value);
   const build = (plan: FactorPlan): ClassId => {
     switch (plan.kind) {
       case "factor":
-        return add(BIND, [attribute(plan.factor.row), attribute(plan.factor.col), plan.factor.cls]);
+        return bindNode(egraph, plan.factor.row, plan.factor.col, plan.factor.cls);
       case "sum":
-        return add(RA_SUM, [attribute(plan.attribute), build(plan.body)]);
+        return add(RA_SUM, [attributeNode(egraph, plan.attribute), build(plan.body)]);
       case "product":
         return plan.items.map(build).reduce((a, b) => add(RA_MUL, [a, b]));
     }
