@@ -1,23 +1,31 @@
 /** DAG cost (each chosen node once) and tree cost (once per use) of a choice, and its validity. */
 import { childClass, type ExtractionGraph } from "./extraction-graph";
 
-/** The nodes the roots reach through the choices. */
-function reachable(graph: ExtractionGraph, choices: ReadonlyMap<string, string>): Set<string> {
-  const seen = new Set<string>();
+/** The classes the roots reach through the choices, each with its chosen node (undefined: none chosen). */
+function reach(graph: ExtractionGraph, choices: ReadonlyMap<string, string>): Map<string, string | undefined> {
+  const reached = new Map<string, string | undefined>();
   const stack = [...graph.roots];
   while (stack.length > 0) {
     const cls = stack.pop()!;
-    if (seen.has(cls)) continue;
-    seen.add(cls);
-    const node = graph.nodes.get(choices.get(cls) ?? "");
+    if (reached.has(cls)) continue;
+    const id = choices.get(cls);
+    reached.set(cls, id);
+    const node = id === undefined ? undefined : graph.nodes.get(id);
     if (node) for (const child of node.children) stack.push(childClass(graph, child));
   }
-  return seen;
+  return reached;
+}
+
+/** The choices the roots reach (an extraction without the classes nothing uses). */
+export function reachableChoices(graph: ExtractionGraph, choices: ReadonlyMap<string, string>): Map<string, string> {
+  const kept = new Map<string, string>();
+  for (const [cls, id] of reach(graph, choices)) if (id !== undefined) kept.set(cls, id);
+  return kept;
 }
 
 export function dagCost(graph: ExtractionGraph, choices: ReadonlyMap<string, string>): number {
   let total = 0;
-  for (const cls of reachable(graph, choices)) total += graph.nodes.get(choices.get(cls)!)?.cost ?? Infinity;
+  for (const id of reach(graph, choices).values()) total += (id === undefined ? undefined : graph.nodes.get(id)?.cost) ?? Infinity;
   return total;
 }
 

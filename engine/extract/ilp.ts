@@ -8,7 +8,7 @@
  * above its children's). The greedy-DAG result bounds the objective and is
  * the fallback when the solver runs out of time.
  */
-import { dagCost, treeCost, validateExtraction } from "./costs";
+import { dagCost, reachableChoices, treeCost, validateExtraction } from "./costs";
 import { childClass, type Extraction, type ExtractionGraph } from "./extraction-graph";
 import { extractGreedyDag } from "./greedy-dag";
 
@@ -104,7 +104,7 @@ export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {
   nodes.forEach((node, k) => {
     if ((result.vars[`n${k}`] ?? 0) > 0.5 && !choices.has(node.eclass)) choices.set(node.eclass, node.id);
   });
-  const chosen = keepReachable(graph, choices);
+  const chosen = reachableChoices(graph, choices);
   if (validateExtraction(graph, chosen).length > 0) return fallback(false);
   const cost = dagCost(graph, chosen);
   if (cost > initial.dagCost) return fallback(elapsed >= timeLimitMs);
@@ -191,18 +191,4 @@ function stronglyConnected(classes: readonly string[], nodes: readonly PrunedNod
     }
   }
   return component;
-}
-
-function keepReachable(graph: ExtractionGraph, choices: Map<string, string>): Map<string, string> {
-  const kept = new Map<string, string>();
-  const stack = [...graph.roots];
-  while (stack.length > 0) {
-    const cls = stack.pop()!;
-    if (kept.has(cls)) continue;
-    const id = choices.get(cls);
-    if (id === undefined) continue;
-    kept.set(cls, id);
-    for (const child of graph.nodes.get(id)!.children) stack.push(childClass(graph, child));
-  }
-  return kept;
 }
