@@ -20,11 +20,26 @@ export function afterTokenRange(token: IToken): Range {
   return { start: end, end };
 }
 
-/** Offsets of positions in `text` (0-based lines and UTF-16 characters, as in LSP). */
+/** Position `a` comes strictly before `b`. */
+export function positionBefore(a: Range["start"], b: Range["start"]): boolean {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
+}
+
+/** `position` lies in `range`, both ends included. */
+export function rangeContains(range: Range, position: Range["start"]): boolean {
+  return !positionBefore(position, range.start) && !positionBefore(range.end, position);
+}
+
+/** Offsets of positions in `text` (0-based lines and UTF-16 characters; a character past the line's end means its end, as in LSP). */
 function offsets(text: string): (p: Range["start"]) => number {
   const lineStarts = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-  return (p) => (lineStarts[p.line] ?? text.length) + p.character;
+  return (p) => {
+    const start = lineStarts[p.line];
+    if (start === undefined) return text.length;
+    const end = p.line + 1 < lineStarts.length ? lineStarts[p.line + 1]! - 1 : text.length;
+    return Math.min(start + p.character, end);
+  };
 }
 
 /** The text a range covers. */

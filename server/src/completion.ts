@@ -11,6 +11,7 @@ import { forEachStatement } from "../../engine/program/statement-walk";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import type { Position, Program } from "../../engine/syntax";
+import { textInRange } from "../../engine/syntax/ranges";
 
 export type CompletionKind = "function" | "variable" | "argument" | "parameter" | "keyword";
 
@@ -30,12 +31,6 @@ export function builtinSignatureText(b: BuiltinSignature): string {
   const params = b.params?.map((p) => (p.required ? p.name : `[${p.name}]`)) ?? ["..."];
   if (b.variadic && b.params) params.push("...");
   return `${b.name}(${params.join(", ")})${b.result === "none" ? "" : ` -> ${b.result}`}`;
-}
-
-/** The text before the cursor on its line and the lines above, back to the start of the document. */
-function textBefore(text: string, position: Position): string {
-  const lines = text.split("\n");
-  return [...lines.slice(0, position.line), (lines[position.line] ?? "").slice(0, position.character)].join("\n");
 }
 
 /** How far back an unclosed call is looked for (a call rarely spans more). */
@@ -61,7 +56,7 @@ export function enclosingCall(before: string): { callee: string; named: Set<stri
 }
 
 export function completions(text: string, program: Program, analysis: ProgramAnalysis | undefined, position: Position): Completion[] {
-  const before = textBefore(text, position);
+  const before = textInRange(text, { start: { line: 0, character: 0 }, end: position });
   if (/\$[A-Za-z0-9_]*$/.test(before)) {
     const params = new Set([...text.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!));
     return [...params].sort().map((name) => ({ label: `$${name}`, kind: "parameter", insertText: name }));

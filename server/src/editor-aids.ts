@@ -8,6 +8,7 @@ import { lookupBuiltin } from "../../engine/program/builtins";
 import { splitCells } from "../../engine/runtime/interpreter";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { Position, Range } from "../../engine/syntax";
+import { textInRange } from "../../engine/syntax/ranges";
 import { builtinSignatureText, enclosingCall } from "./completion";
 
 export const RUN_CELL_COMMAND = "dmlLens.runCell";
@@ -67,8 +68,7 @@ export interface SignatureHelp {
 
 /** The signature of the builtin whose argument list holds the cursor. */
 export function signatureHelp(text: string, position: Position): SignatureHelp | undefined {
-  const lines = text.split("\n");
-  const before = [...lines.slice(0, position.line), (lines[position.line] ?? "").slice(0, position.character)].join("\n");
+  const before = textInRange(text, { start: { line: 0, character: 0 }, end: position });
   const call = enclosingCall(before);
   const builtin = call ? lookupBuiltin(call.callee) : undefined;
   if (!call || !builtin?.params) return undefined;

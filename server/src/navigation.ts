@@ -8,6 +8,7 @@
 import { expressionReadOccurrences, statementReadOccurrences, statementWriteOccurrences, type NameOccurrence } from "../../engine/program/variable-occurrences";
 import { walkExpression } from "../../engine/program/expression-walk";
 import type { Expression, Position, Program, Range, Statement } from "../../engine/syntax";
+import { positionBefore, rangeContains } from "../../engine/syntax/ranges";
 
 interface Occurrence extends NameOccurrence {
   write: boolean;
@@ -20,8 +21,6 @@ interface Scope {
 
 const NO_CONSTANTS: ReadonlySet<string> = new Set();
 
-const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character < b.character);
-const contains = (r: Range, p: Position) => !before(p, r.start) && !before(r.end, p);
 
 function scopes(program: Program): { scopes: Scope[]; functions: Map<string, NameOccurrence[]>; definitions: Map<string, Range> } {
   const functions = new Map<string, NameOccurrence[]>();
@@ -88,12 +87,12 @@ function scopes(program: Program): { scopes: Scope[]; functions: Map<string, Nam
 function nameAt(program: Program, position: Position) {
   const found = scopes(program);
   for (const scope of found.scopes) {
-    if (!contains(scope.range, position)) continue;
-    const variable = scope.variables.find((o) => contains(o.range, position));
+    if (!rangeContains(scope.range, position)) continue;
+    const variable = scope.variables.find((o) => rangeContains(o.range, position));
     if (variable) return { kind: "variable" as const, name: variable.name, scope, found };
     break;
   }
-  for (const [name, list] of found.functions) if (list.some((o) => contains(o.range, position))) return { kind: "function" as const, name, found };
+  for (const [name, list] of found.functions) if (list.some((o) => rangeContains(o.range, position))) return { kind: "function" as const, name, found };
   return undefined;
 }
 
@@ -101,9 +100,9 @@ export function definition(program: Program, position: Position): Range | undefi
   const at = nameAt(program, position);
   if (!at) return undefined;
   if (at.kind === "function") return at.found.definitions.get(at.name);
-  const writes = at.scope.variables.filter((o) => o.name === at.name && o.write).sort((a, b) => (before(a.range.start, b.range.start) ? -1 : 1));
+  const writes = at.scope.variables.filter((o) => o.name === at.name && o.write).sort((a, b) => (positionBefore(a.range.start, b.range.start) ? -1 : 1));
   // A read sees the assignments of earlier lines (on its own line, the target is assigned after the read).
-  const earlier = writes.filter((o) => o.range.start.line < position.line || contains(o.range, position));
+  const earlier = writes.filter((o) => o.range.start.line < position.line || rangeContains(o.range, position));
   return (earlier[earlier.length - 1] ?? writes[0])?.range;
 }
 
@@ -111,7 +110,7 @@ export function references(program: Program, position: Position): Range[] {
   const at = nameAt(program, position);
   if (!at) return [];
   const list = at.kind === "function" ? at.found.functions.get(at.name)! : at.scope.variables.filter((o) => o.name === at.name);
-  return list.map((o) => o.range).sort((a, b) => (before(a.start, b.start) ? -1 : 1));
+  return list.map((o) => o.range).sort((a, b) => (positionBefore(a.start, b.start) ? -1 : 1));
 }
 
 export class RenameError extends Error {}

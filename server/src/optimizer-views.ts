@@ -12,13 +12,11 @@ import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { NodeStats } from "../../engine/stats/sizes/node-stats";
 import { suggestionEdits, type Suggestion } from "../../engine/suggest";
 import type { Diagnostic, Position, Range } from "../../engine/syntax";
-import { textInRange, type TextEdit } from "../../engine/syntax/ranges";
+import { rangeContains, textInRange, type TextEdit } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
 
 export const CHEAPER_REWRITE_CODE = "cheaper-rewrite";
 
-const contains = (r: Range, p: Position) =>
-  (p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character)) && (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));
 const size = (r: Range) => (r.end.line - r.start.line) * 100_000 + (r.end.character - r.start.character);
 
 function speedup(s: Suggestion): string {
@@ -47,9 +45,9 @@ function estimatorOf(stats: NodeStats): string {
 function nodeAt(analysis: ProgramAnalysis, position: Position): { info: BlockDagInfo; node: DagNode } | undefined {
   let best: { info: BlockDagInfo; node: DagNode } | undefined;
   for (const info of analysis.dags.blocks) {
-    if (!contains(info.block.range, position)) continue;
+    if (!rangeContains(info.block.range, position)) continue;
     for (const node of info.dag.nodes) {
-      if (node.op.kind === "literal" || !contains(node.range, position)) continue;
+      if (node.op.kind === "literal" || !rangeContains(node.range, position)) continue;
       if (!best || size(node.range) < size(best.node.range)) best = { info, node };
     }
   }
@@ -69,7 +67,7 @@ function wordAt(text: string, position: Position): string | undefined {
 export function hoverText(text: string, analysis: ProgramAnalysis, optimizations: DocumentOptimizations, position: Position): string | undefined {
   const parts: string[] = [];
   const word = wordAt(text, position);
-  const block = analysis.dags.blocks.find((b) => contains(b.block.range, position));
+  const block = analysis.dags.blocks.find((b) => rangeContains(b.block.range, position));
   const sizes = block ? analysis.sizes.blocks.get(block.block) : undefined;
   const variable = word !== undefined && block ? (block.dag.outputs.get(word) ?? block.dag.inputs.get(word)) : undefined;
   const found = nodeAt(analysis, position);
@@ -86,7 +84,7 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
   }
   for (const result of optimizations.values()) {
     for (const s of result.suggestions) {
-      if (!contains(s.range, position) && !(word === s.target && position.line === s.range.start.line)) continue;
+      if (!rangeContains(s.range, position) && !(word === s.target && position.line === s.range.start.line)) continue;
       parts.push(`**Cheaper equivalent** (verified): \`${s.rewritten}\`  \n${speedup(s)}${s.rows !== null ? `, result ${s.rows} × ${s.cols}, nnz ≈ ${s.nnz}` : ""}`);
       for (const t of s.temporaries ?? []) parts.push(`with \`${t.name} = ${t.text}\` before the statement`);
     }
@@ -108,7 +106,7 @@ function largestIntermediate(analysis: ProgramAnalysis, range: Range): number {
     for (const node of info.dag.nodes) {
       const s = sizes.nodes[node.id];
       if (!s || s.type.dataType !== "matrix" || s.rows === null || s.cols === null || s.nnz === null || node.op.kind === "input") continue;
-      if (!contains(range, node.range.start) || !contains(range, node.range.end)) continue;
+      if (!rangeContains(range, node.range.start) || !rangeContains(range, node.range.end)) continue;
       largest = Math.max(largest, matrixBytes({ kind: "matrix", rows: s.rows, cols: s.cols, nnz: Math.round(s.nnz) }));
     }
   }

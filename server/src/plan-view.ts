@@ -9,6 +9,7 @@ import { dagOpLabel } from "../../engine/program/dag-print";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { PlanNode } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
+import { rangeContains } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
 
 export const PLAN_REQUEST = "dmlLens/plan";
@@ -31,10 +32,9 @@ export interface PlanView {
   after: { target: string; range: Range; rewritten: string; costBefore: number; costAfter: number; plan: PlanNode[] }[];
 }
 
-const inside = (r: Range, p: Position) => (p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character)) && (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));
 
 export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptimizations, position: Position): PlanView | null {
-  const info = analysis.dags.blocks.find((b) => inside(b.block.range, position));
+  const info = analysis.dags.blocks.find((b) => rangeContains(b.block.range, position));
   const sizes = info ? analysis.sizes.blocks.get(info.block) : undefined;
   if (!info || !sizes) return null;
   const before = info.dag.nodes.map((node): PlanViewNode => {
