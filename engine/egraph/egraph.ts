@@ -6,7 +6,7 @@
  */
 import type { Analysis, ClassId, EClassView, EGraphApi, ENode, ExplanationStep, Justification, Term } from "./types";
 import { ProofForest } from "./explain";
-import { opNumber, PACKED_WIDTH } from "./intern";
+import { internOp, opNumber, PACKED_WIDTH } from "./intern";
 import { nodeHash, NodeTable, sameNode } from "./node-table";
 
 export interface EGraphOptions {
@@ -174,7 +174,7 @@ export class EGraph<D> implements EGraphApi<D> {
     this.version++;
     this.liveNodes++;
     this.liveClasses++;
-    const stored: ParentNode = { op, children: kids === children ? children.slice() : kids, owner: id };
+    const stored: ParentNode = { op: internOp(op), children: kids === children ? children.slice() : kids, owner: id };
     const eclass: EClass<D> = { id, nodes: [stored], data: undefined as D, parents: [], cleanParents: 0, packed: undefined };
     this.classById[id] = eclass;
     for (const child of stored.children) this.classById[child]!.parents.push(stored);

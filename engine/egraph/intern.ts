@@ -1,7 +1,19 @@
 /**
- * Operators as small integers, one global numbering shared by the packed
- * node arrays of e-matching, the hash-cons and node hashes.
+ * Operators as shared objects and small integers: `internOp` gives one
+ * string object per operator (stored nodes and patterns use it, so map
+ * lookups and comparisons meet a string whose hash V8 has cached), and
+ * `opNumber` one global numbering shared by the packed node arrays of
+ * e-matching, the hash-cons and node hashes.
  */
+const interned = new Map<string, string>();
+
+export function internOp(op: string): string {
+  const known = interned.get(op);
+  if (known !== undefined) return known;
+  interned.set(op, op);
+  return op;
+}
+
 const ids = new Map<string, number>();
 
 /** A small integer per operator. */

@@ -4,7 +4,7 @@
  * searched in the classes that hold a node with the root operator, and a
  * variable used twice must bind the same class.
  */
-import { opNumber, PACKED_WIDTH } from "./intern";
+import { internOp, opNumber, PACKED_WIDTH } from "./intern";
 import type { ClassId, ENode, Term } from "./types";
 
 export type PatternNode = { kind: "var"; index: number } | { kind: "node"; op: string; children: PatternNode[] };
@@ -127,9 +127,9 @@ export function parsePattern(text: string): Pattern {
         if (index < 0) index = vars.push(name) - 1;
         return { kind: "var", index };
       }
-      return { kind: "node", op: e, children: [] };
+      return { kind: "node", op: internOp(e), children: [] };
     }
-    return { kind: "node", op: e[0] as string, children: e.slice(1).map(convert) };
+    return { kind: "node", op: internOp(e[0] as string), children: e.slice(1).map(convert) };
   };
   return { text, root: convert(readSExpr(text)), vars };
 }
@@ -138,9 +138,9 @@ export function parseTerm(text: string): Term {
   const convert = (e: SExpr): Term => {
     if (typeof e === "string") {
       if (e.startsWith("?")) throw new Error(`a term has no variables: ${text}`);
-      return { op: e, children: [] };
+      return { op: internOp(e), children: [] };
     }
-    return { op: e[0] as string, children: e.slice(1).map(convert) };
+    return { op: internOp(e[0] as string), children: e.slice(1).map(convert) };
   };
   return convert(readSExpr(text));
 }
