@@ -4,5 +4,5 @@ export { dagCost, treeCost, validateExtraction } from "./costs";
 export { extractGreedyDag } from "./greedy-dag";
 export { extractGreedyTree } from "./greedy-tree";
 export { extractIlp, type IlpOptions } from "./ilp";
-export { extractionGraphOf } from "./from-egraph";
+export { extractionGraphOf, type ExtractionGraphOptions } from "./from-egraph";
 export { parseSerializedEGraph, SerializedEGraphError, toSerializedEGraph } from "./serialized";
