@@ -9,19 +9,24 @@
  * the variables of the other branch conditional.
  */
 
+import { LayeredEnv } from "./layered-env";
+
 export type AssignmentStatus = { definite: true } | { definite: false; reason: string };
 
 const DEFINITE: AssignmentStatus = { definite: true };
 
 export class AssignmentState {
+  /** Assignments since the last clone, not yet a layer of `names`. */
+  private pending = new Map<string, AssignmentStatus>();
+
   private constructor(
-    private readonly names: Map<string, AssignmentStatus>,
+    private names: LayeredEnv<AssignmentStatus>,
     private isStopped: boolean,
   ) {}
 
   /** The state at the start of a scope, where `definite` names (function parameters) are assigned. */
   static start(definite: Iterable<string> = []): AssignmentState {
-    return new AssignmentState(new Map([...definite].map((name) => [name, DEFINITE])), false);
+    return new AssignmentState(LayeredEnv.of([...definite].map((name) => [name, DEFINITE] as const)), false);
   }
 
   get stopped(): boolean {
@@ -29,11 +34,11 @@ export class AssignmentState {
   }
 
   status(name: string): AssignmentStatus | undefined {
-    return this.names.get(name);
+    return this.pending.get(name) ?? this.names.get(name);
   }
 
   assign(name: string): void {
-    this.names.set(name, DEFINITE);
+    this.pending.set(name, DEFINITE);
   }
 
   /** No execution continues past this point (`stop(...)`). */
@@ -42,32 +47,24 @@ export class AssignmentState {
   }
 
   clone(): AssignmentState {
-    return new AssignmentState(new Map(this.names), this.isStopped);
+    return new AssignmentState(this.settled(), this.isStopped);
   }
 
   /** Same names with the same definiteness (reasons are not compared). */
   sameAs(other: AssignmentState): boolean {
-    if (this.isStopped !== other.isStopped || this.names.size !== other.names.size) return false;
-    for (const [name, status] of this.names) {
-      const theirs = other.names.get(name);
-      if (!theirs || theirs.definite !== status.definite) return false;
-    }
-    return true;
+    return this.isStopped === other.isStopped && LayeredEnv.same(this.settled(), other.settled(), (a, b) => a.definite === b.definite);
   }
 
   /** After `if (c) then else otherwise`; `conditionLine` is 1-based, for the reasons. */
   static afterBranches(then: AssignmentState, otherwise: AssignmentState, conditionLine: number): AssignmentState {
     if (then.isStopped) return otherwise.clone();
     if (otherwise.isStopped) return then.clone();
-    const merged = new Map<string, AssignmentStatus>();
-    for (const name of new Set([...then.names.keys(), ...otherwise.names.keys()])) {
-      const a = then.names.get(name);
-      const b = otherwise.names.get(name);
-      if (a?.definite && b?.definite) merged.set(name, DEFINITE);
-      else if (a?.definite) merged.set(name, { definite: false, reason: `it is not assigned when the if condition on line ${conditionLine} is false` });
-      else if (b?.definite) merged.set(name, { definite: false, reason: `it is not assigned when the if condition on line ${conditionLine} is true` });
-      else merged.set(name, (a ?? b)!);
-    }
+    const merged = LayeredEnv.join(then.settled(), otherwise.settled(), (a, b): AssignmentStatus => {
+      if (a?.definite && b?.definite) return DEFINITE;
+      if (a?.definite) return { definite: false, reason: `it is not assigned when the if condition on line ${conditionLine} is false` };
+      if (b?.definite) return { definite: false, reason: `it is not assigned when the if condition on line ${conditionLine} is true` };
+      return (a ?? b)!;
+    });
     return new AssignmentState(merged, false);
   }
 
@@ -78,21 +75,33 @@ export class AssignmentState {
    * `loop` names the loop, e.g. "while loop on line 4".
    */
   static atLoopEntry(before: AssignmentState, bodyWrites: Iterable<string>, loop: string): AssignmentState {
-    const joined = before.clone();
+    const names = before.settled();
     const reason = `it is assigned later in the ${loop}, so the first iteration reads it before it is assigned`;
-    for (const name of bodyWrites) if (!joined.names.has(name)) joined.names.set(name, { definite: false, reason });
-    return joined;
+    const added = [...bodyWrites].filter((name) => names.get(name) === undefined).map((name) => [name, { definite: false, reason }] as const);
+    return new AssignmentState(names.with(added), before.isStopped);
   }
 
   /** After a loop whose body may run zero times. */
   static afterLoop(before: AssignmentState, bodyEnd: AssignmentState, loop: string): AssignmentState {
-    const joined = before.clone();
-    if (bodyEnd.isStopped) return joined;
+    const names = before.settled();
+    if (bodyEnd.isStopped) return new AssignmentState(names, before.isStopped);
+    const end = bodyEnd.settled();
     const reason = `it is assigned only inside the ${loop}, which may run zero times`;
-    for (const [name, status] of bodyEnd.names) {
-      if (joined.names.has(name)) continue;
-      joined.names.set(name, status.definite ? { definite: false, reason } : status);
+    const added: [string, AssignmentStatus][] = [];
+    for (const name of LayeredEnv.namesSetApart(names, end)) {
+      const status = end.get(name);
+      if (names.get(name) !== undefined || status === undefined) continue;
+      added.push([name, status.definite ? { definite: false, reason } : status]);
     }
-    return joined;
+    return new AssignmentState(names.with(added), before.isStopped);
+  }
+
+  /** `names` with the pending assignments as a layer of their own. */
+  private settled(): LayeredEnv<AssignmentStatus> {
+    if (this.pending.size > 0) {
+      this.names = this.names.with(this.pending);
+      this.pending = new Map();
+    }
+    return this.names;
   }
 }

@@ -24,7 +24,7 @@ export interface DagContext {
   /** Names read as builtin constants (`pi`, `Inf`, `NaN` when the program never binds them). */
   constants: ReadonlySet<string>;
   /** Types of variables live into the block, when known (else `unknown`). */
-  variableTypes?: ReadonlyMap<string, DagType>;
+  variableTypes?: { get(name: string): DagType | undefined };
   /**
    * Inside loops: the variables each enclosing loop may write (its block's
    * `writes`), innermost loop first; nodes are then marked `loopConstant`.

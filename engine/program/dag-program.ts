@@ -19,6 +19,7 @@ import type { Diagnostic, Expression, Program } from "../syntax/ast";
 import { formStatementBlocks } from "./blocks";
 import { buildBlockDag, buildPredicateDag } from "./dag-build";
 import { createDagContext, type DagContext, type DagContextOptions } from "./dag-context";
+import { LayeredEnv } from "./layered-env";
 import { blockLiveness } from "./dag-liveness";
 import type { BlockDag, DagType, ValueType } from "./dag-types";
 import { joinTypes, sameType } from "./dag-typing";
@@ -52,7 +53,7 @@ export interface ProgramDagOptions extends DagContextOptions {
   blocks?: ProgramBlocks;
 }
 
-type TypeEnv = Map<string, DagType>;
+type TypeEnv = LayeredEnv<DagType>;
 /** The writes of each enclosing loop, innermost first; undefined outside loops. */
 type LoopWrites = readonly ReadonlySet<string>[] | undefined;
 
@@ -62,11 +63,11 @@ const MAX_LOOP_ROUNDS = 8;
 export function buildProgramDags(program: Program, options: ProgramDagOptions = {}): ProgramDags {
   const programBlocks = options.blocks ?? formStatementBlocks(program, options);
   const walker = new TypeWalker(createDagContext(program, options));
-  walker.sequence(programBlocks.main, new Map(), undefined, undefined);
+  walker.sequence(programBlocks.main, LayeredEnv.of(), undefined, undefined);
   for (const f of programBlocks.functions) {
     if (f.external) continue;
     const signature = walker.context.signatures.get(f.name);
-    const env: TypeEnv = new Map(signature?.params.map((p) => [p.name, p.type]) ?? []);
+    const env: TypeEnv = LayeredEnv.of(signature?.params.map((p) => [p.name, p.type] as const) ?? []);
     walker.sequence(f.bodyBlocks, env, undefined, f.name);
   }
   const liveness = blockLiveness(programBlocks);
@@ -105,9 +106,7 @@ class TypeWalker {
       case "basic": {
         const dag = buildBlockDag(block, { ...this.context, variableTypes: env, ...(loopWrites ? { loopWrites } : {}) });
         this.built.set(block, { dag, loopDepth: loopWrites?.length ?? 0, ...(fn ? { functionName: fn } : {}) });
-        const next = new Map(env);
-        for (const [name, id] of dag.outputs) next.set(name, dag.nodes[id].type);
-        return next;
+        return env.with([...dag.outputs].map(([name, id]) => [name, dag.nodes[id].type] as const));
       }
       case "if": {
         this.predicate(block, [block.statement.condition], env, loopWrites);
@@ -124,7 +123,7 @@ class TypeWalker {
 
   private loop(block: WhileBlock | ForBlock, env: TypeEnv, outerWrites: LoopWrites, fn: string | undefined): TypeEnv {
     const loopWrites: LoopWrites = [new Set(block.writes), ...(outerWrites ?? [])];
-    let entry = new Map(env);
+    let entry = env;
     let variable: { name: string; type: DagType } | undefined;
     if (block.kind !== "while") {
       // The bounds are evaluated once, before the loop: outside this loop's writes.
@@ -132,14 +131,14 @@ class TypeWalker {
       const bounds = [iterable.from, iterable.to, ...(iterable.kind === "seq" && iterable.by ? [iterable.by] : [])];
       const types = this.predicate(block, bounds, env, outerWrites);
       variable = { name: block.variable, type: { dataType: "scalar", valueType: loopVariableType(types) } };
-      entry.set(variable.name, variable.type);
+      entry = entry.with([[variable.name, variable.type]]);
     }
     for (let round = 0; round < MAX_LOOP_ROUNDS; round++) {
       if (block.kind === "while") this.predicate(block, [block.statement.condition], entry, loopWrites);
       const exit = this.sequence(block.bodyBlocks, entry, loopWrites, fn);
-      const next = joinEnvs(entry, exit);
-      if (variable) next.set(variable.name, variable.type);
-      if (sameEnvs(next, entry)) break;
+      let next = joinEnvs(entry, exit);
+      if (variable) next = next.with([[variable.name, variable.type]]);
+      if (LayeredEnv.same(next, entry, sameType)) break;
       entry = next;
     }
     return entry;
@@ -162,19 +161,5 @@ function loopVariableType(bounds: readonly DagType[]): ValueType {
 
 /** At a join: a variable typed on both sides gets the joined type; on one side only, that side's type. */
 function joinEnvs(a: TypeEnv, b: TypeEnv): TypeEnv {
-  const joined = new Map(a);
-  for (const [name, type] of b) {
-    const other = joined.get(name);
-    joined.set(name, other === undefined ? type : joinTypes(other, type));
-  }
-  return joined;
-}
-
-function sameEnvs(a: TypeEnv, b: TypeEnv): boolean {
-  if (a.size !== b.size) return false;
-  for (const [name, type] of a) {
-    const other = b.get(name);
-    if (!other || !sameType(type, other)) return false;
-  }
-  return true;
+  return LayeredEnv.join(a, b, (x, y) => (x === undefined ? y! : y === undefined ? x : joinTypes(x, y)));
 }

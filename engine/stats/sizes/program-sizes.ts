@@ -16,6 +16,7 @@ import { type BlockSizes, blockSizes } from "./block-sizes";
 import type { NodeSizeContext } from "./node-sizes";
 import { formatStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
 import { joinStats, sameStats } from "./join-stats";
+import { LayeredEnv } from "../../program/layered-env";
 
 export interface ProgramSizeOptions {
   /** `$param` values given by the caller, typed as SystemDS types them. */
@@ -42,7 +43,7 @@ export interface ProgramSizes {
   diagnostics: Diagnostic[];
 }
 
-type Env = Map<string, NodeStats>;
+type Env = LayeredEnv<NodeStats>;
 
 /**
  * `final`: keep block sizes and diagnostics; `call`: a function body analysed
@@ -55,9 +56,9 @@ const MAX_CALL_DEPTH = 20;
 
 export function programSizes(dags: ProgramDags, context: DagContext, options: ProgramSizeOptions = {}): ProgramSizes {
   const walker = new SizeWalker(dags, context, options);
-  walker.sequence(dags.programBlocks.main, new Map(), "final");
+  walker.sequence(dags.programBlocks.main, LayeredEnv.of(), "final");
   for (const f of dags.programBlocks.functions) {
-    if (!f.external) walker.sequence(f.bodyBlocks, new Map(), "final");
+    if (!f.external) walker.sequence(f.bodyBlocks, LayeredEnv.of(), "final");
   }
   return { blocks: walker.blocks, diagnostics: walker.sortedDiagnostics() };
 }
@@ -107,25 +108,23 @@ class SizeWalker {
     const sizes = this.dagSizes(info.dag, env);
     if (mode === "final") this.blocks.set(block, sizes);
     if (mode !== "probe") this.record(sizes.diagnostics);
-    const next = new Map(env);
-    for (const [name, stats] of sizes.outputs) next.set(name, stats);
-    return next;
+    return env.with(sizes.outputs);
   }
 
   private loop(block: WhileBlock | ForBlock, env: Env, mode: Mode): Env {
-    let entry = new Map(env);
+    let entry = env;
     const variable = block.kind === "while" ? undefined : block.variable;
     if (block.kind !== "while") {
       const iterable = block.statement.iterable;
       this.predicate([iterable.from, iterable.to, ...(iterable.kind === "seq" && iterable.by ? [iterable.by] : [])], env, mode);
     }
     // The loop variable takes many values: a scalar of unknown value.
-    if (variable) entry.set(variable, scalarStats({ dataType: "scalar", valueType: "double" }));
+    if (variable) entry = entry.with([[variable, scalarStats({ dataType: "scalar", valueType: "double" })]]);
     for (let round = 0; round < MAX_LOOP_ROUNDS; round++) {
       const exit = this.sequence(block.bodyBlocks, entry, "probe");
-      const next = joinEnvs(entry, exit, round === MAX_LOOP_ROUNDS - 1);
-      if (variable) next.set(variable, entry.get(variable)!);
-      if (sameEnvs(next, entry)) break;
+      let next = joinEnvs(entry, exit, round === MAX_LOOP_ROUNDS - 1);
+      if (variable) next = next.with([[variable, entry.get(variable)!]]);
+      if (LayeredEnv.same(next, entry, sameStats)) break;
       entry = next;
     }
     if (block.kind === "while") this.predicate([block.statement.condition], entry, mode);
@@ -179,11 +178,11 @@ class SizeWalker {
       this.memo.set(key, definition.returns.map(() => unknownStats)); // recursion sees unknown
       this.callDepth++;
       try {
-        const env: Env = new Map();
+        let env: Env = LayeredEnv.of();
         for (const param of definition.params) {
           const given = args.get(param.name.name);
-          if (given) env.set(param.name.name, given);
-          else if (param.defaultValue) env.set(param.name.name, this.expressionStats(param.defaultValue, env));
+          if (given) env = env.with([[param.name.name, given]]);
+          else if (param.defaultValue) env = env.with([[param.name.name, this.expressionStats(param.defaultValue, env)]]);
         }
         const exit = this.sequence(f.bodyBlocks, env, "call");
         outputs = definition.returns.map((r) => exit.get(r.name.name) ?? unknownStats);
@@ -244,19 +243,5 @@ function bindArguments(params: readonly string[], argNames: readonly (string | u
 
 /** A variable set on one side only keeps that side's stats (it may be unassigned on the other: reported elsewhere). */
 function joinEnvs(a: Env, b: Env, widen = false): Env {
-  const joined = new Map(a);
-  for (const [name, stats] of b) {
-    const other = joined.get(name);
-    joined.set(name, other === undefined ? stats : joinStats(other, stats, widen));
-  }
-  return joined;
-}
-
-function sameEnvs(a: Env, b: Env): boolean {
-  if (a.size !== b.size) return false;
-  for (const [name, stats] of a) {
-    const other = b.get(name);
-    if (!other || !sameStats(stats, other)) return false;
-  }
-  return true;
+  return LayeredEnv.join(a, b, (x, y) => (x === undefined ? y! : y === undefined ? x : joinStats(x, y, widen)));
 }
