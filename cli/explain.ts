@@ -1,9 +1,11 @@
 /**
- * `dml explain FILE [--json] [--budget-ms N] [name=value ...]`: per statement
+ * `dml explain FILE [--json] [--budget-ms N] [--estimator E] [--extraction S] [name=value ...]`: per statement
  * block, its DAG with the type, dims and non-zeros of every node, and the
  * dims and nnz of the variables it assigns, and the optimizer's verified
  * cheaper rewrites per statement. Exit 0, or 2 on bad usage or
- * an unreadable file. `name=value` pairs give `$name` parameters.
+ * an unreadable file. `name=value` pairs give `$name` parameters;
+ * `--estimator mnc|uniform|worst-case` picks the sparsity estimate,
+ * `--extraction greedy|ilp` how the cheapest plan is extracted.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,19 +13,25 @@ import type { Range } from "../engine/syntax/ast";
 import { printDag, printType } from "../engine/program/dag-print";
 import { analyzeText, type ProgramAnalysis } from "../engine/stats/program-analysis";
 import { formatStats, type NodeStats } from "../engine/stats/sizes/node-stats";
-import { formatSeconds } from "../engine/cost";
+import { formatQuantity, formatSeconds } from "../engine/cost";
+import { ilpExtractor } from "../engine/extract";
+import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { optimizeBlock, type BlockOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
 import { err, out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
-export const explainUsage = "dml explain FILE [--json] [--budget-ms N] [name=value ...]";
+export const explainUsage = "dml explain FILE [--json] [--budget-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] [name=value ...]";
 
 export async function explain(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml explain", args, { flags: ["--json"], values: ["--budget-ms"] });
+  const parsed = parseArgs("dml explain", args, { flags: ["--json"], values: ["--budget-ms", "--estimator", "--extraction"] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml explain: no FILE given");
   const budget = parsed.values.get("--budget-ms");
   if (budget !== undefined && !(Number(budget) > 0)) throw new UsageError(`dml explain: --budget-ms needs a positive number, not '${budget}'`);
+  const estimator = parsed.values.get("--estimator") ?? "mnc";
+  if (!(SPARSITY_ESTIMATORS as readonly string[]).includes(estimator)) throw new UsageError(`dml explain: --estimator is one of ${SPARSITY_ESTIMATORS.join(", ")}, not '${estimator}'`);
+  const extraction = parsed.values.get("--extraction") ?? "greedy";
+  if (extraction !== "greedy" && extraction !== "ilp") throw new UsageError(`dml explain: --extraction is greedy or ilp, not '${extraction}'`);
   const parameters = new Map<string, string>();
   for (const pair of rest) {
     const eq = pair.indexOf("=");
@@ -37,8 +45,10 @@ export async function explain(args: readonly string[]): Promise<number> {
     err(`dml explain: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     return 2;
   }
-  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters });
-  const optimized = optimizeProgram(analysis, text, budget === undefined ? {} : { saturation: { timeLimitMs: Number(budget) } });
+  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters, estimator: estimator as SparsityEstimator });
+  const options: SuggestOptions = budget === undefined ? {} : { saturation: { timeLimitMs: Number(budget) } };
+  if (extraction === "ilp") options.extract = await ilpExtractor({ timeLimitMs: Math.max(100, Number(budget ?? 200)) });
+  const optimized = optimizeProgram(analysis, text, options);
   if (parsed.flags.has("--json")) out(JSON.stringify(explainJson(file, analysis, optimized), null, 2));
   else out(explainText(file, analysis, optimized));
   return 0;
@@ -88,6 +98,8 @@ function suggestionJson(s: Suggestion) {
     costBefore: s.costBefore,
     costAfter: s.costAfter,
     unit: s.unit,
+    flops: s.flops,
+    bytes: s.bytes,
     target: s.target,
     rows: s.rows,
     cols: s.cols,
@@ -157,9 +169,14 @@ function explainText(file: string, analysis: ProgramAnalysis, optimized: Optimiz
       parts.push(
         `suggestion, line ${s.range.start.line + 1}: ${s.target} = ${s.rewritten}${s.sharedWith && s.sharedWith.length > 0 ? `  (shares temporaries with ${s.sharedWith.join(", ")})` : ""}`,
         `  instead of ${s.original}`,
-        `  estimated ${formatSeconds(s.costBefore)} -> ${formatSeconds(s.costAfter)} (${(s.costBefore / Math.max(s.costAfter, 1e-12)).toFixed(1)}x less)`,
+        `  estimated ${formatSeconds(s.costBefore)} -> ${formatSeconds(s.costAfter)} (${(s.costBefore / Math.max(s.costAfter, 1e-12)).toFixed(1)}x less)${measured(s.flops, "FLOP")}${measured(s.bytes, "B")}`,
       );
     }
   }
   return `${path.basename(file)}: ${analysis.dags.blocks.length} blocks\n${parts.join("\n")}`;
+}
+
+/** `, A -> B FLOP` when both sides are known. */
+function measured(pair: { before: number | null; after: number | null }, unit: string): string {
+  return pair.before === null || pair.after === null ? "" : `; ${formatQuantity(pair.before, unit)} -> ${formatQuantity(pair.after, unit)}`;
 }

@@ -39,12 +39,21 @@ function glpk(): Promise<Glpk> {
 }
 
 export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {}): Promise<Extraction> {
+  return solveIlp(await glpk(), graph, options);
+}
+
+/** ILP extraction as a synchronous function (the solver loaded first), e.g. for the optimizer's per-statement plans. */
+export async function ilpExtractor(options: Omit<IlpOptions, "initial"> = {}): Promise<(graph: ExtractionGraph) => Extraction> {
+  const g = await glpk();
+  return (graph) => solveIlp(g, graph, options);
+}
+
+function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extraction {
   const start = performance.now();
   const initial = options.initial ?? extractGreedyDag(graph);
   const fallback = (timedOut: boolean): Extraction => ({ ...initial, ms: performance.now() - start, method: initial.method, timedOut });
   const { classes, nodes } = prune(graph);
   if (nodes.length === 0) return fallback(false);
-  const g = await glpk();
   const classIndex = new Map(classes.map((c, k) => [c, k]));
   // Only an edge inside a strongly connected component can close a cycle: levels are needed there only.
   const component = stronglyConnected(classes, nodes);

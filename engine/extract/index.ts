@@ -3,6 +3,6 @@ export { childClass, type Extraction, type ExtractionGraph, type ExtractionNode 
 export { dagCost, treeCost, validateExtraction } from "./costs";
 export { extractGreedyDag } from "./greedy-dag";
 export { extractGreedyTree } from "./greedy-tree";
-export { extractIlp, type IlpOptions } from "./ilp";
+export { extractIlp, ilpExtractor, type IlpOptions } from "./ilp";
 export { extractionGraphOf, type ExtractionGraphOptions } from "./from-egraph";
 export { parseSerializedEGraph, SerializedEGraphError, toSerializedEGraph } from "./serialized";

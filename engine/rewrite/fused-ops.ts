@@ -4,7 +4,7 @@
  * algebra. A fused op is an LA e-node with its own size and cost rule; it
  * prints as the DML it fuses, which SystemDS executes as one operator.
  */
-import { estimateTime, matrixBytes, type MachineConstants, type MatrixStats } from "../cost";
+import { matrixBytes, type MatrixStats, type TimeInputs } from "../cost";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { matrixStats, scalarStats } from "../stats/sizes/node-stats";
 import { rule, type Match, type RuleSpec } from "./rule-spec";
@@ -17,18 +17,18 @@ export interface FusedOp {
   /** The DML the operator fuses, with $1, $2, ... for its operands. */
   template: string;
   stats(inputs: readonly NodeStats[]): NodeStats | undefined;
-  /** Estimated seconds on known operand sizes. */
-  seconds(inputs: readonly MatrixStats[], constants: MachineConstants): number;
+  /** The work on known operand sizes (the cost model turns it into time). */
+  work(inputs: readonly MatrixStats[]): TimeInputs;
 }
 
 const SCALAR = { dataType: "scalar", valueType: "double" } as const;
 
 /** sum((X ± U V')^2) over every cell of X, without the m x n intermediates. */
-function wslossSeconds([x, u, v]: readonly MatrixStats[], constants: MachineConstants): number {
+function wslossWork([x, u, v]: readonly MatrixStats[]): TimeInputs {
   const k = u!.cols;
   const flops = x!.rows * x!.cols * (2 * k + 3);
   const bytesRead = matrixBytes(x!) + matrixBytes(u!) + matrixBytes(v!);
-  return estimateTime({ flops, bytesRead, diskBytesRead: 0, bytesWritten: 8, sparseKernel: false }, constants).seconds;
+  return { flops, bytesRead, diskBytesRead: 0, bytesWritten: 8, sparseKernel: false };
 }
 
 export const FUSED_OPS: ReadonlyMap<string, FusedOp> = new Map<string, FusedOp>([
@@ -38,7 +38,7 @@ export const FUSED_OPS: ReadonlyMap<string, FusedOp> = new Map<string, FusedOp>(
       // sum((X - U %*% t(V))^2) in one pass over X: no m x n intermediate.
       template: "sum(($1 - $2 %*% t($3))^2)",
       stats: () => scalarStats(SCALAR),
-      seconds: (inputs, constants) => wslossSeconds(inputs, constants),
+      work: wslossWork,
     },
   ],
   [
@@ -46,7 +46,7 @@ export const FUSED_OPS: ReadonlyMap<string, FusedOp> = new Map<string, FusedOp>(
     {
       template: "sum(($1 + $2 %*% t($3))^2)",
       stats: () => scalarStats(SCALAR),
-      seconds: (inputs, constants) => wslossSeconds(inputs, constants),
+      work: wslossWork,
     },
   ],
   [
@@ -55,10 +55,10 @@ export const FUSED_OPS: ReadonlyMap<string, FusedOp> = new Map<string, FusedOp>(
       // t(X) %*% (w * (X %*% v)) with one pass over X per row block.
       template: "t($1) %*% ($3 * ($1 %*% $2))",
       stats: ([x]) => (x && x.cols !== null ? matrixStats(x.cols, 1, x.cols) : undefined),
-      seconds: ([x, v, w], constants) => {
+      work: ([x, v, w]) => {
         const flops = 4 * x!.nnz + 2 * x!.rows;
         const bytesRead = matrixBytes(x!) + matrixBytes(v!) + matrixBytes(w!);
-        return estimateTime({ flops, bytesRead, diskBytesRead: 0, bytesWritten: x!.cols * 8, sparseKernel: x!.nnz < x!.rows * x!.cols * 0.4 }, constants).seconds;
+        return { flops, bytesRead, diskBytesRead: 0, bytesWritten: x!.cols * 8, sparseKernel: x!.nnz < x!.rows * x!.cols * 0.4 };
       },
     },
   ],

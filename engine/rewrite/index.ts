@@ -2,7 +2,7 @@
 export { OptimizerAnalysis, type LaData, type OptimizerData, type RaData } from "./analysis";
 export { AttributeTable } from "./attributes";
 export { buildBlockEGraph, bindRoots, type BlockEGraph, type BlockEGraphOptions } from "./block-egraph";
-export { enodeCost, UNKNOWN_COST_SECONDS } from "./enode-cost";
+export { enodeCost, enodeMeasures, type OperationMeasures, UNKNOWN_COST_SECONDS } from "./enode-cost";
 export { expressionToTerm, UnsupportedExpressionError } from "./expression-term";
 export { FUSED_OPS, fusedOp } from "./fused-ops";
 export { opFamily } from "./la-ops";

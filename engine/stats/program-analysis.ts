@@ -29,6 +29,7 @@ import {
 } from "./metadata";
 import { matrixStats, type NodeStats, type ScalarValue } from "./sizes/node-stats";
 import { readStatsLoader } from "./read-sketches";
+import type { SparsityEstimator } from "./sizes/sketch-sizes";
 import { type ProgramSizeOptions, programSizes, type ProgramSizes, type SourcedProgram } from "./sizes/program-sizes";
 
 export interface AnalysisOptions {
@@ -36,6 +37,8 @@ export interface AnalysisOptions {
   scriptPath?: string;
   /** The workspace root: second place to resolve paths; holds `dml-lens.json`. */
   workspaceRoot?: string;
+  /** A size-assumptions file to use instead of the workspace root's `dml-lens.json` (same format; relative to the workspace root). */
+  workspaceFile?: string;
   fs?: FileSystem;
   /** `$name` values as text (from the command line); they win over the workspace file's. */
   parameters?: ReadonlyMap<string, string>;
@@ -48,6 +51,8 @@ export interface AnalysisOptions {
    * is ambiguous).
    */
   measured?: ReadonlyMap<string, MeasuredSize>;
+  /** Which estimate an inexact nnz is (default `mnc`; see sketch-sizes.ts). */
+  estimator?: SparsityEstimator;
 }
 
 export interface MeasuredSize {
@@ -81,8 +86,10 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   };
 
   let workspace: WorkspaceConfig | undefined;
-  if (options.workspaceRoot) {
-    const loaded = loadWorkspaceConfig(fs, options.workspaceRoot);
+  const workspaceRoot = options.workspaceRoot ?? (options.workspaceFile !== undefined ? path.dirname(path.resolve(options.workspaceFile)) : undefined);
+  if (workspaceRoot !== undefined) {
+    const file = options.workspaceFile !== undefined ? { path: path.resolve(workspaceRoot, options.workspaceFile), scriptPath } : undefined;
+    const loaded = loadWorkspaceConfig(fs, workspaceRoot, file);
     workspace = loaded.config;
     loaded.diagnostics.forEach(keep);
   }
@@ -95,7 +102,8 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   diagnostics.push(...dags.diagnostics);
   const reads = readCalls(program);
   const readCache = new Map<string, NodeStats | undefined>();
-  const readStats = readStatsLoader(fs, options.scanLimitBytes); // sketches from local data, else metadata
+  const estimator = options.estimator ?? "mnc";
+  const readStats = readStatsLoader(fs, options.scanLimitBytes, estimator === "mnc"); // sketches from local data, else metadata
   const readMetadata = (node: DagNode): NodeStats | undefined => {
     const key = positionKey(node.range.start);
     if (readCache.has(key)) return readCache.get(key);
@@ -104,7 +112,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
     if (found) {
       const context = {
         scriptPath,
-        ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
+        ...(workspaceRoot !== undefined ? { workspaceRoot } : {}),
         fs,
         params,
         ...(found.target ? { target: found.target } : {}),
@@ -121,11 +129,11 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   };
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
-  const sourced = sourcedPrograms(scriptPath, options.workspaceRoot, fs, { parameters });
+  const sourced = sourcedPrograms(scriptPath, workspaceRoot, fs, { parameters, estimator });
   const annotated = declaredSizes(annotations);
   const measured = options.measured ? measuredSizes(program, options.measured) : undefined;
   const declared = (node: DagNode, found: NodeStats) => measured?.(node, found) ?? annotated(node, found);
-  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program) });
+  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program), estimator });
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { parsed, dags, sizes, diagnostics, otherFiles };

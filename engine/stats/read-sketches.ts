@@ -36,7 +36,7 @@ interface Loaded {
 /** The stats of one read matrix, given its resolved metadata. */
 export type ReadStats = (metadata: ReadMetadata) => NodeStats;
 
-export function readStatsLoader(fs: FileSystem, scanLimitBytes: number = DEFAULT_SCAN_LIMIT_BYTES): ReadStats {
+export function readStatsLoader(fs: FileSystem, scanLimitBytes: number = DEFAULT_SCAN_LIMIT_BYTES, withMnc = true): ReadStats {
   const cache = new Map<string, Loaded | undefined>();
   const load = (metadata: ReadMetadata): Loaded | undefined => {
     const file = metadata.path;
@@ -46,7 +46,7 @@ export function readStatsLoader(fs: FileSystem, scanLimitBytes: number = DEFAULT
     const header = metadata.mtd?.header ?? false;
     const sep = metadata.mtd?.sep ?? ",";
     const key = JSON.stringify([file, fs.mtime?.(file) ?? null, size, header, sep]);
-    if (!cache.has(key)) cache.set(key, loadCsv(fs, file, header, sep));
+    if (!cache.has(key)) cache.set(key, loadCsv(fs, file, header, sep, withMnc));
     return cache.get(key);
   };
   return (metadata) => {
@@ -61,13 +61,13 @@ export function readStatsLoader(fs: FileSystem, scanLimitBytes: number = DEFAULT
   };
 }
 
-function loadCsv(fs: FileSystem, file: string, header: boolean, sep: string): Loaded | undefined {
+function loadCsv(fs: FileSystem, file: string, header: boolean, sep: string, withMnc: boolean): Loaded | undefined {
   const text = fs.readFile(file);
   if (text === undefined) return undefined;
   const result = csvTextToStructure(text, { rows: null, cols: null, nnz: null, header, sep }, file);
   if (!result.ok) return undefined; // the metadata stage reports what is wrong with the file
   const structure = result.structure;
-  const small = structure.rows + structure.cols <= MAX_SKETCH_LENGTH;
+  const small = withMnc && structure.rows + structure.cols <= MAX_SKETCH_LENGTH;
   const sketch: NodeSketch = {
     ...(small ? { mnc: mncEstimator.fromData(structure) } : {}),
     chain: chainBoundEstimator.fromData(structure),

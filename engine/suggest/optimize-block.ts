@@ -16,8 +16,9 @@ import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Position, Range } from "../syntax/ast";
 import { textInRange } from "../syntax/ranges";
 import { extractedTerm, NAME_PREFIX } from "./plan-graph";
+import { addMeasures, planMeasures, type PlanMeasures } from "./plan-measures";
 import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
-import { originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
+import { type Extractor, originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
 import { statementRoots, type StatementRoot } from "./statement-roots";
 import { verifyRewrite, type VariableShape } from "./verify-rewrite";
 
@@ -29,6 +30,8 @@ export interface SuggestOptions {
   verify?: boolean;
   /** Return each statement's extraction graph (for extraction benchmarks). */
   keepPlanGraphs?: boolean;
+  /** How the cheapest plan is picked (default: greedy with DAG costs; `ilpExtractor` for the ILP). */
+  extract?: Extractor;
 }
 
 export interface Suggestion {
@@ -40,6 +43,9 @@ export interface Suggestion {
   costBefore: number;
   costAfter: number;
   unit: "s";
+  /** The same two plans in floating-point operations and in bytes read and written (null where a size is unknown). */
+  flops: { before: number | null; after: number | null };
+  bytes: { before: number | null; after: number | null };
   rows: number | null;
   cols: number | null;
   nnz: number | null;
@@ -102,7 +108,7 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
   const planGraphs: ExtractionGraph[] = [];
   const suggested: StatementPlan[] = [];
   for (const root of roots) {
-    const plan = planStatement(block, root, isOriginal);
+    const plan = planStatement(block, root, isOriginal, options.extract);
     if (!plan) continue;
     planGraphs.push(plan.after.graph);
     const outcome = finish(input, block, plan, options);
@@ -131,23 +137,23 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
   const temporaries = sharedTemporaries(suggested, input.sourceText);
   if (temporaries.length === 0) return new Map();
   const names = new Map(temporaries.map((t) => [t.cls, t.name]));
-  const definitions = new Map<SharedTemporary, string>();
+  const definitions = new Map<SharedTemporary, { text: string; measures: PlanMeasures }>();
   for (const temporary of temporaries) {
-    const plan = planClass(block, temporary.cls, temporary.users[0]!);
+    const plan = planClass(block, temporary.cls, temporary.users[0]!, options.extract);
     if (!plan) return new Map();
     try {
-      definitions.set(temporary, termToDml(plan.term, (op) => leafText(input, block, op)));
+      definitions.set(temporary, { text: termToDml(plan.term, (op) => leafText(input, block, op)), measures: planMeasures(block, plan.graph, plan.extraction) });
     } catch {
       return new Map();
     }
   }
   const result = new Map<StatementRoot, Outcome>();
   for (const user of new Set(temporaries.flatMap((t) => t.users))) {
-    const plan = planStatement(block, user.root, isOriginal, names);
+    const plan = planStatement(block, user.root, isOriginal, options.extract, names);
     const owned = temporaries.filter((t) => t.users[0] === user);
     const used = temporaries.filter((t) => t.users.includes(user));
     if (!plan) return new Map();
-    const shared = { owned: owned.map((t) => ({ name: t.name, text: definitions.get(t)!, cost: t.cost })), used: used.map((t) => ({ name: t.name, text: definitions.get(t)! })) };
+    const shared = { owned: owned.map((t) => ({ name: t.name, cost: t.cost, ...definitions.get(t)! })), used: used.map((t) => ({ name: t.name, text: definitions.get(t)!.text })) };
     const outcome = finish(input, block, plan, options, shared);
     if (outcome?.kind !== "suggestion") return new Map();
     outcome.suggestion.sharedWith = [...new Set(used.flatMap((t) => t.users))].filter((u) => u !== user).map((u) => u.root.target);
@@ -188,7 +194,7 @@ type Outcome = { kind: "suggestion"; suggestion: Suggestion } | { kind: "dropped
 
 interface SharedUse {
   /** Temporaries this statement assigns first (their cost is its cost). */
-  owned: { name: string; text: string; cost: number }[];
+  owned: { name: string; text: string; cost: number; measures: PlanMeasures }[];
   /** Every temporary its plan may use. */
   used: { name: string; text: string }[];
 }
@@ -218,6 +224,8 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
   }
   const stats = input.stats[root.node]!;
   const matrix = stats.type.dataType === "matrix";
+  const before = planMeasures(block, plan.before.graph, plan.before.extraction);
+  const after = (shared?.owned ?? []).reduce((sum, t) => addMeasures(sum, t.measures), planMeasures(block, plan.after.graph, plan.after.extraction));
   const suggestion: Suggestion = {
     range: root.range,
     target: root.target,
@@ -226,6 +234,8 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
     costBefore,
     costAfter,
     unit: "s",
+    flops: { before: before.flops, after: after.flops },
+    bytes: { before: before.bytes, after: after.bytes },
     rows: matrix ? stats.rows : null,
     cols: matrix ? stats.cols : null,
     nnz: matrix && stats.nnz !== null ? Math.round(egraphNnz(block, plan.rootClass) ?? stats.nnz) : null,

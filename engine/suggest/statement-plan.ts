@@ -1,7 +1,8 @@
 /**
  * One statement's plans in the saturated block e-graph: the original plan
  * (the DAG's own e-nodes, plus the fused operators SystemDS would use on
- * them) and the cheapest plan, both extracted greedily with DAG costs.
+ * them), extracted greedily with DAG costs, and the cheapest plan, extracted
+ * by the given extractor (greedy by default, or the ILP).
  * Values that variables hold before the statement are named leaves; extra
  * names (shared temporaries) can be given.
  */
@@ -10,6 +11,9 @@ import { extractGreedyDag, type Extraction, type ExtractionGraph } from "../extr
 import type { BlockEGraph } from "../rewrite";
 import { extractedTerm, planGraph } from "./plan-graph";
 import type { StatementRoot } from "./statement-roots";
+
+/** Picks a plan from an extraction graph (default: greedy with DAG costs). */
+export type Extractor = (graph: ExtractionGraph) => Extraction;
 
 export interface StatementPlan {
   root: StatementRoot;
@@ -34,7 +38,7 @@ export function originalPlanFilter(block: BlockEGraph): (node: ENode) => boolean
 }
 
 /** The statement's plans, or undefined when one cannot be extracted (e.g. an unknown size everywhere). */
-export function planStatement(block: BlockEGraph, root: StatementRoot, isOriginal: (node: ENode) => boolean, extraNames: ReadonlyMap<ClassId, string> = new Map()): StatementPlan | undefined {
+export function planStatement(block: BlockEGraph, root: StatementRoot, isOriginal: (node: ENode) => boolean, extract: Extractor = extractGreedyDag, extraNames: ReadonlyMap<ClassId, string> = new Map()): StatementPlan | undefined {
   const { egraph } = block;
   const rootClass = egraph.find(block.classOfNode[root.node]!);
   const named = new Map<ClassId, string>();
@@ -45,18 +49,18 @@ export function planStatement(block: BlockEGraph, root: StatementRoot, isOrigina
   for (const [cls, name] of extraNames) if (egraph.find(cls) !== rootClass) afterNames.set(egraph.find(cls), name);
   const after = planGraph(egraph, rootClass, { named: afterNames, allowed: (node) => !staleLeaf(node) });
   try {
-    return { root, rootClass, named, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extractGreedyDag(after) } };
+    return { root, rootClass, named, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extract(after) } };
   } catch {
     return undefined;
   }
 }
 
 /** The plan of any class, with the statement's names (a shared temporary's definition). */
-export function planClass(block: BlockEGraph, cls: ClassId, plan: StatementPlan): { graph: ExtractionGraph; extraction: Extraction; term: Term } | undefined {
+export function planClass(block: BlockEGraph, cls: ClassId, plan: StatementPlan, extract: Extractor = extractGreedyDag): { graph: ExtractionGraph; extraction: Extraction; term: Term } | undefined {
   const staleLeaf = (node: ENode) => node.op.startsWith("var:") && plan.root.stale.has(node.op.slice(4));
   const graph = planGraph(block.egraph, block.egraph.find(cls), { named: plan.named, allowed: (node) => !staleLeaf(node) });
   try {
-    const extraction = extractGreedyDag(graph);
+    const extraction = extract(graph);
     return { graph, extraction, term: extractedTerm(graph, extraction) };
   } catch {
     return undefined;

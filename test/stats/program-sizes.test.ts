@@ -68,6 +68,24 @@ describe("sizes over a program", () => {
     assert.deepEqual(sizesAt(a, 4), { H: "unknown" });
   });
 
+  it("a size-assumptions file named in the settings replaces the workspace's dml-lens.json; a missing one is reported", () => {
+    const fs = memoryFileSystem({
+      "/w/dml-lens.json": '{"inputs": {"X": {"rows": 10, "cols": 10, "nnz": 100}}}',
+      "/w/what-if/large.json": '{"inputs": {"X": {"rows": 1000000, "cols": 2000, "sparsity": 0.01}}}',
+    });
+    const text = 'X = read("X.csv")\nwhile (FALSE) {}\nY = t(X) %*% X\n';
+    const base = analyzeText(text, { scriptPath: "/w/s.dml", workspaceRoot: "/w", fs });
+    assert.equal(sizesAt(base, 1).X, "10 x 10, nnz 100");
+    const large = analyzeText(text, { scriptPath: "/w/s.dml", workspaceRoot: "/w", workspaceFile: "what-if/large.json", fs });
+    assert.equal(sizesAt(large, 1).X, "1000000 x 2000, nnz 20000000");
+    assert.match(sizesAt(large, 3).Y!, /^2000 x 2000, /);
+    const missing = analyzeText(text, { scriptPath: "/w/s.dml", workspaceRoot: "/w", workspaceFile: "nope.json", fs });
+    assert.equal(sizesAt(missing, 1).X, "? x ?, nnz ?");
+    const warning = missing.diagnostics.find((d) => d.code === "workspace-config");
+    assert.match(warning?.message ?? "", /size-assumptions file '\/w\/nope\.json' cannot be read/);
+    assert.deepEqual(warning?.range.start, { line: 0, character: 0 });
+  });
+
   it("recursion does not hang: its result is unknown", () => {
     const text = "f = function(matrix[double] A, int n) return (matrix[double] B) {\n  if (n > 0) { B = f(A, n - 1) } else { B = A }\n}\nX = rand(rows=4, cols=4)\nY = f(X, 3)\n";
     const a = analyzeText(text);

@@ -74,6 +74,25 @@ describe("sketches from local data: digits", () => {
     assert.equal(found.C!.nnz, found.X!.nnz);
     assert.notEqual(found.C!.nnzExact, true);
   });
+
+  it("the estimator setting: uniform drops MNC, worst-case gives the chain bound; exact counts stay", () => {
+    const scriptPath = path.join(repoRoot, "examples", "x.dml");
+    const uniform = variables(analyzeText(text, { scriptPath, estimator: "uniform" }));
+    const worst = variables(analyzeText(text, { scriptPath, estimator: "worst-case" }));
+    const uniformA = uniformEstimator.estimate(evaluateWith(uniformEstimator, bench.A, (_, s) => uniformEstimator.fromMetadata(s.rows, s.cols, structureNnz(s))));
+    for (const v of [uniform, worst]) {
+      assert.equal(v.X!.nnz, structureNnz(X));
+      assert.equal(v.X!.nnzExact, true);
+      assert.equal(v.A!.sketch?.mnc, undefined);
+    }
+    assert.equal(uniform.A!.nnz, Math.min(uniformA, uniform.A!.nnzUpperBound!));
+    assert.notEqual(uniform.A!.nnz, found.A!.nnz);
+    for (const name of ["A", "B", "C", "D"] as const) {
+      assert.equal(worst[name]!.nnz, worst[name]!.nnzUpperBound, name);
+      assert.ok(worst[name]!.nnz! >= truth[name], `${name}: worst case ${worst[name]!.nnz} < true ${truth[name]}`);
+      assert.ok(worst[name]!.nnz! >= found[name]!.nnz!, `${name}: worst case below the MNC estimate`);
+    }
+  });
 });
 
 /** A memory file system with csv matrices (and their .mtd) under /d, counting reads of the data. */

@@ -73,8 +73,19 @@ export interface InputKey {
   paths?: readonly string[];
 }
 
-/** Reads `dml-lens.json` (else `.dml-lens.json`) from the workspace root. */
-export function loadWorkspaceConfig(fs: FileSystem, workspaceRoot: string): WorkspaceConfigResult {
+/**
+ * Reads `dml-lens.json` (else `.dml-lens.json`) from the workspace root, or
+ * `file` when given (a size-assumptions file named in the settings; its
+ * paths still resolve against the workspace root). A given file that cannot
+ * be read is reported at the start of `scriptPath`.
+ */
+export function loadWorkspaceConfig(fs: FileSystem, workspaceRoot: string, file?: { path: string; scriptPath: string }): WorkspaceConfigResult {
+  if (file) {
+    const text = fs.readFile(file.path);
+    if (text !== undefined) return parseWorkspaceConfig(text, file.path, workspaceRoot);
+    const zero = { line: 0, character: 0 };
+    return { diagnostics: [metadataDiagnostic(file.scriptPath, "warning", `size-assumptions file '${file.path}' cannot be read; sizes come from the data and annotations only`, { start: zero, end: zero }, "workspace-config")] };
+  }
   for (const name of WORKSPACE_FILE_NAMES) {
     const file = path.join(workspaceRoot, name);
     const text = fs.readFile(file);

@@ -15,7 +15,7 @@ import { cells, isMatrix, matrixStats, type NodeStats, type ScalarValue, scalarS
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
 import { indexStats, leftIndexStats } from "./index-sizes";
 import { constructorStats } from "./constructor-sizes";
-import { withSketches } from "./sketch-sizes";
+import { type SparsityEstimator, withSketches } from "./sketch-sizes";
 
 export interface NodeSizeContext {
   /** Stats of a live-in variable. */
@@ -26,6 +26,8 @@ export interface NodeSizeContext {
   read(node: DagNode, inputs: NodeStats[]): NodeStats | undefined;
   /** Stats of a user-function call's output (inter-procedural). */
   call(node: DagNode, inputs: NodeStats[]): NodeStats | undefined;
+  /** Which estimate an inexact nnz is (default `mnc`). */
+  estimator?: SparsityEstimator;
 }
 
 export interface NodeSizeResult {
@@ -36,7 +38,7 @@ export interface NodeSizeResult {
 export function nodeStats(node: DagNode, inputs: NodeStats[], context: NodeSizeContext): NodeSizeResult {
   const diagnostics: Diagnostic[] = [];
   const error = (message: string, code: string) => diagnostics.push({ severity: "error", message, range: node.range, code });
-  const stats = withSketches(node, inputs, compute(node, inputs, context, error));
+  const stats = withSketches(node, inputs, compute(node, inputs, context, error), context.estimator);
   return { stats, diagnostics };
 }
 

@@ -16,6 +16,7 @@ import { type BlockSizes, blockSizes } from "./block-sizes";
 import type { NodeSizeContext } from "./node-sizes";
 import { formatStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
 import { joinStats, sameStats } from "./join-stats";
+import type { SparsityEstimator } from "./sketch-sizes";
 import { LayeredEnv } from "../../program/layered-env";
 
 export interface ProgramSizeOptions {
@@ -27,6 +28,8 @@ export interface ProgramSizeOptions {
   declared?: (node: DagNode, found: NodeStats) => NodeStats | undefined;
   /** The program bound to a `source(...) as ns` namespace, for calls `ns::f(...)`. */
   namespace?: (name: string) => SourcedProgram | undefined;
+  /** Which estimate an inexact nnz is (default `mnc`). */
+  estimator?: SparsityEstimator;
 }
 
 /** A sourced file's DAGs and context; its own `ns::f` calls resolve through `options.namespace` of its own. */
@@ -144,6 +147,7 @@ class SizeWalker {
       parameter: (name) => this.options.parameters?.get(name),
       read: (node, inputs) => this.options.readMetadata?.(node, inputs),
       call: (node, inputs) => this.call(node, inputs),
+      ...(this.options.estimator ? { estimator: this.options.estimator } : {}),
     };
     return blockSizes(dag, context, this.options.declared);
   }

@@ -39,6 +39,17 @@ import { type AggregateAxis, broadcastOf, type MatrixShape } from "../matrix-sha
 import { cells, isMatrix, type NodeSketch, type NodeStats } from "./node-stats";
 import { applyNumeric, applyNumericUnary, isNonZero } from "./scalar-fold";
 
+/**
+ * Which estimate a matrix's inexact nnz is: `mnc` (the default) MNC's while
+ * the matrix carries a sketch, else the uniform rules; `uniform` the uniform
+ * (average-case) rules only; `worst-case` the chain bound, the most
+ * non-zeros the matrix can have. Every choice is lowered to the chain bound
+ * where that is smaller, and keeps the counts that are provably exact.
+ */
+export type SparsityEstimator = "mnc" | "uniform" | "worst-case";
+
+export const SPARSITY_ESTIMATORS: readonly SparsityEstimator[] = ["mnc", "uniform", "worst-case"];
+
 /** MNC sketches are kept only for matrices with rows + cols up to this (the length of their vectors). */
 export const MAX_SKETCH_LENGTH = 1 << 20;
 
@@ -49,11 +60,12 @@ interface Derived {
 }
 
 /** `stats` (from the uniform rules) with the sketch of the node's result, and the nnz and bound it gives. */
-export function withSketches(node: DagNode, inputs: readonly NodeStats[], stats: NodeStats): NodeStats {
+export function withSketches(node: DagNode, inputs: readonly NodeStats[], stats: NodeStats, estimator: SparsityEstimator = "mnc"): NodeStats {
   if (!isMatrix(stats) || stats.rows === null || stats.cols === null) return stats;
   if (stats.sketch) return stats; // passed through: an input, a read, a call's result
   const derived = derive(node, inputs, { rows: stats.rows, cols: stats.cols });
-  return settle(stats, derived ?? { sketch: fresh(constantSketch(node, stats), metadataDegrees(stats)) });
+  const constant = estimator === "mnc" ? constantSketch(node, stats) : undefined;
+  return settle(stats, derived ?? { sketch: fresh(constant, metadataDegrees(stats)) }, estimator);
 }
 
 /** Chain-bound statistics from rows, cols and an exact nnz (else a known upper bound, else the cells). */
@@ -74,7 +86,7 @@ function fresh(m: MncSketch | undefined, c: DegreeStats | undefined): NodeSketch
   return { ...(m ? { mnc: m } : {}), ...(c ? { chain: c } : {}), pattern: { root: {}, relation: "equal" } };
 }
 
-function settle(stats: NodeStats, derived: Derived): NodeStats {
+function settle(stats: NodeStats, derived: Derived, estimator: SparsityEstimator): NodeStats {
   const out: NodeStats = { ...stats, sketch: derived.sketch };
   let nnz = stats.nnz;
   let exact = stats.nnzExact === true && nnz !== null;
@@ -82,7 +94,7 @@ function settle(stats: NodeStats, derived: Derived): NodeStats {
   const bound = derived.sketch.chain?.nnz;
   if (bound !== undefined && !exact) {
     if (bound === 0) [nnz, exact] = [0, true];
-    else if (nnz !== null && nnz > bound) nnz = bound;
+    else if (estimator === "worst-case" || (nnz !== null && nnz > bound)) nnz = bound;
   }
   out.nnz = nnz;
   if (exact && nnz !== null) out.nnzExact = true;
