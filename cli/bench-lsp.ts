@@ -7,69 +7,27 @@
  * Targets (issue 6): hover p95 <= 20 ms, completion p95 <= 50 ms,
  * diagnostics p95 <= 150 ms, code actions p95 <= 100 ms.
  */
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   CodeActionRequest,
   CompletionRequest,
-  createProtocolConnection,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
-  ExitNotification,
   HoverRequest,
-  InitializedNotification,
-  InitializeRequest,
-  PublishDiagnosticsNotification,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type ProtocolConnection,
-  type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
 import { generateParseBenchScript } from "./bench-parse";
 import { quantile, type BenchRow } from "./bench-report";
+import { startLspSession } from "./lsp-session";
 import { packageRoot } from "./package-root";
 
 const TARGETS_MS: Record<string, number> = { hover: 20, completion: 50, diagnostics: 150, codeAction: 100 };
 const REQUESTS = 100;
 const EDITS = 100;
 const EDIT_INTERVAL_MS = 10;
-
-interface Server {
-  connection: ProtocolConnection;
-  /** Resolves with the first diagnostics published for `version` (or a later one) after now. */
-  diagnosticsFor(version: number, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
-  stop(): Promise<void>;
-}
-
-async function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(packageRoot(), "dist", "server.js"), "--stdio"], { stdio: "pipe" });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const waiters: { version: number; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
-  connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
-    for (const w of [...waiters]) {
-      if ((p.version ?? 0) >= w.version && w.accept(p)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(p);
-      }
-    }
-  });
-  connection.listen();
-  await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
-  await connection.sendNotification(InitializedNotification.type, {});
-  return {
-    connection,
-    diagnosticsFor: (version, accept = () => true) => new Promise((resolve) => waiters.push({ version, accept, resolve })),
-    stop: async () => {
-      await connection.sendRequest(ShutdownRequest.type);
-      await connection.sendNotification(ExitNotification.type);
-      connection.dispose();
-      child.kill();
-    },
-  };
-}
+/** How long a published version may take at most (a slower one fails the run). */
+const WAIT_MS = 60_000;
 
 function summary(samples: number[]): { p50: number; p95: number } {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -94,14 +52,14 @@ async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
 }
 
 async function benchDocument(name: string, text: string): Promise<BenchRow[]> {
-  const server = await startServer();
+  const server = await startLspSession();
   const uri = pathToFileURL(path.join(packageRoot(), "examples", `bench-${name}.dml`)).href;
   const { connection } = server;
   try {
     // Open, then wait for the hints that follow the optimization of every block (or 20 s).
-    const optimized = server.diagnosticsFor(1, (p) => p.diagnostics.some((d) => d.code === "cheaper-rewrite"));
+    const optimized = server.nextDiagnostics((p) => p.diagnostics.some((d) => d.code === "cheaper-rewrite"), 20_000).catch(() => undefined);
     await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text } });
-    await Promise.race([optimized, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    await optimized;
     const samples: Record<string, number[]> = { hover: [], completion: [], codeAction: [], diagnostics: [] };
     const positions = identifierPositions(text, REQUESTS);
     for (const position of positions) await timed(samples.hover!, () => connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position }));
@@ -119,7 +77,7 @@ async function benchDocument(name: string, text: string): Promise<BenchRow[]> {
       const character = lines[line]!.length;
       lines[line] += " ";
       const start = performance.now();
-      const published = server.diagnosticsFor(version).then(() => {
+      const published = server.nextDiagnostics((p) => (p.version ?? 0) >= version, WAIT_MS).then(() => {
         samples.diagnostics!.push(performance.now() - start);
       });
       pending.push(published);

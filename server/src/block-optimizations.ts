@@ -9,10 +9,10 @@
  */
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { BlockDagInfo as BlockInfo } from "../../engine/program/dag-program";
-import type { BlockOptimization, Suggestion, SuggestOptions } from "../../engine/suggest";
+import type { BlockOptimization, Suggestion } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 import { textInRange } from "../../engine/syntax/ranges";
-import { inProcessRunner, type BlockRunner } from "./optimizer-thread";
+import { type BlockRequestOptions, inProcessRunner, type BlockRunner } from "./optimizer-thread";
 
 interface Cached {
   result: BlockOptimization;
@@ -29,7 +29,7 @@ export class BlockOptimizer {
   private readonly cache = new Map<string, Cached>();
 
   constructor(
-    private readonly options: () => SuggestOptions,
+    private readonly options: () => BlockRequestOptions,
     private readonly run: BlockRunner = inProcessRunner,
   ) {}
 

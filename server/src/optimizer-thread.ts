@@ -7,14 +7,29 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { ilpExtractor } from "../../engine/extract";
 import { optimizeBlock, type BlockInput, type BlockOptimization, type SuggestOptions } from "../../engine/suggest";
 
-export type BlockRunner = (input: BlockInput, options: SuggestOptions) => Promise<BlockOptimization>;
+export type ExtractionStrategy = "greedy" | "ilp";
+
+/** The optimizer's options as they cross to the worker: plain data, with the extraction strategy by name. */
+export interface BlockRequestOptions extends Omit<SuggestOptions, "extract"> {
+  extraction?: ExtractionStrategy;
+}
+
+export type BlockRunner = (input: BlockInput, options: BlockRequestOptions) => Promise<BlockOptimization>;
+
+/** The ILP gets as long per statement as saturation gets per block, within 100 ms to 2 s; out of time, it keeps the greedy plan. */
+export async function suggestOptions({ extraction, ...options }: BlockRequestOptions): Promise<SuggestOptions> {
+  if (extraction !== "ilp") return options;
+  const timeLimitMs = Math.min(2000, Math.max(100, options.saturation?.timeLimitMs ?? 200));
+  return { ...options, extract: await ilpExtractor({ timeLimitMs }) };
+}
 
 /** On the calling thread, after yielding once (so queued requests go first). */
 export const inProcessRunner: BlockRunner = async (input, options) => {
   await new Promise((resolve) => setImmediate(resolve));
-  return optimizeBlock(input, options);
+  return optimizeBlock(input, await suggestOptions(options));
 };
 
 export function workerRunner(file = path.join(__dirname, "optimizer-worker.js")): BlockRunner {

@@ -10,31 +10,54 @@ import type { BlockDagInfo } from "../../engine/program/dag-program";
 import type { DagNode } from "../../engine/program/dag-types";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { NodeStats } from "../../engine/stats/sizes/node-stats";
+import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
 import { suggestionEdits, type Suggestion } from "../../engine/suggest";
 import type { Diagnostic, Position, Range } from "../../engine/syntax";
 import { rangeContains, textInRange, type TextEdit } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
+import type { CostUnit } from "./settings";
 
 export const CHEAPER_REWRITE_CODE = "cheaper-rewrite";
 
 const size = (r: Range) => (r.end.line - r.start.line) * 100_000 + (r.end.character - r.start.character);
 
-function speedup(s: Suggestion): string {
-  return `${formatSeconds(s.costBefore)} → ${formatSeconds(s.costAfter)} (${(s.costBefore / Math.max(s.costAfter, 1e-15)).toFixed(s.costBefore / s.costAfter >= 10 ? 0 : 1)}× less)`;
+/** The suggestion's cost before → after in `unit` (time when the unit's counts are unknown), with the factor. */
+export function costChange(s: Suggestion, unit: CostUnit): string {
+  const pair = unit === "flops" ? s.flops : unit === "bytes" ? s.bytes : undefined;
+  if (pair && pair.before !== null && pair.after !== null) {
+    const symbol = unit === "flops" ? "FLOP" : "B";
+    return change(pair.before, pair.after, (x) => formatQuantity(x, symbol));
+  }
+  return change(s.costBefore, s.costAfter, formatSeconds);
 }
 
-function describeStats(stats: NodeStats): string {
+function change(before: number, after: number, format: (x: number) => string): string {
+  const factor = (a: number, b: number) => {
+    const ratio = a / Math.max(b, 1e-15);
+    return ratio.toFixed(ratio >= 10 ? 0 : 1);
+  };
+  const relative = after <= before ? `${factor(before, after)}× less` : `${factor(after, before)}× more`;
+  return `${format(before)} → ${format(after)} (${relative})`;
+}
+
+function describeStats(stats: NodeStats, estimator: SparsityEstimator): string {
   if (stats.type.dataType === "scalar") return stats.value === undefined ? `scalar ${stats.type.valueType}` : `scalar ${stats.type.valueType} = ${JSON.stringify(stats.value)}`;
   if (stats.type.dataType !== "matrix") return stats.type.dataType;
   const dims = `${stats.rows ?? "?"} × ${stats.cols ?? "?"}`;
   if (stats.nnz === null) return `matrix ${dims}, nnz unknown`;
   const cells = stats.rows !== null && stats.cols !== null ? stats.rows * stats.cols : null;
   const sparsity = cells ? `, sparsity ${(stats.nnz / cells).toPrecision(3)}` : "";
-  return `matrix ${dims}, nnz ${stats.nnzExact ? `${stats.nnz} (exact)` : `≈ ${Math.round(stats.nnz)} (${estimatorOf(stats)})`}${sparsity}`;
+  return `matrix ${dims}, nnz ${stats.nnzExact ? `${stats.nnz} (exact)` : `≈ ${Math.round(stats.nnz)} (${estimatorOf(stats, estimator)})`}${sparsity}`;
 }
 
-/** Which estimator gave an inexact nnz (engine/stats/sizes/sketch-sizes.ts): MNC while a sketch is carried, else the uniform rules, lowered to the chain bound when that is smaller. */
-function estimatorOf(stats: NodeStats): string {
+/**
+ * Which estimator gave an inexact nnz (engine/stats/sizes/sketch-sizes.ts):
+ * the chain bound when the worst case was asked for; else MNC while a sketch
+ * is carried, else the uniform rules, lowered to the chain bound when that is
+ * smaller.
+ */
+function estimatorOf(stats: NodeStats, estimator: SparsityEstimator): string {
+  if (estimator === "worst-case" && stats.nnzUpperBound !== undefined && stats.nnz === stats.nnzUpperBound) return "worst case, chain bound";
   if (stats.sketch?.mnc) return "MNC sketch";
   const cells = stats.rows !== null && stats.cols !== null ? stats.rows * stats.cols : Infinity;
   if (stats.nnzUpperBound !== undefined && stats.nnzUpperBound < cells && stats.nnz !== null && stats.nnz >= stats.nnzUpperBound) return "chain bound";
@@ -64,7 +87,13 @@ function wordAt(text: string, position: Position): string | undefined {
 }
 
 /** Hover markdown, or undefined when nothing is known at the position. */
-export function hoverText(text: string, analysis: ProgramAnalysis, optimizations: DocumentOptimizations, position: Position): string | undefined {
+/** What hover text depends on besides the document: the settings' cost unit and sparsity estimate. */
+export interface HoverSettings {
+  costUnit: CostUnit;
+  sparsityEstimator: SparsityEstimator;
+}
+
+export function hoverText(text: string, analysis: ProgramAnalysis, optimizations: DocumentOptimizations, position: Position, view: HoverSettings = { costUnit: "time", sparsityEstimator: "mnc" }): string | undefined {
   const parts: string[] = [];
   const word = wordAt(text, position);
   const block = analysis.dags.blocks.find((b) => rangeContains(b.block.range, position));
@@ -72,12 +101,12 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
   const variable = word !== undefined && block ? (block.dag.outputs.get(word) ?? block.dag.inputs.get(word)) : undefined;
   const found = nodeAt(analysis, position);
   if (variable !== undefined && sizes && (!found || found.node.op.kind === "input" || found.node.id === variable)) {
-    parts.push(`**${word}**: ${describeStats(sizes.nodes[variable]!)}`);
+    parts.push(`**${word}**: ${describeStats(sizes.nodes[variable]!, view.sparsityEstimator)}`);
   } else if (found) {
     const nodeSizes = analysis.sizes.blocks.get(found.info.block);
     const stats = nodeSizes?.nodes[found.node.id];
     if (stats) {
-      parts.push(`**${textOf(text, found.node.range)}**: ${describeStats(stats)}`);
+      parts.push(`**${textOf(text, found.node.range)}**: ${describeStats(stats, view.sparsityEstimator)}`);
       const inputs = found.node.inputs.map((i) => nodeSizes!.nodes[i]!);
       if (inputs.length > 0) parts.push(`estimated cost: ${formatCostEstimate(nodeCost(found.node.op, inputs, stats, DEFAULT_MACHINE_CONSTANTS))}`);
     }
@@ -85,7 +114,7 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
   for (const result of optimizations.values()) {
     for (const s of result.suggestions) {
       if (!rangeContains(s.range, position) && !(word === s.target && position.line === s.range.start.line)) continue;
-      parts.push(`**Cheaper equivalent** (verified): \`${s.rewritten}\`  \n${speedup(s)}${s.rows !== null ? `, result ${s.rows} × ${s.cols}, nnz ≈ ${s.nnz}` : ""}`);
+      parts.push(`**Cheaper equivalent** (verified): \`${s.rewritten}\`  \n${costChange(s, view.costUnit)}${s.rows !== null ? `, result ${s.rows} × ${s.cols}, nnz ≈ ${s.nnz}` : ""}`);
       for (const t of s.temporaries ?? []) parts.push(`with \`${t.name} = ${t.text}\` before the statement`);
     }
   }
@@ -114,13 +143,13 @@ function largestIntermediate(analysis: ProgramAnalysis, range: Range): number {
 }
 
 /** An information diagnostic on each statement with a cheaper verified rewrite. */
-export function optimizerDiagnostics(analysis: ProgramAnalysis, optimizations: DocumentOptimizations): Diagnostic[] {
+export function optimizerDiagnostics(analysis: ProgramAnalysis, optimizations: DocumentOptimizations, unit: CostUnit = "time"): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const result of optimizations.values()) {
     for (const s of result.suggestions) {
       const bytes = largestIntermediate(analysis, s.range);
       const materializes = bytes >= 1e8 ? `materializes a ${formatQuantity(bytes, "B")} intermediate; ` : "";
-      diagnostics.push({ severity: "information", message: `${materializes}a cheaper equivalent exists: ${speedup(s)}`, range: s.range, code: CHEAPER_REWRITE_CODE });
+      diagnostics.push({ severity: "information", message: `${materializes}a cheaper equivalent exists: ${costChange(s, unit)}`, range: s.range, code: CHEAPER_REWRITE_CODE });
     }
   }
   return diagnostics;
@@ -133,13 +162,13 @@ export interface QuickFix {
 }
 
 /** "Apply cheaper rewrite" for every suggestion whose statement's lines overlap `range` (the cursor may be on the target). */
-export function cheaperRewriteFixes(text: string, optimizations: DocumentOptimizations, range: Range): QuickFix[] {
+export function cheaperRewriteFixes(text: string, optimizations: DocumentOptimizations, range: Range, unit: CostUnit = "time"): QuickFix[] {
   const fixes: QuickFix[] = [];
   for (const result of optimizations.values()) {
     for (const s of result.suggestions) {
       if (range.end.line < s.range.start.line || range.start.line > s.range.end.line) continue;
       const shown = s.rewritten.length > 60 ? `${s.rewritten.slice(0, 57)}…` : s.rewritten;
-      fixes.push({ title: `Apply cheaper rewrite: ${speedup(s)}: ${shown}`, edits: suggestionEdits(s, text), suggestion: s });
+      fixes.push({ title: `Apply cheaper rewrite: ${costChange(s, unit)}: ${shown}`, edits: suggestionEdits(s, text), suggestion: s });
     }
   }
   return fixes;

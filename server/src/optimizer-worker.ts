@@ -5,17 +5,18 @@
  * request on the server's main thread.
  */
 import { parentPort } from "node:worker_threads";
-import { optimizeBlock, type BlockInput, type SuggestOptions } from "../../engine/suggest";
+import { optimizeBlock, type BlockInput } from "../../engine/suggest";
+import { type BlockRequestOptions, suggestOptions } from "./optimizer-thread";
 
 export interface OptimizeRequest {
   id: number;
   input: BlockInput;
-  options: SuggestOptions;
+  options: BlockRequestOptions;
 }
 
-parentPort?.on("message", (request: OptimizeRequest) => {
+parentPort?.on("message", async (request: OptimizeRequest) => {
   try {
-    parentPort!.postMessage({ id: request.id, result: optimizeBlock(request.input, request.options) });
+    parentPort!.postMessage({ id: request.id, result: optimizeBlock(request.input, await suggestOptions(request.options)) });
   } catch (error) {
     parentPort!.postMessage({ id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }

@@ -11,7 +11,12 @@
  * `dmlLens/plan` request gives a block's DAG before and after optimization;
  * `dmlLens/measuredSizes` (from the client's runtime) replaces estimates.
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
- * comments). A result computed for an older version is never shown.
+ * comments). A result computed for an older version is never shown; a
+ * request the client cancels while it is still queued is not computed.
+ * Settings (settings.ts) choose the optimizer's budget and extraction, the
+ * sparsity estimate, a size-assumptions file and the unit costs are shown
+ * in; problems found in other files (dml-lens.json, .mtd) are published on
+ * those files.
  *
  * Transport comes from the command line (`--node-ipc` when VS Code starts it,
  * `--stdio` via `dml lsp --stdio` for other editors).
@@ -29,10 +34,14 @@ import {
   type CodeAction,
   type CompletionItem,
   InlayHintKind,
+  LSPErrorCodes,
   type InitializeParams,
   type InitializeResult,
+  type RequestMessage,
 } from "vscode-languageserver/node";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
 import { BlockOptimizer, type DocumentOptimizations } from "./block-optimizations";
@@ -48,44 +57,66 @@ import { definition, references, rename, RenameError } from "./navigation";
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens";
 import { PLAN_REQUEST, planView } from "./plan-view";
 import { documentSymbols } from "./symbols";
+import { DEFAULT_SETTINGS, mergeSettings, type ServerSettings } from "./settings";
 
-const connection = createConnection(ProposedFeatures.all);
+/**
+ * A request still queued when the client cancels it (e.g. hovers sent while
+ * a long analysis ran) is answered as cancelled without being computed.
+ */
+const connection = createConnection(ProposedFeatures.all, {
+  connectionStrategy: {
+    cancelUndispatched: (message) => ({ jsonrpc: "2.0", id: (message as RequestMessage).id, error: { code: LSPErrorCodes.RequestCancelled, message: "cancelled before it started" } }),
+  },
+});
 const MEASURED_SIZES_NOTIFICATION = "dmlLens/measuredSizes";
 const documents = new TextDocuments(TextDocument);
 
-/** Settings from `initializationOptions.optimizer` (all optional). */
-interface OptimizerSettings {
-  enabled: boolean;
-  /** Saturation budget per block, ms. */
-  budgetMs: number;
-  /** Pause after the last change before optimizing, ms. */
-  debounceMs: number;
-  /** Dims of assigned matrices as inlay hints. */
-  inlayHints: boolean;
-  /** Pause after the last change before the full analysis, ms (at least 1.5 times the last analysis's duration). */
-  analysisDelayMs: number;
-  /** Window in which keystrokes share one syntax check, ms. */
-  syntaxWindowMs: number;
-}
+let settings: ServerSettings = { ...DEFAULT_SETTINGS };
+const optimizer = new BlockOptimizer(() => ({ saturation: { timeLimitMs: settings.budgetMs }, extraction: settings.extraction }), workerRunner());
 
-let settings: OptimizerSettings = { enabled: true, budgetMs: 200, debounceMs: 250, inlayHints: true, analysisDelayMs: 50, syntaxWindowMs: 15 };
-const optimizer = new BlockOptimizer(() => ({ saturation: { timeLimitMs: settings.budgetMs } }), workerRunner());
+/** The editor's workspace folders (file-system paths), from initialize. */
+let workspaceFolders: string[] = [];
 
+/** One analyzed version of a document. */
 interface DocumentState {
   version: number;
   parsed: ParseResultWithComments;
   diagnostics: Diagnostic[];
   analysis?: ProgramAnalysis;
   optimizations: DocumentOptimizations;
+  /** The pending optimization of this version. */
   timer?: NodeJS.Timeout;
 }
 
-const states = new Map<string, DocumentState>();
+/** What the server keeps for each open document. */
+interface OpenDocument {
+  /** The latest full analysis. */
+  state?: DocumentState;
+  /** How long that analysis took, ms. */
+  analysisMs: number;
+  /** The newest version's parse (reused by that version's analysis). */
+  parsedOnly?: { version: number; parsed: ParseResultWithComments };
+  /** The text of the last published analysis, and its diagnostics other than the parser's (carried over by quick syntax checks). */
+  analyzed?: { text: string; diagnostics: Diagnostic[] };
+  /** The pending quick syntax check and full analysis. */
+  quickTimer?: NodeJS.Timeout;
+  analysisTimer?: NodeJS.Timeout;
+  /** Other files (dml-lens.json, .mtd) whose problems this document's analysis published. */
+  otherFiles: Set<string>;
+}
 
-/** How long the last full analysis of each document took, ms. */
-const analysisMs = new Map<string, number>();
+const open = new Map<string, OpenDocument>();
 
-/** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`). */
+function entryOf(uri: string): OpenDocument {
+  let entry = open.get(uri);
+  if (!entry) {
+    entry = { analysisMs: 0, otherFiles: new Set() };
+    open.set(uri, entry);
+  }
+  return entry;
+}
+
+/** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`); kept while the server runs. */
 const measuredSizes = new Map<string, Map<string, MeasuredSize>>();
 
 function parseText(text: string): ParseResultWithComments {
@@ -105,29 +136,50 @@ function parseText(text: string): ParseResultWithComments {
 
 /** The state of the document's current version (parsed and analyzed on demand). */
 function stateOf(document: TextDocument): DocumentState {
-  const known = states.get(document.uri);
+  const entry = entryOf(document.uri);
+  const known = entry.state;
   if (known && known.version === document.version) return known;
   if (known?.timer) clearTimeout(known.timer);
   const text = document.getText();
-  const newest = parsedOnly.get(document.uri);
+  const newest = entry.parsedOnly;
   const parsed = newest && newest.version === document.version ? newest.parsed : parseText(text);
   const started = performance.now();
-  const checked = documentCheck(document.uri, text, parsed, measuredSizes.get(document.uri));
-  analysisMs.set(document.uri, performance.now() - started);
+  const measured = measuredSizes.get(document.uri);
+  const checked = documentCheck(document.uri, text, parsed, {
+    ...(measured ? { measured } : {}),
+    estimator: settings.sparsityEstimator,
+    workspaceFolders,
+    sizeAssumptionsFile: settings.sizeAssumptionsFile,
+  });
+  entry.analysisMs = performance.now() - started;
   const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };
   if (checked.analysis) {
     state.analysis = checked.analysis;
     if (settings.enabled) state.optimizations = optimizer.known(text, checked.analysis);
   }
-  states.set(document.uri, state);
+  entry.state = state;
   return state;
 }
 
 function publish(document: TextDocument, state: DocumentState): void {
-  const hints = state.analysis ? optimizerDiagnostics(state.analysis, state.optimizations) : [];
+  const entry = entryOf(document.uri);
+  const hints = state.analysis ? optimizerDiagnostics(state.analysis, state.optimizations, settings.costUnit) : [];
   const diagnostics = [...state.diagnostics, ...hints];
-  analyzed.set(document.uri, { text: document.getText(), diagnostics: diagnostics.filter((d) => !state.parsed.diagnostics.includes(d)) });
+  entry.analyzed = { text: document.getText(), diagnostics: diagnostics.filter((d) => !state.parsed.diagnostics.includes(d)) };
   void connection.sendDiagnostics({ uri: document.uri, version: state.version, diagnostics: diagnostics.map(toLspDiagnostic) });
+  publishOtherFiles(entry, state.analysis?.otherFiles ?? []);
+}
+
+/** Problems the analysis found in other files (a malformed dml-lens.json or .mtd), on those files; cleared when gone. */
+function publishOtherFiles(entry: OpenDocument, found: readonly MetadataDiagnostic[]): void {
+  const byUri = new Map<string, Diagnostic[]>();
+  for (const d of found) {
+    const uri = pathToFileURL(d.file).href;
+    byUri.set(uri, [...(byUri.get(uri) ?? []), d]);
+  }
+  for (const uri of entry.otherFiles) if (!byUri.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  for (const [uri, list] of byUri) void connection.sendDiagnostics({ uri, diagnostics: list.map(toLspDiagnostic) });
+  entry.otherFiles = new Set(byUri.keys());
 }
 
 /** Optimizes the document's blocks after a pause; publishes the hints if the document is still at that version. */
@@ -135,7 +187,7 @@ function scheduleOptimization(document: TextDocument, state: DocumentState): voi
   if (!settings.enabled || !state.analysis) return;
   const analysis = state.analysis;
   state.timer = setTimeout(() => {
-    const isCurrent = () => documents.get(document.uri)?.version === state.version && states.get(document.uri) === state;
+    const isCurrent = () => documents.get(document.uri)?.version === state.version && open.get(document.uri)?.state === state;
     optimizer
       .optimize(document.getText(), analysis, isCurrent)
       .then((results) => {
@@ -147,9 +199,28 @@ function scheduleOptimization(document: TextDocument, state: DocumentState): voi
   }, settings.debounceMs);
 }
 
+/** Analyzes every open document again (settings or measured sizes changed) and publishes the results. */
+function reanalyze(documentsToDo: readonly TextDocument[]): void {
+  for (const document of documentsToDo) {
+    const entry = entryOf(document.uri);
+    if (entry.state?.timer) clearTimeout(entry.state.timer);
+    entry.state = undefined;
+    const state = stateOf(document);
+    publish(document, state);
+    scheduleOptimization(document, state);
+  }
+}
+
+function applySettings(given: unknown): void {
+  const merged = mergeSettings(settings, given);
+  for (const problem of merged.problems) connection.console.warn(`settings: ${problem}`);
+  settings = merged.settings;
+}
+
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  const options = (params.initializationOptions as { optimizer?: Partial<OptimizerSettings> } | undefined)?.optimizer;
-  if (options) settings = { ...settings, ...options };
+  applySettings((params.initializationOptions as { optimizer?: unknown } | undefined)?.optimizer);
+  const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+  workspaceFolders = folders.filter((uri) => uri.startsWith("file:")).map((uri) => fileURLToPath(uri));
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -170,9 +241,6 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   };
 });
 
-/** The text of each document's last full analysis, and its diagnostics other than the parser's. */
-const analyzed = new Map<string, { text: string; diagnostics: Diagnostic[] }>();
-
 /**
  * After a change: within a few milliseconds the newest version's syntax
  * diagnostics, with the last analysis's other diagnostics carried over
@@ -180,65 +248,43 @@ const analyzed = new Map<string, { text: string; diagnostics: Diagnostic[] }>();
  * arrive in it; the full analysis follows after a pause in typing, so a
  * burst of keystrokes costs one analysis, not one per keystroke.
  */
-const quickTimers = new Map<string, NodeJS.Timeout>();
-
-/** The pending full analysis of each document. */
-const analysisTimers = new Map<string, NodeJS.Timeout>();
-
 documents.onDidChangeContent((change) => {
   const uri = change.document.uri;
-  const known = states.get(uri);
-  if (known?.timer) clearTimeout(known.timer); // the older version's optimization never starts
-  const pending = analysisTimers.get(uri);
-  if (pending) clearTimeout(pending);
-  const first = !analyzed.has(uri);
-  const delay = first ? 0 : Math.max(settings.analysisDelayMs, 1.5 * (analysisMs.get(uri) ?? 0)); // a long analysis waits for a longer pause
-  analysisTimers.set(
-    uri,
-    setTimeout(() => {
-      analysisTimers.delete(uri);
-      const current = documents.get(uri);
-      if (!current) return;
-      const state = stateOf(current);
-      publish(current, state);
-      scheduleOptimization(current, state);
-    }, delay),
-  );
-  if (first || quickTimers.has(uri)) return;
-  quickTimers.set(
-    uri,
-    setTimeout(() => {
-      quickTimers.delete(uri);
-      const document = documents.get(uri);
-      const last = analyzed.get(uri);
-      if (!document || !last || states.get(uri)?.version === document.version) return; // already fully analyzed
-      const text = document.getText();
-      const parsed = parseText(text);
-      parsedOnly.set(uri, { version: document.version, parsed });
-      const carried = parsed.diagnostics.some((d) => d.severity === "error") ? [] : carryOver(last.text, text, last.diagnostics);
-      void connection.sendDiagnostics({ uri, version: document.version, diagnostics: [...parsed.diagnostics, ...carried].map(toLspDiagnostic) });
-    }, settings.syntaxWindowMs),
-  );
+  const entry = entryOf(uri);
+  if (entry.state?.timer) clearTimeout(entry.state.timer); // the older version's optimization never starts
+  if (entry.analysisTimer) clearTimeout(entry.analysisTimer);
+  const first = entry.analyzed === undefined;
+  const delay = first ? 0 : Math.max(settings.analysisDelayMs, 1.5 * entry.analysisMs); // a long analysis waits for a longer pause
+  entry.analysisTimer = setTimeout(() => {
+    entry.analysisTimer = undefined;
+    const current = documents.get(uri);
+    if (!current) return;
+    const state = stateOf(current);
+    publish(current, state);
+    scheduleOptimization(current, state);
+  }, delay);
+  if (first || entry.quickTimer) return;
+  entry.quickTimer = setTimeout(() => {
+    entry.quickTimer = undefined;
+    const document = documents.get(uri);
+    const last = entry.analyzed;
+    if (!document || !last || entry.state?.version === document.version) return; // already fully analyzed
+    const text = document.getText();
+    const parsed = parseText(text);
+    entry.parsedOnly = { version: document.version, parsed };
+    const carried = parsed.diagnostics.some((d) => d.severity === "error") ? [] : carryOver(last.text, text, last.diagnostics);
+    void connection.sendDiagnostics({ uri, version: document.version, diagnostics: [...parsed.diagnostics, ...carried].map(toLspDiagnostic) });
+  }, settings.syntaxWindowMs);
 });
 
-/** The newest parse of each document (reused by the analysis of that version). */
-const parsedOnly = new Map<string, { version: number; parsed: ParseResultWithComments }>();
-
-
 documents.onDidClose((event) => {
-  const state = states.get(event.document.uri);
-  if (state?.timer) clearTimeout(state.timer);
-  states.delete(event.document.uri);
-  analyzed.delete(event.document.uri);
-  parsedOnly.delete(event.document.uri);
-  const pending = analysisTimers.get(event.document.uri);
-  if (pending) clearTimeout(pending);
-  analysisTimers.delete(event.document.uri);
-  analysisMs.delete(event.document.uri);
-  const quick = quickTimers.get(event.document.uri);
-  if (quick) clearTimeout(quick);
-  quickTimers.delete(event.document.uri);
-  void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  const uri = event.document.uri;
+  const entry = open.get(uri);
+  open.delete(uri);
+  if (!entry) return;
+  for (const timer of [entry.state?.timer, entry.quickTimer, entry.analysisTimer]) if (timer) clearTimeout(timer);
+  void connection.sendDiagnostics({ uri, diagnostics: [] });
+  publishOtherFiles(entry, []);
 });
 
 connection.onDocumentSymbol((params) => {
@@ -257,7 +303,7 @@ connection.onHover((params) => {
   if (!document) return null;
   const state = stateOf(document);
   if (!state.analysis) return null;
-  const text = hoverText(document.getText(), state.analysis, state.optimizations, params.position);
+  const text = hoverText(document.getText(), state.analysis, state.optimizations, params.position, settings);
   return text === undefined ? null : { contents: { kind: MarkupKind.Markdown, value: text } };
 });
 
@@ -265,7 +311,7 @@ connection.onCodeAction((params): CodeAction[] => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   const state = stateOf(document);
-  return cheaperRewriteFixes(document.getText(), state.optimizations, params.range).map((fix) => ({
+  return cheaperRewriteFixes(document.getText(), state.optimizations, params.range, settings.costUnit).map((fix) => ({
     title: fix.title,
     kind: CodeActionKind.QuickFix,
     isPreferred: true,
@@ -355,19 +401,14 @@ connection.onRequest(PLAN_REQUEST, (params: { textDocument: { uri: string }; pos
   return state.analysis ? planView(state.analysis, state.optimizations, params.position) : null;
 });
 
-/** `{"dmlLens": {"optimizer": {...}}}` from the client's settings: the same fields as initializationOptions.optimizer. */
+/** `{"dmlLens": {"optimizer": {...}}}` from the client's settings: the fields of settings.ts. */
 connection.onDidChangeConfiguration((change) => {
-  const next = (change.settings as { dmlLens?: { optimizer?: Partial<OptimizerSettings> } } | undefined)?.dmlLens?.optimizer;
-  if (!next) return;
-  const budgetChanged = next.budgetMs !== undefined && next.budgetMs !== settings.budgetMs;
-  settings = { ...settings, ...next };
-  if (budgetChanged) optimizer.clear();
-  for (const document of documents.all()) {
-    const state = stateOf(document);
-    if (!settings.enabled) state.optimizations = new Map();
-    publish(document, state);
-    scheduleOptimization(document, state);
-  }
+  const given = (change.settings as { dmlLens?: { optimizer?: unknown } } | undefined)?.dmlLens?.optimizer;
+  if (given === undefined) return;
+  const before = settings;
+  applySettings(given);
+  if (before.budgetMs !== settings.budgetMs || before.extraction !== settings.extraction) optimizer.clear();
+  reanalyze(documents.all());
 });
 
 /** After a run, the client reports the variables' measured sizes: they replace estimates (hover, hints, suggestions). */
@@ -378,13 +419,7 @@ connection.onNotification(MEASURED_SIZES_NOTIFICATION, (params: { textDocument: 
   }
   measuredSizes.set(params.textDocument.uri, sizes);
   const document = documents.get(params.textDocument.uri);
-  if (!document) return;
-  const known = states.get(document.uri);
-  if (known?.timer) clearTimeout(known.timer);
-  states.delete(document.uri);
-  const state = stateOf(document);
-  publish(document, state);
-  scheduleOptimization(document, state);
+  if (document) reanalyze([document]);
 });
 
 documents.listen(connection);

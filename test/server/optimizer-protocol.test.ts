@@ -7,15 +7,13 @@
  * changes the text never shows results of the old version.
  */
 import { strict as assert } from "node:assert";
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import {
   CodeActionRequest,
   CompletionRequest,
-  createProtocolConnection,
   DefinitionRequest,
   DocumentSymbolRequest,
   ReferencesRequest,
@@ -23,14 +21,7 @@ import {
   SemanticTokensRequest,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
-  ExitNotification,
   HoverRequest,
-  InitializedNotification,
-  InitializeRequest,
-  PublishDiagnosticsNotification,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
   type CodeAction,
   type Diagnostic,
   type Hover,
@@ -40,61 +31,31 @@ import {
   type TextEdit,
 } from "vscode-languageserver-protocol/node";
 import { applyEdits } from "../../engine/syntax/ranges";
+import { type LspSession, startLspSession } from "../../cli/lsp-session";
 import { repoRoot } from "../repo-root";
 
 const file = path.join(repoRoot, "examples", "sum_product.dml");
 const uri = pathToFileURL(file).href;
 const text = readFileSync(file, "utf8");
 
+let session: LspSession;
 let connection: ProtocolConnection;
-const published: PublishDiagnosticsParams[] = [];
-const listeners: ((p: PublishDiagnosticsParams) => void)[] = [];
-
-function diagnosticsWhere(accept: (p: PublishDiagnosticsParams) => boolean, ms = 30_000): Promise<PublishDiagnosticsParams> {
-  const earlier = published.find(accept);
-  if (earlier) return Promise.resolve(earlier);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("timed out waiting for diagnostics")), ms);
-    listeners.push((p) => {
-      if (accept(p)) {
-        clearTimeout(timer);
-        resolve(p);
-      }
-    });
-  });
-}
+const diagnosticsWhere = (accept: (p: PublishDiagnosticsParams) => boolean, ms?: number) => session.diagnosticsWhere(accept, ms);
 
 const hints = (p: PublishDiagnosticsParams) => p.diagnostics.filter((d) => d.code === "cheaper-rewrite");
 const lineOf = (needle: string) => text.split("\n").findIndex((l) => l.startsWith(needle));
 
 describe("optimizer in the language server", () => {
   before(async () => {
-    assert.ok(existsSync(path.join(repoRoot, "dist", "server.js")), "dist/server.js is missing: run `npm run build` first");
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "server.js"), "--stdio"], { cwd: repoRoot, stdio: "pipe" });
-    connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      published.push(p);
-      for (const listener of [...listeners]) listener(p);
-    });
-    connection.listen();
-    const init = await connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: pathToFileURL(repoRoot).href,
-      capabilities: {},
-      // A budget the node limit ends first: the hints do not depend on this machine's speed.
-      initializationOptions: { optimizer: { debounceMs: 50, budgetMs: 10_000 } },
-    });
-    assert.equal(init.capabilities.hoverProvider, true);
-    assert.ok(init.capabilities.codeActionProvider);
-    await connection.sendNotification(InitializedNotification.type, {});
+    // A budget the node limit ends first: the hints do not depend on this machine's speed.
+    session = await startLspSession({ rootUri: pathToFileURL(repoRoot).href, initializationOptions: { optimizer: { debounceMs: 50, budgetMs: 10_000 } } });
+    connection = session.connection;
+    assert.equal(session.init.capabilities.hoverProvider, true);
+    assert.ok(session.init.capabilities.codeActionProvider);
     await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text } });
   });
 
-  after(async () => {
-    await connection.sendRequest(ShutdownRequest.type);
-    await connection.sendNotification(ExitNotification.type);
-    connection.dispose();
-  });
+  after(() => session.stop());
 
   test("a hint on each statement with a cheaper verified rewrite", async () => {
     const withHints = await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
@@ -162,7 +123,7 @@ describe("optimizer in the language server", () => {
     const hoverG = async () => ((await connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: { line: 1, character: 0 } })) as Hover | null)?.contents as MarkupContent | undefined;
     assert.match((await hoverG())?.value ?? "", /\*\*G\*\*: matrix \? × \?/);
     await connection.sendNotification("dmlLens/measuredSizes", { textDocument: { uri: other }, variables: [{ name: "X", rows: 500, cols: 40, nnz: 1200 }] });
-    await diagnosticsWhere((p) => p.uri === other && published.filter((q) => q.uri === other).length >= 2);
+    await diagnosticsWhere((p) => p.uri === other && session.published.filter((q) => q.uri === other).length >= 2);
     assert.match((await hoverG())?.value ?? "", /\*\*G\*\*: matrix 40 × 40/);
   });
 
@@ -200,7 +161,7 @@ describe("optimizer in the language server", () => {
     });
     const next = await diagnosticsWhere((p) => p.version === 2 && hints(p).length >= 4);
     assert.ok(hints(next).every((d) => d.range.start.line !== line), "a hint for the old text of s1");
-    assert.ok(published.filter((p) => p.version === 2).every((p) => hints(p).every((d) => d.range.start.line !== line)));
+    assert.ok(session.published.filter((p) => p.version === 2).every((p) => hints(p).every((d) => d.range.start.line !== line)));
   });
 
   test("a hover right after an edit does not swallow the full analysis of that version", async () => {

@@ -1,0 +1,98 @@
+/**
+ * The language server (dist/server.js) as a child process over stdio,
+ * driven by the LSP client library: what `dml bench lsp` and the protocol
+ * tests talk to. Keeps every published diagnostics notification and every
+ * log message, and waits for diagnostics that match a condition.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import {
+  createProtocolConnection,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  LogMessageNotification,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type InitializeParams,
+  type InitializeResult,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol/node";
+import { packageRoot } from "./package-root";
+
+export interface LspSession {
+  connection: ProtocolConnection;
+  init: InitializeResult;
+  /** Every diagnostics notification so far, in arrival order. */
+  published: PublishDiagnosticsParams[];
+  /** Every `window/logMessage` text so far. */
+  logs: string[];
+  /** The first diagnostics `accept` takes, already received or still to come (rejects after `ms`). */
+  diagnosticsWhere(accept: (p: PublishDiagnosticsParams) => boolean, ms?: number): Promise<PublishDiagnosticsParams>;
+  /** The first diagnostics `accept` takes among those published from now on. */
+  nextDiagnostics(accept: (p: PublishDiagnosticsParams) => boolean, ms?: number): Promise<PublishDiagnosticsParams>;
+  stop(): Promise<void>;
+}
+
+export type SessionOptions = Partial<Pick<InitializeParams, "rootUri" | "workspaceFolders" | "initializationOptions">>;
+
+export async function startLspSession(options: SessionOptions = {}): Promise<LspSession> {
+  const server = path.join(packageRoot(), "dist", "server.js");
+  if (!existsSync(server)) throw new Error("dist/server.js is missing: run `npm run build` first");
+  const child = spawn(process.execPath, [server, "--stdio"], { cwd: packageRoot(), stdio: "pipe" });
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const published: PublishDiagnosticsParams[] = [];
+  const logs: string[] = [];
+  const listeners = new Set<(p: PublishDiagnosticsParams) => void>();
+  connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    published.push(p);
+    for (const listener of [...listeners]) listener(p);
+  });
+  connection.onNotification(LogMessageNotification.type, (p) => {
+    logs.push(p.message);
+  });
+  connection.listen();
+  const wait = (accept: (p: PublishDiagnosticsParams) => boolean, ms: number) =>
+    new Promise<PublishDiagnosticsParams>((resolve, reject) => {
+      const listener = (p: PublishDiagnosticsParams) => {
+        if (!accept(p)) return;
+        clearTimeout(timer);
+        listeners.delete(listener);
+        resolve(p);
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(listener);
+        reject(new Error(`timed out after ${ms} ms waiting for diagnostics`));
+      }, ms);
+      listeners.add(listener);
+    });
+  const init = await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: options.rootUri ?? null,
+    capabilities: {},
+    ...(options.workspaceFolders ? { workspaceFolders: options.workspaceFolders } : {}),
+    ...(options.initializationOptions !== undefined ? { initializationOptions: options.initializationOptions } : {}),
+  });
+  await connection.sendNotification(InitializedNotification.type, {});
+  return {
+    connection,
+    init,
+    published,
+    logs,
+    diagnosticsWhere: (accept, ms = 30_000) => {
+      const earlier = published.find(accept);
+      return earlier ? Promise.resolve(earlier) : wait(accept, ms);
+    },
+    nextDiagnostics: (accept, ms = 30_000) => wait(accept, ms),
+    stop: async () => {
+      await connection.sendRequest(ShutdownRequest.type);
+      await connection.sendNotification(ExitNotification.type);
+      connection.dispose();
+      child.kill();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The server's settings: `initializationOptions.optimizer` at start, then
+ * `dmlLens.optimizer` of each `workspace/didChangeConfiguration`. A value of
+ * the wrong type or outside its choices is ignored (the previous value
+ * stays) and reported, so a typo in settings.json never breaks the server.
+ */
+import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
+import { SPARSITY_ESTIMATORS } from "../../engine/stats/sizes/sketch-sizes";
+import type { ExtractionStrategy } from "./optimizer-thread";
+
+/** The unit in which hints, quick fixes and hovers state a rewrite's cost. */
+export type CostUnit = "time" | "flops" | "bytes";
+
+export interface ServerSettings {
+  enabled: boolean;
+  /** Saturation budget per block, ms. */
+  budgetMs: number;
+  /** Pause after the last change before optimizing, ms. */
+  debounceMs: number;
+  /** Dims of assigned matrices as inlay hints. */
+  inlayHints: boolean;
+  /** Pause after the last change before the full analysis, ms (at least 1.5 times the last analysis's duration). */
+  analysisDelayMs: number;
+  /** Window in which keystrokes share one syntax check, ms. */
+  syntaxWindowMs: number;
+  /** How the cheapest plan is extracted from the saturated e-graph. */
+  extraction: ExtractionStrategy;
+  /** Which estimate an inexact nnz is. */
+  sparsityEstimator: SparsityEstimator;
+  /** A size-assumptions file (dml-lens.json format) to use instead of the workspace's dml-lens.json; relative to the workspace folder; "" for the default. */
+  sizeAssumptionsFile: string;
+  costUnit: CostUnit;
+}
+
+export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
+  enabled: true,
+  budgetMs: 200,
+  debounceMs: 250,
+  inlayHints: true,
+  analysisDelayMs: 50,
+  syntaxWindowMs: 15,
+  extraction: "greedy",
+  sparsityEstimator: "mnc",
+  sizeAssumptionsFile: "",
+  costUnit: "time",
+};
+
+type Check = (value: unknown) => string | undefined;
+
+const boolean: Check = (v) => (typeof v === "boolean" ? undefined : "true or false");
+const milliseconds: Check = (v) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? undefined : "a number of milliseconds, at least 0");
+const positive: Check = (v) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? undefined : "a positive number of milliseconds");
+const oneOf = (choices: readonly string[]): Check => (v) => (typeof v === "string" && choices.includes(v) ? undefined : `one of ${choices.map((c) => `"${c}"`).join(", ")}`);
+const string: Check = (v) => (typeof v === "string" ? undefined : "a string");
+
+const CHECKS: Record<keyof ServerSettings, Check> = {
+  enabled: boolean,
+  budgetMs: positive,
+  debounceMs: milliseconds,
+  inlayHints: boolean,
+  analysisDelayMs: milliseconds,
+  syntaxWindowMs: milliseconds,
+  extraction: oneOf(["greedy", "ilp"]),
+  sparsityEstimator: oneOf(SPARSITY_ESTIMATORS),
+  sizeAssumptionsFile: string,
+  costUnit: oneOf(["time", "flops", "bytes"]),
+};
+
+/** `current` with the valid fields of `given`; a message for each field left out. */
+export function mergeSettings(current: ServerSettings, given: unknown): { settings: ServerSettings; problems: string[] } {
+  const settings = { ...current };
+  const problems: string[] = [];
+  if (given === undefined || given === null) return { settings, problems };
+  if (typeof given !== "object" || Array.isArray(given)) return { settings, problems: ["dmlLens.optimizer must be an object"] };
+  for (const [key, value] of Object.entries(given)) {
+    if (!(key in CHECKS)) {
+      problems.push(`unknown setting dmlLens.optimizer.${key}`);
+      continue;
+    }
+    const field = key as keyof ServerSettings;
+    const expected = CHECKS[field](value);
+    if (expected) problems.push(`dmlLens.optimizer.${key} must be ${expected}, not ${JSON.stringify(value)}; keeping ${JSON.stringify(settings[field])}`);
+    else (settings as Record<string, unknown>)[field] = value;
+  }
+  return { settings, problems };
+}
