@@ -15,7 +15,9 @@
  * Conditions and loop bounds are built as predicate DAGs (for their types
  * and type errors), but only basic blocks are listed.
  */
-import type { Diagnostic, Expression, Program } from "../syntax/ast";
+import type { Diagnostic, Expression, Program, Range } from "../syntax/ast";
+import { rangeTexts } from "../syntax/ranges";
+import { type BlockDagCache, programContextKey } from "./block-dag-cache";
 import { formStatementBlocks } from "./blocks";
 import { buildBlockDag, buildPredicateDag } from "./dag-build";
 import { createDagContext, type DagContext, type DagContextOptions } from "./dag-context";
@@ -51,6 +53,8 @@ export interface ProgramDags {
 export interface ProgramDagOptions extends DagContextOptions {
   /** Blocks already formed from `program` (else they are formed here, with the same `extraFunctions`). */
   blocks?: ProgramBlocks;
+  /** DAGs of earlier analyses of the same document, reused for blocks that did not change, with the program's text. */
+  cache?: { dags: BlockDagCache; sourceText: string };
 }
 
 type TypeEnv = LayeredEnv<DagType>;
@@ -62,7 +66,9 @@ const MAX_LOOP_ROUNDS = 8;
 
 export function buildProgramDags(program: Program, options: ProgramDagOptions = {}): ProgramDags {
   const programBlocks = options.blocks ?? formStatementBlocks(program, options);
-  const walker = new TypeWalker(createDagContext(program, options));
+  const context = createDagContext(program, options);
+  const cache = options.cache && { dags: options.cache.dags, textOf: rangeTexts(options.cache.sourceText), contextKey: programContextKey(context) };
+  const walker = new TypeWalker(context, cache);
   walker.sequence(programBlocks.main, LayeredEnv.of(), undefined, undefined);
   for (const f of programBlocks.functions) {
     if (f.external) continue;
@@ -80,6 +86,7 @@ export function buildProgramDags(program: Program, options: ProgramDagOptions = 
   blocks.sort((a, b) => comparePositions(a.block.range.start, b.block.range.start));
   const diagnostics = [...blocks.flatMap((info) => info.dag.diagnostics ?? []), ...[...walker.predicates.values()].flat()];
   diagnostics.sort((a, b) => comparePositions(a.range.start, b.range.start));
+  options.cache?.dags.sweep();
   return { blocks, byBlock: new Map(blocks.map((info) => [info.block, info])), diagnostics, programBlocks };
 }
 
@@ -93,7 +100,10 @@ class TypeWalker {
   /** Type errors of conditions and loop bounds, by their block (latest round). */
   readonly predicates = new Map<StatementBlock, Diagnostic[]>();
 
-  constructor(readonly context: DagContext) {}
+  constructor(
+    readonly context: DagContext,
+    private readonly cache?: { dags: BlockDagCache; textOf: (range: Range) => string; contextKey: string },
+  ) {}
 
   sequence(blocks: readonly StatementBlock[], env: TypeEnv, loopWrites: LoopWrites, fn: string | undefined): TypeEnv {
     let current = env;
@@ -104,7 +114,9 @@ class TypeWalker {
   private block(block: StatementBlock, env: TypeEnv, loopWrites: LoopWrites, fn: string | undefined): TypeEnv {
     switch (block.kind) {
       case "basic": {
-        const dag = buildBlockDag(block, { ...this.context, variableTypes: env, ...(loopWrites ? { loopWrites } : {}) });
+        const context: DagContext = { ...this.context, variableTypes: env, ...(loopWrites ? { loopWrites } : {}) };
+        const cache = this.cache;
+        const dag = cache ? cache.dags.dagOf(block, cache.textOf(block.range), context, cache.contextKey, () => buildBlockDag(block, context)) : buildBlockDag(block, context);
         this.built.set(block, { dag, loopDepth: loopWrites?.length ?? 0, ...(fn ? { functionName: fn } : {}) });
         return env.with([...dag.outputs].map(([name, id]) => [name, dag.nodes[id].type] as const));
       }

@@ -6,21 +6,29 @@
  * A copied `Map` per block makes such a walk quadratic (every block of a
  * long script copies every variable). Here an update adds a layer on top of
  * the environment it came from, and a join or comparison of two
- * environments looks only at the names set since their common ancestor:
- * what a branch or a loop body assigned. Lookups walk at most
- * MAX_DEPTH layers; a deeper environment is flattened into one layer (it
- * then shares no ancestor with older ones, and a join over it visits every
- * name once, which is correct, only slower).
+ * environments looks only at the names set on the two paths from their
+ * common ancestor (found by depth, like a lowest common ancestor in a
+ * tree): what a branch or a loop body assigned, not every variable.
+ *
+ * Every SNAPSHOT_EVERY layers an environment also keeps a snapshot of all
+ * its names, so a lookup reads at most that many layers and one map.
  */
 
-const MAX_DEPTH = 32;
+const SNAPSHOT_EVERY = 64;
 
 export class LayeredEnv<V> {
+  /** All names and values, on every SNAPSHOT_EVERY-th layer and the root. */
+  private readonly snapshot: ReadonlyMap<string, V> | undefined;
+
   private constructor(
     private readonly parent: LayeredEnv<V> | undefined,
     private readonly own: ReadonlyMap<string, V>,
+    /** Layers below this one (0 for a root). */
     private readonly depth: number,
-  ) {}
+  ) {
+    if (!parent) this.snapshot = own;
+    else if (depth % SNAPSHOT_EVERY === 0) this.snapshot = new Map([...parent.entries(), ...own]);
+  }
 
   static of<V>(entries: Iterable<readonly [string, V]> = []): LayeredEnv<V> {
     return new LayeredEnv<V>(undefined, new Map(entries), 0);
@@ -28,8 +36,9 @@ export class LayeredEnv<V> {
 
   get(name: string): V | undefined {
     for (let env: LayeredEnv<V> | undefined = this; env; env = env.parent) {
-      const value = env.own.get(name);
-      if (value !== undefined || env.own.has(name)) return value;
+      const layer = env.snapshot ?? env.own;
+      const value = layer.get(name);
+      if (value !== undefined || layer.has(name) || env.snapshot) return value;
     }
     return undefined;
   }
@@ -37,18 +46,19 @@ export class LayeredEnv<V> {
   /** This environment with `entries` set (no new layer when there are none). */
   with(entries: Iterable<readonly [string, V]>): LayeredEnv<V> {
     const own = new Map(entries);
-    if (own.size === 0) return this;
-    if (this.depth + 1 < MAX_DEPTH) return new LayeredEnv(this, own, this.depth + 1);
-    const flat = new Map(this.entries());
-    for (const [name, value] of own) flat.set(name, value);
-    return new LayeredEnv<V>(undefined, flat, 0);
+    return own.size === 0 ? this : new LayeredEnv(this, own, this.depth + 1);
   }
 
   /** Every name with its current value. */
   *entries(): IterableIterator<[string, V]> {
-    const seen = new Set<string>();
+    const layers: ReadonlyMap<string, V>[] = [];
     for (let env: LayeredEnv<V> | undefined = this; env; env = env.parent) {
-      for (const [name, value] of env.own) {
+      layers.push(env.snapshot ?? env.own);
+      if (env.snapshot) break;
+    }
+    const seen = new Set<string>();
+    for (const layer of layers) {
+      for (const [name, value] of layer) {
         if (seen.has(name)) continue;
         seen.add(name);
         yield [name, value];
@@ -88,24 +98,23 @@ export class LayeredEnv<V> {
     return LayeredEnv.divergence(a, b).names;
   }
 
-  /** The nearest layer both environments are built on, and the names set above it on either side. */
+  /**
+   * The nearest layer both environments are built on, and the names set
+   * above it on either side; without one (different roots), every name of
+   * both.
+   */
   private static divergence<V>(a: LayeredEnv<V>, b: LayeredEnv<V>): { ancestor: LayeredEnv<V> | undefined; names: Set<string> } {
-    const chainOf = (env: LayeredEnv<V>) => {
-      const chain: LayeredEnv<V>[] = [];
-      for (let e: LayeredEnv<V> | undefined = env; e; e = e.parent) chain.push(e);
-      return chain;
-    };
-    const chainA = chainOf(a);
-    const inA = new Set(chainA);
-    const chainB = chainOf(b);
-    const ancestor = chainB.find((e) => inA.has(e));
     const names = new Set<string>();
-    for (const chain of [chainA, chainB]) {
-      for (const env of chain) {
-        if (env === ancestor) break;
-        for (const name of env.own.keys()) names.add(name);
-      }
-    }
-    return { ancestor, names };
+    const climb = (env: LayeredEnv<V>) => {
+      for (const name of env.own.keys()) names.add(name);
+      return env.parent;
+    };
+    let [x, y]: (LayeredEnv<V> | undefined)[] = [a, b];
+    while (x && y && x.depth > y.depth) x = climb(x);
+    while (x && y && y.depth > x.depth) y = climb(y);
+    while (x && y && x !== y) [x, y] = [climb(x), climb(y)];
+    if (x && x === y) return { ancestor: x, names };
+    for (const env of [a, b]) for (const [name] of env.entries()) names.add(name);
+    return { ancestor: undefined, names };
   }
 }

@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { CallExpression, Diagnostic, Program, Range, Statement } from "../syntax/ast";
 import { parse, type ParseResultWithComments } from "../syntax/parse";
+import type { BlockDagCache } from "../program/block-dag-cache";
 import { buildProgramDags, type ProgramDags } from "../program/dag-program";
 import { createDagContext } from "../program/dag-context";
 import type { DagNode } from "../program/dag-types";
@@ -53,6 +54,8 @@ export interface AnalysisOptions {
   measured?: ReadonlyMap<string, MeasuredSize>;
   /** Which estimate an inexact nnz is (default `mnc`; see sketch-sizes.ts). */
   estimator?: SparsityEstimator;
+  /** Block DAGs of earlier analyses of the same document (an editor's), reused where blocks did not change. */
+  dagCache?: BlockDagCache;
 }
 
 export interface MeasuredSize {
@@ -98,7 +101,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   diagnostics.push(...annotations.diagnostics);
 
   const program = parsed.program;
-  const dags = buildProgramDags(program);
+  const dags = buildProgramDags(program, options.dagCache ? { cache: { dags: options.dagCache, sourceText: text } } : {});
   diagnostics.push(...dags.diagnostics);
   const reads = readCalls(program);
   const readCache = new Map<string, NodeStats | undefined>();

@@ -44,8 +44,19 @@ function offsets(text: string): (p: Range["start"]) => number {
 
 /** The text a range covers. */
 export function textInRange(text: string, range: Range): string {
+  return rangeTexts(text)(range);
+}
+
+/** The text of any range of `text`, with the line starts found once (for many ranges of one text). */
+export function rangeTexts(text: string): (range: Range) => string {
   const offset = offsets(text);
-  return text.slice(offset(range.start), offset(range.end));
+  return (range) => text.slice(offset(range.start), offset(range.end));
+}
+
+/** `range` moved down by `lines` (up when negative), characters unchanged. */
+export function shiftRange(range: Range, lines: number): Range {
+  if (lines === 0) return range;
+  return { start: { line: range.start.line + lines, character: range.start.character }, end: { line: range.end.line + lines, character: range.end.character } };
 }
 
 export interface TextEdit {

@@ -11,7 +11,7 @@ import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { BlockDagInfo as BlockInfo } from "../../engine/program/dag-program";
 import type { BlockOptimization, Suggestion } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
-import { textInRange } from "../../engine/syntax/ranges";
+import { rangeTexts, shiftRange } from "../../engine/syntax/ranges";
 import { type BlockRequestOptions, inProcessRunner, type BlockRunner } from "./optimizer-thread";
 
 interface Cached {
@@ -36,8 +36,9 @@ export class BlockOptimizer {
   /** What is known now for the document's blocks (cached results only). */
   known(text: string, analysis: ProgramAnalysis): DocumentOptimizations {
     const known: DocumentOptimizations = new Map();
+    const textOf = rangeTexts(text);
     for (const info of analysis.dags.blocks) {
-      const key = blockKey(text, analysis, info);
+      const key = blockKey(textOf, analysis, info);
       const cached = key === undefined ? undefined : this.cache.get(key);
       if (cached) known.set(info, shifted(cached, info.block.range.start));
     }
@@ -50,8 +51,9 @@ export class BlockOptimizer {
    */
   async optimize(text: string, analysis: ProgramAnalysis, isCurrent: () => boolean): Promise<DocumentOptimizations | undefined> {
     const results: DocumentOptimizations = new Map();
+    const textOf = rangeTexts(text);
     for (const info of analysis.dags.blocks) {
-      const key = blockKey(text, analysis, info);
+      const key = blockKey(textOf, analysis, info);
       const sizes = analysis.sizes.blocks.get(info.block);
       if (key === undefined || !sizes) continue;
       let cached = this.cache.get(key);
@@ -78,7 +80,7 @@ export class BlockOptimizer {
  * it and of every node (so new metadata or measured sizes count); undefined
  * for blocks without sizes.
  */
-function blockKey(text: string, analysis: ProgramAnalysis, info: BlockInfo): string | undefined {
+function blockKey(textOf: (range: Range) => string, analysis: ProgramAnalysis, info: BlockInfo): string | undefined {
   const sizes = analysis.sizes.blocks.get(info.block);
   if (!sizes) return undefined;
   const stat = (id: number) => {
@@ -87,16 +89,15 @@ function blockKey(text: string, analysis: ProgramAnalysis, info: BlockInfo): str
   };
   const inputs = [...info.dag.inputs.entries()].map(([name, node]) => `${name}:${stat(node)}`);
   const start = info.block.range.start.character;
-  return `${start}|${textInRange(text, info.block.range).replace(/\s+/g, " ")}|${inputs.sort().join(";")}|${info.dag.nodes.map((n) => stat(n.id)).join(";")}`;
+  return `${start}|${textOf(info.block.range).replace(/\s+/g, " ")}|${inputs.sort().join(";")}|${info.dag.nodes.map((n) => stat(n.id)).join(";")}`;
 }
 
 function shifted(cached: Cached, start: Position): BlockOptimization {
   const lines = start.line - cached.start.line;
   if (lines === 0) return cached.result;
   const move = (p: Position): Position => ({ line: p.line + lines, character: p.character });
-  const moveRange = (r: Range): Range => ({ start: move(r.start), end: move(r.end) });
   const suggestions = cached.result.suggestions.map((s): Suggestion => {
-    const moved: Suggestion = { ...s, range: moveRange(s.range) };
+    const moved: Suggestion = { ...s, range: shiftRange(s.range, lines) };
     if (s.temporaries) moved.temporaries = s.temporaries.map((t) => ({ ...t, insertAt: move(t.insertAt) }));
     return moved;
   });

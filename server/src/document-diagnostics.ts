@@ -8,6 +8,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { BlockDagCache } from "../../engine/program/block-dag-cache";
 import { fileSourceReader } from "../../engine/program/source-reader";
 import { checkAndAnalyze, type CheckOptions } from "../../engine/stats/check-document";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
@@ -25,6 +26,8 @@ export interface DocumentAnalysisOptions {
   workspaceFolders?: readonly string[];
   /** A size-assumptions file instead of the workspace's dml-lens.json, relative to the workspace folder ("" or undefined: the default). */
   sizeAssumptionsFile?: string;
+  /** The document's block DAGs from earlier analyses. */
+  dagCache?: BlockDagCache;
 }
 
 export function documentDiagnostics(uri: string, text: string, result: ParseResultWithComments): Diagnostic[] {
@@ -41,6 +44,7 @@ export function documentCheck(uri: string, text: string, result: ParseResultWith
       ...(options.estimator ? { estimator: options.estimator } : {}),
       ...(workspaceRoot !== undefined ? { workspaceRoot } : {}),
       ...(options.sizeAssumptionsFile ? { workspaceFile: options.sizeAssumptionsFile } : {}),
+      ...(options.dagCache ? { dagCache: options.dagCache } : {}),
     };
     if (scriptPath === undefined) return checkAndAnalyze(text, check, result);
     return checkAndAnalyze(text, { ...check, scriptPath, readFile: fileSourceReader(scriptPath), scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES }, result);

@@ -41,6 +41,7 @@ import {
 } from "vscode-languageserver/node";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { BlockDagCache } from "../../engine/program/block-dag-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
@@ -103,6 +104,8 @@ interface OpenDocument {
   analysisTimer?: NodeJS.Timeout;
   /** Other files (dml-lens.json, .mtd) whose problems this document's analysis published. */
   otherFiles: Set<string>;
+  /** Block DAGs of its earlier analyses: an edit rebuilds only the blocks it changed. */
+  dagCache: BlockDagCache;
 }
 
 const open = new Map<string, OpenDocument>();
@@ -110,7 +113,7 @@ const open = new Map<string, OpenDocument>();
 function entryOf(uri: string): OpenDocument {
   let entry = open.get(uri);
   if (!entry) {
-    entry = { analysisMs: 0, otherFiles: new Set() };
+    entry = { analysisMs: 0, otherFiles: new Set(), dagCache: new BlockDagCache() };
     open.set(uri, entry);
   }
   return entry;
@@ -150,6 +153,7 @@ function stateOf(document: TextDocument): DocumentState {
     estimator: settings.sparsityEstimator,
     workspaceFolders,
     sizeAssumptionsFile: settings.sizeAssumptionsFile,
+    dagCache: entry.dagCache,
   });
   entry.analysisMs = performance.now() - started;
   const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };

@@ -1,0 +1,82 @@
+/**
+ * Block DAGs kept across analyses of one document, so that after an edit
+ * only the edited blocks (and those whose live-in types changed) are built
+ * again. A DAG is stored under the block's exact text, its start column,
+ * the types of the variables it reads, the writes of its enclosing loops
+ * among them, and what the whole program contributes (user functions,
+ * their signatures, builtin constants). A block that only moved by lines
+ * gets its DAG back with every range moved; each lookup returns a copy, so
+ * what callers set on it (`liveOut`) never reaches the cache.
+ *
+ * Entries no analysis used in the last two are dropped at `sweep()`.
+ */
+import type { Diagnostic } from "../syntax/ast";
+import { shiftRange } from "../syntax/ranges";
+import type { DagContext } from "./dag-context";
+import type { BlockDag } from "./dag-types";
+import type { BasicBlock } from "./statement-block";
+
+interface Entry {
+  dag: BlockDag;
+  line: number;
+  generation: number;
+}
+
+export class BlockDagCache {
+  private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+  hits = 0;
+  misses = 0;
+
+  /** The block's DAG from the cache, else `build()`'s, stored. */
+  dagOf(block: BasicBlock, blockText: string, context: DagContext, contextKey: string, build: () => BlockDag): BlockDag {
+    const key = blockKey(block, blockText, context, contextKey);
+    const line = block.range.start.line;
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.hits++;
+      entry.generation = this.generation;
+      return moved(entry.dag, line - entry.line);
+    }
+    this.misses++;
+    const dag = build();
+    this.entries.set(key, { dag: moved(dag, 0), line, generation: this.generation });
+    return dag;
+  }
+
+  /** Ends one analysis: forgets what neither it nor the one before used. */
+  sweep(): void {
+    for (const [key, entry] of this.entries) if (entry.generation < this.generation - 1) this.entries.delete(key);
+    this.generation++;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** What the whole program contributes to every block's DAG. */
+export function programContextKey(context: DagContext): string {
+  const signatures = [...context.signatures.values()].map((s) => JSON.stringify(s));
+  return JSON.stringify([[...context.functions.names].sort(), signatures.sort(), [...context.constants].sort()]);
+}
+
+function blockKey(block: BasicBlock, blockText: string, context: DagContext, contextKey: string): string {
+  const types = block.reads.map((name) => {
+    const type = context.variableTypes?.get(name);
+    return type ? `${name}:${type.dataType}/${type.valueType}` : `${name}:?`;
+  });
+  const loops = (context.loopWrites ?? []).map((writes) => block.reads.filter((name) => writes.has(name)).join(","));
+  return [contextKey, block.range.start.character, types.join(";"), loops.join("|"), blockText].join("\n");
+}
+
+function moved(dag: BlockDag, lines: number): BlockDag {
+  const copy: BlockDag = {
+    nodes: dag.nodes.map((node) => ({ ...node, range: shiftRange(node.range, lines) })),
+    inputs: new Map(dag.inputs),
+    outputs: new Map(dag.outputs),
+    sinks: dag.sinks.map((sink) => ({ ...sink, range: shiftRange(sink.range, lines) })),
+  };
+  if (dag.diagnostics) copy.diagnostics = dag.diagnostics.map((d): Diagnostic => ({ ...d, range: shiftRange(d.range, lines) }));
+  return copy;
+}
