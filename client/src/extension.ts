@@ -5,7 +5,7 @@
  * the server and the engine; this file stays thin.
  */
 import * as path from "node:path";
-import type { ExtensionContext } from "vscode";
+import { workspace, type ExtensionContext } from "vscode";
 import {
   LanguageClient,
   TransportKind,
@@ -31,6 +31,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
       { scheme: "file", language: "dml" },
       { scheme: "untitled", language: "dml" },
     ],
+    // The `dmlLens.optimizer.*` settings at start, then on every change (server/src/settings.ts).
+    initializationOptions: { optimizer: workspace.getConfiguration("dmlLens").get("optimizer") ?? {} },
+    synchronize: { configurationSection: "dmlLens" },
   };
   client = new LanguageClient("dmlLens", "DML Lens", serverOptions, clientOptions);
   context.subscriptions.push(client);
