@@ -9,16 +9,22 @@ import path from "node:path";
 import type { SourceReader } from "./function-scope";
 
 export function fileSourceReader(scriptPath: string, workingDirectory: string = process.cwd()): SourceReader {
-  const folders = [path.dirname(path.resolve(scriptPath)), path.resolve(workingDirectory)];
   return (sourcePath) => {
-    for (const folder of path.isAbsolute(sourcePath) ? [""] : folders) {
-      const full = path.resolve(folder, sourcePath);
-      try {
-        if (statSync(full).isFile()) return readFileSync(full, "utf8");
-      } catch {
-        // not there: try the next folder
-      }
-    }
-    return undefined;
+    const found = resolveSourcePath(scriptPath, sourcePath, workingDirectory);
+    return found === undefined ? undefined : readFileSync(found, "utf8");
   };
+}
+
+/** The file `source(sourcePath)` reads: next to the script, else in the working directory; undefined if neither exists. */
+export function resolveSourcePath(scriptPath: string, sourcePath: string, workingDirectory: string = process.cwd()): string | undefined {
+  const folders = path.isAbsolute(sourcePath) ? [""] : [path.dirname(path.resolve(scriptPath)), path.resolve(workingDirectory)];
+  for (const folder of folders) {
+    const full = path.resolve(folder, sourcePath);
+    try {
+      if (statSync(full).isFile()) return full;
+    } catch {
+      // not there: try the next folder
+    }
+  }
+  return undefined;
 }

@@ -3,10 +3,12 @@
  * live in a scope: the top level, or one function (its parameters and
  * body); a function's name is global. The definition of a variable read is
  * the nearest assignment on an earlier line of its scope (else the first
- * one); the definition of a call is the function's definition.
+ * one); the definition of a call is the function's definition, in the
+ * `source()`d file for `ns::f`.
  */
 import { expressionReadOccurrences, statementReadOccurrences, statementWriteOccurrences, type NameOccurrence } from "../../engine/program/variable-occurrences";
 import { walkExpression } from "../../engine/program/expression-walk";
+import { forEachStatement } from "../../engine/program/statement-walk";
 import type { Expression, Position, Program, Range, Statement } from "../../engine/syntax";
 import { positionBefore, rangeContains } from "../../engine/syntax/ranges";
 
@@ -96,14 +98,36 @@ function nameAt(program: Program, position: Position) {
   return undefined;
 }
 
-export function definition(program: Program, position: Position): Range | undefined {
+/** A file named by `source(path)`: where it is and its parsed program; undefined when it cannot be read. */
+export type SourcedFile = (sourcePath: string) => { file: string; program: Program } | undefined;
+
+/** The definition of the name at `position`: a range in this document, or in a sourced file (`file` set). */
+export function definition(program: Program, position: Position, sourced?: SourcedFile): { file?: string; range: Range } | undefined {
   const at = nameAt(program, position);
   if (!at) return undefined;
-  if (at.kind === "function") return at.found.definitions.get(at.name);
+  if (at.kind === "function") {
+    const local = at.found.definitions.get(at.name);
+    if (local) return { range: local };
+    const separator = at.name.indexOf("::");
+    return separator < 0 || !sourced ? undefined : sourcedDefinition(program, at.name.slice(0, separator), at.name.slice(separator + 2), sourced);
+  }
   const writes = at.scope.variables.filter((o) => o.name === at.name && o.write).sort((a, b) => (positionBefore(a.range.start, b.range.start) ? -1 : 1));
   // A read sees the assignments of earlier lines (on its own line, the target is assigned after the read).
   const earlier = writes.filter((o) => o.range.start.line < position.line || rangeContains(o.range, position));
-  return (earlier[earlier.length - 1] ?? writes[0])?.range;
+  const range = (earlier[earlier.length - 1] ?? writes[0])?.range;
+  return range && { range };
+}
+
+/** `ns::f`: the definition of `f` in the file of `source(...) as ns`. */
+function sourcedDefinition(program: Program, namespace: string, name: string, sourced: SourcedFile): { file: string; range: Range } | undefined {
+  let path: string | undefined;
+  forEachStatement(program.body, (statement) => {
+    if (statement.kind === "source" && statement.namespace?.name === namespace) path ??= statement.path;
+  });
+  const file = path === undefined ? undefined : sourced(path);
+  if (!file) return undefined;
+  const definition = file.program.body.find((s) => (s.kind === "function" || s.kind === "externalFunction") && s.name.name === name);
+  return definition && (definition.kind === "function" || definition.kind === "externalFunction") ? { file: file.file, range: definition.name.range } : undefined;
 }
 
 export function references(program: Program, position: Position): Range[] {

@@ -155,6 +155,13 @@ export function optimizerDiagnostics(analysis: ProgramAnalysis, optimizations: D
   return diagnostics;
 }
 
+/** ` (result 10000 × 20, sparsity 1.00)` for a matrix result of known size. */
+function resultShape(s: Suggestion): string {
+  if (s.rows === null || s.cols === null || s.nnz === null) return "";
+  const cells = s.rows * s.cols;
+  return ` (result ${s.rows} × ${s.cols}${cells > 0 ? `, sparsity ${(s.nnz / cells).toPrecision(3)}` : ""})`;
+}
+
 export interface QuickFix {
   title: string;
   edits: TextEdit[];
@@ -168,7 +175,7 @@ export function cheaperRewriteFixes(text: string, optimizations: DocumentOptimiz
     for (const s of result.suggestions) {
       if (range.end.line < s.range.start.line || range.start.line > s.range.end.line) continue;
       const shown = s.rewritten.length > 60 ? `${s.rewritten.slice(0, 57)}…` : s.rewritten;
-      fixes.push({ title: `Apply cheaper rewrite: ${costChange(s, unit)}: ${shown}`, edits: suggestionEdits(s, text), suggestion: s });
+      fixes.push({ title: `Apply cheaper rewrite: ${costChange(s, unit)}: ${shown}${resultShape(s)}`, edits: suggestionEdits(s, text), suggestion: s });
     }
   }
   return fixes;

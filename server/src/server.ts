@@ -54,7 +54,9 @@ import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimize
 import { completions, type CompletionKind } from "./completion";
 import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { carryOver } from "./stale-diagnostics";
-import { definition, references, rename, RenameError } from "./navigation";
+import { definition, references, rename, RenameError, type SourcedFile } from "./navigation";
+import { resolveSourcePath } from "../../engine/program/source-reader";
+import { readFileSync } from "node:fs";
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens";
 import { PLAN_REQUEST, planView } from "./plan-view";
 import { documentSymbols } from "./symbols";
@@ -294,7 +296,7 @@ documents.onDidClose((event) => {
 connection.onDocumentSymbol((params) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
-  return documentSymbols(stateOf(document).parsed.program);
+  return documentSymbols(stateOf(document).parsed.program, document.getText());
 });
 
 connection.onFoldingRanges((params) => {
@@ -371,9 +373,23 @@ connection.languages.inlayHint.on((params) => {
 
 connection.onDefinition((params) => {
   const document = documents.get(params.textDocument.uri);
-  const range = document ? definition(stateOf(document).parsed.program, params.position) : undefined;
-  return range && document ? { uri: document.uri, range } : null;
+  if (!document) return null;
+  const found = definition(stateOf(document).parsed.program, params.position, sourcedFiles(document.uri));
+  if (!found) return null;
+  return { uri: found.file !== undefined ? pathToFileURL(found.file).href : document.uri, range: found.range };
 });
+
+/** Files a saved document names in `source(...)`, parsed (for `ns::f` definitions). */
+function sourcedFiles(uri: string): SourcedFile | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  const scriptPath = fileURLToPath(uri);
+  return (sourcePath) => {
+    const file = resolveSourcePath(scriptPath, sourcePath, workspaceFolders[0]);
+    if (file === undefined) return undefined;
+    const opened = documents.get(pathToFileURL(file).href);
+    return { file, program: parseText(opened ? opened.getText() : readFileSync(file, "utf8")).program };
+  };
+}
 
 connection.onReferences((params) => {
   const document = documents.get(params.textDocument.uri);

@@ -1,11 +1,36 @@
 /**
  * The outline of a DML file: top-level function definitions and the first
- * top-level assignment of each plain variable name.
+ * top-level assignment of each plain variable name; in a script with
+ * `# %%` cells, each cell (named by its marker's title) holds those that
+ * start in it.
  */
 import { SymbolKind, type DocumentSymbol } from "vscode-languageserver/node";
+import { splitCells } from "../../engine/runtime/interpreter";
 import type { Identifier, Program, Statement } from "../../engine/syntax";
 
-export function documentSymbols(program: Program): DocumentSymbol[] {
+export function documentSymbols(program: Program, text: string): DocumentSymbol[] {
+  const symbols = topLevelSymbols(program);
+  const lines = text.split("\n");
+  const cells = splitCells(text).filter((cell) => /^\s*#\s*%%/.test(lines[cell.startLine] ?? ""));
+  if (cells.length === 0) return symbols;
+  const outside = symbols.filter((symbol) => symbol.range.start.line < cells[0]!.startLine);
+  return [
+    ...outside,
+    ...cells.map((cell): DocumentSymbol => {
+      const title = lines[cell.startLine]!.replace(/^\s*#\s*%%\s*/, "").trim();
+      const end = { line: cell.endLine, character: lines[cell.endLine]?.length ?? 0 };
+      return {
+        name: title === "" ? `cell ${cell.index}` : `cell ${cell.index}: ${title}`,
+        kind: SymbolKind.Namespace,
+        range: { start: { line: cell.startLine, character: 0 }, end },
+        selectionRange: { start: { line: cell.startLine, character: 0 }, end: { line: cell.startLine, character: lines[cell.startLine]!.length } },
+        children: symbols.filter((symbol) => symbol.range.start.line >= cell.startLine && symbol.range.start.line <= cell.endLine),
+      };
+    }),
+  ];
+}
+
+function topLevelSymbols(program: Program): DocumentSymbol[] {
   const symbols: DocumentSymbol[] = [];
   const seen = new Set<string>();
 

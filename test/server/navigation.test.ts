@@ -24,12 +24,23 @@ const pos = (line: number, needle: string, k = 0) => {
 const lines = (ranges: { start: { line: number; character: number } }[]) => ranges.map((r) => `${r.start.line}:${r.start.character}`);
 
 test("definition: the nearest assignment before, in the same scope; a call goes to the function", () => {
-  assert.deepEqual(definition(program, pos(7, "X"))?.start, { line: 5, character: 2 });
-  assert.deepEqual(definition(program, pos(5, "X", 1))?.start, { line: 0, character: 0 });
-  assert.deepEqual(definition(program, pos(2, "X"))?.start, pos(1, "X"), "inside f, X is the parameter");
-  assert.deepEqual(definition(program, pos(8, "f"))?.start, { line: 1, character: 0 });
-  assert.deepEqual(definition(program, pos(8, "i"))?.start, pos(4, "i"));
+  assert.deepEqual(definition(program, pos(7, "X"))?.range.start, { line: 5, character: 2 });
+  assert.deepEqual(definition(program, pos(5, "X", 1))?.range.start, { line: 0, character: 0 });
+  assert.deepEqual(definition(program, pos(2, "X"))?.range.start, pos(1, "X"), "inside f, X is the parameter");
+  assert.deepEqual(definition(program, pos(8, "f"))?.range.start, { line: 1, character: 0 });
+  assert.deepEqual(definition(program, pos(8, "i"))?.range.start, pos(4, "i"));
   assert.equal(definition(program, pos(7, "=")), undefined);
+});
+
+test("definition of ns::f: the function in the source()d file", () => {
+  const lib = parse("helper = function(double a) return (double b) { b = a }\nsq = function(matrix[double] A) return (matrix[double] B) {\n  B = A^2\n}\n").program;
+  const main = parse('source("lib/algebra.dml") as alg\nY = alg::sq(rand(rows=2, cols=2))\nZ = nope::sq(Y)\n').program;
+  const asked: string[] = [];
+  const sourced = (sourcePath: string) => (asked.push(sourcePath), sourcePath === "lib/algebra.dml" ? { file: "/w/lib/algebra.dml", program: lib } : undefined);
+  const found = definition(main, { line: 1, character: 9 }, sourced);
+  assert.deepEqual(found, { file: "/w/lib/algebra.dml", range: { start: { line: 1, character: 0 }, end: { line: 1, character: 2 } } });
+  assert.deepEqual(asked, ["lib/algebra.dml"]);
+  assert.equal(definition(main, { line: 2, character: 6 }, sourced), undefined, "no source() binds nope");
 });
 
 test("references: the top-level X everywhere outside f; f's X only inside f; f's calls", () => {

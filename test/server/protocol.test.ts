@@ -129,8 +129,11 @@ for (const [name, args] of launches) {
 
         const symbols = await withTimeout(lsp.request("textDocument/documentSymbol", { textDocument: { uri } }), "documentSymbol");
         assert.deepEqual(
-          (symbols.result as { name: string }[]).map((s) => s.name),
-          ["x", "y", "f"],
+          (symbols.result as { name: string; children?: { name: string }[] }[]).map((s) => [s.name, (s.children ?? []).map((c) => c.name)]),
+          [
+            ["cell 1: one", ["x", "y"]],
+            ["cell 2: two", ["f"]],
+          ],
         );
 
         const folding = await withTimeout(lsp.request("textDocument/foldingRange", { textDocument: { uri } }), "foldingRange");

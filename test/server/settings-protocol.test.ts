@@ -4,7 +4,8 @@
  * workspace folder and the one named in the settings, problems of a
  * malformed one published on that file, the sparsity estimate, the cost
  * unit of hints and quick fixes, ILP extraction, invalid values ignored
- * with a log message; and `$/cancelRequest` for requests still queued.
+ * with a log message; go to definition into a `source()`d file; and
+ * `$/cancelRequest` for requests still queued.
  */
 import { strict as assert } from "node:assert";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import {
   CancellationTokenSource,
   CodeActionRequest,
+  DefinitionRequest,
   DidChangeConfigurationNotification,
   DidOpenTextDocumentNotification,
   HoverRequest,
@@ -22,6 +24,7 @@ import {
   ResponseError,
   type CodeAction,
   type Hover,
+  type Location,
   type MarkupContent,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
@@ -145,6 +148,16 @@ describe("settings through the protocol", () => {
     })) as CodeAction[];
     const edit = actions[0]!.edit!.changes![sumProductUri]![0]!;
     assert.match(edit.newText, /t\(Vk\) %\*% Vk/);
+  });
+
+  test("go to definition of ns::f opens the source()d file at the function", async () => {
+    writeFileSync(path.join(folder, "lib.dml"), "# helpers\nscale = function(matrix[double] A, double c) return (matrix[double] B) {\n  B = A * c\n}\n");
+    const mainUri = pathToFileURL(path.join(folder, "main.dml")).href;
+    const main = 'source("lib.dml") as lib\nY = lib::scale(rand(rows=3, cols=3), 2)\n';
+    await session.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: mainUri, languageId: "dml", version: 1, text: main } });
+    const found = (await session.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: mainUri }, position: { line: 1, character: 10 } })) as Location;
+    assert.equal(found.uri, pathToFileURL(path.join(folder, "lib.dml")).href);
+    assert.deepEqual(found.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 5 } });
   });
 
   test("$/cancelRequest: requests the client cancels while they are queued are answered as cancelled", async () => {

@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { SymbolKind } from "vscode-languageserver/node";
+import { SymbolKind, type DocumentSymbol } from "vscode-languageserver/node";
+import { parse } from "../../engine/syntax/parse";
 import type { Identifier, Program, Range, Statement } from "../../engine/syntax/ast";
 import { toLspDiagnostic } from "../../server/src/convert";
 import { documentSymbols } from "../../server/src/symbols";
@@ -46,7 +47,7 @@ test("outline: top-level functions and the first assignment of each plain name",
     },
   ];
   const program: Program = { kind: "program", body, range: at(0, 0, 27) };
-  const symbols = documentSymbols(program);
+  const symbols = documentSymbols(program, "");
   assert.deepEqual(
     symbols.map((s) => [s.name, s.kind]),
     [
@@ -58,6 +59,18 @@ test("outline: top-level functions and the first assignment of each plain name",
   );
   assert.equal(symbols[1]!.detail, "(a) return (b)");
   assert.deepEqual(symbols[0]!.range, at(0, 0, 5));
+});
+
+test("cells group the symbols that start in them, named by their marker's title and numbered as Run Cell counts", () => {
+  const text = "n = 3\n# %% inputs\nX = rand(rows=n, cols=2)\n# %%\nf = function(matrix[double] A) return (double s) { s = sum(A) }\ny = f(X)\n";
+  const symbols = documentSymbols(parse(text).program, text);
+  const outline = (list: DocumentSymbol[]): unknown[] => list.map((s) => (s.children ? [s.name, s.kind, outline(s.children)] : [s.name, s.kind]));
+  assert.deepEqual(outline(symbols), [
+    ["n", SymbolKind.Variable],
+    ["cell 2: inputs", SymbolKind.Namespace, [["X", SymbolKind.Variable]]],
+    ["cell 3", SymbolKind.Namespace, [["f", SymbolKind.Function], ["y", SymbolKind.Variable]]],
+  ]);
+  assert.deepEqual(symbols[1]!.range, { start: { line: 1, character: 0 }, end: { line: 2, character: 24 } });
 });
 
 test("diagnostics convert to LSP severities and keep range and code", () => {
