@@ -68,3 +68,16 @@ function version(): string {
   const manifest = JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string };
   return manifest.version;
 }
+
+// Run directly (`node dist/cli.js ...`, as the extension forks it for Run Cell; the .vsix has no bin/): exit codes as bin/dml.js gives them.
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`dml: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 3;
+    },
+  );
+}

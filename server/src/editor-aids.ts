@@ -5,7 +5,7 @@
  * cursor. Plain data: server.ts converts to LSP types.
  */
 import { lookupBuiltin } from "../../engine/program/builtins";
-import { splitCells } from "../../engine/runtime/interpreter";
+import { splitCells } from "../../engine/syntax/cells";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { Position, Range } from "../../engine/syntax";
 import { textInRange } from "../../engine/syntax/ranges";

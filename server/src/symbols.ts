@@ -5,7 +5,7 @@
  * start in it.
  */
 import { SymbolKind, type DocumentSymbol } from "vscode-languageserver/node";
-import { splitCells } from "../../engine/runtime/interpreter";
+import { splitCells } from "../../engine/syntax/cells";
 import type { Identifier, Program, Statement } from "../../engine/syntax";
 
 export function documentSymbols(program: Program, text: string): DocumentSymbol[] {

@@ -9,6 +9,7 @@ import { DEFAULT_MEMORY_BUDGET } from "./context";
 import { DmlRuntimeError, formatRuntimeError, locate } from "./errors";
 import { Interpreter, type DefinedFunction } from "./interpreter";
 import type { Value } from "./values";
+import { type Cell, splitCells } from "../../syntax/cells";
 
 export interface SessionOptions {
   params?: ReadonlyMap<string, string> | Record<string, string>;
@@ -39,28 +40,6 @@ export interface RunResult {
   /** `file:line:col: error: message` lines (syntax errors or the runtime error). */
   errors: string[];
   error?: DmlRuntimeError;
-}
-
-export interface Cell {
-  /** 1-based. */
-  index: number;
-  startLine: number;
-  endLine: number;
-  text: string;
-}
-
-/** Splits a script at `# %%` comment lines; the text before the first marker is a cell if it has any code. */
-export function splitCells(text: string): Cell[] {
-  const lines = text.split("\n");
-  const starts: number[] = [];
-  lines.forEach((line, i) => {
-    if (/^\s*#\s*%%/.test(line)) starts.push(i);
-  });
-  const bounds: [number, number][] = [];
-  const firstCode = lines.slice(0, starts[0] ?? lines.length).some((l) => l.trim() !== "" && !l.trim().startsWith("#"));
-  if (starts.length === 0 || (starts[0] > 0 && firstCode)) bounds.push([0, (starts[0] ?? lines.length) - 1]);
-  starts.forEach((s, k) => bounds.push([s, (starts[k + 1] ?? lines.length) - 1]));
-  return bounds.map(([startLine, endLine], i) => ({ index: i + 1, startLine, endLine, text: lines.slice(startLine, endLine + 1).join("\n") }));
 }
 
 /** The script with every line outside `cell` blanked, so positions stay those of the whole file. */

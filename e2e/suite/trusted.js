@@ -1,0 +1,74 @@
+// The extension in real VS Code, workspace trusted: activation on a .dml
+// file, the server's diagnostics, a hover with dims and cost, the cheaper
+// rewrite applied through the quick fix, and Run Cell's printed values and
+// variable summary.
+"use strict";
+const assert = require("node:assert/strict");
+const vscode = require("vscode");
+const { suite, waitFor, open, hoverText } = require("./harness");
+
+const lineOf = (document, prefix) => document.getText().split("\n").findIndex((l) => l.startsWith(prefix));
+
+exports.run = suite("trusted workspace", [
+  [
+    "activates on a .dml file",
+    async () => {
+      const document = await open("sum_product.dml");
+      assert.equal(document.languageId, "dml");
+      const extension = vscode.extensions.getExtension("dml-lens.dml-lens");
+      assert.ok(extension, "the extension is installed");
+      await waitFor("activation", () => extension.isActive);
+      assert.equal(vscode.workspace.isTrusted, true);
+    },
+  ],
+  [
+    "diagnostics from the language server",
+    async () => {
+      const document = await open("problems.dml");
+      const diagnostics = await waitFor("diagnostics", () => {
+        const found = vscode.languages.getDiagnostics(document.uri);
+        return found.length >= 2 ? found : undefined;
+      });
+      const messages = diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.message}`).sort();
+      assert.deepEqual(messages, ["0:4 'x' is not defined: it is never assigned", "1:4 the inner dimensions of %*% do not match: 3 x 2 %*% 3 x 2"]);
+      assert.ok(diagnostics.every((d) => d.severity === vscode.DiagnosticSeverity.Error));
+    },
+  ],
+  [
+    "hover shows dims, nnz and cost",
+    async () => {
+      const document = await open("sum_product.dml");
+      const line = lineOf(document, "G =");
+      const character = document.lineAt(line).text.indexOf("Uk %*% t(Vk)") + 3;
+      const text = await waitFor("a hover", async () => (await hoverText(document, new vscode.Position(line, character))) || undefined);
+      assert.match(text, /matrix 10000 × 5000/);
+      assert.match(text, /estimated cost: [\d.]+ [kMG]?FLOP, .*~[\d.]+ (s|ms)/);
+    },
+  ],
+  [
+    "the quick fix applies the cheaper rewrite",
+    async () => {
+      const document = await open("sum_product.dml");
+      const line = lineOf(document, "G =");
+      await waitFor("the optimizer's hint on G", () => vscode.languages.getDiagnostics(document.uri).some((d) => d.range.start.line === line && String(d.code) === "cheaper-rewrite"), 120000);
+      const actions = await vscode.commands.executeCommand("vscode.executeCodeActionProvider", document.uri, new vscode.Range(line, 0, line, 0));
+      const fix = actions.find((a) => a.title.startsWith("Apply cheaper rewrite"));
+      assert.ok(fix, `no cheaper-rewrite action among ${actions.map((a) => a.title).join("; ")}`);
+      assert.match(fix.title, /^Apply cheaper rewrite: [\d.]+ s → [\d.]+ ms \(\d+× less\): Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk \(result 10000 × 20, sparsity 1\.00\)$/);
+      assert.ok(await vscode.workspace.applyEdit(fix.edit));
+      assert.equal(document.lineAt(line).text, "G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
+      await vscode.commands.executeCommand("workbench.action.files.revert");
+    },
+  ],
+  [
+    "Run Cell prints the values and summarizes the variables",
+    async () => {
+      const document = await open("cells.dml");
+      const outcome = await vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 2);
+      assert.equal(outcome.status, "ran", JSON.stringify(outcome));
+      assert.deepEqual(outcome.result.output, ["rows: 3, sum: 12.0"]);
+      const summary = outcome.result.variables.map((v) => (v.kind === "matrix" ? `${v.name} ${v.rows}x${v.cols} nnz ${v.nnz}` : `${v.name} ${v.kind}`));
+      assert.deepEqual(summary, ["X 3x2 nnz 4", "w 2x1 nnz 2", "y 3x1 nnz 3", "s scalar"]);
+    },
+  ],
+]);
