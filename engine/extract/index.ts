@@ -1,6 +1,6 @@
 /** Public surface of extraction: greedy tree, greedy DAG and ILP extraction over serialized-format e-graphs. */
 export { childClass, type Extraction, type ExtractionGraph, type ExtractionNode } from "./extraction-graph";
-export { dagCost, treeCost, validateExtraction } from "./costs";
+export { dagCost, reachableChoices, treeCost, validateExtraction } from "./costs";
 export { extractGreedyDag } from "./greedy-dag";
 export { extractGreedyTree } from "./greedy-tree";
 export { extractIlp, ilpExtractor, type IlpOptions } from "./ilp";

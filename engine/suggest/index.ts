@@ -1,5 +1,5 @@
 /** Public surface of the suggest stage: per-block optimization into verified, user-facing suggestions. */
-export { optimizeBlock, type BlockInput, type BlockOptimization, type DroppedSuggestion, type PlanNode, type Suggestion, type SuggestOptions } from "./optimize-block";
+export { optimizeBlock, type BlockInput, type BlockOptimization, type DroppedSuggestion, type FusedPart, type PlanNode, type StatementFusion, type Suggestion, type SuggestOptions } from "./optimize-block";
 export { suggestionEdits } from "./suggestion-edits";
 export { statementRoots, type StatementRoot } from "./statement-roots";
 export { randomInputs, shrinkDimensions, type InputCase, type VariableShape } from "./random-inputs";

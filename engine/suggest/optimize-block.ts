@@ -8,7 +8,7 @@
  * temporaries (a multi-statement edit).
  */
 import type { ClassId, ENode } from "../egraph/types";
-import type { Extraction, ExtractionGraph } from "../extract";
+import { reachableChoices, type Extraction, type ExtractionGraph } from "../extract";
 import type { BlockDag } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
 import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductForm, termToDml, type BlockEGraph, type SaturationOptions } from "../rewrite";
@@ -77,8 +77,23 @@ export interface DroppedSuggestion {
   reason: string;
 }
 
+/** A fused operator in a statement's plan: SystemDS runs `text` as one operator (`op`, e.g. wsloss) without its intermediates. */
+export interface FusedPart {
+  op: string;
+  text: string;
+}
+
+/** The fused operators of one statement's original plan (as SystemDS executes it). */
+export interface StatementFusion {
+  range: Range;
+  target: string;
+  fused: FusedPart[];
+}
+
 export interface BlockOptimization {
   suggestions: Suggestion[];
+  /** Statements whose original plan SystemDS runs with fused operators. */
+  fusion: StatementFusion[];
   dropped: DroppedSuggestion[];
   stopReason: string;
   nodes: number;
@@ -99,7 +114,7 @@ export interface BlockInput {
 export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): BlockOptimization {
   const start = performance.now();
   const roots = statementRoots(input.block, input.dag).filter((r) => isOptimizable(input, r));
-  if (roots.length === 0) return { suggestions: [], dropped: [], stopReason: "nothing to optimize", nodes: 0, classes: 0, ms: performance.now() - start };
+  if (roots.length === 0) return { suggestions: [], fusion: [], dropped: [], stopReason: "nothing to optimize", nodes: 0, classes: 0, ms: performance.now() - start };
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
   const report = saturate(block.egraph, block.attributes, options.saturation);
@@ -107,10 +122,13 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
   const outcomes = new Map<StatementRoot, Outcome>();
   const planGraphs: ExtractionGraph[] = [];
   const suggested: StatementPlan[] = [];
+  const fusion: StatementFusion[] = [];
   for (const root of roots) {
     const plan = planStatement(block, root, isOriginal, options.extract);
     if (!plan) continue;
     planGraphs.push(plan.after.graph);
+    const fused = fusedParts(input, block, plan.before.graph, plan.before.extraction);
+    if (fused.length > 0) fusion.push({ range: root.range, target: root.target, fused });
     const outcome = finish(input, block, plan, options);
     if (outcome) outcomes.set(root, outcome);
     if (outcome?.kind === "suggestion") suggested.push(plan);
@@ -123,7 +141,7 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
     if (outcome?.kind === "suggestion") suggestions.push(outcome.suggestion);
     else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
   }
-  const result: BlockOptimization = { suggestions, dropped, stopReason: report.stopReason, nodes: block.egraph.nodeCount, classes: block.egraph.classCount, ms: performance.now() - start };
+  const result: BlockOptimization = { suggestions, fusion, dropped, stopReason: report.stopReason, nodes: block.egraph.nodeCount, classes: block.egraph.classCount, ms: performance.now() - start };
   if (options.keepPlanGraphs) result.planGraphs = planGraphs;
   return result;
 }
@@ -244,6 +262,21 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
   };
   if (shared && shared.owned.length > 0) suggestion.temporaries = shared.owned.map((t) => ({ name: t.name, text: t.text, insertAt: root.statementStart }));
   return { kind: "suggestion", suggestion };
+}
+
+/** The fused operators an extracted plan uses, each printed as the DML it fuses. */
+function fusedParts(input: BlockInput, block: BlockEGraph, graph: ExtractionGraph, extraction: Extraction): FusedPart[] {
+  const parts: FusedPart[] = [];
+  for (const [cls, id] of reachableChoices(graph, extraction.choices)) {
+    const node = graph.nodes.get(id)!;
+    if (!node.op.startsWith("fused:")) continue;
+    try {
+      parts.push({ op: node.op.slice("fused:".length), text: termToDml(extractedTerm(graph, extraction, cls), (op) => leafText(input, block, op)) });
+    } catch {
+      // a fused part that cannot be printed is left out
+    }
+  }
+  return parts;
 }
 
 /** The extracted plan as indexed nodes, root first, each class once. */

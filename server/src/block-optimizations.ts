@@ -101,5 +101,6 @@ function shifted(cached: Cached, start: Position): BlockOptimization {
     if (s.temporaries) moved.temporaries = s.temporaries.map((t) => ({ ...t, insertAt: move(t.insertAt) }));
     return moved;
   });
-  return { ...cached.result, suggestions };
+  const fusion = cached.result.fusion.map((f) => ({ ...f, range: shiftRange(f.range, lines) }));
+  return { ...cached.result, suggestions, fusion };
 }

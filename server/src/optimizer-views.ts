@@ -112,6 +112,10 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
     }
   }
   for (const result of optimizations.values()) {
+    for (const f of result.fusion) {
+      if (!rangeContains(f.range, position) && !(word === f.target && position.line === f.range.start.line)) continue;
+      parts.push(`**Fusion plan**: ${f.fused.map((part) => `\`${part.text}\` runs as one fused operator (${part.op}), without its intermediates`).join("; ")}`);
+    }
     for (const s of result.suggestions) {
       if (!rangeContains(s.range, position) && !(word === s.target && position.line === s.range.start.line)) continue;
       parts.push(`**Cheaper equivalent** (verified): \`${s.rewritten}\`  \n${costChange(s, view.costUnit)}${s.rows !== null ? `, result ${s.rows} × ${s.cols}, nnz ≈ ${s.nnz}` : ""}`);

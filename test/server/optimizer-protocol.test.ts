@@ -74,6 +74,8 @@ describe("optimizer in the language server", () => {
     assert.match(value, /\*\*U %\*% t\(V\)\*\*: matrix 10000 × 5000, nnz ≈ 50000000 \(uniform estimate\), sparsity 1\.00/);
     assert.match(value, /estimated cost: [\d.]+ MFLOP, .* ~[\d.]+ ms/);
     assert.match(value, /\*\*Cheaper equivalent\*\* \(verified\): `.*t\(U\) %\*% X %\*% V.*`|with `tmp\d = t\(U\) %\*% X %\*% V`/);
+    // As written, SystemDS runs the statement with its fused wsloss operator (the cost before counts it).
+    assert.match(value, /\*\*Fusion plan\*\*: `sum\(\(X - U %\*% t\(V\)\)\^2\)` runs as one fused operator \(wsloss\), without its intermediates/);
     const variable = (await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: lineOf("X ="), character: 0 } })) as Hover;
     assert.match((variable.contents as MarkupContent).value, /\*\*X\*\*: matrix 10000 × 5000, nnz ≈ 50000 \((uniform estimate|MNC sketch)\), sparsity 0\.00100/);
   });
