@@ -28,6 +28,8 @@ const common = {
 const targets = [
   // The VS Code side: `vscode` is provided by the editor at run time.
   { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode", "glpk.js"] },
+  // The runtime's worker thread, started by the client for Run Cell (a session per script).
+  { entryPoints: ["client/src/runtime-worker.ts"], outfile: "dist/runtime-worker.js" },
   // The language server, started by the client over IPC (or `dml lsp --stdio`).
   { entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The optimizer's worker thread, started by the server.

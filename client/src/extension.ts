@@ -1,11 +1,12 @@
 /**
  * The VS Code side of DML Lens: starts the language server (dist/server.js)
- * over IPC and hands it every `dml` document, and implements the commands the
- * server's code lenses call (run-cells.ts). All language knowledge lives in
- * the server and the engine; this file stays thin.
+ * over IPC and hands it every `dml` document; runs `# %%` cells in the
+ * runtime worker (run-cells.ts, runtime-client.ts) and shows the results
+ * view, the Variables view and the status bar. All language knowledge
+ * lives in the server and the engine; this side stays thin.
  */
 import * as path from "node:path";
-import { workspace, type ExtensionContext } from "vscode";
+import { window, workspace, type ExtensionContext } from "vscode";
 import {
   LanguageClient,
   TransportKind,
@@ -13,6 +14,10 @@ import {
   type ServerOptions,
 } from "vscode-languageclient/node";
 import { registerRunCommands } from "./run-cells";
+import { ResultsView } from "./results-view";
+import { RuntimeClient } from "./runtime-client";
+import { StatusBar, type OptimizerState } from "./status-bar";
+import { VariablesView } from "./variables-view";
 
 let client: LanguageClient | undefined;
 
@@ -37,8 +42,19 @@ export async function activate(context: ExtensionContext): Promise<void> {
   };
   client = new LanguageClient("dmlLens", "DML Lens", serverOptions, clientOptions);
   context.subscriptions.push(client);
-  registerRunCommands(context, () => client);
+
+  const runtime = new RuntimeClient(context.asAbsolutePath(path.join("dist", "runtime-worker.js")));
+  const results = new ResultsView();
+  const variables = new VariablesView();
+  const status = new StatusBar();
+  context.subscriptions.push(runtime, results, variables, status);
+  context.subscriptions.push(window.registerTreeDataProvider("dmlLens.variables", variables));
+  context.subscriptions.push(runtime.onState((state) => status.showRuntime(state)));
+  context.subscriptions.push(window.onDidChangeActiveTextEditor(() => status.showOptimizer()));
+  registerRunCommands(context, { runtime, results, variables, client: () => client });
+
   await client.start();
+  context.subscriptions.push(client.onNotification("dmlLens/optimizerState", (state: OptimizerState) => status.setOptimizerState(state)));
 }
 
 export async function deactivate(): Promise<void> {

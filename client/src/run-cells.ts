@@ -1,73 +1,153 @@
 /**
- * "Run Cell" and "Run Above" (the server's code lenses call them): the saved
- * script runs in a separate process (`dml run --cell N --json`, the embedded
- * runtime), its printed output goes to the "DML Lens: Run" channel, and the
- * measured sizes of the assigned variables go to the language server, which
- * puts them in place of its estimates. Refused in an untrusted workspace.
- * The commands return what happened (for callers such as tests and other
- * extensions): the run's result, or why it did not run.
+ * The run commands: Run Cell (the server's code lenses pass the cell),
+ * Run Cell and Advance, Run Above, Run Selection, Run File, Interrupt and
+ * Restart Runtime. Code runs in the runtime worker (runtime-client.ts), in
+ * the script's session, so later cells see what earlier ones assigned; a
+ * run longer than half a second shows a progress notification whose Cancel
+ * interrupts it. After a run: the output goes to the "DML Lens: Run"
+ * channel, the results view and the Variables view show the session, a
+ * runtime error becomes a diagnostic at its line, and the measured sizes of
+ * the variables go to the language server, which puts them in place of its
+ * estimates. Refused in an untrusted workspace (analysis still works).
+ * Each command returns what happened (for tests and other extensions).
  */
-import { fork } from "node:child_process";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import { cellAt, isolateCell, splitCells } from "../../engine/syntax/cells";
+import type { ResultsPage } from "./results-html";
+import type { ResultsView } from "./results-view";
+import type { RuntimeClient } from "./runtime-client";
+import type { RunReply } from "./runtime-protocol";
+import type { VariablesView } from "./variables-view";
 
-export interface RunResult {
-  ok: boolean;
-  output: string[];
-  errors: string[];
-  variables: { name: string; kind: string; rows?: number; cols?: number; nnz?: number }[];
+export type RunOutcome = { status: "ran"; reply: RunReply } | { status: "refused"; reason: string };
+
+export interface RunDependencies {
+  runtime: RuntimeClient;
+  results: ResultsView;
+  variables: VariablesView;
+  client: () => LanguageClient | undefined;
 }
 
-export type RunOutcome = { status: "ran"; result: RunResult; ms: number } | { status: "refused"; reason: string } | { status: "failed"; reason: string };
+const PROGRESS_AFTER_MS = 500;
 
-export function registerRunCommands(context: vscode.ExtensionContext, client: () => LanguageClient | undefined): void {
+export function registerRunCommands(context: vscode.ExtensionContext, deps: RunDependencies): void {
   const channel = vscode.window.createOutputChannel("DML Lens: Run");
-  context.subscriptions.push(channel);
-  const run = async (uri: string | undefined, cell: number | undefined): Promise<RunOutcome> => {
+  const runtimeErrors = vscode.languages.createDiagnosticCollection("dml-runtime");
+  context.subscriptions.push(channel, runtimeErrors);
+
+  const documentOf = (uri: string | undefined): vscode.TextDocument | undefined =>
+    uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri) : vscode.window.activeTextEditor?.document;
+
+  /** Runs `texts` (whole-script texts with other lines blanked) of `document` in its session, then shows the results. */
+  const run = async (document: vscode.TextDocument, texts: string[], title: string, lines: { start: number; end: number }): Promise<RunOutcome> => {
     if (!vscode.workspace.isTrusted) {
       const reason = "DML Lens does not run scripts in an untrusted workspace (Workspace Trust); analysis and suggestions still work.";
       void vscode.window.showWarningMessage(reason);
       return { status: "refused", reason };
     }
-    const document = uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri) : vscode.window.activeTextEditor?.document;
-    if (!document || document.uri.scheme !== "file") return { status: "refused", reason: "no saved DML document to run" };
-    if (cell === undefined || cell < 1) return { status: "refused", reason: "no cell to run" };
-    if (document.isDirty && !(await document.save())) return { status: "refused", reason: "the document could not be saved" };
-    const cli = context.asAbsolutePath(path.join("dist", "cli.js"));
-    const started = Date.now();
-    channel.show(true);
-    channel.appendLine(`▶ ${path.basename(document.uri.fsPath)}, cells 1..${cell}`);
-    const result = await new Promise<RunResult | undefined>((resolve) => {
-      let stdout = "";
-      const child = fork(cli, ["run", document.uri.fsPath, "--cell", String(cell), "--json"], { cwd: path.dirname(document.uri.fsPath), silent: true });
-      child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr?.on("data", (chunk: Buffer) => channel.append(chunk.toString()));
-      child.on("exit", () => {
-        try {
-          resolve(JSON.parse(stdout) as RunResult);
-        } catch {
-          channel.appendLine(stdout);
-          resolve(undefined);
-        }
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const scriptPath = document.uri.scheme === "file" ? document.uri.fsPath : path.join(folder ?? process.cwd(), "untitled.dml");
+    runtimeErrors.delete(document.uri);
+    channel.appendLine(`▶ ${path.basename(scriptPath)}: ${title}`);
+    const running = deps.runtime.run({ scriptPath, texts, params: {}, ...(folder ? { workspaceRoot: folder } : {}) });
+    const progress = setTimeout(() => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `DML: running ${title}`, cancellable: true }, (_, token) => {
+        token.onCancellationRequested(() => deps.runtime.interrupt());
+        return running;
       });
-    });
-    if (!result) return { status: "failed", reason: "the runtime did not report a result (see the DML Lens: Run output)" };
-    for (const line of result.output) channel.appendLine(line);
-    for (const error of result.errors) channel.appendLine(error);
-    for (const v of result.variables) channel.appendLine(`  ${v.name}: ${v.kind}${v.rows !== undefined ? ` ${v.rows} x ${v.cols}, nnz ${v.nnz}` : ""}`);
-    channel.appendLine(`${result.ok ? "done" : "failed"} in ${Date.now() - started} ms`);
-    const measured = result.variables.filter((v) => v.kind === "matrix" && v.rows !== undefined && v.cols !== undefined && v.nnz !== undefined);
+    }, PROGRESS_AFTER_MS);
+    const reply = await running.finally(() => clearTimeout(progress));
+    report(document, reply, title, lines);
+    return { status: "ran", reply };
+  };
+
+  const report = (document: vscode.TextDocument, reply: RunReply, title: string, lines: { start: number; end: number }): void => {
+    for (const line of reply.output) channel.appendLine(line);
+    for (const error of reply.errors) channel.appendLine(error);
+    channel.appendLine(`${reply.ok ? "done" : reply.interrupted ? "interrupted" : "failed"} in ${reply.ms.toFixed(0)} ms`);
+    if (reply.error) {
+      const at = new vscode.Position(reply.error.line, reply.error.character);
+      const diagnostic = new vscode.Diagnostic(document.lineAt(Math.min(at.line, document.lineCount - 1)).range, `runtime error: ${reply.error.message}`, vscode.DiagnosticSeverity.Error);
+      diagnostic.source = "dml runtime";
+      runtimeErrors.set(document.uri, [diagnostic]);
+    }
+    deps.variables.update(reply.variables);
+    const page: ResultsPage = { title: `${path.basename(document.uri.fsPath || document.uri.path)}: ${title}`, reply };
+    deps.results.show(page);
+    const client = deps.client();
+    if (!client) return;
+    void client
+      .sendRequest<{ seconds: number; unknown: number } | null>("dmlLens/estimate", { textDocument: { uri: document.uri.toString() }, startLine: lines.start, endLine: lines.end })
+      .then((estimate) => {
+        if (estimate && deps.results.current === page) deps.results.show({ ...page, estimate });
+      }, () => undefined);
+    const measured = reply.variables.filter((v) => v.kind === "matrix" && v.rows !== undefined && v.cols !== undefined && v.nnz !== undefined);
     if (measured.length > 0) {
-      await client()?.sendNotification("dmlLens/measuredSizes", {
+      void client.sendNotification("dmlLens/measuredSizes", {
         textDocument: { uri: document.uri.toString() },
         variables: measured.map((v) => ({ name: v.name, rows: v.rows, cols: v.cols, nnz: v.nnz })),
       });
     }
-    return { status: "ran", result, ms: Date.now() - started };
   };
-  context.subscriptions.push(
-    vscode.commands.registerCommand("dmlLens.runCell", (uri?: string, cell?: number) => run(uri, cell)),
-    vscode.commands.registerCommand("dmlLens.runAbove", (uri?: string, cell?: number) => run(uri, cell === undefined ? undefined : cell - 1)),
-  );
+
+  const refused = (reason: string): RunOutcome => ({ status: "refused", reason });
+
+  /** Cell `cell` (1-based, as the code lenses count), else the cell at the cursor. */
+  const runCell = (uri?: string, cell?: number): Promise<RunOutcome> | RunOutcome => {
+    const document = documentOf(uri);
+    if (!document) return refused("no DML document to run");
+    const text = document.getText();
+    const target = cell !== undefined ? splitCells(text).find((c) => c.index === cell) : cellAt(text, vscode.window.activeTextEditor?.selection.active.line ?? 0);
+    if (!target) return refused(cell !== undefined ? `the script has no cell ${cell}` : "the cursor is not in a cell");
+    return run(document, [isolateCell(text, target)], `cell ${target.index}`, { start: target.startLine, end: target.endLine });
+  };
+
+  const commands: Record<string, (...args: never[]) => unknown> = {
+    "dmlLens.runCell": (uri?: string, cell?: number) => runCell(uri, cell),
+    "dmlLens.runCellAndAdvance": async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) return refused("no DML editor");
+      const current = cellAt(editor.document.getText(), editor.selection.active.line);
+      const outcome = await runCell(editor.document.uri.toString());
+      const next = current && splitCells(editor.document.getText()).find((c) => c.index === current.index + 1);
+      if (next) {
+        const position = new vscode.Position(Math.min(next.startLine + 1, next.endLine), 0);
+        editor.selection = new vscode.Selection(position, position);
+        editor.revealRange(new vscode.Range(position, position));
+      }
+      return outcome;
+    },
+    /** Cells 1..cell-1 (the lens over cell N runs the cells above it), else those above the cursor's cell. */
+    "dmlLens.runAbove": (uri?: string, cell?: number) => {
+      const document = documentOf(uri);
+      if (!document) return refused("no DML document to run");
+      const text = document.getText();
+      const before = cell ?? cellAt(text, vscode.window.activeTextEditor?.selection.active.line ?? 0)?.index;
+      const cells = splitCells(text).filter((c) => before !== undefined && c.index < before);
+      if (cells.length === 0) return refused("there are no cells above");
+      return run(document, cells.map((c) => isolateCell(text, c)), `cells 1-${cells.length}`, { start: cells[0]!.startLine, end: cells[cells.length - 1]!.endLine });
+    },
+    "dmlLens.runSelection": () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || editor.selection.isEmpty) return refused("nothing selected");
+      const { start, end } = editor.selection;
+      const lastLine = end.character === 0 && end.line > start.line ? end.line - 1 : end.line;
+      return run(editor.document, [isolateCell(editor.document.getText(), { startLine: start.line, endLine: lastLine })], `lines ${start.line + 1}-${lastLine + 1}`, { start: start.line, end: lastLine });
+    },
+    "dmlLens.runFile": (uri?: string) => {
+      const document = documentOf(uri);
+      if (!document) return refused("no DML document to run");
+      return run(document, [document.getText()], "the whole file", { start: 0, end: document.lineCount - 1 });
+    },
+    "dmlLens.interrupt": () => deps.runtime.interrupt(),
+    "dmlLens.restartRuntime": () => {
+      deps.runtime.restart();
+      deps.variables.update([]);
+      channel.appendLine("runtime restarted: every variable is gone");
+    },
+    "dmlLens.showResults": () => deps.results.show(),
+  };
+  for (const [name, handler] of Object.entries(commands)) context.subscriptions.push(vscode.commands.registerCommand(name, handler));
 }

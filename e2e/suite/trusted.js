@@ -61,14 +61,61 @@ exports.run = suite("trusted workspace", [
     },
   ],
   [
-    "Run Cell prints the values and summarizes the variables",
+    "Run Cell runs one cell in the script's session: the second cell sees the first's variables",
     async () => {
       const document = await open("cells.dml");
+      const first = await vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 1);
+      assert.equal(first.status, "ran", JSON.stringify(first));
+      assert.deepEqual(first.reply.output, []);
       const outcome = await vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 2);
       assert.equal(outcome.status, "ran", JSON.stringify(outcome));
-      assert.deepEqual(outcome.result.output, ["rows: 3, sum: 12.0"]);
-      const summary = outcome.result.variables.map((v) => (v.kind === "matrix" ? `${v.name} ${v.rows}x${v.cols} nnz ${v.nnz}` : `${v.name} ${v.kind}`));
-      assert.deepEqual(summary, ["X 3x2 nnz 4", "w 2x1 nnz 2", "y 3x1 nnz 3", "s scalar"]);
+      assert.equal(outcome.reply.ok, true, outcome.reply.errors.join("\n"));
+      assert.deepEqual(outcome.reply.output, ["rows: 3, sum: 12.0"]);
+      const summary = outcome.reply.variables.map((v) => (v.kind === "matrix" ? `${v.name} ${v.rows}x${v.cols} nnz ${v.nnz}` : `${v.name} ${v.valueType} ${v.value}`));
+      assert.deepEqual(summary, ["X 3x2 nnz 4", "w 2x1 nnz 2", "y 3x1 nnz 3", "s double 12.0"]);
+      assert.deepEqual(outcome.reply.variables.find((v) => v.name === "X").corner, [[1, 2], [0, 4], [5, 0]]);
+    },
+  ],
+  [
+    "the results view opens beside the editor after a run",
+    async () => {
+      const labels = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+      await waitFor(`a "DML Results" tab (tabs: ${labels().join(", ")})`, () => labels().includes("DML Results"), 10000);
+    },
+  ],
+  [
+    "Interrupt stops a runaway loop within a second and keeps the session",
+    async () => {
+      const document = await open("loop.dml");
+      const setup = await vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 1);
+      assert.equal(setup.reply.ok, true);
+      const running = vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 2);
+      await new Promise((r) => setTimeout(r, 700));
+      const asked = Date.now();
+      await vscode.commands.executeCommand("dmlLens.interrupt");
+      const outcome = await running;
+      const stoppedAfter = Date.now() - asked;
+      assert.equal(outcome.reply.interrupted, true, JSON.stringify(outcome.reply.errors));
+      console.log(`  interrupt latency: ${stoppedAfter} ms`);
+      assert.ok(stoppedAfter < 1000, `stopped ${stoppedAfter} ms after Interrupt`);
+      assert.ok(outcome.reply.variables.some((v) => v.name === "i" && Number(v.value) > 0), "the loop ran");
+      const after = await vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 3);
+      assert.deepEqual(after.reply.output, ["still here: 4.0"]);
+    },
+  ],
+  [
+    "a runtime error becomes a diagnostic at the failing line",
+    async () => {
+      const document = await open("loop.dml");
+      const outcome = await vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 4);
+      assert.equal(outcome.reply.ok, false);
+      const line = document.getText().split("\n").findIndex((l) => l.startsWith("stop("));
+      const diagnostics = await waitFor("the runtime diagnostic", () => {
+        const found = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === "dml runtime");
+        return found.length > 0 ? found : undefined;
+      });
+      assert.equal(diagnostics[0].range.start.line, line);
+      assert.match(diagnostics[0].message, /runtime error: .*bad input/);
     },
   ],
 ]);

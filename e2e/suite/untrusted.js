@@ -20,7 +20,7 @@ exports.run = suite("untrusted workspace", [
     async () => {
       const document = await open("cells.dml");
       const outcome = await vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 2);
-      assert.equal(outcome.status, "refused");
+      assert.equal(outcome.status, "refused", JSON.stringify(outcome));
       assert.match(outcome.reason, /does not run scripts in an untrusted workspace/);
     },
   ],

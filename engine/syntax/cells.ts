@@ -30,3 +30,11 @@ export function splitCells(text: string): Cell[] {
 export function cellAt(text: string, line: number): Cell | undefined {
   return splitCells(text).find((cell) => cell.startLine <= line && line <= cell.endLine);
 }
+
+/** The script with every line outside `cell` blanked, so positions stay those of the whole file. */
+export function isolateCell(text: string, cell: Pick<Cell, "startLine" | "endLine">): string {
+  return text
+    .split("\n")
+    .map((line, i) => (i >= cell.startLine && i <= cell.endLine ? line : ""))
+    .join("\n");
+}

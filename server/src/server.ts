@@ -59,6 +59,7 @@ import { resolveSourcePath } from "../../engine/program/source-reader";
 import { readFileSync } from "node:fs";
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens";
 import { PLAN_REQUEST, planView } from "./plan-view";
+import { ESTIMATE_REQUEST, runEstimate } from "./run-estimate";
 import { documentSymbols } from "./symbols";
 import { DEFAULT_SETTINGS, mergeSettings, type ServerSettings } from "./settings";
 
@@ -72,6 +73,8 @@ const connection = createConnection(ProposedFeatures.all, {
   },
 });
 const MEASURED_SIZES_NOTIFICATION = "dmlLens/measuredSizes";
+/** `{uri, state: "optimizing" | "idle" | "budget reached", suggestions?}` for the client's status bar. */
+const OPTIMIZER_STATE_NOTIFICATION = "dmlLens/optimizerState";
 const documents = new TextDocuments(TextDocument);
 
 let settings: ServerSettings = { ...DEFAULT_SETTINGS };
@@ -194,12 +197,16 @@ function scheduleOptimization(document: TextDocument, state: DocumentState): voi
   const analysis = state.analysis;
   state.timer = setTimeout(() => {
     const isCurrent = () => documents.get(document.uri)?.version === state.version && open.get(document.uri)?.state === state;
+    void connection.sendNotification(OPTIMIZER_STATE_NOTIFICATION, { uri: document.uri, state: "optimizing" });
     optimizer
       .optimize(document.getText(), analysis, isCurrent)
       .then((results) => {
         if (!results || !isCurrent()) return;
         state.optimizations = results;
         publish(document, state);
+        const budgetReached = [...results.values()].some((r) => r.stopReason === "timeLimit");
+        const suggestions = [...results.values()].reduce((n, r) => n + r.suggestions.length, 0);
+        void connection.sendNotification(OPTIMIZER_STATE_NOTIFICATION, { uri: document.uri, state: budgetReached ? "budget reached" : "idle", suggestions });
       })
       .catch((error: unknown) => connection.console.error(`optimizer: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }, settings.debounceMs);
@@ -412,6 +419,12 @@ connection.onRenameRequest((params) => {
 connection.languages.semanticTokens.on((params) => {
   const document = documents.get(params.textDocument.uri);
   return { data: document ? semanticTokens(document.getText()) : [] };
+});
+
+connection.onRequest(ESTIMATE_REQUEST, (params: { textDocument: { uri: string }; startLine: number; endLine: number }) => {
+  const document = documents.get(params.textDocument.uri);
+  const analysis = document ? stateOf(document).analysis : undefined;
+  return analysis ? runEstimate(analysis, params.startLine, params.endLine) : null;
 });
 
 connection.onRequest(PLAN_REQUEST, (params: { textDocument: { uri: string }; position: { line: number; character: number } }) => {

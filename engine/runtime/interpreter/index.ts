@@ -1,6 +1,6 @@
 /** Public surface of the embedded interpreter: sessions (whole scripts or `# %%` cells), values, runtime errors. */
-export { createSession, isolateCell, Session, variableInfo, type RunResult, type SessionOptions, type VariableInfo } from "./session";
-export { splitCells, type Cell } from "../../syntax/cells";
+export { createSession, Session, variableInfo, type RunResult, type SessionOptions, type VariableInfo } from "./session";
+export { isolateCell, splitCells, type Cell } from "../../syntax/cells";
 export { DmlRuntimeError, formatRuntimeError } from "./errors";
 export { DEFAULT_MEMORY_BUDGET } from "./context";
 export { javaDouble, matrixText, scalarText, valueText, type Value, type ScalarValue } from "./values";

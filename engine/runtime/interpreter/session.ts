@@ -9,7 +9,7 @@ import { DEFAULT_MEMORY_BUDGET } from "./context";
 import { DmlRuntimeError, formatRuntimeError, locate } from "./errors";
 import { Interpreter, type DefinedFunction } from "./interpreter";
 import type { Value } from "./values";
-import { type Cell, splitCells } from "../../syntax/cells";
+import { isolateCell, splitCells } from "../../syntax/cells";
 
 export interface SessionOptions {
   params?: ReadonlyMap<string, string> | Record<string, string>;
@@ -40,14 +40,6 @@ export interface RunResult {
   /** `file:line:col: error: message` lines (syntax errors or the runtime error). */
   errors: string[];
   error?: DmlRuntimeError;
-}
-
-/** The script with every line outside `cell` blanked, so positions stay those of the whole file. */
-export function isolateCell(text: string, cell: Cell): string {
-  return text
-    .split("\n")
-    .map((line, i) => (i >= cell.startLine && i <= cell.endLine ? line : ""))
-    .join("\n");
 }
 
 export class Session {

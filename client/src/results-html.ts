@@ -1,0 +1,102 @@
+/**
+ * The results view's page for one run (plain HTML, no scripts): what was
+ * run and how long it took next to the estimate, the printed output, the
+ * error, and every session variable with its kind, dims, nnz and sparsity;
+ * for each matrix the top-left values and its sparsity pattern as an SVG
+ * heatmap (the share of non-zeros per tile).
+ */
+import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
+import type { RunReply } from "./runtime-protocol";
+
+export interface ResultsPage {
+  title: string;
+  reply: RunReply;
+  /** The server's estimate for what ran (seconds, one pass through loops), when it has one. */
+  estimate?: { seconds: number; unknown: number };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+export function formatDuration(seconds: number): string {
+  if (seconds < 1e-3) return `${(seconds * 1e6).toFixed(0)} µs`;
+  if (seconds < 1) return `${(seconds * 1e3).toFixed(seconds < 0.01 ? 2 : 1)} ms`;
+  return `${seconds.toFixed(2)} s`;
+}
+
+function sizeText(v: VariablePreview): string {
+  if (v.kind === "scalar") return `${v.valueType ?? "scalar"} = ${v.value ?? ""}`;
+  if (v.kind === "matrix") {
+    const cells = (v.rows ?? 0) * (v.cols ?? 0);
+    const sparsity = cells > 0 && v.nnz !== undefined ? `, sparsity ${(v.nnz / cells).toPrecision(3)}` : "";
+    return `${v.rows} × ${v.cols}, nnz ${v.nnz}${sparsity}`;
+  }
+  return `${v.rows ?? "?"} × ${v.cols ?? "?"}`;
+}
+
+function cornerTable(v: VariablePreview): string {
+  if (!v.corner || v.corner.length === 0) return "";
+  const more = (v.rows ?? 0) > v.corner.length || (v.cols ?? 0) > (v.corner[0]?.length ?? 0);
+  const rows = v.corner.map((row) => `<tr>${row.map((x) => `<td>${escapeHtml(formatNumber(x))}</td>`).join("")}</tr>`).join("");
+  return `<table class="values">${rows}</table>${more ? `<div class="note">first ${v.corner.length} × ${v.corner[0]!.length} of ${v.rows} × ${v.cols}</div>` : ""}`;
+}
+
+function formatNumber(x: number): string {
+  if (Number.isInteger(x)) return String(x);
+  return Math.abs(x) >= 1e-3 && Math.abs(x) < 1e6 ? x.toPrecision(4) : x.toExponential(2);
+}
+
+/** The sparsity pattern: one rect per tile, darker where more of it is non-zero. */
+export function densitySvg(v: VariablePreview, size = 160): string {
+  const grid = v.density;
+  if (!grid) return "";
+  const cell = size / Math.max(grid.rows, grid.cols);
+  const rects: string[] = [];
+  grid.shares.forEach((share, k) => {
+    if (share <= 0) return;
+    const x = (k % grid.cols) * cell;
+    const y = Math.floor(k / grid.cols) * cell;
+    rects.push(`<rect x="${x.toFixed(2)}" y="${y.toFixed(2)}" width="${cell.toFixed(2)}" height="${cell.toFixed(2)}" fill-opacity="${Math.max(0.08, share).toFixed(3)}"/>`);
+  });
+  const width = grid.cols * cell;
+  const height = grid.rows * cell;
+  return `<svg class="pattern" role="img" aria-label="sparsity pattern of ${escapeHtml(v.name)}" width="${width.toFixed(0)}" height="${height.toFixed(0)}" viewBox="0 0 ${width.toFixed(2)} ${height.toFixed(2)}"><rect width="100%" height="100%" class="empty"/><g class="nonzero">${rects.join("")}</g></svg>`;
+}
+
+export function resultsHtml(page: ResultsPage, cspSource: string): string {
+  const { reply } = page;
+  const status = reply.ok ? "done" : reply.interrupted ? "interrupted" : "failed";
+  const estimate = page.estimate ? ` · estimated ${formatDuration(page.estimate.seconds)}${page.estimate.unknown > 0 ? ` (+${page.estimate.unknown} operations of unknown size)` : ""}` : "";
+  const variables = reply.variables
+    .map((v) => `<tr><td class="name">${escapeHtml(v.name)}</td><td>${escapeHtml(v.kind)}</td><td>${escapeHtml(sizeText(v))}</td></tr>`)
+    .join("");
+  const matrices = reply.variables
+    .filter((v) => v.kind === "matrix")
+    .map((v) => `<section class="matrix"><h3>${escapeHtml(v.name)} <span class="dims">${escapeHtml(sizeText(v))}</span></h3><div class="matrix-body">${densitySvg(v)}${cornerTable(v)}</div></section>`)
+    .join("");
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline'; img-src ${cspSource} data:;">
+<title>DML results</title>
+<style>
+body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 12px; }
+h2 { font-size: 1.1em; } h3 { font-size: 1em; margin: 12px 0 4px; } .dims, .note, .meta { color: var(--vscode-descriptionForeground); font-weight: normal; }
+pre { background: var(--vscode-textCodeBlock-background); padding: 6px; white-space: pre-wrap; }
+.error { color: var(--vscode-errorForeground); }
+table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: left; border-bottom: 1px solid var(--vscode-panel-border); }
+table.values td { text-align: right; font-family: var(--vscode-editor-font-family); }
+.matrix-body { display: flex; gap: 16px; align-items: flex-start; }
+svg.pattern .empty { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border); } svg.pattern .nonzero { fill: var(--vscode-charts-blue, #3794ff); }
+</style></head>
+<body>
+<h2>${escapeHtml(page.title)}</h2>
+<div class="meta" id="status">${status} in ${formatDuration(reply.ms / 1000)}${estimate}</div>
+<h3>Output</h3>
+<pre id="output">${escapeHtml(reply.output.join("\n")) || "(nothing printed)"}</pre>
+${reply.errors.length > 0 ? `<pre class="error" id="errors">${escapeHtml(reply.errors.join("\n"))}</pre>` : ""}
+<h3>Variables</h3>
+<table id="variables"><tr><th>name</th><th>kind</th><th>size</th></tr>${variables}</table>
+${matrices}
+</body></html>`;
+}

@@ -1,0 +1,44 @@
+/**
+ * Messages between the extension and its runtime worker
+ * (runtime-worker.ts): a run of some cells of a script in the script's
+ * session, and the reply with what it printed, the error (with its place),
+ * the session's variables and the time taken. An interrupt is a flag in
+ * shared memory, not a message: a running cell never reads messages.
+ */
+import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
+
+export interface RunRequest {
+  id: number;
+  /** The script's path (its session, and where relative reads resolve). */
+  scriptPath: string;
+  /** The program texts to run in order, each with other lines blanked so positions are the script's. */
+  texts: string[];
+  /** `$name` values. */
+  params: Record<string, string>;
+  workspaceRoot?: string;
+}
+
+export interface RuntimeErrorPlace {
+  message: string;
+  line: number;
+  character: number;
+}
+
+export interface RunReply {
+  id: number;
+  ok: boolean;
+  interrupted: boolean;
+  output: string[];
+  /** `file:line:col: error: message` lines. */
+  errors: string[];
+  /** Where the run failed (0-based), when known. */
+  error?: RuntimeErrorPlace;
+  /** Every variable of the session after the run. */
+  variables: VariablePreview[];
+  ms: number;
+}
+
+export type WorkerMessage = { kind: "run"; request: RunRequest } | { kind: "forget"; scriptPath: string };
+
+/** The interrupt flag: Int32Array over a SharedArrayBuffer; index 0 is 1 while an interrupt is asked for. */
+export const INTERRUPT_FLAG = 0;

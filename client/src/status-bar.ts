@@ -1,0 +1,63 @@
+/**
+ * Two status bar items: the runtime (idle, running: click to interrupt,
+ * interrupting) and the optimizer of the active document (optimizing, idle
+ * with its number of suggestions, budget reached), from the server's
+ * `dmlLens/optimizerState` notifications.
+ */
+import * as vscode from "vscode";
+import type { RuntimeState } from "./runtime-client";
+
+export interface OptimizerState {
+  uri: string;
+  state: "optimizing" | "idle" | "budget reached";
+  suggestions?: number;
+}
+
+export class StatusBar {
+  private readonly runtime = vscode.window.createStatusBarItem("dmlLens.runtime", vscode.StatusBarAlignment.Left, 50);
+  private readonly optimizer = vscode.window.createStatusBarItem("dmlLens.optimizer", vscode.StatusBarAlignment.Left, 49);
+  private readonly optimizerStates = new Map<string, OptimizerState>();
+
+  constructor() {
+    this.runtime.name = "DML runtime";
+    this.optimizer.name = "DML optimizer";
+    this.showRuntime("idle");
+    this.showOptimizer();
+  }
+
+  showRuntime(state: RuntimeState): void {
+    const text: Record<RuntimeState, string> = { idle: "$(circle-outline) DML runtime: idle", running: "$(loading~spin) DML runtime: running", interrupting: "$(debug-pause) DML runtime: interrupting" };
+    this.runtime.text = text[state];
+    this.runtime.command = state === "running" ? "dmlLens.interrupt" : undefined;
+    this.runtime.tooltip = state === "running" ? "Click to interrupt the running cell" : "The runtime that runs # %% cells";
+    this.runtime.show();
+  }
+
+  setOptimizerState(state: OptimizerState): void {
+    this.optimizerStates.set(state.uri, state);
+    this.showOptimizer();
+  }
+
+  /** Shows the active document's optimizer state (hidden for other languages). */
+  showOptimizer(): void {
+    const document = vscode.window.activeTextEditor?.document;
+    if (!document || document.languageId !== "dml") {
+      this.optimizer.hide();
+      return;
+    }
+    const state = this.optimizerStates.get(document.uri.toString());
+    if (!state) this.optimizer.text = "$(zap) optimizer: waiting";
+    else if (state.state === "optimizing") this.optimizer.text = "$(loading~spin) optimizer: optimizing";
+    else {
+      const found = `${state.suggestions ?? 0} cheaper rewrite${state.suggestions === 1 ? "" : "s"}`;
+      this.optimizer.text = state.state === "budget reached" ? `$(zap) optimizer: budget reached, ${found}` : `$(zap) optimizer: idle, ${found}`;
+    }
+    this.optimizer.tooltip = "DML Lens optimizer (budget per block: dmlLens.optimizer.budgetMs)";
+    this.optimizer.show();
+  }
+
+  dispose(): void {
+    this.runtime.dispose();
+    this.optimizer.dispose();
+  }
+}

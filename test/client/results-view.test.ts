@@ -1,0 +1,51 @@
+// What the results view shows (client/src/results-html.ts) and the variable
+// previews behind it (engine/runtime/interpreter/variable-preview.ts): the
+// density grid of a sparsity pattern, the corner of values, escaping.
+import { strict as assert } from "node:assert";
+import { test } from "node:test";
+import { createSession } from "../../engine/runtime/interpreter";
+import { densityGrid, previewVariable } from "../../engine/runtime/interpreter/variable-preview";
+import { densitySvg, escapeHtml, resultsHtml } from "../../client/src/results-html";
+
+function sessionValue(script: string, name: string) {
+  const session = createSession({ print: () => undefined });
+  const result = session.runCell(script);
+  assert.ok(result.ok, result.errors.join("\n"));
+  return session.env.get(name)!;
+}
+
+test("the density grid: one tile per cell for small matrices, shares of non-zeros per tile for large ones", () => {
+  const small = sessionValue('X = matrix("1 0 0 2 0 3", rows=2, cols=3)', "X");
+  assert.equal(small.kind, "matrix");
+  assert.deepEqual(densityGrid(small.kind === "matrix" ? small.matrix : (undefined as never), 48), { rows: 2, cols: 3, shares: [1, 0, 0, 1, 0, 1] });
+  // An identity of 100 x 100 on a 4 x 4 grid: diagonal tiles hold 25 of 625 cells, the others none.
+  const eye = sessionValue("I = diag(matrix(1, rows=100, cols=1))", "I");
+  const grid = densityGrid(eye.kind === "matrix" ? eye.matrix : (undefined as never), 4);
+  assert.deepEqual(grid.shares, [0.04, 0, 0, 0, 0, 0.04, 0, 0, 0, 0, 0.04, 0, 0, 0, 0, 0.04]);
+});
+
+test("previews: a scalar's printed value, a matrix's corner and pattern", () => {
+  const s = previewVariable("s", sessionValue("s = 1 / 4", "s"));
+  assert.deepEqual([s.kind, s.valueType, s.value], ["scalar", "double", "0.25"]);
+  const big = previewVariable("B", sessionValue("B = matrix(seq(1, 200), rows=20, cols=10)", "B"));
+  assert.equal(big.corner!.length, 8);
+  assert.deepEqual(big.corner![1]!.slice(0, 3), [11, 12, 13]);
+  assert.equal(big.density!.shares.every((x) => x === 1), true);
+});
+
+test("the page: status, elapsed next to the estimate, output escaped, a pattern per matrix", () => {
+  const X = previewVariable("X", sessionValue('X = matrix("1 0 0 2", rows=2, cols=2)', "X"));
+  const html = resultsHtml(
+    {
+      title: "cells.dml: cell 2",
+      reply: { id: 1, ok: true, interrupted: false, output: ["a < b & c"], errors: [], variables: [X], ms: 12.5 },
+      estimate: { seconds: 0.004, unknown: 1 },
+    },
+    "vscode-resource:",
+  );
+  assert.match(html, /done in 12\.5 ms · estimated 4\.00 ms \(\+1 operations of unknown size\)/);
+  assert.match(html, /<pre id="output">a &lt; b &amp; c<\/pre>/);
+  assert.match(html, /<td class="name">X<\/td><td>matrix<\/td><td>2 × 2, nnz 2, sparsity 0\.500<\/td>/);
+  assert.equal((densitySvg(X).match(/<rect x=/g) ?? []).length, 2);
+  assert.equal(escapeHtml(`"<'&>"`), "&quot;&lt;&#39;&amp;&gt;&quot;");
+});
