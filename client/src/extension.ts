@@ -2,17 +2,19 @@
  * The VS Code side of DML Lens: starts the language server (dist/server.js)
  * over IPC and hands it every `dml` document; runs `# %%` cells in the
  * runtime worker (run-cells.ts, runtime-client.ts) and shows the results
- * view, the Variables view and the status bar. All language knowledge
+ * view, the Variables view and the status bar; shows a block's plan
+ * before and after optimization (plan-panel.ts). All language knowledge
  * lives in the server and the engine; this side stays thin.
  */
 import * as path from "node:path";
-import { window, workspace, type ExtensionContext } from "vscode";
+import { commands, window, workspace, type ExtensionContext } from "vscode";
 import {
   LanguageClient,
   TransportKind,
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
+import { PlanPanel } from "./plan-panel";
 import { registerRunCommands } from "./run-cells";
 import { ResultsView } from "./results-view";
 import { RuntimeClient } from "./runtime-client";
@@ -52,6 +54,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(runtime.onState((state) => status.showRuntime(state)));
   context.subscriptions.push(window.onDidChangeActiveTextEditor(() => status.showOptimizer()));
   registerRunCommands(context, { runtime, results, variables, client: () => client });
+  const plans = new PlanPanel(() => client);
+  context.subscriptions.push(plans, commands.registerCommand("dmlLens.showPlan", (uri?: string, position?: { line: number; character: number }) => plans.show(uri, position)));
 
   await client.start();
   context.subscriptions.push(client.onNotification("dmlLens/optimizerState", (state: OptimizerState) => status.setOptimizerState(state)));

@@ -61,6 +61,22 @@ exports.run = suite("trusted workspace", [
     },
   ],
   [
+    "DML: Show Optimized Plan shows the block before and after, with costs",
+    async () => {
+      const document = await open("sum_product.dml");
+      const line = lineOf(document, "G =");
+      const plan = await vscode.commands.executeCommand("dmlLens.showPlan", document.uri.toString(), { line, character: 0 });
+      assert.ok(plan && plan.before.length > 10, "the block's DAG");
+      assert.ok(plan.before.every((n) => n.cost === null || n.cost >= 0));
+      const g = plan.after.find((s) => s.target === "G");
+      assert.equal(g.rewritten, "Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
+      assert.ok(g.costAfter < g.costBefore / 100);
+      assert.deepEqual(plan.fusion.map((f) => `${f.target}: ${f.fused.map((p) => p.op).join()}`), ["l1: wsloss", "l2: wsloss-plus"]);
+      const labels = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+      await waitFor(`a "DML Plan" tab (tabs: ${labels().join(", ")})`, () => labels().includes("DML Plan"), 10000);
+    },
+  ],
+  [
     "Run Cell runs one cell in the script's session: the second cell sees the first's variables",
     async () => {
       const document = await open("cells.dml");

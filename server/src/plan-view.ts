@@ -7,7 +7,7 @@
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../../engine/cost";
 import { dagOpLabel } from "../../engine/program/dag-print";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import type { PlanNode } from "../../engine/suggest";
+import type { PlanNode, StatementFusion } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 import { rangeContains } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
@@ -30,6 +30,8 @@ export interface PlanView {
   block: Range;
   before: PlanViewNode[];
   after: { target: string; range: Range; rewritten: string; costBefore: number; costAfter: number; plan: PlanNode[] }[];
+  /** The block's statements that SystemDS runs with fused operators. */
+  fusion: StatementFusion[];
 }
 
 
@@ -53,5 +55,5 @@ export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptim
     };
   });
   const after = (optimizations.get(info)?.suggestions ?? []).map((s) => ({ target: s.target, range: s.range, rewritten: s.rewritten, costBefore: s.costBefore, costAfter: s.costAfter, plan: s.plan }));
-  return { block: info.block.range, before, after };
+  return { block: info.block.range, before, after, fusion: optimizations.get(info)?.fusion ?? [] };
 }

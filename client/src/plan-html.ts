@@ -1,0 +1,52 @@
+/**
+ * The plan view's page: the statement block under the cursor as its DAG
+ * before optimization (every operation with dims, nnz and estimated time),
+ * each cheaper rewrite's plan after (fused operators marked), and the
+ * statements SystemDS runs with fused operators, from the server's
+ * `dmlLens/plan` answer.
+ */
+import type { PlanView } from "../../server/src/plan-view";
+import { graphSvg, nodeDetail, type GraphNode } from "./plan-svg";
+import { escapeHtml, formatDuration } from "./results-html";
+
+export function planHtml(plan: PlanView, title: string, cspSource: string): string {
+  const before = graphSvg(
+    plan.before.map((n) => ({ id: String(n.id), title: n.op, detail: nodeDetail(n.rows, n.cols, n.nnz, n.cost) })),
+    plan.before.flatMap((n) => n.inputs.map((input) => ({ from: String(input), to: String(n.id) }))),
+    "the block's plan before optimization",
+  );
+  const totalBefore = plan.before.reduce((sum, n) => sum + (n.cost ?? 0), 0);
+  const after = plan.after
+    .map((s, k) => {
+      const nodes: GraphNode[] = s.plan.map((n, i) => ({ id: `${k}.${i}`, title: n.op.replace(/^name:/, ""), detail: nodeDetail(n.rows, n.cols, n.nnz, n.cost), fused: n.op.startsWith("fused:") }));
+      const edges = s.plan.flatMap((n, i) => n.children.map((child) => ({ from: `${k}.${child}`, to: `${k}.${i}` })));
+      return `<section class="rewrite"><h3>${escapeHtml(s.target)} = <code>${escapeHtml(s.rewritten)}</code></h3><div class="meta">line ${s.range.start.line + 1}: ${formatDuration(s.costBefore)} → ${formatDuration(s.costAfter)}</div>${graphSvg(nodes, edges, `the plan of ${s.target} after optimization`)}</section>`;
+    })
+    .join("");
+  const fusion = plan.fusion
+    .map((f) => `<li>line ${f.range.start.line + 1}, ${escapeHtml(f.target)}: ${f.fused.map((p) => `<code>${escapeHtml(p.text)}</code> as one ${escapeHtml(p.op)} operator`).join("; ")}</li>`)
+    .join("");
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline';">
+<title>DML plan</title>
+<style>
+body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 12px; }
+h2 { font-size: 1.1em; } h3 { font-size: 1em; margin: 14px 0 4px; } .meta { color: var(--vscode-descriptionForeground); }
+svg.plan .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border, #888); }
+svg.plan .node.fused rect { stroke: var(--vscode-charts-orange, #d18616); stroke-width: 2; }
+svg.plan text { fill: var(--vscode-foreground); font-size: 12px; text-anchor: middle; font-family: var(--vscode-editor-font-family); }
+svg.plan text.detail { fill: var(--vscode-descriptionForeground); font-size: 11px; }
+svg.plan .edges polyline { fill: none; stroke: var(--vscode-descriptionForeground, #888); } svg.plan marker path { fill: var(--vscode-descriptionForeground, #888); }
+</style></head>
+<body>
+<h2>${escapeHtml(title)}</h2>
+<h3>Before: the block as written</h3>
+<div class="meta" id="before-cost">${plan.before.length} operations, estimated ${formatDuration(totalBefore)}${plan.before.some((n) => n.cost === null) ? " plus operations of unknown size" : ""}</div>
+${before}
+<h3>After: cheaper rewrites</h3>
+${after || `<div class="meta" id="no-rewrites">No cheaper equivalent found for this block (yet: the optimizer may still be running).</div>`}
+<h3>Fusion</h3>
+${fusion ? `<ul id="fusion">${fusion}</ul>` : `<div class="meta">No fused operators in this block.</div>`}
+</body></html>`;
+}
