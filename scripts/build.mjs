@@ -4,6 +4,7 @@
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { compileKernels } from "../engine/runtime/wasm/compile-kernels.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -62,3 +63,8 @@ if (watch) {
   }
   console.log(`esbuild: built ${targets.map((t) => t.outfile).join(", ")} in ${Date.now() - started} ms`);
 }
+// GLPK (ILP extraction) next to the bundles, so the packaged extension finds it without node_modules.
+const glpkDir = path.join(root, "dist", "glpk");
+mkdirSync(glpkDir, { recursive: true });
+copyFileSync(path.join(root, "node_modules", "glpk.js", "dist", "glpk.js"), path.join(glpkDir, "glpk.mjs"));
+copyFileSync(path.join(root, "node_modules", "glpk.js", "dist", "glpk.wasm"), path.join(glpkDir, "glpk.wasm"));

@@ -10,9 +10,12 @@ import { graphSvg, nodeDetail, type GraphNode } from "./plan-svg";
 import { escapeHtml, formatDuration } from "./results-html";
 
 export function planHtml(plan: PlanView, title: string, cspSource: string): string {
+  // Constants are left out of the drawing (they would outnumber the operations).
+  const literals = new Set(plan.before.filter((n) => n.op.startsWith("literal")).map((n) => n.id));
+  const shown = plan.before.filter((n) => !literals.has(n.id));
   const before = graphSvg(
-    plan.before.map((n) => ({ id: String(n.id), title: n.op, detail: nodeDetail(n.rows, n.cols, n.nnz, n.cost) })),
-    plan.before.flatMap((n) => n.inputs.map((input) => ({ from: String(input), to: String(n.id) }))),
+    shown.map((n) => ({ id: String(n.id), title: n.op, detail: nodeDetail(n.rows, n.cols, n.nnz, n.cost) })),
+    shown.flatMap((n) => n.inputs.filter((input) => !literals.has(input)).map((input) => ({ from: String(input), to: String(n.id) }))),
     "the block's plan before optimization",
   );
   const totalBefore = plan.before.reduce((sum, n) => sum + (n.cost ?? 0), 0);
@@ -42,7 +45,7 @@ svg.plan .edges polyline { fill: none; stroke: var(--vscode-descriptionForegroun
 <body>
 <h2>${escapeHtml(title)}</h2>
 <h3>Before: the block as written</h3>
-<div class="meta" id="before-cost">${plan.before.length} operations, estimated ${formatDuration(totalBefore)}${plan.before.some((n) => n.cost === null) ? " plus operations of unknown size" : ""}</div>
+<div class="meta" id="before-cost">${shown.length} operations, estimated ${formatDuration(totalBefore)}${plan.before.some((n) => n.cost === null) ? " plus operations of unknown size" : ""}</div>
 ${before}
 <h3>After: cheaper rewrites</h3>
 ${after || `<div class="meta" id="no-rewrites">No cheaper equivalent found for this block (yet: the optimizer may still be running).</div>`}

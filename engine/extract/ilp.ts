@@ -8,6 +8,9 @@
  * above its children's). The greedy-DAG result bounds the objective and is
  * the fallback when the solver runs out of time.
  */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { dagCost, reachableChoices, treeCost, validateExtraction } from "./costs";
 import { childClass, type Extraction, type ExtractionGraph } from "./extraction-graph";
 import { extractGreedyDag } from "./greedy-dag";
@@ -32,9 +35,15 @@ interface Glpk {
 
 let solver: Promise<Glpk> | undefined;
 
-/** GLPK, loaded once (its WebAssembly lives next to the glpk.js package). */
+/**
+ * GLPK, loaded once: the copy the build puts next to the bundles
+ * (dist/glpk/, so the packaged extension needs no node_modules), else the
+ * glpk.js package. Its WebAssembly lies next to its module.
+ */
 function glpk(): Promise<Glpk> {
-  solver ??= import("glpk.js/node").then((m: { default: () => Promise<unknown> }) => m.default() as Promise<Glpk>);
+  const bundled = path.join(__dirname, "glpk", "glpk.mjs");
+  const specifier = existsSync(bundled) ? pathToFileURL(bundled).href : "glpk.js/node";
+  solver ??= (import(specifier) as Promise<{ default: () => Promise<unknown> }>).then((m) => m.default() as Promise<Glpk>);
   return solver;
 }
 

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// The UI test: drives code-server's workbench in headless Chromium like a
+// person, with the development extension loaded: opens sum_product.dml,
+// waits for the optimizer's hints, hovers an expression and reads the hover,
+// runs the first cell from the Command Palette and reads the results view,
+// opens the plan view and reads it, and saves a screenshot of each step in
+// e2e/out/screenshots. Exits 1 on the first step that does not show what it
+// should.
+"use strict";
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { startCodeServer } = require("./code-server");
+
+const root = path.resolve(__dirname, "..");
+const shots = path.join(__dirname, "out", "screenshots");
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+/** The text of the first frame (webviews are nested iframes) that has `selector`, once it appears. */
+async function frameText(page, selector, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      const found = await frame.$(selector).catch(() => null);
+      // innerText keeps table cells apart; an SVG element has only textContent.
+      if (found) return String(await found.evaluate((e) => ("innerText" in e ? e.innerText : e.textContent))).replace(/\s+/g, " ");
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no frame shows ${selector} after ${timeoutMs} ms`);
+}
+
+async function command(page, name) {
+  await page.keyboard.press("F1");
+  await page.waitForSelector(".quick-input-widget input", { timeout: 10000 });
+  await page.keyboard.type(name);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("${name}")`, { timeout: 10000 });
+  await page.keyboard.press("Enter");
+}
+
+async function goToLine(page, line) {
+  await page.keyboard.press("Control+G");
+  await page.waitForSelector(".quick-input-widget input", { timeout: 10000 });
+  await page.keyboard.type(String(line));
+  await page.keyboard.press("Enter");
+}
+
+(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "dml-e2e-ui-"));
+  fs.cpSync(path.join(__dirname, "workspace"), workspace, { recursive: true });
+  const cs = await startCodeServer();
+  try {
+    const page = await cs.browser.newPage({ viewport: { width: 1600, height: 900 } });
+    const script = path.join(workspace, "sum_product.dml");
+    const lines = fs.readFileSync(script, "utf8").split("\n");
+    await page.goto(cs.url(workspace, [["extensionDevelopmentPath", cs.remote(root)], ["openFile", cs.remote(script)], ["skipWelcome", "true"]]));
+    await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60000 });
+    console.log(elapsed(), "editor open");
+
+    // The optimizer's hints show as information squiggles.
+    await page.waitForSelector(".monaco-editor .squiggly-info", { timeout: 120000 });
+    console.log(elapsed(), "cheaper-rewrite hints shown");
+    await page.screenshot({ path: path.join(shots, "1-hints.png") });
+
+    // Hover the product inside G's statement.
+    const gLine = lines.findIndex((l) => l.startsWith("G ="));
+    await goToLine(page, gLine + 1);
+    // (The line also shows the dims inlay hint after `G`.)
+    const row = page.locator(".monaco-editor .view-line", { hasText: "(Uk %*% t(Vk) - X) %*% Vk" }).first();
+    const box = await row.boundingBox();
+    const token = row.locator("span span", { hasText: /^\(?Uk$/ }).first();
+    const at = await token.boundingBox();
+    await page.mouse.move(box.x + 5, box.y + box.height / 2);
+    await page.mouse.move(at.x + at.width - 6, at.y + at.height / 2);
+    await page.waitForSelector(".monaco-hover-content:has-text('estimated cost')", { timeout: 20000 });
+    const hover = (await page.locator(".monaco-hover-content:has-text('estimated cost')").first().innerText()).replace(/\s+/g, " ");
+    console.log(elapsed(), "hover:", hover.slice(0, 200));
+    assert.match(hover, /matrix 10000 × \d+/);
+    assert.match(hover, /estimated cost: .*FLOP/);
+    assert.match(hover, /Cheaper equivalent \(verified\): Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk/);
+    await page.screenshot({ path: path.join(shots, "2-hover.png") });
+    await page.mouse.move(5, 850);
+
+    // Run the first cell from the Command Palette; the results view opens beside the editor.
+    const firstCell = lines.findIndex((l) => l.startsWith("X = rand"));
+    await goToLine(page, firstCell + 1);
+    await command(page, "DML: Run Cell");
+    const results = await frameText(page, "#variables", 120000);
+    console.log(elapsed(), "results view:", results.slice(0, 200));
+    assert.match(results, /X matrix 10000 × 5000, nnz \d+, sparsity 0\.00\d+/);
+    assert.match(results, /Xd matrix 10000 × 50, nnz 500000/);
+    assert.match(await frameText(page, "#status"), /^done in [\d.]+ (ms|s)/);
+    await page.screenshot({ path: path.join(shots, "3-results.png") });
+
+    // The plan view of G's block.
+    await page.locator(".monaco-editor .view-line").first().click();
+    await goToLine(page, gLine + 1);
+    await command(page, "DML: Show Optimized Plan");
+    const plan = await frameText(page, "svg.plan", 60000);
+    const planPage = await frameText(page, "#before-cost");
+    console.log(elapsed(), "plan view:", planPage, "|", plan.slice(0, 120));
+    assert.match(planPage, /\d+ operations, estimated [\d.]+ s/);
+    assert.match(await frameText(page, "body:has(svg.plan)"), /G = Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk/);
+    await page.screenshot({ path: path.join(shots, "4-plan.png") });
+    console.log(elapsed(), `ui test passed; screenshots in ${path.relative(root, shots)}`);
+  } catch (error) {
+    const pages = cs.browser.contexts().flatMap((c) => c.pages());
+    if (pages[0]) await pages[0].screenshot({ path: path.join(shots, "failure.png") }).catch(() => undefined);
+    console.error(`ui test failed after ${elapsed()}: ${error instanceof Error ? error.stack : error}`);
+    process.exitCode = 1;
+  } finally {
+    await cs.stop();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+})();
