@@ -8,6 +8,7 @@
 import type { PlanView } from "../../server/src/plan-view";
 import { graphSvg, nodeDetail, type GraphNode } from "./plan-svg";
 import { escapeHtml, formatDuration } from "./results-html";
+import { webviewPage } from "./webview-page";
 
 export function planHtml(plan: PlanView, title: string, cspSource: string): string {
   // Constants are left out of the drawing (they would outnumber the operations).
@@ -29,27 +30,16 @@ export function planHtml(plan: PlanView, title: string, cspSource: string): stri
   const fusion = plan.fusion
     .map((f) => `<li>line ${f.range.start.line + 1}, ${escapeHtml(f.target)}: ${f.fused.map((p) => `<code>${escapeHtml(p.text)}</code> as one ${escapeHtml(p.op)} operator`).join("; ")}</li>`)
     .join("");
-  return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline';">
-<title>DML plan</title>
-<style>
-body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 12px; }
-h2 { font-size: 1.1em; } h3 { font-size: 1em; margin: 14px 0 4px; } .meta { color: var(--vscode-descriptionForeground); }
-svg.plan .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border, #888); }
+  return webviewPage("DML plan", cspSource, `svg.plan .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border, #888); }
 svg.plan .node.fused rect { stroke: var(--vscode-charts-orange, #d18616); stroke-width: 2; }
 svg.plan text { fill: var(--vscode-foreground); font-size: 12px; text-anchor: middle; font-family: var(--vscode-editor-font-family); }
 svg.plan text.detail { fill: var(--vscode-descriptionForeground); font-size: 11px; }
-svg.plan .edges polyline { fill: none; stroke: var(--vscode-descriptionForeground, #888); } svg.plan marker path { fill: var(--vscode-descriptionForeground, #888); }
-</style></head>
-<body>
-<h2>${escapeHtml(title)}</h2>
+svg.plan .edges polyline { fill: none; stroke: var(--vscode-descriptionForeground, #888); } svg.plan marker path { fill: var(--vscode-descriptionForeground, #888); }`, `<h2>${escapeHtml(title)}</h2>
 <h3>Before: the block as written</h3>
 <div class="meta" id="before-cost">${shown.length} operations, estimated ${formatDuration(totalBefore)}${plan.before.some((n) => n.cost === null) ? " plus operations of unknown size" : ""}</div>
 ${before}
 <h3>After: cheaper rewrites</h3>
 ${after || `<div class="meta" id="no-rewrites">No cheaper equivalent found for this block (yet: the optimizer may still be running).</div>`}
 <h3>Fusion</h3>
-${fusion ? `<ul id="fusion">${fusion}</ul>` : `<div class="meta">No fused operators in this block.</div>`}
-</body></html>`;
+${fusion ? `<ul id="fusion">${fusion}</ul>` : `<div class="meta">No fused operators in this block.</div>`}`);
 }

@@ -7,6 +7,7 @@
  */
 import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
 import type { RunReply } from "./runtime-protocol";
+import { webviewPage } from "./webview-page";
 
 export interface ResultsPage {
   title: string;
@@ -75,28 +76,17 @@ export function resultsHtml(page: ResultsPage, cspSource: string): string {
     .filter((v) => v.kind === "matrix")
     .map((v) => `<section class="matrix"><h3>${escapeHtml(v.name)} <span class="dims">${escapeHtml(sizeText(v))}</span></h3><div class="matrix-body">${densitySvg(v)}${cornerTable(v)}</div></section>`)
     .join("");
-  return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline'; img-src ${cspSource} data:;">
-<title>DML results</title>
-<style>
-body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 12px; }
-h2 { font-size: 1.1em; } h3 { font-size: 1em; margin: 12px 0 4px; } .dims, .note, .meta { color: var(--vscode-descriptionForeground); font-weight: normal; }
-pre { background: var(--vscode-textCodeBlock-background); padding: 6px; white-space: pre-wrap; }
+  return webviewPage("DML results", cspSource, `pre { background: var(--vscode-textCodeBlock-background); padding: 6px; white-space: pre-wrap; }
 .error { color: var(--vscode-errorForeground); }
 table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: left; border-bottom: 1px solid var(--vscode-panel-border); }
 table.values td { text-align: right; font-family: var(--vscode-editor-font-family); }
 .matrix-body { display: flex; gap: 16px; align-items: flex-start; }
-svg.pattern .empty { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border); } svg.pattern .nonzero { fill: var(--vscode-charts-blue, #3794ff); }
-</style></head>
-<body>
-<h2>${escapeHtml(page.title)}</h2>
+svg.pattern .empty { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border); } svg.pattern .nonzero { fill: var(--vscode-charts-blue, #3794ff); }`, `<h2>${escapeHtml(page.title)}</h2>
 <div class="meta" id="status">${status} in ${formatDuration(reply.ms / 1000)}${estimate}</div>
 <h3>Output</h3>
 <pre id="output">${escapeHtml(reply.output.join("\n")) || "(nothing printed)"}</pre>
 ${reply.errors.length > 0 ? `<pre class="error" id="errors">${escapeHtml(reply.errors.join("\n"))}</pre>` : ""}
 <h3>Variables</h3>
 <table id="variables"><tr><th>name</th><th>kind</th><th>size</th></tr>${variables}</table>
-${matrices}
-</body></html>`;
+${matrices}`);
 }

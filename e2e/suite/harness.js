@@ -49,4 +49,10 @@ async function hoverText(document, position) {
   return hovers.flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : c.value))).join("\n");
 }
 
-module.exports = { suite, waitFor, workspaceFile, open, hoverText };
+/** Waits until a tab with this label is open (a webview panel, say). */
+function waitForTab(label, ms = 10000) {
+  const labels = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+  return waitFor(`a "${label}" tab (tabs: ${labels().join(", ")})`, () => labels().includes(label), ms);
+}
+
+module.exports = { suite, waitFor, waitForTab, workspaceFile, open, hoverText };

@@ -5,7 +5,7 @@
 "use strict";
 const assert = require("node:assert/strict");
 const vscode = require("vscode");
-const { suite, waitFor, open, hoverText } = require("./harness");
+const { suite, waitFor, waitForTab, open, hoverText } = require("./harness");
 
 const lineOf = (document, prefix) => document.getText().split("\n").findIndex((l) => l.startsWith(prefix));
 
@@ -72,8 +72,7 @@ exports.run = suite("trusted workspace", [
       assert.equal(g.rewritten, "Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
       assert.ok(g.costAfter < g.costBefore / 100);
       assert.deepEqual(plan.fusion.map((f) => `${f.target}: ${f.fused.map((p) => p.op).join()}`), ["l1: wsloss", "l2: wsloss-plus"]);
-      const labels = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
-      await waitFor(`a "DML Plan" tab (tabs: ${labels().join(", ")})`, () => labels().includes("DML Plan"), 10000);
+      await waitForTab("DML Plan");
     },
   ],
   [
@@ -95,8 +94,7 @@ exports.run = suite("trusted workspace", [
   [
     "the results view opens beside the editor after a run",
     async () => {
-      const labels = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
-      await waitFor(`a "DML Results" tab (tabs: ${labels().join(", ")})`, () => labels().includes("DML Results"), 10000);
+      await waitForTab("DML Results");
     },
   ],
   [

@@ -47,6 +47,15 @@ async function hover(uri: string, line: number, character: number): Promise<stri
   return result ? (result.contents as MarkupContent).value : "";
 }
 
+async function quickFixTitles(uri: string, line: number): Promise<string[]> {
+  const actions = (await session.connection.sendRequest(CodeActionRequest.type, {
+    textDocument: { uri },
+    range: { start: { line, character: 0 }, end: { line, character: 0 } },
+    context: { diagnostics: [] },
+  })) as CodeAction[];
+  return actions.map((a) => a.title);
+}
+
 function configure(optimizer: Record<string, unknown>): Promise<void> {
   return session.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { dmlLens: { optimizer } } });
 }
@@ -111,19 +120,9 @@ describe("settings through the protocol", () => {
     const g = hints(await inFlops).find((d) => d.range.start.line === lineOf("G ="))!;
     assert.match(g.message as string, /a cheaper equivalent exists: 4\.05 GFLOP → [\d.]+ MFLOP \(\d+× less\)/);
     const line = lineOf("G =");
-    const actions = (await session.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri: sumProductUri },
-      range: { start: { line, character: 0 }, end: { line, character: 0 } },
-      context: { diagnostics: [] },
-    })) as CodeAction[];
-    assert.match(actions[0]!.title, /^Apply cheaper rewrite: 4\.05 GFLOP → [\d.]+ MFLOP \(\d+× less\): /);
+    assert.match((await quickFixTitles(sumProductUri, line))[0]!, /^Apply cheaper rewrite: 4\.05 GFLOP → [\d.]+ MFLOP \(\d+× less\): /);
     await configure({ costUnit: "bytes" });
-    const titles = (await session.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri: sumProductUri },
-      range: { start: { line, character: 0 }, end: { line, character: 0 } },
-      context: { diagnostics: [] },
-    })) as CodeAction[];
-    assert.match(titles[0]!.title, /^Apply cheaper rewrite: 1\.61 GB → [\d.]+ MB \(\d+× less\): /);
+    assert.match((await quickFixTitles(sumProductUri, line))[0]!, /^Apply cheaper rewrite: 1\.61 GB → [\d.]+ MB \(\d+× less\): /);
   });
 
   test("an invalid value is logged and ignored; the others of the same change apply", async () => {
