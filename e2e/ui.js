@@ -93,6 +93,14 @@ async function goToLine(page, line) {
     assert.match(results, /X matrix 10000 × 5000, nnz \d+, sparsity 0\.00\d+/);
     assert.match(results, /Xd matrix 10000 × 50, nnz 500000/);
     assert.match(await frameText(page, "#status"), /^done in [\d.]+ (ms|s)/);
+    // The Variables view in the Explorer lists the session's variables.
+    const variablesHeader = page.locator(".pane-header:has-text('DML Variables')").first();
+    if ((await variablesHeader.getAttribute("aria-expanded")) !== "true") await variablesHeader.click();
+    const variablesRow = page.locator(".monaco-list-row:has-text('Uk')").first();
+    await variablesRow.waitFor({ timeout: 20000 });
+    const variablesText = (await variablesRow.innerText()).replace(/\s+/g, " ");
+    console.log(elapsed(), "variables view:", variablesText);
+    assert.match(variablesText, /Uk ?10000 × 20, nnz 200000 \(sparsity 1\.00\)/);
     await page.screenshot({ path: path.join(shots, "3-results.png") });
 
     // The plan view of G's block.
@@ -110,6 +118,8 @@ async function goToLine(page, line) {
     assert.match(planPage, /\d+ operations, estimated [\d.]+ s/);
     assert.match(planPage, /G = Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk/);
     assert.match(planPage, /line 18, l1: sum\(\(X - U %\*% t\(V\)\)\^2\) as one wsloss operator/);
+    // The sizes the run measured replaced the estimates (rand's 50000 expected non-zeros).
+    assert.match(planPage, /rand 10000 × 5000, nnz 49963/);
     await page.screenshot({ path: path.join(shots, "4-plan.png") });
     console.log(elapsed(), `ui test passed; screenshots in ${path.relative(root, shots)}`);
   } catch (error) {
