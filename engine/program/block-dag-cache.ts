@@ -28,20 +28,20 @@ export class BlockDagCache {
   hits = 0;
   misses = 0;
 
-  /** The block's DAG from the cache, else `build()`'s, stored. */
-  dagOf(block: BasicBlock, blockText: string, context: DagContext, contextKey: string, build: () => BlockDag): BlockDag {
+  /** The block's DAG from the cache, else `build()`'s, stored; with the key it is stored under. */
+  dagOf(block: BasicBlock, blockText: string, context: DagContext, contextKey: string, build: () => BlockDag): { dag: BlockDag; key: string } {
     const key = blockKey(block, blockText, context, contextKey);
     const line = block.range.start.line;
     const entry = this.entries.get(key);
     if (entry) {
       this.hits++;
       entry.generation = this.generation;
-      return moved(entry.dag, line - entry.line);
+      return { dag: moved(entry.dag, line - entry.line), key };
     }
     this.misses++;
     const dag = build();
     this.entries.set(key, { dag: moved(dag, 0), line, generation: this.generation });
-    return dag;
+    return { dag, key };
   }
 
   /** Ends one analysis: forgets what neither it nor the one before used. */

@@ -48,6 +48,8 @@ export interface ProgramDags {
   diagnostics: Diagnostic[];
   /** The statement blocks the DAGs belong to. */
   programBlocks: ProgramBlocks;
+  /** With a DAG cache: each basic block's key there (what its DAG depends on). */
+  cacheKeys?: ReadonlyMap<BasicBlock, string>;
 }
 
 export interface ProgramDagOptions extends DagContextOptions {
@@ -87,7 +89,7 @@ export function buildProgramDags(program: Program, options: ProgramDagOptions = 
   const diagnostics = [...blocks.flatMap((info) => info.dag.diagnostics ?? []), ...[...walker.predicates.values()].flat()];
   diagnostics.sort((a, b) => comparePositions(a.range.start, b.range.start));
   options.cache?.dags.sweep();
-  return { blocks, byBlock: new Map(blocks.map((info) => [info.block, info])), diagnostics, programBlocks };
+  return { ...(options.cache ? { cacheKeys: walker.cacheKeys } : {}), blocks, byBlock: new Map(blocks.map((info) => [info.block, info])), diagnostics, programBlocks };
 }
 
 function comparePositions(a: { line: number; character: number }, b: { line: number; character: number }): number {
@@ -99,6 +101,8 @@ class TypeWalker {
   readonly built = new Map<BasicBlock, { dag: BlockDag; loopDepth: number; functionName?: string }>();
   /** Type errors of conditions and loop bounds, by their block (latest round). */
   readonly predicates = new Map<StatementBlock, Diagnostic[]>();
+  /** The DAG cache's key of each basic block's latest DAG (with a cache). */
+  readonly cacheKeys = new Map<BasicBlock, string>();
 
   constructor(
     readonly context: DagContext,
@@ -116,7 +120,12 @@ class TypeWalker {
       case "basic": {
         const context: DagContext = { ...this.context, variableTypes: env, ...(loopWrites ? { loopWrites } : {}) };
         const cache = this.cache;
-        const dag = cache ? cache.dags.dagOf(block, cache.textOf(block.range), context, cache.contextKey, () => buildBlockDag(block, context)) : buildBlockDag(block, context);
+        let dag: BlockDag;
+        if (cache) {
+          const found = cache.dags.dagOf(block, cache.textOf(block.range), context, cache.contextKey, () => buildBlockDag(block, context));
+          dag = found.dag;
+          this.cacheKeys.set(block, found.key);
+        } else dag = buildBlockDag(block, context);
         this.built.set(block, { dag, loopDepth: loopWrites?.length ?? 0, ...(fn ? { functionName: fn } : {}) });
         return env.with([...dag.outputs].map(([name, id]) => [name, dag.nodes[id].type] as const));
       }

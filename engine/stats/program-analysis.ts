@@ -7,19 +7,23 @@
 import path from "node:path";
 import type { CallExpression, Diagnostic, Program, Range, Statement } from "../syntax/ast";
 import { parse, type ParseResultWithComments } from "../syntax/parse";
-import type { BlockDagCache } from "../program/block-dag-cache";
+import { rangeTexts } from "../syntax/ranges";
 import { buildProgramDags, type ProgramDags } from "../program/dag-program";
+import type { AnalysisCache } from "./analysis-cache";
 import { createDagContext } from "../program/dag-context";
 import type { DagNode } from "../program/dag-types";
+import type { BasicBlock } from "../program/statement-block";
 import { forEachStatement } from "../program/statement-walk";
 import { statementExpressions, walkExpression } from "../program/expression-walk";
 import {
   collectSizeAnnotations,
+  fileSize,
   type FileSystem,
   loadWorkspaceConfig,
   mergeParameterValues,
   type MetadataDiagnostic,
   nodeFileSystem,
+  type ReadMetadata,
   resolveReadMetadata,
   sizeAnnotationFor,
   type SizeAnnotation,
@@ -54,8 +58,8 @@ export interface AnalysisOptions {
   measured?: ReadonlyMap<string, MeasuredSize>;
   /** Which estimate an inexact nnz is (default `mnc`; see sketch-sizes.ts). */
   estimator?: SparsityEstimator;
-  /** Block DAGs of earlier analyses of the same document (an editor's), reused where blocks did not change. */
-  dagCache?: BlockDagCache;
+  /** DAGs and sizes of earlier analyses of the same document (an editor's), reused for blocks that did not change. */
+  cache?: AnalysisCache;
 }
 
 export interface MeasuredSize {
@@ -101,7 +105,8 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   diagnostics.push(...annotations.diagnostics);
 
   const program = parsed.program;
-  const dags = buildProgramDags(program, options.dagCache ? { cache: { dags: options.dagCache, sourceText: text } } : {});
+  const cache = options.cache;
+  const dags = buildProgramDags(program, cache ? { cache: { dags: cache.dags, sourceText: text } } : {});
   diagnostics.push(...dags.diagnostics);
   const reads = readCalls(program);
   const readCache = new Map<string, NodeStats | undefined>();
@@ -125,7 +130,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
       };
       const metadata = resolveReadMetadata(found.call, context);
       metadata.diagnostics.forEach(keep);
-      if (metadata.dataType === "matrix") stats = readStats(metadata);
+      if (metadata.dataType === "matrix") stats = cache ? cache.sizes.readStats(readKey(metadata, fs, estimator), () => readStats(metadata)) : readStats(metadata);
     }
     readCache.set(key, stats);
     return stats;
@@ -136,7 +141,14 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   const annotated = declaredSizes(annotations);
   const measured = options.measured ? measuredSizes(program, options.measured) : undefined;
   const declared = (node: DagNode, found: NodeStats) => measured?.(node, found) ?? annotated(node, found);
-  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program), estimator });
+  const sizesCache = cache && {
+    sizes: cache.sizes,
+    key: JSON.stringify([[...parameters].sort(), estimator]),
+    cacheable: declaresNoSize(annotations, measured ? measuredLines(program, options.measured!) : new Set()),
+    textOf: rangeTexts(text),
+  };
+  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program), estimator, ...(sizesCache ? { cache: sizesCache } : {}) });
+  cache?.sizes.sweep();
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { parsed, dags, sizes, diagnostics, otherFiles };
@@ -271,4 +283,32 @@ function readCalls(program: Program): Map<string, ReadCall> {
     }
   });
   return reads;
+}
+
+/** What a read's stats depend on: its resolved metadata, the data file's modification time and size, and the estimator. */
+function readKey(metadata: ReadMetadata, fs: FileSystem, estimator: SparsityEstimator): string {
+  const { diagnostics: _diagnostics, ...rest } = metadata;
+  const file = metadata.path;
+  return JSON.stringify([rest, file !== undefined ? [fs.mtime?.(file) ?? null, fileSize(fs, file) ?? null] : null, estimator]);
+}
+
+/** Blocks whose sizes depend only on their inputs: none of their statements carries a `@size` annotation or a measured size. */
+function declaresNoSize(annotations: SizeAnnotations, measured: ReadonlySet<number>): (block: BasicBlock) => boolean {
+  const lines = new Set(measured);
+  for (const annotation of annotations.annotations) for (let l = annotation.statement.range.start.line; l <= annotation.statement.range.end.line; l++) lines.add(l);
+  return (block) => {
+    for (let l = block.range.start.line; l <= block.range.end.line; l++) if (lines.has(l)) return false;
+    return true;
+  };
+}
+
+/** The lines of the statements that assign variables whose measured sizes are given. */
+function measuredLines(program: Program, measured: ReadonlyMap<string, MeasuredSize>): Set<number> {
+  const lines = new Set<number>();
+  forEachStatement(program.body, (statement) => {
+    const targets = statement.kind === "assign" ? [statement.target] : statement.kind === "multiAssign" ? statement.targets : [];
+    const hit = targets.some((t) => (t.kind === "identifier" ? measured.has(t.name) : t.kind === "index" ? measured.has(t.target.name) : false));
+    if (hit) for (let l = statement.range.start.line; l <= statement.range.end.line; l++) lines.add(l);
+  });
+  return lines;
 }

@@ -8,8 +8,8 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BlockDagCache } from "../../engine/program/block-dag-cache";
 import { fileSourceReader } from "../../engine/program/source-reader";
+import type { AnalysisCache } from "../../engine/stats/analysis-cache";
 import { checkAndAnalyze, type CheckOptions } from "../../engine/stats/check-document";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
@@ -26,8 +26,8 @@ export interface DocumentAnalysisOptions {
   workspaceFolders?: readonly string[];
   /** A size-assumptions file instead of the workspace's dml-lens.json, relative to the workspace folder ("" or undefined: the default). */
   sizeAssumptionsFile?: string;
-  /** The document's block DAGs from earlier analyses. */
-  dagCache?: BlockDagCache;
+  /** The document's block DAGs and sizes from earlier analyses. */
+  cache?: AnalysisCache;
 }
 
 export function documentDiagnostics(uri: string, text: string, result: ParseResultWithComments): Diagnostic[] {
@@ -44,7 +44,7 @@ export function documentCheck(uri: string, text: string, result: ParseResultWith
       ...(options.estimator ? { estimator: options.estimator } : {}),
       ...(workspaceRoot !== undefined ? { workspaceRoot } : {}),
       ...(options.sizeAssumptionsFile ? { workspaceFile: options.sizeAssumptionsFile } : {}),
-      ...(options.dagCache ? { dagCache: options.dagCache } : {}),
+      ...(options.cache ? { cache: options.cache } : {}),
     };
     if (scriptPath === undefined) return checkAndAnalyze(text, check, result);
     return checkAndAnalyze(text, { ...check, scriptPath, readFile: fileSourceReader(scriptPath), scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES }, result);

@@ -41,7 +41,7 @@ import {
 } from "vscode-languageserver/node";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { BlockDagCache } from "../../engine/program/block-dag-cache";
+import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
@@ -109,8 +109,8 @@ interface OpenDocument {
   analysisTimer?: NodeJS.Timeout;
   /** Other files (dml-lens.json, .mtd) whose problems this document's analysis published. */
   otherFiles: Set<string>;
-  /** Block DAGs of its earlier analyses: an edit rebuilds only the blocks it changed. */
-  dagCache: BlockDagCache;
+  /** Block DAGs and sizes of its earlier analyses: an edit recomputes only the blocks it changed or whose inputs changed. */
+  cache: AnalysisCache;
 }
 
 const open = new Map<string, OpenDocument>();
@@ -118,7 +118,7 @@ const open = new Map<string, OpenDocument>();
 function entryOf(uri: string): OpenDocument {
   let entry = open.get(uri);
   if (!entry) {
-    entry = { analysisMs: 0, otherFiles: new Set(), dagCache: new BlockDagCache() };
+    entry = { analysisMs: 0, otherFiles: new Set(), cache: new AnalysisCache() };
     open.set(uri, entry);
   }
   return entry;
@@ -158,7 +158,7 @@ function stateOf(document: TextDocument): DocumentState {
     estimator: settings.sparsityEstimator,
     workspaceFolders,
     sizeAssumptionsFile: settings.sizeAssumptionsFile,
-    dagCache: entry.dagCache,
+    cache: entry.cache,
   });
   entry.analysisMs = performance.now() - started;
   const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };

@@ -6,7 +6,7 @@
  * functions are analysed per call site with the stats of the arguments, as
  * SystemDS's inter-procedural analysis does, memoized by those stats.
  */
-import type { Diagnostic, Expression } from "../../syntax/ast";
+import type { Diagnostic, Expression, Range } from "../../syntax/ast";
 import { buildPredicateDag } from "../../program/dag-build";
 import type { DagContext } from "../../program/dag-context";
 import type { ProgramDags } from "../../program/dag-program";
@@ -17,6 +17,7 @@ import type { NodeSizeContext } from "./node-sizes";
 import { formatStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
 import { joinStats, sameStats } from "./join-stats";
 import type { SparsityEstimator } from "./sketch-sizes";
+import { type BlockSizesCache, movedDiagnostics, movedSizes } from "./block-sizes-cache";
 import { LayeredEnv } from "../../program/layered-env";
 
 export interface ProgramSizeOptions {
@@ -30,6 +31,13 @@ export interface ProgramSizeOptions {
   namespace?: (name: string) => SourcedProgram | undefined;
   /** Which estimate an inexact nnz is (default `mnc`). */
   estimator?: SparsityEstimator;
+  /**
+   * Block sizes of earlier analyses (needs the DAG cache's keys in the
+   * ProgramDags): `key` is what the whole analysis contributes (parameters,
+   * estimator); `cacheable` leaves out blocks whose sizes depend on more than
+   * their inputs (declared or measured sizes).
+   */
+  cache?: { sizes: BlockSizesCache; key: string; cacheable: (block: BasicBlock) => boolean; textOf: (range: Range) => string };
 }
 
 /** A sourced file's DAGs and context; its own `ns::f` calls resolve through `options.namespace` of its own. */
@@ -108,13 +116,74 @@ class SizeWalker {
   private basic(block: BasicBlock, env: Env, mode: Mode): Env {
     const info = this.dags.byBlock.get(block);
     if (!info) return env;
-    const sizes = this.dagSizes(info.dag, env);
+    const sizes = this.cachedSizes(block, info.dag, env) ?? this.dagSizes(info.dag, env);
     if (mode === "final") this.blocks.set(block, sizes);
     if (mode !== "probe") this.record(sizes.diagnostics);
     return env.with(sizes.outputs);
   }
 
+  /**
+   * The block's sizes through the cache, when it has one and the block's
+   * sizes depend only on its inputs and reads (no user-function calls, no
+   * declared sizes); else undefined.
+   */
+  private cachedSizes(block: BasicBlock, dag: BlockDag, env: Env): BlockSizes | undefined {
+    const cache = this.options.cache;
+    const key = this.dags.cacheKeys?.get(block);
+    if (!cache || key === undefined || !cache.cacheable(block) || dag.nodes.some((n) => n.op.kind === "call" && n.op.user)) return undefined;
+    const inputs = [...dag.inputs.keys()].sort().map((name) => env.get(name));
+    const reads = dag.nodes.filter((n) => n.op.kind === "read").map((n) => this.options.readMetadata?.(n, []));
+    return cache.sizes.sizesOf(`${cache.key}\n${key}`, block.range.start.line, [...inputs, ...reads], () => this.dagSizes(dag, env));
+  }
+
+  /**
+   * A loop through the cache, as a unit (all its rounds): stored under its
+   * text and the stats objects it reads, with the stats it leaves in the
+   * variables it writes, the sizes of its blocks and its diagnostics. Only
+   * for loops whose every block the cache may take (cachedSizes).
+   */
   private loop(block: WhileBlock | ForBlock, env: Env, mode: Mode): Env {
+    const cache = this.options.cache;
+    const inner = basicBlocksOf(block.bodyBlocks);
+    const eligible =
+      cache !== undefined &&
+      inner.every((b) => {
+        const dag = this.dags.byBlock.get(b)?.dag;
+        return dag !== undefined && this.dags.cacheKeys?.has(b) === true && cache.cacheable(b) && !dag.nodes.some((n) => n.op.kind === "call" && n.op.user);
+      });
+    if (!eligible) return this.loopRounds(block, env, mode);
+    const reads = inner.flatMap((b) => this.dags.byBlock.get(b)!.dag.nodes.filter((n) => n.op.kind === "read").map((n) => this.options.readMetadata?.(n, [])));
+    const inputs = [...block.reads].sort().map((name) => env.get(name));
+    const key = `loop ${mode}\n${cache.key}\n${block.range.start.character}\n${cache.textOf(block.range)}`;
+    const result = cache.sizes.lookup(
+      key,
+      block.range.start.line,
+      [...inputs, ...reads],
+      () => {
+        const recorded: Diagnostic[] = [];
+        this.recorders.push(recorded);
+        let exit: Env;
+        try {
+          exit = this.loopRounds(block, env, mode);
+        } finally {
+          this.recorders.pop();
+        }
+        const changes = [...LayeredEnv.namesSetApart(env, exit)].flatMap((name): [string, NodeStats][] => {
+          const stats = exit.get(name);
+          return stats ? [[name, stats]] : [];
+        });
+        return { changes, sizes: mode === "final" ? inner.map((b) => this.blocks.get(b)!) : [], diagnostics: recorded, computed: true };
+      },
+      (value, lines) => ({ changes: value.changes, sizes: value.sizes.map((s) => movedSizes(s, lines)), diagnostics: movedDiagnostics(value.diagnostics, lines), computed: false }),
+    );
+    if (!result.computed) {
+      if (mode === "final") inner.forEach((b, k) => this.blocks.set(b, result.sizes[k]!));
+      this.record(result.diagnostics);
+    }
+    return env.with(result.changes);
+  }
+
+  private loopRounds(block: WhileBlock | ForBlock, env: Env, mode: Mode): Env {
     let entry = env;
     const variable = block.kind === "while" ? undefined : block.variable;
     if (block.kind !== "while") {
@@ -219,7 +288,11 @@ class SizeWalker {
     return sizes.nodes[dag.sinks[0].node] ?? unknownStats;
   }
 
+  /** Lists that also receive what is recorded (a loop being cached collects its diagnostics). */
+  private readonly recorders: Diagnostic[][] = [];
+
   private record(diagnostics: readonly Diagnostic[]): void {
+    for (const recorder of this.recorders) recorder.push(...diagnostics);
     for (const d of diagnostics) {
       const key = `${d.range.start.line}:${d.range.start.character}:${d.code}`;
       if (!this.diagnostics.has(key)) this.diagnostics.set(key, d);
@@ -248,4 +321,20 @@ function bindArguments(params: readonly string[], argNames: readonly (string | u
 /** A variable set on one side only keeps that side's stats (it may be unassigned on the other: reported elsewhere). */
 function joinEnvs(a: Env, b: Env, widen = false): Env {
   return LayeredEnv.join(a, b, (x, y) => (x === undefined ? y! : y === undefined ? x : joinStats(x, y, widen)));
+}
+
+/** The basic blocks inside `blocks`, nested ones included, in walk order. */
+function basicBlocksOf(blocks: readonly StatementBlock[]): BasicBlock[] {
+  const out: BasicBlock[] = [];
+  const walk = (list: readonly StatementBlock[]) => {
+    for (const b of list) {
+      if (b.kind === "basic") out.push(b);
+      else if (b.kind === "if") {
+        walk(b.thenBlocks);
+        walk(b.elseBlocks);
+      } else walk(b.bodyBlocks);
+    }
+  };
+  walk(blocks);
+  return out;
 }
