@@ -9,7 +9,10 @@
  * definition, references and rename work on variables and functions;
  * semantic tokens classify names (builtin, user function, variable); the
  * `dmlLens/plan` request gives a block's DAG before and after optimization;
- * `dmlLens/measuredSizes` (from the client's runtime) replaces estimates.
+ * `dmlLens/measuredSizes` (from the client's runtime) replaces estimates;
+ * `dmlLens/estimate` gives a cell's estimated time for the results view, and
+ * `dmlLens/optimizerState` tells the client's status bar what the optimizer
+ * is doing.
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
  * comments). A result computed for an older version is never shown; a
  * request the client cancels while it is still queued is not computed.
@@ -21,6 +24,8 @@
  * Transport comes from the command line (`--node-ipc` when VS Code starts it,
  * `--stdio` via `dml lsp --stdio` for other editors).
  */
+import { readFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -39,8 +44,8 @@ import {
   type InitializeResult,
   type RequestMessage,
 } from "vscode-languageserver/node";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { resolveSourcePath } from "../../engine/program/source-reader";
 import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
@@ -55,8 +60,6 @@ import { completions, type CompletionKind } from "./completion";
 import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { carryOver } from "./stale-diagnostics";
 import { definition, references, rename, RenameError, type SourcedFile } from "./navigation";
-import { resolveSourcePath } from "../../engine/program/source-reader";
-import { readFileSync } from "node:fs";
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens";
 import { PLAN_REQUEST, planView } from "./plan-view";
 import { ESTIMATE_REQUEST, runEstimate } from "./run-estimate";
