@@ -25,7 +25,9 @@ async function frameText(page, selector, timeoutMs = 60000) {
     for (const frame of page.frames()) {
       const found = await frame.$(selector).catch(() => null);
       // innerText keeps table cells apart; an SVG element has only textContent.
-      if (found) return String(await found.evaluate((e) => ("innerText" in e ? e.innerText : e.textContent))).replace(/\s+/g, " ");
+      // (A webview re-rendered meanwhile detaches the frame: look again.)
+      const text = found ? await found.evaluate((e) => ("innerText" in e ? e.innerText : e.textContent)).catch(() => undefined) : undefined;
+      if (text !== undefined && text !== null) return String(text).replace(/\s+/g, " ");
     }
     await page.waitForTimeout(250);
   }
@@ -121,6 +123,29 @@ async function goToLine(page, line) {
     // The sizes the run measured replaced the estimates (rand's 50000 expected non-zeros).
     assert.match(planPage, /rand 10000 × 5000, nnz 49963/);
     await page.screenshot({ path: path.join(shots, "4-plan.png") });
+
+    // A long cell shows a progress notification; its Cancel interrupts the run and the session stays.
+    await page.keyboard.press("Control+P");
+    await page.waitForSelector(".quick-input-widget input", { timeout: 10000 });
+    await page.keyboard.type("loop.dml");
+    await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("loop.dml")`, { timeout: 10000 });
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".monaco-editor .view-line:has-text('while (i >= 0)')", { timeout: 20000 });
+    await goToLine(page, 2);
+    await command(page, "DML: Run Cell");
+    await frameText(page, "#status");
+    await goToLine(page, 6);
+    await command(page, "DML: Run Cell");
+    const toast = page.locator(".notification-toast:has-text('DML: running cell 2')").first();
+    await toast.waitFor({ timeout: 20000 });
+    await page.screenshot({ path: path.join(shots, "5-progress.png") });
+    const cancelled = Date.now();
+    await toast.locator(".monaco-button:has-text('Cancel'), a:has-text('Cancel')").first().click();
+    let status = "";
+    while (Date.now() - cancelled < 10000 && !/^interrupted/.test(status)) status = await frameText(page, "#status");
+    console.log(elapsed(), `after Cancel (${Date.now() - cancelled} ms): ${status}`);
+    assert.match(status, /^interrupted in [\d.]+ (ms|s)/);
+    assert.match(await frameText(page, "#errors"), /interrupted/);
     console.log(elapsed(), `ui test passed; screenshots in ${path.relative(root, shots)}`);
   } catch (error) {
     const pages = cs.browser.contexts().flatMap((c) => c.pages());
