@@ -101,8 +101,8 @@ interface DocumentState {
 interface OpenDocument {
   /** The latest full analysis. */
   state?: DocumentState;
-  /** How long that analysis took, ms. */
-  analysisMs: number;
+  /** How long the last few analyses took, ms (newest last). */
+  analysisMs: number[];
   /** The newest version's parse (reused by that version's analysis). */
   parsedOnly?: { version: number; parsed: ParseResultWithComments };
   /** The text of the last published analysis, and its diagnostics other than the parser's (carried over by quick syntax checks). */
@@ -121,7 +121,7 @@ const open = new Map<string, OpenDocument>();
 function entryOf(uri: string): OpenDocument {
   let entry = open.get(uri);
   if (!entry) {
-    entry = { analysisMs: 0, otherFiles: new Set(), cache: new AnalysisCache() };
+    entry = { analysisMs: [], otherFiles: new Set(), cache: new AnalysisCache() };
     open.set(uri, entry);
   }
   return entry;
@@ -163,7 +163,7 @@ function stateOf(document: TextDocument): DocumentState {
     sizeAssumptionsFile: settings.sizeAssumptionsFile,
     cache: entry.cache,
   });
-  entry.analysisMs = performance.now() - started;
+  entry.analysisMs = [...entry.analysisMs.slice(-2), performance.now() - started];
   const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };
   if (checked.analysis) {
     state.analysis = checked.analysis;
@@ -264,13 +264,25 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
  * arrive in it; the full analysis follows after a pause in typing, so a
  * burst of keystrokes costs one analysis, not one per keystroke.
  */
+/**
+ * The pause before the full analysis: a document whose analysis takes long
+ * waits for a longer pause (1.5 times its recent duration, the least of the
+ * last three, so one cold run does not count), at most MAX_ANALYSIS_DELAY_MS.
+ */
+const MAX_ANALYSIS_DELAY_MS = 200;
+
+function analysisDelay(recentMs: readonly number[]): number {
+  const typical = recentMs.length > 0 ? Math.min(...recentMs) : 0;
+  return Math.max(settings.analysisDelayMs, Math.min(MAX_ANALYSIS_DELAY_MS, 1.5 * typical));
+}
+
 documents.onDidChangeContent((change) => {
   const uri = change.document.uri;
   const entry = entryOf(uri);
   if (entry.state?.timer) clearTimeout(entry.state.timer); // the older version's optimization never starts
   if (entry.analysisTimer) clearTimeout(entry.analysisTimer);
   const first = entry.analyzed === undefined;
-  const delay = first ? 0 : Math.max(settings.analysisDelayMs, 1.5 * entry.analysisMs); // a long analysis waits for a longer pause
+  const delay = first ? 0 : analysisDelay(entry.analysisMs);
   entry.analysisTimer = setTimeout(() => {
     entry.analysisTimer = undefined;
     const current = documents.get(uri);
