@@ -51,7 +51,9 @@ export function registerRunCommands(context: vscode.ExtensionContext, deps: RunD
     const scriptPath = document.uri.scheme === "file" ? document.uri.fsPath : path.join(folder ?? process.cwd(), "untitled.dml");
     runtimeErrors.delete(document.uri);
     channel.appendLine(`▶ ${path.basename(scriptPath)}: ${title}`);
-    const running = deps.runtime.run({ scriptPath, texts, params: {}, ...(folder ? { workspaceRoot: folder } : {}) });
+    // `$name` values from the workspace file (dml-lens.json), as the analysis uses them.
+    const params = (await deps.client()?.sendRequest<Record<string, string>>("dmlLens/runParameters", { textDocument: { uri: document.uri.toString() } }).catch(() => undefined)) ?? {};
+    const running = deps.runtime.run({ scriptPath, texts, params, ...(folder ? { workspaceRoot: folder } : {}) });
     const progress = setTimeout(() => {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `DML: running ${title}`, cancellable: true }, (_, token) => {
         token.onCancellationRequested(() => deps.runtime.interrupt());

@@ -92,6 +92,15 @@ exports.run = suite("trusted workspace", [
     },
   ],
   [
+    "Run Cell uses the $params of the workspace's dml-lens.json",
+    async () => {
+      const document = await open("params.dml");
+      const outcome = await vscode.commands.executeCommand("dmlLens.runCell", document.uri.toString(), 1);
+      assert.equal(outcome.reply.ok, true, outcome.reply.errors.join("\n"));
+      assert.deepEqual(outcome.reply.output, ["hello 42"]);
+    },
+  ],
+  [
     "the results view opens beside the editor after a run",
     async () => {
       await waitForTab("DML Results");

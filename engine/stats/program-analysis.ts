@@ -76,6 +76,8 @@ export interface ProgramAnalysis {
   diagnostics: Diagnostic[];
   /** Metadata diagnostics that point into other files (`.mtd`, data files, `dml-lens.json`). */
   otherFiles: MetadataDiagnostic[];
+  /** The `$name` values the analysis used (workspace file, then the caller's), as text. */
+  parameters: ReadonlyMap<string, string>;
 }
 
 export function analyzeText(text: string, options: AnalysisOptions = {}): ProgramAnalysis {
@@ -151,7 +153,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   cache?.sizes.sweep();
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { parsed, dags, sizes, diagnostics, otherFiles };
+  return { parsed, dags, sizes, diagnostics, otherFiles, parameters: params };
 }
 
 /**

@@ -12,7 +12,7 @@
  * `dmlLens/measuredSizes` (from the client's runtime) replaces estimates;
  * `dmlLens/estimate` gives a cell's estimated time for the results view, and
  * `dmlLens/optimizerState` tells the client's status bar what the optimizer
- * is doing.
+ * is doing; `dmlLens/runParameters` gives the `$params` a run should use.
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
  * comments). A result computed for an older version is never shown; a
  * request the client cancels while it is still queued is not computed.
@@ -78,6 +78,7 @@ const connection = createConnection(ProposedFeatures.all, {
 const MEASURED_SIZES_NOTIFICATION = "dmlLens/measuredSizes";
 /** `{uri, state: "optimizing" | "idle" | "budget reached", suggestions?}` for the client's status bar. */
 const OPTIMIZER_STATE_NOTIFICATION = "dmlLens/optimizerState";
+const RUN_PARAMETERS_REQUEST = "dmlLens/runParameters";
 const documents = new TextDocuments(TextDocument);
 
 let settings: ServerSettings = { ...DEFAULT_SETTINGS };
@@ -440,6 +441,13 @@ connection.onRequest(ESTIMATE_REQUEST, (params: { textDocument: { uri: string };
   const document = documents.get(params.textDocument.uri);
   const analysis = document ? stateOf(document).analysis : undefined;
   return analysis ? runEstimate(analysis, params.startLine, params.endLine) : null;
+});
+
+/** The `$name` values of a document's workspace file (dml-lens.json or the size-assumptions file), for a run. */
+connection.onRequest(RUN_PARAMETERS_REQUEST, (params: { textDocument: { uri: string } }) => {
+  const document = documents.get(params.textDocument.uri);
+  const analysis = document ? stateOf(document).analysis : undefined;
+  return analysis ? Object.fromEntries(analysis.parameters) : {};
 });
 
 connection.onRequest(PLAN_REQUEST, (params: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
