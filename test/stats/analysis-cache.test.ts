@@ -2,11 +2,15 @@
 // sizes kept between edits): analyses of edited versions of every shipped
 // script give the same DAGs, ranges, sizes and diagnostics with a warm cache
 // as without one, also with local data (sketches), parameters, measured
-// sizes and @size annotations, and reuse the blocks an edit did not touch.
+// sizes and @size annotations, and reuse the blocks an edit did not touch;
+// blocks after an edited one stay cached when the edit left the values they
+// read unchanged (a property test edits programs whose matrices share
+// sparsity patterns, where reusing the wrong objects would change results).
 import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import fc from "fast-check";
 import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import { printDag } from "../../engine/program/dag-print";
 import { analyzeText, type AnalysisOptions, type ProgramAnalysis } from "../../engine/stats/program-analysis";
@@ -96,4 +100,52 @@ test("an edit in the middle rebuilds only the blocks it touches; moved blocks ar
   assert.ok(cache.dags.misses - misses <= 1, `rebuilt ${cache.dags.misses - misses} blocks for a comment`);
   assert.ok(cache.dags.hits - hits >= blocks - 1, `reused ${cache.dags.hits - hits} of ${blocks}`);
   assert.ok(cache.sizes.hits - sizeHits >= 1, "sizes of unchanged blocks are reused");
+});
+
+/** Blocks apart: a `while (FALSE) {}` between statements ends a statement block. */
+const blocksOf = (statements: readonly string[]) => statements.join("\nwhile (FALSE) {}\n") + "\n";
+
+test("an edit that keeps a block's results recomputes that block only; one that changes a shape also the blocks that read it", () => {
+  const chain = ["X = rand(rows=200, cols=30, sparsity=0.2, seed=3)", "Y = X %*% t(X)", "s = sum(Y)", "Z = t(X) %*% X", "W = Z * (Z > 1)", "print(s)"];
+  const cache = new AnalysisCache();
+  analyze(blocksOf(chain), "chain.dml", cache);
+  const recomputed = (statements: string[]): number => {
+    const misses = cache.sizes.misses;
+    const cached = analyze(blocksOf(statements), "chain.dml", cache);
+    assert.equal(summary(cached), summary(analyze(blocksOf(statements), "chain.dml")));
+    return cache.sizes.misses - misses;
+  };
+  assert.equal(recomputed(chain.map((s, i) => (i === 1 ? "Y = (X %*% t(X))" : s))), 1);
+  assert.equal(recomputed(chain.map((s, i) => (i === 0 ? "X = rand(rows=200, cols=30, sparsity=0.2, seed=4)" : s))), 1, "another seed: the same sizes");
+  // 30 columns become 40: every block that reads X, Y or Z again, not print(s) of a scalar of unknown value.
+  assert.equal(recomputed(chain.map((s, i) => (i === 0 ? "X = rand(rows=200, cols=40, sparsity=0.2, seed=4)" : s))), 5);
+});
+
+test("property: edits of programs whose matrices share sparsity patterns analyze as without a cache", () => {
+  const statement = fc.constantFrom(
+    "A = rand(rows=60, cols=60, sparsity=0.1)",
+    "A = rand(rows=60, cols=60, sparsity=0.1, seed=2)",
+    "B = rand(rows=60, cols=60, sparsity=0.1)",
+    "C = A",
+    "C = B",
+    "D = C * (A != 0)",
+    "D = A * (B != 0)",
+    "E = (D > 0) * C",
+    "F = D %*% t(E)",
+    "A = A * (A > 0.5)",
+    "print(sum(A * (C != 0)))",
+  );
+  fc.assert(
+    fc.property(fc.array(statement, { minLength: 3, maxLength: 7 }), fc.array(fc.tuple(fc.nat(), statement, fc.boolean()), { minLength: 1, maxLength: 6 }), (start, edits) => {
+      const statements: string[] = [...start];
+      const cache = new AnalysisCache();
+      analyze(blocksOf(statements), "patterns.dml", cache);
+      for (const [at, replacement, spaced] of edits) {
+        statements[at % statements.length] = spaced ? `${replacement}   ` : replacement;
+        const text = blocksOf(statements);
+        assert.equal(summary(analyze(text, "patterns.dml", cache)), summary(analyze(text, "patterns.dml")));
+      }
+    }),
+    { numRuns: 150 },
+  );
 });

@@ -175,6 +175,7 @@ class SizeWalker {
         return { changes, sizes: mode === "final" ? inner.map((b) => this.blocks.get(b)!) : [], diagnostics: recorded, computed: true };
       },
       (value, lines) => ({ changes: value.changes, sizes: value.sizes.map((s) => movedSizes(s, lines)), diagnostics: movedDiagnostics(value.diagnostics, lines), computed: false }),
+      { of: (value) => value.changes, replaced: (value, outputs) => ({ ...value, changes: [...outputs] }) },
     );
     if (!result.computed) {
       if (mode === "final") inner.forEach((b, k) => this.blocks.set(b, result.sizes[k]!));
