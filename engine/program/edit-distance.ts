@@ -1,18 +1,35 @@
 /** "Did you mean ...?" suggestions by edit distance. */
 
-/** Levenshtein distance (insertions, deletions, substitutions; adjacent swaps count as one). */
-export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
+/**
+ * Levenshtein distance (insertions, deletions, substitutions; adjacent swaps
+ * count as one), or `max + 1` as soon as it must exceed `max`: three rows
+ * kept, and the walk stops once two consecutive rows are past the bound (a
+ * row's least value is at least the least of the row before it and of the
+ * one before that plus one).
+ */
+export function editDistance(a: string, b: string, max = Infinity): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i < rows; i++) {
+  let older = new Uint32Array(cols);
+  let previous = Uint32Array.from({ length: cols }, (_, j) => j);
+  let current = new Uint32Array(cols);
+  let previousLeast = 0;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let least = i;
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, older[j - 2]! + 1);
+      current[j] = d;
+      if (d < least) least = d;
     }
+    if (least > max && previousLeast + 1 > max) return max + 1;
+    previousLeast = least;
+    [older, previous, current] = [previous, current, older];
   }
-  return d[rows - 1][cols - 1];
+  const distance = previous[cols - 1]!;
+  return distance > max ? max + 1 : distance;
 }
 
 /**
@@ -26,18 +43,18 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   const lower = name.toLowerCase();
   const limit = name.length <= 1 ? 0 : name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3;
   let best: string | undefined;
-  let bestDistance = Infinity;
+  let bestDistance = limit + 1;
   for (const candidate of candidates) {
     if (candidate === name) continue;
     if (candidate.toLowerCase() === lower) return candidate;
-    if (Math.abs(candidate.length - name.length) > limit) continue;
-    const distance = editDistance(lower, candidate.toLowerCase());
+    // Only a strictly closer candidate than the best so far counts.
+    const distance = editDistance(lower, candidate.toLowerCase(), bestDistance - 1);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  return bestDistance <= limit ? best : undefined;
+  return best;
 }
 
 /** `; did you mean 'x'?` or the empty string. */
