@@ -1,17 +1,20 @@
 /**
  * Block DAGs kept across analyses of one document, so that after an edit
  * only the edited blocks (and those whose live-in types changed) are built
- * again. A DAG is stored under the block's exact text, its start column,
+ * again. A DAG is stored under the block's text (trailing spaces of its
+ * lines left out: they place no token), its start column,
  * the types of the variables it reads, the writes of its enclosing loops
  * among them, and what the whole program contributes (user functions,
  * their signatures, builtin constants). A block that only moved by lines
- * gets its DAG back with every range moved; each lookup returns a copy, so
- * what callers set on it (`liveOut`) never reaches the cache.
+ * gets its DAG back with every range moved (stored moved, so the rounds of
+ * a loop find it in place). Each lookup returns its own DAG object, so what
+ * callers set on it (`liveOut`) never reaches the cache; its nodes, maps and
+ * lists are shared and nobody changes them after the build.
  *
  * Entries no analysis used in the last two are dropped at `sweep()`.
  */
 import type { Diagnostic } from "../syntax/ast";
-import { shiftRange } from "../syntax/ranges";
+import { shiftRange, withoutTrailingSpaces } from "../syntax/ranges";
 import type { DagContext } from "./dag-context";
 import type { BlockDag } from "./dag-types";
 import type { BasicBlock } from "./statement-block";
@@ -36,12 +39,16 @@ export class BlockDagCache {
     if (entry) {
       this.hits++;
       entry.generation = this.generation;
-      return { dag: moved(entry.dag, line - entry.line), key };
+      if (entry.line !== line) {
+        entry.dag = moved(entry.dag, line - entry.line);
+        entry.line = line;
+      }
+      return { dag: { ...entry.dag }, key };
     }
     this.misses++;
     const dag = build();
-    this.entries.set(key, { dag: moved(dag, 0), line, generation: this.generation });
-    return { dag, key };
+    this.entries.set(key, { dag, line, generation: this.generation });
+    return { dag: { ...dag }, key };
   }
 
   /** Ends one analysis: forgets what neither it nor the one before used. */
@@ -67,7 +74,7 @@ function blockKey(block: BasicBlock, blockText: string, context: DagContext, con
     return type ? `${name}:${type.dataType}/${type.valueType}` : `${name}:?`;
   });
   const loops = (context.loopWrites ?? []).map((writes) => block.reads.filter((name) => writes.has(name)).join(","));
-  return [contextKey, block.range.start.character, types.join(";"), loops.join("|"), blockText].join("\n");
+  return [contextKey, block.range.start.character, types.join(";"), loops.join("|"), withoutTrailingSpaces(blockText)].join("\n");
 }
 
 function moved(dag: BlockDag, lines: number): BlockDag {

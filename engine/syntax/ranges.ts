@@ -72,3 +72,12 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   for (const e of sorted) result = result.slice(0, e.from) + e.newText + result.slice(e.to);
   return result;
 }
+
+/**
+ * `text` without the spaces and tabs that end its lines: what places no
+ * token, so two texts equal this way have every token at the same position
+ * (how cached block results are looked up: a trailing space changes nothing).
+ */
+export function withoutTrailingSpaces(text: string): string {
+  return text.replace(/[ \t]+$/gm, "");
+}

@@ -39,7 +39,7 @@ const DATA: Record<string, Extra> = {
   "l2svm.dml": { parameters: new Map([["X", "data/breast_cancer_X.csv"], ["Y", "data/breast_cancer_y.csv"]]) },
 };
 
-/** Edits a user makes: lines inserted above blocks (everything below moves), a statement changed, a variable's type changed at the top. */
+/** Edits a user makes: lines inserted above blocks (everything below moves), a statement changed, a variable's type changed at the top, spaces typed at line ends. */
 function edits(text: string): string[] {
   const lines = text.split("\n");
   const middle = Math.floor(lines.length / 2);
@@ -50,6 +50,7 @@ function edits(text: string): string[] {
     [...lines.slice(0, middle), "zz_new = 42", "print(zz_new)", ...lines.slice(middle)].join("\n"),
     statement >= 0 ? [...lines.slice(0, statement), `${lines[statement]} + 0`, ...lines.slice(statement + 1)].join("\n") : text,
     firstAssigned ? `${firstAssigned} = "now a string"\n${text}` : text,
+    lines.map((l, i) => (i % 3 === 0 ? `${l}  \t` : l)).join("\n"),
     text,
     text,
   ];
@@ -115,6 +116,9 @@ test("an edit that keeps a block's results recomputes that block only; one that 
     assert.equal(summary(cached), summary(analyze(blocksOf(statements), "chain.dml")));
     return cache.sizes.misses - misses;
   };
+  const dagMisses = cache.dags.misses;
+  assert.equal(recomputed(chain.map((s) => `${s}  `)), 0, "spaces at line ends place no token: nothing is recomputed");
+  assert.equal(cache.dags.misses, dagMisses, "nor rebuilt");
   assert.equal(recomputed(chain.map((s, i) => (i === 1 ? "Y = (X %*% t(X))" : s))), 1);
   assert.equal(recomputed(chain.map((s, i) => (i === 0 ? "X = rand(rows=200, cols=30, sparsity=0.2, seed=4)" : s))), 1, "another seed: the same sizes");
   // 30 columns become 40: every block that reads X, Y or Z again, not print(s) of a scalar of unknown value.

@@ -19,6 +19,7 @@ import { joinStats, sameStats } from "./join-stats";
 import type { SparsityEstimator } from "./sketch-sizes";
 import { type BlockSizesCache, movedDiagnostics, movedSizes } from "./block-sizes-cache";
 import { LayeredEnv } from "../../program/layered-env";
+import { withoutTrailingSpaces } from "../../syntax/ranges";
 
 export interface ProgramSizeOptions {
   /** `$param` values given by the caller, typed as SystemDS types them. */
@@ -154,7 +155,7 @@ class SizeWalker {
     if (!eligible) return this.loopRounds(block, env, mode);
     const reads = inner.flatMap((b) => this.dags.byBlock.get(b)!.dag.nodes.filter((n) => n.op.kind === "read").map((n) => this.options.readMetadata?.(n, [])));
     const inputs = [...block.reads].sort().map((name) => env.get(name));
-    const key = `loop ${mode}\n${cache.key}\n${block.range.start.character}\n${cache.textOf(block.range)}`;
+    const key = `loop ${mode}\n${cache.key}\n${block.range.start.character}\n${withoutTrailingSpaces(cache.textOf(block.range))}`;
     const result = cache.sizes.lookup(
       key,
       block.range.start.line,
