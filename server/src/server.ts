@@ -52,6 +52,7 @@ import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-a
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
 import { BlockOptimizer, type DocumentOptimizations } from "./block-optimizations";
 import { workerRunner } from "./optimizer-thread";
+import { analysisPause } from "./analysis-pause";
 import { toLspDiagnostic } from "./convert";
 import { documentCheck } from "./document-diagnostics";
 import { foldingRanges } from "./folding";
@@ -102,8 +103,10 @@ interface DocumentState {
 interface OpenDocument {
   /** The latest full analysis. */
   state?: DocumentState;
-  /** How long the last few analyses took, ms (newest last). */
+  /** How long the last few analyses took, ms (newest last), the first one left out. */
   analysisMs: number[];
+  /** When the last change came in (performance.now()). */
+  changedAt: number;
   /** The newest version's parse (reused by that version's analysis). */
   parsedOnly?: { version: number; parsed: ParseResultWithComments };
   /** The text of the last published analysis, and its diagnostics other than the parser's (carried over by quick syntax checks). */
@@ -122,7 +125,7 @@ const open = new Map<string, OpenDocument>();
 function entryOf(uri: string): OpenDocument {
   let entry = open.get(uri);
   if (!entry) {
-    entry = { analysisMs: [], otherFiles: new Set(), cache: new AnalysisCache() };
+    entry = { analysisMs: [], changedAt: -Infinity, otherFiles: new Set(), cache: new AnalysisCache() };
     open.set(uri, entry);
   }
   return entry;
@@ -164,7 +167,8 @@ function stateOf(document: TextDocument): DocumentState {
     sizeAssumptionsFile: settings.sizeAssumptionsFile,
     cache: entry.cache,
   });
-  entry.analysisMs = [...entry.analysisMs.slice(-2), performance.now() - started];
+  // The first analysis of a document builds everything: it says nothing about the next ones.
+  if (entry.analyzed !== undefined) entry.analysisMs = [...entry.analysisMs.slice(-2), performance.now() - started];
   const state: DocumentState = { version: document.version, parsed, diagnostics: checked.diagnostics, optimizations: new Map() };
   if (checked.analysis) {
     state.analysis = checked.analysis;
@@ -262,19 +266,22 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
  * After a change: within a few milliseconds the newest version's syntax
  * diagnostics, with the last analysis's other diagnostics carried over
  * (stale-diagnostics.ts), once per short window however many keystrokes
- * arrive in it; the full analysis follows after a pause in typing, so a
- * burst of keystrokes costs one analysis, not one per keystroke.
+ * arrive in it; the full analysis follows after a pause in typing
+ * (analysis-pause.ts), so a burst of keystrokes costs one analysis (two in a
+ * fast document, whose first keystroke after a quiet spell is analyzed at
+ * once), not one per keystroke. The analysis runs once the messages
+ * received by then are handled (afterReceivedMessages).
  */
-/**
- * The pause before the full analysis: a document whose analysis takes long
- * waits for a longer pause (1.5 times its recent duration, the least of the
- * last three, so one cold run does not count), at most MAX_ANALYSIS_DELAY_MS.
- */
-const MAX_ANALYSIS_DELAY_MS = 200;
 
-function analysisDelay(recentMs: readonly number[]): number {
-  const typical = recentMs.length > 0 ? Math.min(...recentMs) : 0;
-  return Math.max(settings.analysisDelayMs, Math.min(MAX_ANALYSIS_DELAY_MS, 1.5 * typical));
+/**
+ * Runs `task` once the messages the server has already received are
+ * handled: a timer that fires after a long task would otherwise analyze a
+ * version the next queued change already replaced. vscode-jsonrpc handles
+ * one message per setImmediate, queued when the data is read (the poll
+ * phase); the second hop lands behind it.
+ */
+function afterReceivedMessages(task: () => void): void {
+  setImmediate(() => setImmediate(task));
 }
 
 documents.onDidChangeContent((change) => {
@@ -283,14 +290,19 @@ documents.onDidChangeContent((change) => {
   if (entry.state?.timer) clearTimeout(entry.state.timer); // the older version's optimization never starts
   if (entry.analysisTimer) clearTimeout(entry.analysisTimer);
   const first = entry.analyzed === undefined;
-  const delay = first ? 0 : analysisDelay(entry.analysisMs);
+  const now = performance.now();
+  const delay = first ? 0 : analysisPause(entry.analysisMs, now - entry.changedAt, settings.analysisDelayMs);
+  entry.changedAt = now;
+  const version = change.document.version;
   entry.analysisTimer = setTimeout(() => {
     entry.analysisTimer = undefined;
-    const current = documents.get(uri);
-    if (!current) return;
-    const state = stateOf(current);
-    publish(current, state);
-    scheduleOptimization(current, state);
+    afterReceivedMessages(() => {
+      const current = documents.get(uri);
+      if (!current || current.version !== version) return; // a newer change came in meanwhile: its own pause follows
+      const state = stateOf(current);
+      publish(current, state);
+      scheduleOptimization(current, state);
+    });
   }, delay);
   if (first || entry.quickTimer) return;
   entry.quickTimer = setTimeout(() => {

@@ -19,7 +19,7 @@ export interface ServerSettings {
   debounceMs: number;
   /** Dims of assigned matrices as inlay hints. */
   inlayHints: boolean;
-  /** Pause after the last change before the full analysis, ms (longer for slow documents: 1.5 times their recent analysis time, at most 200 ms). */
+  /** Pause after the last change before the full analysis, ms (longer for slow documents: their recent analysis time, at most 200 ms; none after a quiet spell for documents that analyze within it). */
   analysisDelayMs: number;
   /** Window in which keystrokes share one syntax check, ms. */
   syntaxWindowMs: number;

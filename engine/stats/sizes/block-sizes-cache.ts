@@ -56,7 +56,8 @@ export class BlockSizesCache {
   /** Entries by the signature of their outputs, for reuse by recomputed blocks. */
   private readonly bySignature = new Map<string, Entry[]>();
   /** Output objects handed out in this analysis. */
-  private handedOut = new Set<NodeStats>();  private readonly ids = new WeakMap<object, number>();
+  private handedOut = new Set<NodeStats>();
+  private readonly ids = new WeakMap<object, number>();
   private nextId = 1;
   private generation = 0;
   hits = 0;
