@@ -120,6 +120,8 @@ async function goToLine(page, line) {
     assert.match(planPage, /\d+ operations, estimated [\d.]+ s/);
     assert.match(planPage, /G = Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk/);
     assert.match(planPage, /line 18, l1: sum\(\(X - U %\*% t\(V\)\)\^2\) as one wsloss operator/);
+    // The fusion plan is drawn: the wsloss operator as a node of its own graph.
+    assert.match(await frameText(page, "#fusion svg.plan"), /fused:wsloss/);
     // The sizes the run measured replaced the estimates (rand's 50000 expected non-zeros).
     assert.match(planPage, /rand 10000 × 5000, nnz 49963/);
     await page.screenshot({ path: path.join(shots, "4-plan.png") });

@@ -88,6 +88,8 @@ export interface StatementFusion {
   range: Range;
   target: string;
   fused: FusedPart[];
+  /** That plan, root first: the fused operators as nodes (`fused:wsloss`) over the inputs they read. */
+  plan: PlanNode[];
 }
 
 export interface BlockOptimization {
@@ -128,7 +130,7 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
     if (!plan) continue;
     planGraphs.push(plan.after.graph);
     const fused = fusedParts(input, block, plan.before.graph, plan.before.extraction);
-    if (fused.length > 0) fusion.push({ range: root.range, target: root.target, fused });
+    if (fused.length > 0) fusion.push({ range: root.range, target: root.target, fused, plan: planNodes(block, plan.before.graph, plan.before.extraction) });
     const outcome = finish(input, block, plan, options);
     if (outcome) outcomes.set(root, outcome);
     if (outcome?.kind === "suggestion") suggested.push(plan);

@@ -1,7 +1,7 @@
 // The plan view's page (client/src/plan-html.ts, plan-svg.ts) for the
 // server's `dmlLens/plan` answer on sum_product.dml: a laid-out SVG box per
 // operation with its cost, an edge per input, each rewrite's plan with its
-// fused operators marked, and the statements SystemDS fuses.
+// fused operators marked, and the fusion plan of each statement SystemDS fuses.
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -47,12 +47,17 @@ test("the plan page of sum_product.dml's block: before, each rewrite after, fusi
   const plan = planView(analysis, new Map([[info, optimized]]), { line, character: 0 })!;
   const html = planHtml(plan, "sum_product.dml", "vscode-resource:");
   const svgs = html.match(/<svg class="plan"/g) ?? [];
-  assert.equal(svgs.length, 1 + plan.after.length);
+  assert.equal(svgs.length, 1 + plan.after.length + plan.fusion.length);
   assert.ok(plan.after.length >= 5, `${plan.after.length} rewrites`);
   const operations = plan.before.filter((n) => !n.op.startsWith("literal")).length;
   assert.ok(operations < plan.before.length, "literals are left out");
   assert.equal((html.split("<h3>Before")[1]!.split("<h3>After")[0]!.match(/<rect x=/g) ?? []).length, operations);
   assert.match(html, /<h3>G = <code>Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk<\/code><\/h3><div class="meta">line \d+: [\d.]+ s → [\d.]+ ms<\/div>/);
-  assert.match(html, /<li>line 18, l1: <code>sum\(\(X - U %\*% t\(V\)\)\^2\)<\/code> as one wsloss operator<\/li>/);
+  assert.match(html, /<div class="meta">line 18, l1: <code>sum\(\(X - U %\*% t\(V\)\)\^2\)<\/code> as one wsloss operator<\/div><svg class="plan"/);
+  // The fusion plan of l1: the wsloss operator as one node over X, U and V.
+  const l1 = html.split('<section class="fusion">')[1]!.split("</section>")[0]!;
+  assert.match(l1, /<g class="node fused"><rect[^>]*\/><text[^>]*>fused:wsloss<\/text>/);
+  for (const input of ["X", "U", "V"]) assert.match(l1, new RegExp(`class="op">${input}</text>`));
+  assert.equal((l1.match(/<g class="node fused">/g) ?? []).length, 1);
   assert.match(html, /id="before-cost">\d+ operations, estimated [\d.]+ s( plus operations of unknown size)?</);
 });
