@@ -95,6 +95,10 @@ async function goToLine(page, line) {
     assert.match(results, /X matrix 10000 × 5000, nnz \d+, sparsity 0\.00\d+/);
     assert.match(results, /Xd matrix 10000 × 50, nnz 500000/);
     assert.match(await frameText(page, "#status"), /^done in [\d.]+ (ms|s)/);
+    // Each matrix has its value heatmap with the range of its tile means (rand's values lie in [0, 1]).
+    const caption = await frameText(page, "figure.values figcaption");
+    const range = /^tile means (\S+) … (\S+)$/.exec(caption);
+    assert.ok(range && 0 <= Number(range[1]) && Number(range[1]) <= Number(range[2]) && Number(range[2]) <= 1, caption);
     // The Variables view in the Explorer lists the session's variables.
     const variablesHeader = page.locator(".pane-header:has-text('DML Variables')").first();
     if ((await variablesHeader.getAttribute("aria-expanded")) !== "true") await variablesHeader.click();

@@ -1,11 +1,12 @@
 // What the results view shows (client/src/results-html.ts) and the variable
 // previews behind it (engine/runtime/interpreter/variable-preview.ts): the
-// density grid of a sparsity pattern, the corner of values, escaping.
+// tile grid of the sparsity pattern and the value heatmap, the corner of
+// values, escaping.
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 import { createSession } from "../../engine/runtime/interpreter";
 import { densityGrid, previewVariable } from "../../engine/runtime/interpreter/variable-preview";
-import { densitySvg, escapeHtml, resultsHtml } from "../../client/src/results-html";
+import { densitySvg, escapeHtml, resultsHtml, valuesSvg } from "../../client/src/results-html";
 
 function sessionValue(script: string, name: string) {
   const session = createSession({ print: () => undefined });
@@ -17,11 +18,34 @@ function sessionValue(script: string, name: string) {
 test("the density grid: one tile per cell for small matrices, shares of non-zeros per tile for large ones", () => {
   const small = sessionValue('X = matrix("1 0 0 2 0 3", rows=2, cols=3)', "X");
   assert.equal(small.kind, "matrix");
-  assert.deepEqual(densityGrid(small.kind === "matrix" ? small.matrix : (undefined as never), 48), { rows: 2, cols: 3, shares: [1, 0, 0, 1, 0, 1] });
+  assert.deepEqual(densityGrid(small.kind === "matrix" ? small.matrix : (undefined as never), 48), { rows: 2, cols: 3, shares: [1, 0, 0, 1, 0, 1], means: [1, 0, 0, 2, 0, 3] });
   // An identity of 100 x 100 on a 4 x 4 grid: diagonal tiles hold 25 of 625 cells, the others none.
   const eye = sessionValue("I = diag(matrix(1, rows=100, cols=1))", "I");
   const grid = densityGrid(eye.kind === "matrix" ? eye.matrix : (undefined as never), 4);
   assert.deepEqual(grid.shares, [0.04, 0, 0, 0, 0, 0.04, 0, 0, 0, 0, 0.04, 0, 0, 0, 0, 0.04]);
+  assert.deepEqual(grid.means, grid.shares, "ones on the diagonal: the mean is the share");
+});
+
+test("tile means: signed values, sparse storage, uneven tiles and NaN", () => {
+  // 5 x 1 on a 2 x 1 grid: rows 0-2 and 3-4; a sparse matrix (mostly zero) stored as CSR.
+  const v = sessionValue('V = matrix("4 -1 0 0 -6", rows=5, cols=1)', "V");
+  assert.deepEqual(densityGrid(v.kind === "matrix" ? v.matrix : (undefined as never), 2).means, [1, -3]);
+  const sparse = sessionValue("S = table(seq(1, 3), seq(1, 3), seq(1, 3) * -2, 30, 30)", "S");
+  const grid = densityGrid(sparse.kind === "matrix" ? sparse.matrix : (undefined as never), 3);
+  assert.deepEqual(grid.means.map((x) => Math.round(x * 1000) / 1000), [-0.12, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const nan = sessionValue("N = matrix(0/0, rows=2, cols=2)", "N");
+  assert.ok(densityGrid(nan.kind === "matrix" ? nan.matrix : (undefined as never), 2).means.every(Number.isNaN));
+});
+
+test("the value heatmap: positive tiles red, negative blue, as strong as their magnitude; NaN apart; the range under it", () => {
+  const M = previewVariable("M", sessionValue('M = matrix("2 0 -1 0/0", rows=2, cols=2)', "M"));
+  const svg = valuesSvg(M);
+  assert.match(svg, /aria-label="value heatmap of M"/);
+  assert.match(svg, /<rect x="0\.00" y="0\.00" width="80\.00" height="80\.00" class="positive" fill-opacity="1\.000"\/>/);
+  assert.match(svg, /<rect x="0\.00" y="80\.00" width="80\.00" height="80\.00" class="negative" fill-opacity="0\.500"\/>/);
+  assert.match(svg, /class="nan"/);
+  assert.equal((svg.match(/<rect x=/g) ?? []).length, 3, "the zero tile is background");
+  assert.match(svg, /<figcaption>tile means -1 … 2<\/figcaption>/);
 });
 
 test("previews: a scalar's printed value, a matrix's corner and pattern", () => {
@@ -47,5 +71,7 @@ test("the page: status, elapsed next to the estimate, output escaped, a pattern 
   assert.match(html, /<pre id="output">a &lt; b &amp; c<\/pre>/);
   assert.match(html, /<td class="name">X<\/td><td>matrix<\/td><td>2 × 2, nnz 2, sparsity 0\.500<\/td>/);
   assert.equal((densitySvg(X).match(/<rect x=/g) ?? []).length, 2);
+  assert.match(html, /aria-label="sparsity pattern of X"/);
+  assert.match(html, /aria-label="value heatmap of X"/);
   assert.equal(escapeHtml(`"<'&>"`), "&quot;&lt;&#39;&amp;&gt;&quot;");
 });
