@@ -75,10 +75,9 @@ async function benchDocument(name: string, text: string): Promise<BenchRow[]> {
       await timed(samples.codeAction!, () => connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics: [] } }));
     }
     // The optimizer reports "idle" (or "budget reached") once the current version is analyzed and optimized.
-    let settledAfter = Infinity;
-    let settled: () => void = () => {};
+    let settled: (() => void) | undefined; // set once the burst is sent
     connection.onNotification("dmlLens/optimizerState", (p: { state: string }) => {
-      if (p.state !== "optimizing" && performance.now() >= settledAfter) settled();
+      if (p.state !== "optimizing") settled?.();
     });
     // A burst of edits: a space typed at the end of a line every 10 ms; latency until that version's diagnostics.
     const lines = text.split("\n");
@@ -100,7 +99,6 @@ async function benchDocument(name: string, text: string): Promise<BenchRow[]> {
       await new Promise((resolve) => setTimeout(resolve, EDIT_INTERVAL_MS));
     }
     const quiet = new Promise<void>((resolve) => (settled = resolve));
-    settledAfter = performance.now();
     await Promise.all(pending);
     await Promise.race([quiet, new Promise((resolve) => setTimeout(resolve, WAIT_MS))]);
     // Semantic diagnostics: a line that reads an unassigned variable, typed after a pause; latency until the

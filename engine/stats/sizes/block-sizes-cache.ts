@@ -91,11 +91,15 @@ export class BlockSizesCache {
       value = outputs.replaced(value, earlier.outputs);
     }
     if (!entry) {
-      const inputSet = new Set(inputs);
-      const left = new Map(outputs.of(value));
-      const rooted = [...left.values()].filter((s) => s.sketch?.pattern !== undefined && !inputSet.has(s));
-      const stored: Entry = { value, line, outputs: left, rooted, generation: this.generation };
-      if (!earlier) rooted.forEach((s) => this.handedOut.add(s));
+      // A reuse hands on the earlier entry's objects, claimed above; fresh ones go out now.
+      let stored: Entry;
+      if (earlier) stored = { value, line, outputs: earlier.outputs, rooted: earlier.rooted, generation: this.generation };
+      else {
+        const isInput = new Set(inputs);
+        const rooted = produced.map(([, s]) => s).filter((s) => s.sketch?.pattern !== undefined && !isInput.has(s));
+        stored = { value, line, outputs: new Map(produced), rooted, generation: this.generation };
+        rooted.forEach((s) => this.handedOut.add(s));
+      }
       this.entries.set(full, stored);
       const list = this.bySignature.get(signature);
       if (list) list.push(stored);

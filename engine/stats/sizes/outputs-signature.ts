@@ -1,7 +1,6 @@
 /**
  * What a block's outputs are, as text, relative to its inputs: two results
- * with the same signature (over the very same input objects) are
- * interchangeable, so a block recomputed after an edit may hand on the
+ * with the same signature are interchangeable, so a block recomputed after an edit may hand on the
  * objects it produced before and the blocks after it stay cached
  * (block-sizes-cache.ts).
  *
