@@ -6,6 +6,11 @@
  * an unreadable file. `name=value` pairs give `$name` parameters;
  * `--estimator mnc|uniform|worst-case` picks the sparsity estimate,
  * `--extraction greedy|ilp` how the cheapest plan is extracted.
+ * The optimizer is bounded by work (`--node-limit`: e-nodes per block), so
+ * its suggestions do not depend on the machine; `--budget-ms` is only its
+ * wall-clock safety net (default 10 s per block), and a block where it fired
+ * says so. A suggestion must save `--min-saving` of the estimated time
+ * (default 0.2) and `--min-saving-ms` milliseconds (default 1).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -15,19 +20,27 @@ import { analyzeText, type ProgramAnalysis } from "../engine/stats/program-analy
 import { formatStats, type NodeStats } from "../engine/stats/sizes/node-stats";
 import { formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
+import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { optimizeBlock, type BlockOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
 import { err, out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
-export const explainUsage = "dml explain FILE [--json] [--budget-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] [name=value ...]";
+export const explainUsage =
+  "dml explain FILE [--json] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] [name=value ...]";
 
 export async function explain(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml explain", args, { flags: ["--json"], values: ["--budget-ms", "--estimator", "--extraction"] });
+  const parsed = parseArgs("dml explain", args, { flags: ["--json"], values: ["--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction"] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml explain: no FILE given");
   const budget = parsed.values.get("--budget-ms");
   if (budget !== undefined && !(Number(budget) > 0)) throw new UsageError(`dml explain: --budget-ms needs a positive number, not '${budget}'`);
+  const nodeLimit = parsed.values.get("--node-limit");
+  if (nodeLimit !== undefined && !(Number.isInteger(Number(nodeLimit)) && Number(nodeLimit) > 0)) throw new UsageError(`dml explain: --node-limit needs a positive whole number, not '${nodeLimit}'`);
+  const minSaving = parsed.values.get("--min-saving");
+  if (minSaving !== undefined && !(Number(minSaving) >= 0 && Number(minSaving) < 1)) throw new UsageError(`dml explain: --min-saving needs a share from 0 up to (not including) 1, e.g. 0.2, not '${minSaving}'`);
+  const minSavingMs = parsed.values.get("--min-saving-ms");
+  if (minSavingMs !== undefined && !(Number(minSavingMs) >= 0)) throw new UsageError(`dml explain: --min-saving-ms needs a number of milliseconds, at least 0, not '${minSavingMs}'`);
   const estimator = parsed.values.get("--estimator") ?? "mnc";
   if (!(SPARSITY_ESTIMATORS as readonly string[]).includes(estimator)) throw new UsageError(`dml explain: --estimator is one of ${SPARSITY_ESTIMATORS.join(", ")}, not '${estimator}'`);
   const extraction = parsed.values.get("--extraction") ?? "greedy";
@@ -46,8 +59,10 @@ export async function explain(args: readonly string[]): Promise<number> {
     return 2;
   }
   const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters, estimator: estimator as SparsityEstimator });
-  const options: SuggestOptions = budget === undefined ? {} : { saturation: { timeLimitMs: Number(budget) } };
-  if (extraction === "ilp") options.extract = await ilpExtractor({ timeLimitMs: Math.max(100, Number(budget ?? 200)) });
+  const options: SuggestOptions = { saturation: { ...(budget === undefined ? {} : { timeLimitMs: Number(budget) }), ...(nodeLimit === undefined ? {} : { nodeLimit: Number(nodeLimit) }) } };
+  if (minSaving !== undefined) options.minSaving = Number(minSaving);
+  if (minSavingMs !== undefined) options.minSavingMs = Number(minSavingMs);
+  if (extraction === "ilp") options.extract = await ilpExtractor({ timeLimitMs: Number(budget ?? DEFAULT_SATURATION.timeLimitMs) });
   const optimized = optimizeProgram(analysis, text, options);
   if (parsed.flags.has("--json")) out(JSON.stringify(explainJson(file, analysis, optimized), null, 2));
   else out(explainText(file, analysis, optimized));
@@ -121,6 +136,8 @@ function explainJson(file: string, analysis: ProgramAnalysis, optimized: Optimiz
         variables: variables(analysis, block),
         suggestions: (optimized.get(block)?.suggestions ?? []).map(suggestionJson),
         dropped: optimized.get(block)?.dropped ?? [],
+        ...(optimized.get(block)?.stopReason ? { stopReason: optimized.get(block)!.stopReason } : {}),
+        ...(optimized.get(block)?.safetyNet ? { safetyNet: optimized.get(block)!.safetyNet } : {}),
         nodes: block.dag.nodes.map((node) => {
           const stats = sizes?.nodes[node.id];
           const matrix = stats?.type.dataType === "matrix";
@@ -164,6 +181,8 @@ function explainText(file: string, analysis: ProgramAnalysis, optimized: Optimiz
       const shown = assigned.map((v) => `${v.name}: ${v.rows === null && v.cols === null && v.type.startsWith("scalar") ? v.type : `${v.rows ?? "?"} x ${v.cols ?? "?"}, nnz ${v.nnz ?? "?"}`}`);
       parts.push(`variables: ${shown.join("; ")}`);
     }
+    const safetyNet = optimized.get(block)?.safetyNet;
+    if (safetyNet) parts.push(safetyNetLine(safetyNet));
     for (const s of optimized.get(block)?.suggestions ?? []) {
       for (const t of s.temporaries ?? []) parts.push(`new variable before line ${t.insertAt.line + 1}: ${t.name} = ${t.text}`);
       parts.push(
@@ -174,6 +193,12 @@ function explainText(file: string, analysis: ProgramAnalysis, optimized: Optimiz
     }
   }
   return `${path.basename(file)}: ${analysis.dags.blocks.length} blocks\n${parts.join("\n")}`;
+}
+
+/** Said for a block where a wall-clock safety net stopped the optimizer's work. */
+export function safetyNetLine(net: NonNullable<BlockOptimization["safetyNet"]>): string {
+  const what = net.what === "saturation" ? "optimizer" : "optimizer's ILP extraction";
+  return `${what} stopped by its time safety net after ${Math.round(net.ms)} ms; results may differ from a faster machine`;
 }
 
 /** `, A -> B FLOP` when both sides are known. */

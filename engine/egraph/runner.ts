@@ -1,20 +1,31 @@
 /**
  * The equality-saturation loop (after egg's run.rs): each iteration searches
  * every rule on the rebuilt graph, then applies the matches, then rebuilds.
- * Limits on iterations, e-nodes and time (checked between applications, so
- * the graph stays valid: anytime); SPORES's per-rule sampling of matches and
- * egg's backoff scheduler keep expansive rules (AC) from taking over.
+ * The run is bounded by work, counted: iterations, e-nodes and matches
+ * applied (checked between applications, so the graph stays valid:
+ * anytime). Counts make the result the same on a fast and a slow machine.
+ * A wall-clock limit is only a safety net against a run the counts did not
+ * bound well; when it fires the report says so (`stopReason: "timeLimit"`,
+ * `safetyNet`), since what was found then depends on the machine.
+ * SPORES's per-rule sampling of matches (seeded) and egg's backoff
+ * scheduler keep expansive rules (AC) from taking over.
  */
 import type { EGraph } from "./egraph";
 import { MatchList, searchPattern } from "./pattern";
 import { applierVariableIndex, compileInstantiate, type Rewrite } from "./rewrite";
 import type { ClassId } from "./types";
 
-export type StopReason = "saturated" | "iterationLimit" | "nodeLimit" | "timeLimit" | "cancelled";
+/** Why a run stopped: saturation, a work bound (iterations, e-nodes, matches applied), the time safety net, or a cancel. */
+export type StopReason = "saturated" | "iterationLimit" | "nodeLimit" | "applyLimit" | "timeLimit" | "cancelled";
 
 export interface RunOptions {
+  /** Work bound: iterations (default 30). */
   iterationLimit?: number;
+  /** Work bound: e-nodes in the graph (default 10,000). */
   nodeLimit?: number;
+  /** Work bound: matches applied over the whole run (default: none). */
+  applyLimit?: number;
+  /** The safety net: wall-clock milliseconds (default 10,000), far above what the work bounds take. */
   timeLimitMs?: number;
   scheduler?: "simple" | "backoff";
   /** Per rule and iteration, apply at most this many matches (a seeded uniform sample). */
@@ -38,11 +49,18 @@ export interface IterationReport {
 
 export interface RunReport {
   stopReason: StopReason;
+  /** Present when the wall-clock safety net stopped the run (what it found then depends on the machine's speed). */
+  safetyNet?: { limitMs: number; ms: number };
   iterations: IterationReport[];
   ms: number;
   nodes: number;
   classes: number;
+  /** Matches applied (union attempts) over the run: the work done, in counts. */
+  applied: number;
 }
+
+/** The safety-net time limit when none is given: far above what the work bounds normally take. */
+export const DEFAULT_TIME_SAFETY_NET_MS = 10_000;
 
 interface RuleState {
   timesBanned: number;
@@ -83,7 +101,10 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
   const start = performance.now();
   const iterationLimit = options.iterationLimit ?? 30;
   const nodeLimit = options.nodeLimit ?? 10_000;
-  const deadline = start + (options.timeLimitMs ?? 1000);
+  const applyLimit = options.applyLimit ?? Infinity;
+  const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_SAFETY_NET_MS;
+  const deadline = start + timeLimitMs;
+  let appliedTotal = 0;
   const backoff = (options.scheduler ?? "backoff") === "backoff";
   const matchLimit = options.backoffMatchLimit ?? 1000;
   const banLength = options.backoffBanLength ?? 5;
@@ -92,7 +113,11 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
   const variableIndexes = rules.map((rule) => (typeof rule.applier === "function" ? undefined : applierVariableIndex(rule.searcher, rule.applier)));
   const builders = rules.map((rule) => (typeof rule.applier === "function" ? undefined : compileInstantiate<D>(rule.applier)));
   const iterations: IterationReport[] = [];
-  const outOfTime = () => performance.now() > deadline || (options.shouldStop?.() ?? false);
+  let timedOut = false;
+  const outOfTime = () => {
+    if (performance.now() > deadline) timedOut = true;
+    return timedOut || (options.shouldStop?.() ?? false);
+  };
   let stopReason: StopReason | undefined;
   const sampleLimit = options.matchSampleLimit;
   /** Search every candidate class (after an iteration that changed nothing). */
@@ -141,6 +166,11 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
       found[k] = matches;
       if (outOfTime()) break;
     }
+    if (timedOut) {
+      // The safety net fired mid-search: the matches found so far are not applied (a partial search is machine-dependent anyway).
+      stopReason = "timeLimit";
+      break;
+    }
     const t1 = performance.now();
     const applied: Record<string, number> = {};
     apply: for (const [k, rule] of rules.entries()) {
@@ -152,6 +182,12 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
       const width = matches.width;
       let count = 0;
       for (let m = 0; m < matches.size; m++) {
+        if (appliedTotal >= applyLimit) {
+          stopReason = "applyLimit";
+          if (count > 0) applied[rule.name] = count;
+          break apply;
+        }
+        appliedTotal++;
         const root = matches.roots[m]!;
         const subst = rule.condition || typeof applier === "function" ? matches.subst(m) : undefined;
         if (rule.condition && !rule.condition(egraph, root, subst!)) continue;
@@ -169,6 +205,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
         }
         if ((m & 63) === 63 && outOfTime()) {
           if (count > 0) applied[rule.name] = count;
+          stopReason = timedOut ? "timeLimit" : "cancelled";
           break apply;
         }
       }
@@ -180,7 +217,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     iterations.push({ nodes: egraph.nodeCount, classes: egraph.classCount, applied, searchMs: t1 - t0, applyMs: t2 - t1, rebuildMs: t3 - t2 });
     if (stopReason !== undefined) break;
     if (options.shouldStop?.()) stopReason = "cancelled";
-    else if (performance.now() > deadline) stopReason = "timeLimit";
+    else if (timedOut || performance.now() > deadline) stopReason = "timeLimit";
     else if (egraph.nodeCount > nodeLimit) stopReason = "nodeLimit";
     else if (egraph.version === versionBefore && !banned && (!truncated || exhaustive)) stopReason = "saturated";
     else if (egraph.version === versionBefore) {
@@ -192,7 +229,10 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     }
     exhaustive = false;
   }
-  return { stopReason: stopReason!, iterations, ms: performance.now() - start, nodes: egraph.nodeCount, classes: egraph.classCount };
+  const ms = performance.now() - start;
+  const report: RunReport = { stopReason: stopReason!, iterations, ms, nodes: egraph.nodeCount, classes: egraph.classCount, applied: appliedTotal };
+  if (stopReason === "timeLimit") report.safetyNet = { limitMs: timeLimitMs, ms };
+  return report;
 }
 
 /** The candidates in a seeded pseudo-random order (a random start and a stride coprime to their count). */

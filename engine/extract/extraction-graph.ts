@@ -30,7 +30,10 @@ export interface Extraction {
   method: "greedy-tree" | "greedy-dag" | "ilp";
   /** The ILP proved the result optimal. */
   optimal?: boolean;
+  /** The ILP's time limit (its safety net) stopped the solver: the result may differ on a faster machine. */
   timedOut?: boolean;
+  /** That time limit, ms (when `timedOut`). */
+  timeLimitMs?: number;
 }
 
 export function childClass(graph: ExtractionGraph, childNodeId: string): string {

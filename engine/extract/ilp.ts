@@ -16,6 +16,11 @@ import { childClass, type Extraction, type ExtractionGraph } from "./extraction-
 import { extractGreedyDag } from "./greedy-dag";
 
 export interface IlpOptions {
+  /**
+   * A safety net, not a budget (default 10 s): GLPK bounds its search only by
+   * time, so a solve it stops early is marked `timedOut` (the greedy plan or
+   * the best found is used; a faster machine may do better).
+   */
   timeLimitMs?: number;
   /** A known extraction (default: greedy DAG): its cost bounds the search and it is returned if the ILP fails. */
   initial?: Extraction;
@@ -60,7 +65,8 @@ export async function ilpExtractor(options: Omit<IlpOptions, "initial"> = {}): P
 function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extraction {
   const start = performance.now();
   const initial = options.initial ?? extractGreedyDag(graph);
-  const fallback = (timedOut: boolean): Extraction => ({ ...initial, ms: performance.now() - start, method: initial.method, timedOut });
+  const timeLimitMs = options.timeLimitMs ?? 10_000;
+  const fallback = (timedOut: boolean): Extraction => ({ ...initial, ms: performance.now() - start, method: initial.method, timedOut, ...(timedOut ? { timeLimitMs } : {}) });
   const { classes, nodes } = prune(graph);
   if (nodes.length === 0) return fallback(false);
   const classIndex = new Map(classes.map((c, k) => [c, k]));
@@ -108,7 +114,6 @@ function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extract
   if (Number.isFinite(initial.dagCost)) {
     subjectTo.push({ name: "bound", vars: objective, bnds: { type: g.GLP_UP, lb: 0, ub: initial.dagCost * (1 + 1e-9) + 1e-12 } });
   }
-  const timeLimitMs = options.timeLimitMs ?? 10_000;
   const lp = { name: "extract", objective: { direction: g.GLP_MIN, name: "cost", vars: objective }, subjectTo, bounds, binaries };
   let result: ReturnType<Glpk["solve"]>["result"];
   try {
@@ -126,7 +131,7 @@ function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extract
   if (validateExtraction(graph, chosen).length > 0) return fallback(false);
   const cost = dagCost(graph, chosen);
   if (cost > initial.dagCost) return fallback(elapsed >= timeLimitMs);
-  return { choices: chosen, dagCost: cost, treeCost: treeCost(graph, chosen), ms: performance.now() - start, method: "ilp", optimal: result.status === g.GLP_OPT, timedOut: result.status !== g.GLP_OPT };
+  return { choices: chosen, dagCost: cost, treeCost: treeCost(graph, chosen), ms: performance.now() - start, method: "ilp", optimal: result.status === g.GLP_OPT, timedOut: result.status !== g.GLP_OPT, ...(result.status !== g.GLP_OPT ? { timeLimitMs } : {}) };
 }
 
 interface PrunedNode {

@@ -2,9 +2,10 @@
  * The optimizer on one statement block: the block's DAG goes into an
  * e-graph, is seeded and saturated with the SPORES rules under a budget,
  * and for each statement the cheapest equivalent plan is extracted. A
- * statement whose plan beats the original by the margin becomes a
+ * statement whose plan is worth taking (a different expression, saving
+ * enough, no data-dependent value baked in: worth-taking.ts) becomes a
  * suggestion, after the runtime has checked both sides agree on random
- * inputs. Sub-plans that several suggestions compute become shared
+ * inputs (with the constants the optimizer folded). Sub-plans that several suggestions compute become shared
  * temporaries (a multi-statement edit).
  */
 import type { ClassId, ENode } from "../egraph/types";
@@ -21,11 +22,14 @@ import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
 import { type Extractor, originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
 import { statementRoots, type StatementRoot } from "./statement-roots";
 import { verifyRewrite, type VariableShape } from "./verify-rewrite";
+import { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough } from "./worth-taking";
 
 export interface SuggestOptions {
   saturation?: SaturationOptions;
-  /** Suggest only when the rewritten plan is at least this many times cheaper (default 1.2). */
-  minSpeedup?: number;
+  /** Suggest only when the rewrite saves at least this share of the original's estimated time (default 0.2: 20 %). */
+  minSaving?: number;
+  /** ... and at least this many estimated milliseconds (default 1). */
+  minSavingMs?: number;
   /** Check each suggestion with the runtime (default true). */
   verify?: boolean;
   /** Return each statement's extraction graph (for extraction benchmarks). */
@@ -97,7 +101,15 @@ export interface BlockOptimization {
   /** Statements whose original plan SystemDS runs with fused operators. */
   fusion: StatementFusion[];
   dropped: DroppedSuggestion[];
+  /** Why saturation stopped: "saturated", a work bound ("iterationLimit", "nodeLimit", "applyLimit"), the safety net ("timeLimit"), "cancelled". */
   stopReason: string;
+  /**
+   * Present when a wall-clock safety net stopped the work (saturation's time
+   * limit, or the ILP solver's): the suggestions may then differ from those of a faster machine.
+   */
+  safetyNet?: { what: "saturation" | "extraction"; limitMs: number; ms: number };
+  /** The work saturation did, in counts (iterations of both phases, matches applied). */
+  work: { iterations: number; applied: number };
   nodes: number;
   classes: number;
   ms: number;
@@ -113,10 +125,21 @@ export interface BlockInput {
   sourceText: string;
 }
 
-export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): BlockOptimization {
+export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): BlockOptimization {
   const start = performance.now();
+  // An extractor stopped by its time limit (the ILP's safety net) is reported like saturation's.
+  let extractionSafetyNet: { limitMs: number; ms: number } | undefined;
+  const options: SuggestOptions = { ...given };
+  if (given.extract) {
+    const extract = given.extract;
+    options.extract = (graph) => {
+      const extraction = extract(graph);
+      if (extraction.timedOut) extractionSafetyNet = { limitMs: extraction.timeLimitMs ?? NaN, ms: Math.max(extraction.ms, extractionSafetyNet?.ms ?? 0) };
+      return extraction;
+    };
+  }
   const roots = statementRoots(input.block, input.dag).filter((r) => isOptimizable(input, r));
-  if (roots.length === 0) return { suggestions: [], fusion: [], dropped: [], stopReason: "nothing to optimize", nodes: 0, classes: 0, ms: performance.now() - start };
+  if (roots.length === 0) return { suggestions: [], fusion: [], dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start };
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
   const report = saturate(block.egraph, block.attributes, options.saturation);
@@ -143,7 +166,18 @@ export function optimizeBlock(input: BlockInput, options: SuggestOptions = {}): 
     if (outcome?.kind === "suggestion") suggestions.push(outcome.suggestion);
     else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
   }
-  const result: BlockOptimization = { suggestions, fusion, dropped, stopReason: report.stopReason, nodes: block.egraph.nodeCount, classes: block.egraph.classCount, ms: performance.now() - start };
+  const result: BlockOptimization = {
+    suggestions,
+    fusion,
+    dropped,
+    stopReason: report.stopReason,
+    work: { iterations: report.iterations.length, applied: report.applied },
+    nodes: block.egraph.nodeCount,
+    classes: block.egraph.classCount,
+    ms: performance.now() - start,
+  };
+  if (report.safetyNet) result.safetyNet = { what: "saturation", ...report.safetyNet };
+  else if (extractionSafetyNet) result.safetyNet = { what: "extraction", ...extractionSafetyNet };
   if (options.keepPlanGraphs) result.planGraphs = planGraphs;
   return result;
 }
@@ -224,7 +258,8 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
   const { root } = plan;
   const costBefore = plan.before.extraction.dagCost;
   const costAfter = plan.after.extraction.dagCost + (shared?.owned.reduce((sum, t) => sum + t.cost, 0) ?? 0);
-  if (!(costAfter * (options.minSpeedup ?? 1.2) <= costBefore)) return undefined;
+  const thresholds = { minSaving: options.minSaving ?? DEFAULT_SAVING_THRESHOLDS.minSaving, minSavingMs: options.minSavingMs ?? DEFAULT_SAVING_THRESHOLDS.minSavingMs };
+  if (!savesEnough(costBefore, costAfter, thresholds)) return undefined;
   const original = textInRange(input.sourceText, root.range);
   let rewritten: string;
   try {
@@ -232,7 +267,12 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
   } catch (error) {
     return { kind: "dropped", dropped: { target: root.target, original, rewritten: "", reason: `cannot print the plan: ${(error as Error).message}` } };
   }
-  if (normalize(rewritten) === normalize(original)) return undefined;
+  if (sameExpression(rewritten, original)) return undefined;
+  const baked = [...new Set([rewritten, ...(shared?.owned ?? []).map((t) => t.text)].flatMap((text) => bakedNumbers(original, text, dataValues(input, root))))];
+  if (baked.length > 0) {
+    const reason = `it would write ${baked.join(", ")} into the code where the original computes ${baked.length > 1 ? "these values" : "the value"} from its data, parameters or sizes`;
+    return { kind: "dropped", dropped: { target: root.target, original, rewritten, reason } };
+  }
   if (options.verify !== false) {
     // The runtime checks the statement with its temporaries written out in place.
     let inlined = rewritten;
@@ -320,14 +360,38 @@ function leafText(input: BlockInput, block: BlockEGraph, op: string): string | u
   return node ? `(${textInRange(input.sourceText, node.range)})` : undefined;
 }
 
-function normalize(text: string): string {
-  return text.replace(/\s+/g, "");
+/**
+ * Values the original statement derives from data, parameters or sizes:
+ * the known values of its non-literal scalars and the dims (above 1) of its
+ * matrices, each looked up through the DAG below the statement.
+ */
+function dataValues(input: BlockInput, root: StatementRoot): Set<number> {
+  const values = new Set<number>();
+  const seen = new Set<number>();
+  const stack = [root.node];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const node = input.dag.nodes[id];
+    if (!node) continue;
+    const stats = input.stats[id];
+    if (node.op.kind !== "literal" && stats) {
+      if (stats.type.dataType === "scalar" && typeof stats.value === "number") values.add(stats.value);
+      if (stats.type.dataType === "matrix") for (const d of [stats.rows, stats.cols]) if (d !== null && d > 1) values.add(d);
+    }
+    stack.push(...node.inputs);
+  }
+  values.delete(0);
+  values.delete(1);
+  return values;
 }
 
 /** Shapes of the variables the two texts use, from the stats of their values before the statement. */
 function variableShapes(input: BlockInput, block: BlockEGraph, root: StatementRoot, texts: string): VariableShape[] | string {
   const shapes: VariableShape[] = [];
   const used = new Set(texts.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []);
+  const dimensions = new Set([...texts.matchAll(/\b(?:rows|cols)\s*=\s*([A-Za-z_][A-Za-z0-9_.]*)/g)].map((m) => m[1]!));
   const byName = new Map<string, NodeStats>();
   for (const [node, name] of root.named) byName.set(name, input.stats[node]!);
   for (const [op, node] of block.leafNodes) {
@@ -335,7 +399,14 @@ function variableShapes(input: BlockInput, block: BlockEGraph, root: StatementRo
   }
   for (const [name, stats] of byName) {
     if (!used.has(name)) continue;
-    if (stats.type.dataType === "scalar") shapes.push({ name, kind: "scalar" });
+    if (stats.type.dataType === "scalar") {
+      // The verifier evaluates with the value the optimizer folded; an unknown scalar used as a dimension is a positive integer.
+      const shape: VariableShape = { name, kind: "scalar" };
+      if (typeof stats.value === "number") shape.value = stats.value;
+      else if (typeof stats.value === "boolean") shape.value = stats.value ? 1 : 0;
+      else if (dimensions.has(name)) shape.dimension = true;
+      shapes.push(shape);
+    }
     else if (stats.type.dataType === "matrix" && stats.rows !== null && stats.cols !== null) {
       const shape: VariableShape = { name, kind: "matrix", rows: stats.rows, cols: stats.cols };
       if (stats.nnz !== null && stats.rows * stats.cols > 0) shape.sparsity = stats.nnz / (stats.rows * stats.cols);

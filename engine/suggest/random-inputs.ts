@@ -2,7 +2,11 @@
  * Random inputs of given shapes for checking a rewrite with the runtime:
  * dense, sparse (CSR), with empty rows and columns, or all zero. Large
  * dimensions shrink consistently (each distinct size maps to one smaller
- * size), so operands that had to agree still agree.
+ * size), so operands that had to agree still agree; each dimension is
+ * also capped, so a product of two inputs (e.g. a 10,000 x 20 by a 20 x
+ * 5,000) stays small. A scalar whose value the analysis knows (a folded
+ * constant, a size) takes that value, mapped like a dimension when it is one;
+ * a scalar used as a dimension takes a small positive integer.
  */
 import { CsrMatrix, DenseMatrix, denseToCsr } from "../runtime/matrix";
 import { double, matrixValue, type Value } from "../runtime/interpreter/values";
@@ -17,7 +21,14 @@ export interface VariableShape {
   sparsity?: number;
   /** Values must stay positive (e.g. under log or sqrt). */
   positive?: boolean;
+  /** A scalar's value, when the analysis knows it (the constant the optimizer folded). */
+  value?: number;
+  /** A scalar used as a dimension (rows=, cols=): a positive integer. */
+  dimension?: boolean;
 }
+
+/** The largest dimension after shrinking (before keeping distinct sizes distinct). */
+export const MAX_SHRUNK_DIMENSION = 64;
 
 export type InputCase = "dense" | "sparse" | "empty-rows-cols" | "all-zero";
 
@@ -28,7 +39,7 @@ export function shrinkDimensions(shapes: readonly VariableShape[], maxCells: num
   const factor = largest > maxCells ? Math.sqrt(maxCells / largest) : 1;
   const map = new Map<number, number>();
   for (const s of shapes) {
-    for (const d of [s.rows ?? 1, s.cols ?? 1]) if (!map.has(d)) map.set(d, d <= 1 ? d : Math.max(2, Math.round(d * factor)));
+    for (const d of [s.rows ?? 1, s.cols ?? 1]) if (!map.has(d)) map.set(d, d <= 1 ? d : Math.max(2, Math.min(MAX_SHRUNK_DIMENSION, Math.round(d * factor))));
   }
   // Distinct sizes stay distinct, so a shape mismatch is not hidden by the shrinking.
   const used = new Set<number>();
@@ -50,6 +61,15 @@ export function randomInputs(shapes: readonly VariableShape[], inputCase: InputC
     return positive || random() < 0.5 ? magnitude : -magnitude;
   };
   for (const shape of shapes) {
+    if (shape.kind === "scalar" && shape.value !== undefined) {
+      // A known dimension-like value follows the shrinking of the matrices it describes.
+      inputs.set(shape.name, double(Number.isInteger(shape.value) ? (dims.get(shape.value) ?? shape.value) : shape.value));
+      continue;
+    }
+    if (shape.kind === "scalar" && shape.dimension) {
+      inputs.set(shape.name, double(2 + Math.floor(4 * random())));
+      continue;
+    }
     if (shape.kind === "scalar") {
       inputs.set(shape.name, double(shape.positive ? 0.5 + 1.5 * random() : (random() < 0.5 ? -1 : 1) * (0.5 + 1.5 * random())));
       continue;

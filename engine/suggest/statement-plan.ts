@@ -4,11 +4,16 @@
  * them), extracted greedily with DAG costs, and the cheapest plan, extracted
  * by the given extractor (greedy by default, or the ILP).
  * Values that variables hold before the statement are named leaves; extra
- * names (shared temporaries) can be given.
+ * names (shared temporaries) can be given. The cheapest plan keeps the
+ * script's symbolic values: where a class holds a DAG node that is not a
+ * literal (`ncol(X)`, `tol^2`, `matrix(0, rows=d, cols=1)`), the literal or
+ * constant matrix that constant folding put there is not chosen, so the
+ * rewrite never writes today's sizes or parameter values into the code.
  */
 import type { ClassId, ENode, Term } from "../egraph/types";
 import { extractGreedyDag, type Extraction, type ExtractionGraph } from "../extract";
 import type { BlockEGraph } from "../rewrite";
+import { fillDims, literalValue } from "../rewrite/la-ops";
 import { extractedTerm, planGraph } from "./plan-graph";
 import type { StatementRoot } from "./statement-roots";
 
@@ -37,9 +42,29 @@ export function originalPlanFilter(block: BlockEGraph): (node: ENode) => boolean
   return (node) => originals.has(nodeKey(block, node)) || fusedOverOriginals(node);
 }
 
+/** Whether a node may stand in the cheapest plan: not a folded literal or constant matrix in place of one of the script's own expressions. */
+export function symbolicFilter(block: BlockEGraph): (node: ENode, id: ClassId) => boolean {
+  const { egraph } = block;
+  const computed = new Set<ClassId>();
+  const fills = new Set<ClassId>();
+  block.originalNodes.forEach((node, k) => {
+    if (node === undefined || literalValue(node.op) !== undefined) return;
+    const cls = egraph.find(block.classOfNode[k]!);
+    if (fillDims(node.op) !== undefined) fills.add(cls);
+    else computed.add(cls);
+  });
+  return (node, id) => {
+    const cls = egraph.find(id);
+    if (literalValue(node.op) !== undefined) return !computed.has(cls) && !fills.has(cls);
+    if (fillDims(node.op) !== undefined) return !computed.has(cls);
+    return true;
+  };
+}
+
 /** The statement's plans, or undefined when one cannot be extracted (e.g. an unknown size everywhere). */
 export function planStatement(block: BlockEGraph, root: StatementRoot, isOriginal: (node: ENode) => boolean, extract: Extractor = extractGreedyDag, extraNames: ReadonlyMap<ClassId, string> = new Map()): StatementPlan | undefined {
   const { egraph } = block;
+  const symbolic = symbolicFilter(block);
   const rootClass = egraph.find(block.classOfNode[root.node]!);
   const named = new Map<ClassId, string>();
   for (const [node, name] of root.named) named.set(egraph.find(block.classOfNode[node]!), name);
@@ -47,7 +72,7 @@ export function planStatement(block: BlockEGraph, root: StatementRoot, isOrigina
   const before = planGraph(egraph, rootClass, { named, allowed: (node) => !staleLeaf(node) && isOriginal(node) });
   const afterNames = new Map(named);
   for (const [cls, name] of extraNames) if (egraph.find(cls) !== rootClass) afterNames.set(egraph.find(cls), name);
-  const after = planGraph(egraph, rootClass, { named: afterNames, allowed: (node) => !staleLeaf(node) });
+  const after = planGraph(egraph, rootClass, { named: afterNames, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
   try {
     return { root, rootClass, named, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extract(after) } };
   } catch {
@@ -58,7 +83,8 @@ export function planStatement(block: BlockEGraph, root: StatementRoot, isOrigina
 /** The plan of any class, with the statement's names (a shared temporary's definition). */
 export function planClass(block: BlockEGraph, cls: ClassId, plan: StatementPlan, extract: Extractor = extractGreedyDag): { graph: ExtractionGraph; extraction: Extraction; term: Term } | undefined {
   const staleLeaf = (node: ENode) => node.op.startsWith("var:") && plan.root.stale.has(node.op.slice(4));
-  const graph = planGraph(block.egraph, block.egraph.find(cls), { named: plan.named, allowed: (node) => !staleLeaf(node) });
+  const symbolic = symbolicFilter(block);
+  const graph = planGraph(block.egraph, block.egraph.find(cls), { named: plan.named, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
   try {
     const extraction = extract(graph);
     return { graph, extraction, term: extractedTerm(graph, extraction) };

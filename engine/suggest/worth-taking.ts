@@ -1,0 +1,84 @@
+/**
+ * Which rewrites are worth offering (besides being equal and cheaper):
+ * - a different expression, not the same one respelled: both sides are
+ *   parsed and compared as trees, so spacing, parentheses that do not change
+ *   the tree and semicolons do not count;
+ * - a saving a person notices: at least a share of the original's estimated
+ *   time AND at least an absolute amount;
+ * - no data-dependent value written into the code: a number in the rewrite
+ *   that the original does not spell out as a literal must not be a size or
+ *   value the analysis derived from data, parameters or variables (`30` for
+ *   `ncol(X)`), nor a constant folded from them (`1e-12` for `tol^2`); only
+ *   the small constants rules introduce (`2 * a * b`, `1 - p`) are free.
+ */
+import { astEquals } from "../syntax/ast-equals";
+import type { Expression } from "../syntax/ast";
+import { parseExpression } from "../rewrite";
+
+export interface SavingThresholds {
+  /** The least share of the original's estimated time a suggestion must save (default 0.2: 20 %). */
+  minSaving: number;
+  /** The least estimated time it must save, in milliseconds (default 1). */
+  minSavingMs: number;
+}
+
+export const DEFAULT_SAVING_THRESHOLDS: Readonly<SavingThresholds> = { minSaving: 0.2, minSavingMs: 1 };
+
+/** Whether a plan costing `after` seconds instead of `before` saves enough of both kinds. */
+export function savesEnough(before: number, after: number, thresholds: SavingThresholds = DEFAULT_SAVING_THRESHOLDS): boolean {
+  if (!Number.isFinite(before) || !Number.isFinite(after)) return false;
+  const saved = before - after;
+  return saved > 0 && saved >= thresholds.minSaving * before && saved * 1000 >= thresholds.minSavingMs;
+}
+
+/** Whether two DML expressions parse to the same tree (or either does not parse: then they are not known to differ). */
+export function sameExpression(a: string, b: string): boolean {
+  const left = tryParse(a);
+  const right = tryParse(b);
+  if (!left || !right) return a.replace(/[\s;]+/g, "") === b.replace(/[\s;]+/g, "");
+  return astEquals(left, right);
+}
+
+/** Constants rewrite rules bring in themselves (expansions, complements, halves). */
+const RULE_CONSTANTS = new Set([0, 1, 2, -1, -2, 0.5, -0.5]);
+
+/**
+ * The numbers of `rewritten` that bake data-dependent values into the code:
+ * those the original does not spell out as literals and that are either one
+ * of `dataValues` (sizes and known values behind the original's names and
+ * size expressions) or not one of the few constants rules introduce.
+ */
+export function bakedNumbers(original: string, rewritten: string, dataValues: ReadonlySet<number>): number[] {
+  const before = tryParse(original);
+  const after = tryParse(rewritten);
+  if (!after) return [];
+  const spelled = new Set(before ? numbersIn(before) : []);
+  const baked = numbersIn(after).filter((v) => !spelled.has(v) && (dataValues.has(v) || !RULE_CONSTANTS.has(v)));
+  return [...new Set(baked)];
+}
+
+function tryParse(text: string): Expression | undefined {
+  try {
+    return parseExpression(text.trim().replace(/;+$/, ""));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every number literal of an expression (a negated literal counts as its negative too). */
+function numbersIn(expression: Expression): number[] {
+  const found: number[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    const node = value as { kind?: string; value?: unknown; op?: string; operand?: { kind?: string; value?: unknown } };
+    if (node.kind === "number" && typeof node.value === "number") found.push(node.value);
+    if (node.kind === "unary" && node.op === "-" && node.operand?.kind === "number" && typeof node.operand.value === "number") found.push(-node.operand.value);
+    for (const [key, field] of Object.entries(value)) if (key !== "range") visit(field);
+  };
+  visit(expression);
+  return found;
+}
