@@ -22,7 +22,7 @@ import { formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
-import { optimizeBlock, type BlockOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
+import { optimizeBlock, safetyNetNote, type BlockOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
 import { err, out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
@@ -182,7 +182,7 @@ function explainText(file: string, analysis: ProgramAnalysis, optimized: Optimiz
       parts.push(`variables: ${shown.join("; ")}`);
     }
     const safetyNet = optimized.get(block)?.safetyNet;
-    if (safetyNet) parts.push(safetyNetLine(safetyNet));
+    if (safetyNet) parts.push(safetyNetNote(safetyNet));
     for (const s of optimized.get(block)?.suggestions ?? []) {
       for (const t of s.temporaries ?? []) parts.push(`new variable before line ${t.insertAt.line + 1}: ${t.name} = ${t.text}`);
       parts.push(
@@ -193,12 +193,6 @@ function explainText(file: string, analysis: ProgramAnalysis, optimized: Optimiz
     }
   }
   return `${path.basename(file)}: ${analysis.dags.blocks.length} blocks\n${parts.join("\n")}`;
-}
-
-/** Said for a block where a wall-clock safety net stopped the optimizer's work. */
-export function safetyNetLine(net: NonNullable<BlockOptimization["safetyNet"]>): string {
-  const what = net.what === "saturation" ? "optimizer" : "optimizer's ILP extraction";
-  return `${what} stopped by its time safety net after ${Math.round(net.ms)} ms; results may differ from a faster machine`;
 }
 
 /** `, A -> B FLOP` when both sides are known. */

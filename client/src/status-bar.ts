@@ -10,6 +10,8 @@ import type { RuntimeState } from "./runtime-client";
 export interface OptimizerState {
   uri: string;
   state: "optimizing" | "idle" | "budget reached";
+  /** Blocks the time safety net stopped (with "budget reached"). */
+  safetyNets?: number;
   suggestions?: number;
 }
 
@@ -52,7 +54,10 @@ export class StatusBar {
       const found = `${state.suggestions ?? 0} cheaper rewrite${state.suggestions === 1 ? "" : "s"}`;
       this.optimizer.text = state.state === "budget reached" ? `$(zap) optimizer: budget reached, ${found}` : `$(zap) optimizer: idle, ${found}`;
     }
-    this.optimizer.tooltip = "DML Lens optimizer (budget per block: dmlLens.optimizer.budgetMs)";
+    this.optimizer.tooltip =
+      state?.state === "budget reached"
+        ? `DML Lens optimizer: the time safety net (dmlLens.optimizer.budgetMs) stopped ${state.safetyNets ?? "some"} block(s); their suggestions may differ from a faster machine's`
+        : "DML Lens optimizer (work per block: dmlLens.optimizer.nodeLimit; time safety net: dmlLens.optimizer.budgetMs)";
     this.optimizer.show();
   }
 

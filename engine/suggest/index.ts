@@ -5,3 +5,4 @@ export { statementRoots, type StatementRoot } from "./statement-roots";
 export { randomInputs, shrinkDimensions, type InputCase, type VariableShape } from "./random-inputs";
 export { valueDifference, verifyRewrite, type VerifyOptions, type VerifyResult } from "./verify-rewrite";
 export { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough, type SavingThresholds } from "./worth-taking";
+export { safetyNetNote } from "./safety-net";

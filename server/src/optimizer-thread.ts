@@ -8,6 +8,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { ilpExtractor } from "../../engine/extract";
+import { DEFAULT_SATURATION } from "../../engine/rewrite/saturate";
+import type { ServerSettings } from "./settings";
 import { optimizeBlock, type BlockInput, type BlockOptimization, type SuggestOptions } from "../../engine/suggest";
 
 export type ExtractionStrategy = "greedy" | "ilp";
@@ -19,10 +21,15 @@ export interface BlockRequestOptions extends Omit<SuggestOptions, "extract"> {
 
 export type BlockRunner = (input: BlockInput, options: BlockRequestOptions) => Promise<BlockOptimization>;
 
-/** The ILP gets as long per statement as saturation gets per block, within 100 ms to 2 s; out of time, it keeps the greedy plan. */
+/** The optimizer's options from the server's settings: the work bound, the safety net, the saving thresholds, the extraction. */
+export function optimizerOptions(settings: Pick<ServerSettings, "budgetMs" | "nodeLimit" | "minSaving" | "minSavingMs" | "extraction">): BlockRequestOptions {
+  return { saturation: { timeLimitMs: settings.budgetMs, nodeLimit: settings.nodeLimit }, minSaving: settings.minSaving, minSavingMs: settings.minSavingMs, extraction: settings.extraction };
+}
+
+/** The ILP's time limit is the same safety net as saturation's (per statement); when it fires, the greedy plan stands and the block says so. */
 export async function suggestOptions({ extraction, ...options }: BlockRequestOptions): Promise<SuggestOptions> {
   if (extraction !== "ilp") return options;
-  const timeLimitMs = Math.min(2000, Math.max(100, options.saturation?.timeLimitMs ?? 200));
+  const timeLimitMs = options.saturation?.timeLimitMs ?? DEFAULT_SATURATION.timeLimitMs;
   return { ...options, extract: await ilpExtractor({ timeLimitMs }) };
 }
 

@@ -11,7 +11,7 @@ import type { DagNode } from "../../engine/program/dag-types";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { NodeStats } from "../../engine/stats/sizes/node-stats";
 import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
-import { suggestionEdits, type Suggestion } from "../../engine/suggest";
+import { safetyNetNote, suggestionEdits, type Suggestion } from "../../engine/suggest";
 import type { Diagnostic, Position, Range } from "../../engine/syntax";
 import { rangeContains, textInRange, type TextEdit } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
@@ -122,6 +122,8 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
       for (const t of s.temporaries ?? []) parts.push(`with \`${t.name} = ${t.text}\` before the statement`);
     }
   }
+  const net = block ? optimizations.get(block)?.safetyNet : undefined;
+  if (net && parts.length > 0) parts.push(`_Note: ${safetyNetNote(net)}._`);
   return parts.length > 0 ? parts.join("\n\n") : undefined;
 }
 

@@ -51,7 +51,7 @@ import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
 import { BlockOptimizer, type DocumentOptimizations } from "./block-optimizations";
-import { workerRunner } from "./optimizer-thread";
+import { optimizerOptions, workerRunner } from "./optimizer-thread";
 import { analysisPause } from "./analysis-pause";
 import { toLspDiagnostic } from "./convert";
 import { documentCheck } from "./document-diagnostics";
@@ -77,13 +77,13 @@ const connection = createConnection(ProposedFeatures.all, {
   },
 });
 const MEASURED_SIZES_NOTIFICATION = "dmlLens/measuredSizes";
-/** `{uri, state: "optimizing" | "idle" | "budget reached", suggestions?}` for the client's status bar. */
+/** `{uri, state: "optimizing" | "idle" | "budget reached", suggestions?, safetyNets?}` for the client's status bar ("budget reached": the time safety net stopped `safetyNets` blocks). */
 const OPTIMIZER_STATE_NOTIFICATION = "dmlLens/optimizerState";
 const RUN_PARAMETERS_REQUEST = "dmlLens/runParameters";
 const documents = new TextDocuments(TextDocument);
 
 let settings: ServerSettings = { ...DEFAULT_SETTINGS };
-const optimizer = new BlockOptimizer(() => ({ saturation: { timeLimitMs: settings.budgetMs }, extraction: settings.extraction }), workerRunner());
+const optimizer = new BlockOptimizer(() => optimizerOptions(settings), workerRunner());
 
 /** The editor's workspace folders (file-system paths), from initialize. */
 let workspaceFolders: string[] = [];
@@ -212,9 +212,10 @@ function scheduleOptimization(document: TextDocument, state: DocumentState): voi
         if (!results || !isCurrent()) return;
         state.optimizations = results;
         publish(document, state);
-        const budgetReached = [...results.values()].some((r) => r.stopReason === "timeLimit");
+        // "budget reached": a block's work was stopped by the time safety net (results may differ on a faster machine).
+        const safetyNets = [...results.values()].filter((r) => r.safetyNet !== undefined).length;
         const suggestions = [...results.values()].reduce((n, r) => n + r.suggestions.length, 0);
-        void connection.sendNotification(OPTIMIZER_STATE_NOTIFICATION, { uri: document.uri, state: budgetReached ? "budget reached" : "idle", suggestions });
+        void connection.sendNotification(OPTIMIZER_STATE_NOTIFICATION, { uri: document.uri, state: safetyNets > 0 ? "budget reached" : "idle", suggestions, safetyNets });
       })
       .catch((error: unknown) => connection.console.error(`optimizer: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }, settings.debounceMs);
@@ -475,7 +476,7 @@ connection.onDidChangeConfiguration((change) => {
   if (given === undefined) return;
   const before = settings;
   applySettings(given);
-  if (before.budgetMs !== settings.budgetMs || before.extraction !== settings.extraction) optimizer.clear();
+  if (JSON.stringify(optimizerOptions(before)) !== JSON.stringify(optimizerOptions(settings))) optimizer.clear();
   reanalyze(documents.all());
 });
 

@@ -7,14 +7,22 @@
 import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
 import { SPARSITY_ESTIMATORS } from "../../engine/stats/sizes/sketch-sizes";
 import type { ExtractionStrategy } from "./optimizer-thread";
+import { DEFAULT_SATURATION } from "../../engine/rewrite/saturate";
+import { DEFAULT_SAVING_THRESHOLDS } from "../../engine/suggest/worth-taking";
 
 /** The unit in which hints, quick fixes and hovers state a rewrite's cost. */
 export type CostUnit = "time" | "flops" | "bytes";
 
 export interface ServerSettings {
   enabled: boolean;
-  /** Saturation budget per block, ms. */
+  /** The optimizer's wall-clock safety net per block, ms (its work is bounded by `nodeLimit`; when this fires, the status bar and hovers say so). */
   budgetMs: number;
+  /** The optimizer's work bound: e-nodes per block (the same suggestions on any machine). */
+  nodeLimit: number;
+  /** The least share of a statement's estimated time a suggestion must save (0.2: 20 %). */
+  minSaving: number;
+  /** The least estimated time a suggestion must save, ms. */
+  minSavingMs: number;
   /** Pause after the last change before optimizing, ms. */
   debounceMs: number;
   /** Dims of assigned matrices as inlay hints. */
@@ -34,7 +42,10 @@ export interface ServerSettings {
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   enabled: true,
-  budgetMs: 200,
+  budgetMs: DEFAULT_SATURATION.timeLimitMs,
+  nodeLimit: DEFAULT_SATURATION.nodeLimit,
+  minSaving: DEFAULT_SAVING_THRESHOLDS.minSaving,
+  minSavingMs: DEFAULT_SAVING_THRESHOLDS.minSavingMs,
   debounceMs: 250,
   inlayHints: true,
   analysisDelayMs: 50,
@@ -51,11 +62,16 @@ const boolean: Check = (v) => (typeof v === "boolean" ? undefined : "true or fal
 const milliseconds: Check = (v) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? undefined : "a number of milliseconds, at least 0");
 const positive: Check = (v) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? undefined : "a positive number of milliseconds");
 const oneOf = (choices: readonly string[]): Check => (v) => (typeof v === "string" && choices.includes(v) ? undefined : `one of ${choices.map((c) => `"${c}"`).join(", ")}`);
+const count: Check = (v) => (typeof v === "number" && Number.isInteger(v) && v > 0 ? undefined : "a positive whole number");
+const share: Check = (v) => (typeof v === "number" && v >= 0 && v < 1 ? undefined : "a share from 0 up to (not including) 1, e.g. 0.2");
 const string: Check = (v) => (typeof v === "string" ? undefined : "a string");
 
 const CHECKS: Record<keyof ServerSettings, Check> = {
   enabled: boolean,
   budgetMs: positive,
+  nodeLimit: count,
+  minSaving: share,
+  minSavingMs: milliseconds,
   debounceMs: milliseconds,
   inlayHints: boolean,
   analysisDelayMs: milliseconds,

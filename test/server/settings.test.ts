@@ -9,15 +9,21 @@ import { DEFAULT_SETTINGS, mergeSettings } from "../../server/src/settings";
 import { repoRoot } from "../repo-root";
 
 test("valid fields apply, invalid ones keep the old value and are reported, unknown ones are reported", () => {
-  const { settings, problems } = mergeSettings(DEFAULT_SETTINGS, { costUnit: "flops", extraction: "simplex", budgetMs: 0, sizeAssumptionsFile: "big.json", colour: "blue" });
+  const { settings, problems } = mergeSettings(DEFAULT_SETTINGS, { costUnit: "flops", extraction: "simplex", budgetMs: 0, sizeAssumptionsFile: "big.json", colour: "blue", nodeLimit: 2.5, minSaving: 1.5, minSavingMs: 5 });
   assert.equal(settings.costUnit, "flops");
   assert.equal(settings.extraction, "greedy");
-  assert.equal(settings.budgetMs, 200);
+  // budgetMs is the time safety net now (10 s by default), no longer a 200 ms budget.
+  assert.equal(settings.budgetMs, 10_000);
+  assert.equal(settings.nodeLimit, 4000);
+  assert.equal(settings.minSaving, 0.2);
+  assert.equal(settings.minSavingMs, 5);
   assert.equal(settings.sizeAssumptionsFile, "big.json");
   assert.deepEqual(problems, [
     'dmlLens.optimizer.extraction must be one of "greedy", "ilp", not "simplex"; keeping "greedy"',
-    "dmlLens.optimizer.budgetMs must be a positive number of milliseconds, not 0; keeping 200",
+    "dmlLens.optimizer.budgetMs must be a positive number of milliseconds, not 0; keeping 10000",
     "unknown setting dmlLens.optimizer.colour",
+    "dmlLens.optimizer.nodeLimit must be a positive whole number, not 2.5; keeping 4000",
+    "dmlLens.optimizer.minSaving must be a share from 0 up to (not including) 1, e.g. 0.2, not 1.5; keeping 0.2",
   ]);
   assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, "fast").problems, ["dmlLens.optimizer must be an object"]);
   assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined).settings, DEFAULT_SETTINGS);

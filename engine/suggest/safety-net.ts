@@ -1,0 +1,11 @@
+/**
+ * What to say where a wall-clock safety net stopped the optimizer's work
+ * (explain, hover, status bar): its suggestions may then differ from those
+ * of a faster or less busy machine.
+ */
+import type { BlockOptimization } from "./optimize-block";
+
+export function safetyNetNote(net: NonNullable<BlockOptimization["safetyNet"]>): string {
+  const what = net.what === "saturation" ? "optimizer" : "optimizer's ILP extraction";
+  return `${what} stopped by its time safety net after ${Math.round(net.ms)} ms; results may differ from a faster machine`;
+}
