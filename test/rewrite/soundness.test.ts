@@ -67,7 +67,8 @@ function saturated(expression: string): { egraph: EGraph<OptimizerData>; root: C
   const bind = bindRoot(egraph, attributes, root);
   if (bind !== undefined) seedSumProductForm(egraph, attributes, nodeOf, root, bind);
   egraph.rebuild();
-  saturate(egraph, attributes, { timeLimitMs: 40, nodeLimit: 5000 });
+  // Work bounds (counts), so a seed reproduces the same graphs on any machine; the time limit is only a safety net.
+  saturate(egraph, attributes, { nodeLimit: 1000, iterationLimit: 10, liftingIterationLimit: 10, timeLimitMs: 5000 });
   return { egraph, root };
 }
 
