@@ -42,8 +42,16 @@ export function originalPlanFilter(block: BlockEGraph): (node: ENode) => boolean
   return (node) => originals.has(nodeKey(block, node)) || fusedOverOriginals(node);
 }
 
-/** Whether a node may stand in the cheapest plan: not a folded literal or constant matrix in place of one of the script's own expressions. */
+/**
+ * Whether a node may stand in the cheapest plan: not a literal (or constant
+ * matrix) that constant folding put in place of a value the script computes
+ * from its own names and sizes. Such classes are those of the DAG's
+ * non-literal nodes and, transitively, every class with a folded constant
+ * that one of its members computes from such a class (`1 / (nrow(X) - 1)`).
+ */
 export function symbolicFilter(block: BlockEGraph): (node: ENode, id: ClassId) => boolean {
+  const known = symbolicFilters.get(block);
+  if (known && known.version === block.egraph.version) return known.filter;
   const { egraph } = block;
   const computed = new Set<ClassId>();
   const fills = new Set<ClassId>();
@@ -53,13 +61,32 @@ export function symbolicFilter(block: BlockEGraph): (node: ENode, id: ClassId) =
     if (fillDims(node.op) !== undefined) fills.add(cls);
     else computed.add(cls);
   });
-  return (node, id) => {
+  const folded: { id: ClassId; nodes: readonly ENode[] }[] = [];
+  egraph.forEachClass((eclass) => {
+    if (eclass.nodes.some((n) => literalValue(n.op) !== undefined || fillDims(n.op) !== undefined)) folded.push({ id: eclass.id, nodes: eclass.nodes });
+  });
+  const symbolic = new Set(computed);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const { id, nodes } of folded) {
+      if (symbolic.has(id)) continue;
+      if (nodes.some((n) => n.children.some((c) => symbolic.has(egraph.find(c))))) {
+        symbolic.add(id);
+        changed = true;
+      }
+    }
+  }
+  const filter = (node: ENode, id: ClassId) => {
     const cls = egraph.find(id);
-    if (literalValue(node.op) !== undefined) return !computed.has(cls) && !fills.has(cls);
-    if (fillDims(node.op) !== undefined) return !computed.has(cls);
+    if (literalValue(node.op) !== undefined) return !symbolic.has(cls) && !fills.has(cls);
+    if (fillDims(node.op) !== undefined) return !symbolic.has(cls);
     return true;
   };
+  symbolicFilters.set(block, { version: egraph.version, filter });
+  return filter;
 }
+
+const symbolicFilters = new WeakMap<BlockEGraph, { version: number; filter: (node: ENode, id: ClassId) => boolean }>();
 
 /** The statement's plans, or undefined when one cannot be extracted (e.g. an unknown size everywhere). */
 export function planStatement(block: BlockEGraph, root: StatementRoot, isOriginal: (node: ENode) => boolean, extract: Extractor = extractGreedyDag, extraNames: ReadonlyMap<ClassId, string> = new Map()): StatementPlan | undefined {
