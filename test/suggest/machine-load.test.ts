@@ -12,6 +12,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { analyzeText } from "../../engine/stats/program-analysis";
 import { optimizeBlock, type BlockInput } from "../../engine/suggest";
+import { DEFAULT_SATURATION } from "../../engine/rewrite";
+import { inProcessRunner, optimizerOptions } from "../../server/src/optimizer-thread";
+import { DEFAULT_SETTINGS } from "../../server/src/settings";
 import { repoRoot } from "../repo-root";
 
 const EXAMPLE = path.join("examples", "sum_product.dml");
@@ -90,4 +93,17 @@ test("the safety net, not the work bounds, stops a run whose clock runs out; the
   assert.equal(result.safetyNet?.limitMs, 0.001);
   // What it found is still valid (anytime): every suggestion it makes was verified like any other.
   for (const s of result.suggestions) assert.ok(s.costAfter < s.costBefore);
+});
+
+test("the editor's optimizer (server settings, worker path) uses the same work bounds and finds the same suggestions as explain", async () => {
+  const options = optimizerOptions(DEFAULT_SETTINGS);
+  assert.deepEqual(options.saturation, { timeLimitMs: DEFAULT_SATURATION.timeLimitMs, nodeLimit: DEFAULT_SATURATION.nodeLimit });
+  assert.equal(options.minSaving, 0.2);
+  assert.equal(options.minSavingMs, 1);
+  const input = sumProductBlock();
+  const editor = await inProcessRunner(input, options);
+  const cli = optimizeBlock(input);
+  assert.equal(editor.safetyNet, undefined);
+  assert.deepEqual(editor.suggestions.map((s) => `${s.target} = ${s.rewritten}`), cli.suggestions.map((s) => `${s.target} = ${s.rewritten}`));
+  assert.deepEqual(editor.work, cli.work);
 });

@@ -164,3 +164,20 @@ print(l1 + s1)
   assert.ok(loose.length >= 1, "the same statements have cheaper forms when any saving counts");
   for (const s of loose) assert.ok(s.costBefore - s.costAfter < 0.001, `${s.target}: ${s.costBefore} -> ${s.costAfter}`);
 });
+
+test("a folded size stays symbolic in the printed rewrite, also through a rewrite of the expression around it", () => {
+  const script = `
+X = rand(rows=150, cols=4, seed=1)
+mu = colMeans(X)
+Z = X - mu
+sigma = sqrt(colSums((X - mu)^2) / (nrow(X) - 1))
+C = t(Z) %*% Z / (nrow(Z) - 1)
+m = sum(X) / (nrow(X) * ncol(X))
+print(sum(sigma) + sum(C) + m)
+`;
+  const results = optimize(script, { minSaving: 0, minSavingMs: 0 });
+  for (const r of results) {
+    for (const s of r.suggestions) assert.deepEqual(bakedNumbers(s.original, s.rewritten, new Set()), [], `${s.target} = ${s.rewritten}`);
+    for (const d of r.dropped) assert.doesNotMatch(d.reason, /would write|dimensions must be/, `${d.target}: ${d.rewritten}: ${d.reason}`);
+  }
+});
