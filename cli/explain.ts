@@ -8,8 +8,8 @@
  * `--extraction greedy|ilp` how the cheapest plan is extracted.
  * The optimizer is bounded by work (`--node-limit`: e-nodes per block), so
  * its suggestions do not depend on the machine; `--budget-ms` is only its
- * wall-clock safety net (default 10 s per block), and a block where it fired
- * says so. A suggestion must save `--min-saving` of the estimated time
+ * time safety net (default 10 s of CPU time per block), and a block where it
+ * fired says so. A suggestion must save `--min-saving` of the estimated time
  * (default 0.2) and `--min-saving-ms` milliseconds (default 1).
  */
 import { readFile } from "node:fs/promises";

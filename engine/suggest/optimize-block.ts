@@ -104,8 +104,9 @@ export interface BlockOptimization {
   /** Why saturation stopped: "saturated", a work bound ("iterationLimit", "nodeLimit", "applyLimit"), the safety net ("timeLimit"), "cancelled". */
   stopReason: string;
   /**
-   * Present when a wall-clock safety net stopped the work (saturation's time
-   * limit, or the ILP solver's): the suggestions may then differ from those of a faster machine.
+   * Present when a time safety net stopped the work (saturation's, on this
+   * process's CPU time, or the ILP solver's, on the wall clock): the
+   * suggestions may then differ from those of a faster machine.
    */
   safetyNet?: { what: "saturation" | "extraction"; limitMs: number; ms: number };
   /** The work saturation did, in counts (iterations of both phases, matches applied). */

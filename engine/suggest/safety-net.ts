@@ -7,5 +7,5 @@ import type { BlockOptimization } from "./optimize-block";
 
 export function safetyNetNote(net: NonNullable<BlockOptimization["safetyNet"]>): string {
   const what = net.what === "saturation" ? "optimizer" : "optimizer's ILP extraction";
-  return `${what} stopped by its time safety net after ${Math.round(net.ms)} ms; results may differ from a faster machine`;
+  return `${what} stopped by its time safety net after ${Math.round(net.ms)} ms${net.what === "saturation" ? " of CPU time" : ""}; results may differ from a faster machine`;
 }

@@ -15,7 +15,7 @@ export type CostUnit = "time" | "flops" | "bytes";
 
 export interface ServerSettings {
   enabled: boolean;
-  /** The optimizer's wall-clock safety net per block, ms (its work is bounded by `nodeLimit`; when this fires, the status bar and hovers say so). */
+  /** The optimizer's time safety net per block, ms of CPU time (its work is bounded by `nodeLimit`; when this fires, the status bar and hovers say so). */
   budgetMs: number;
   /** The optimizer's work bound: e-nodes per block (the same suggestions on any machine). */
   nodeLimit: number;

@@ -28,7 +28,7 @@ function hoverOnX(options: SuggestOptions): string | undefined {
 
 test("a hover in a block the time safety net stopped carries a note; otherwise none", () => {
   const stopped = hoverOnX({ saturation: { timeLimitMs: 0.001 } });
-  assert.match(stopped ?? "", /optimizer stopped by its time safety net after \d+ ms; results may differ from a faster machine/);
+  assert.match(stopped ?? "", /optimizer stopped by its time safety net after \d+ ms of CPU time; results may differ from a faster machine/);
   const normal = hoverOnX({});
   assert.ok(normal);
   assert.doesNotMatch(normal, /safety net/);

@@ -54,7 +54,7 @@ test("explain gives the same suggestions under a CPU hog on both cores as on a q
 test("a tiny time limit with the work bounds unchanged fires the safety net, and explain says so once per block", () => {
   const output = explain("--budget-ms", "1");
   const notes = output.split("\n").filter((line) => line.includes("safety net"));
-  assert.deepEqual(notes.map((n) => n.replace(/\d+ ms/, "N ms")), ["optimizer stopped by its time safety net after N ms; results may differ from a faster machine"]);
+  assert.deepEqual(notes.map((n) => n.replace(/\d+ ms/, "N ms")), ["optimizer stopped by its time safety net after N ms of CPU time; results may differ from a faster machine"]);
   const json = JSON.parse(explain("--budget-ms", "1", "--json")) as { blocks: { stopReason?: string; safetyNet?: { what: string; limitMs: number; ms: number } }[] };
   const block = json.blocks[0]!;
   assert.equal(block.stopReason, "timeLimit");
@@ -106,4 +106,21 @@ test("the editor's optimizer (server settings, worker path) uses the same work b
   assert.equal(editor.safetyNet, undefined);
   assert.deepEqual(editor.suggestions.map((s) => `${s.target} = ${s.rewritten}`), cli.suggestions.map((s) => `${s.target} = ${s.rewritten}`));
   assert.deepEqual(editor.work, cli.work);
+});
+
+test("a fake slow clock makes the safety net fire at the same point every time, reported with that clock's time", () => {
+  const input = sumProductBlock();
+  const slowClock = () => {
+    let now = 0;
+    return () => (now += 1);
+  };
+  const a = optimizeBlock(input, { saturation: { timeLimitMs: 200, clock: slowClock() } });
+  const b = optimizeBlock(input, { saturation: { timeLimitMs: 200, clock: slowClock() } });
+  assert.equal(a.stopReason, "timeLimit");
+  assert.equal(a.safetyNet?.what, "saturation");
+  assert.equal(a.safetyNet?.limitMs, 200);
+  assert.ok(a.safetyNet!.ms > 200 && a.safetyNet!.ms < 260, JSON.stringify(a.safetyNet));
+  // The slow clock stops it before the work bounds would: less work than the default run.
+  assert.ok(a.work.applied < optimizeBlock(input).work.applied);
+  assert.deepEqual([a.nodes, a.work], [b.nodes, b.work]);
 });
