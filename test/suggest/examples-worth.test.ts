@@ -9,7 +9,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { parse } from "../../engine/syntax/parse";
@@ -46,12 +46,32 @@ function numbers(node: unknown, into: number[] = []): number[] {
 const RULE_CONSTANTS = new Set([0, 1, 2, 0.5]);
 const examples = readdirSync(path.join(repoRoot, "examples")).filter((f) => f.endsWith(".dml")).sort();
 
-test("explain on every example offers only suggestions worth taking", { timeout: 240_000 }, () => {
+/** `dml explain --json` of every example, two at a time (the machine has two cores). */
+async function explainAll(): Promise<Map<string, string>> {
+  const outputs = new Map<string, string>();
+  const queue = [...examples];
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const name = file;
+      const child = spawn(process.execPath, [path.join(repoRoot, "bin", "dml.js"), "explain", path.join("examples", name), "--json"], { cwd: repoRoot });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      assert.equal(code, 0, `${name}: ${stderr}`);
+      outputs.set(name, stdout);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return outputs;
+}
+
+test("explain on every example offers only suggestions worth taking", { timeout: 240_000 }, async () => {
   let checked = 0;
+  const outputs = await explainAll();
   for (const file of examples) {
-    const run = spawnSync(process.execPath, [path.join(repoRoot, "bin", "dml.js"), "explain", path.join("examples", file), "--json"], { cwd: repoRoot, encoding: "utf8" });
-    assert.equal(run.status, 0, `${file}: ${run.stderr}`);
-    const json = JSON.parse(run.stdout) as { blocks: { suggestions: SuggestionJson[] }[] };
+    const json = JSON.parse(outputs.get(file)!) as { blocks: { suggestions: SuggestionJson[] }[] };
     for (const s of json.blocks.flatMap((b) => b.suggestions)) {
       const where = `${file}: ${s.target} = ${s.rewritten} (instead of ${s.original})`;
       const before = expression(s.original);
