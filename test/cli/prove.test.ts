@@ -177,3 +177,19 @@ describe("dml prove --json", () => {
     assert.deepEqual(json.steps, []);
   });
 });
+
+describe("dml bench optimizer: the prove row", () => {
+  test("covers the README's prove examples, each with its verdict, and reports the median against the target", async () => {
+    const { runProveBench, README_PROVE_EXAMPLES } = await import("../../cli/bench-prove");
+    assert.ok(README_PROVE_EXAMPLES.some((e) => e.verdict === "not equal"));
+    const [row] = runProveBench();
+    assert.ok(row);
+    assert.equal(row.suite, "optimizer");
+    assert.equal(row.failed, undefined, String(row.wrong));
+    assert.ok(typeof row.median_ms === "number" && row.median_ms >= 0);
+    assert.equal(row.ours_ms, row.median_ms);
+    assert.equal(row.target, "median proof time <= 50 ms");
+    assert.equal(typeof row.target_met, "boolean");
+    for (const e of README_PROVE_EXAMPLES) assert.match(String(row.per_example), new RegExp(`${e.a} = ${e.b}: ${e.verdict}, `));
+  });
+});
