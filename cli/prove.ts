@@ -200,33 +200,36 @@ function variableNames(text: string, dag: BlockDag, block: BlockEGraph, sides: r
 }
 
 /** The text report of an outcome (what `dml prove` prints without --json). */
-export function formatOutcome(o: ProveOutcome): string[] {
+export function formatOutcome(o: ProveOutcome, budgetMs = DEFAULT_BUDGET_MS): string[] {
   const ms = `${o.ms.toFixed(0)} ms`;
-  if (o.verdict === "not equal") return [`not equal: ${o.reason} — ${o.a} = ${o.b} is false whatever the data (decided from sizes, no search)`];
+  if (o.verdict === "not equal") return [`not equal: ${o.reason}; decided without a search`];
   const work = `${o.iterations} iteration${o.iterations === 1 ? "" : "s"}, ${o.nodes} e-nodes, ${ms}`;
   if (o.verdict === "proven") {
-    const how = o.iterations === 0 ? "same value as written" : `stopped as soon as both were in one e-class: ${work}`;
+    const how = o.iterations === 0 ? "the same value as written" : `stopped as soon as both were in one e-class: ${work}`;
     const header = `proven: ${o.a} = ${o.b}  (${o.steps.length} step${o.steps.length === 1 ? "" : "s"}; ${how})`;
     return [header, ...printDerivation(o.steps).map((line) => `  ${line}`)];
   }
+  const saturated = o.stopReason === "saturated";
   return [
-    `not proven: ${o.a} = ${o.b} — the rules did not put both in one e-class before the search stopped (${stopText(o.stopReason)}; ${work}).`,
-    `  This does not mean they differ: the rules may not cover it, or a larger budget (--budget-ms) may find it.`,
+    `not proven: ${o.a} = ${o.b} — no proof found: the search ${stopText(o.stopReason, budgetMs)} (${work})`,
+    saturated
+      ? "  Not proven is not \"not equal\": the rules do not cover this identity (a larger budget would not help)."
+      : "  Not proven is not \"not equal\": the rules may not cover this identity, or a larger budget may find a proof.",
   ];
 }
 
-function stopText(reason: string | undefined): string {
+function stopText(reason: string | undefined, budgetMs: number): string {
   switch (reason) {
     case "saturated":
       return "saturated: no rule adds anything new";
     case "iterationLimit":
-      return `iteration limit (${DEFAULT_SATURATION.iterationLimit} per phase)`;
+      return `stopped at the iteration limit (${DEFAULT_SATURATION.iterationLimit} per phase)`;
     case "nodeLimit":
-      return `e-node limit (${DEFAULT_SATURATION.nodeLimit})`;
+      return `stopped at the e-node limit (${DEFAULT_SATURATION.nodeLimit})`;
     case "timeLimit":
-      return "time limit reached (the wall-clock safety net, --budget-ms)";
+      return `stopped at the time limit, a wall-clock safety net (--budget-ms ${budgetMs})`;
     default:
-      return reason ?? "no search";
+      return `stopped (${reason ?? "no search"})`;
   }
 }
 
@@ -257,7 +260,7 @@ export async function prove(args: readonly string[]): Promise<number> {
   if (parsed.flags.has("--json")) {
     out(JSON.stringify({ proven: outcome.verdict === "proven", ...outcome }, null, 2));
   } else {
-    for (const line of formatOutcome(outcome)) out(line);
+    for (const line of formatOutcome(outcome, budget === undefined ? DEFAULT_BUDGET_MS : Number(budget))) out(line);
   }
   return outcome.verdict === "proven" ? 0 : 1;
 }
