@@ -20,15 +20,15 @@ import { parseArgs, UsageError } from "./usage";
 
 export const proveUsage = "dml prove FILE A B [--json] [--budget-ms N] [name=value ...]";
 
-/** The default wall-clock safety net of a proof search (the search is bounded by iterations and e-nodes first). */
-const DEFAULT_BUDGET_MS = 2000;
+/** The wall-clock safety net of a proof search: the iteration and e-node limits end it first, the same on any machine. */
+const DEFAULT_BUDGET_MS = 10_000;
 
 /** Unbind joins an unbind node with the value its class binds: the explanation shows which bind that was. */
 const PROJECTIONS = new Map([["unbind", { child: 2, innerChild: 2 }]]);
 
 export interface ProveOptions {
   parameters?: ReadonlyMap<string, string>;
-  /** Wall-clock safety net of the search (default 2000 ms). */
+  /** Wall-clock safety net of the search (default 10 s). */
   budgetMs?: number;
   /** Stop saturating as soon as both sides are in one e-class (default true; false saturates to a limit, for comparisons). */
   stopWhenEqual?: boolean;
@@ -47,6 +47,8 @@ export interface ProveOutcome {
   nodes: number;
   /** Time of the proof: e-graph, search and derivation (the script's analysis excluded). */
   ms: number;
+  /** The wall-clock safety net the search ran with. */
+  budgetMs: number;
 }
 
 /** Proves `a` = `b` in a DML text; a string is a usage problem (the variables are not in one block). */
@@ -58,7 +60,8 @@ export function proveVariables(text: string, file: string, a: string, b: string,
   const start = performance.now();
   const nodeA = info.dag.outputs.get(a)!;
   const nodeB = info.dag.outputs.get(b)!;
-  const outcome = { a, b, steps: [] as DerivationStep[], iterations: 0, nodes: 0 };
+  const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  const outcome = { a, b, steps: [] as DerivationStep[], iterations: 0, nodes: 0, budgetMs };
   const differ = shapesDiffer(sizes.nodes[nodeA], sizes.nodes[nodeB], a, b);
   if (differ) return { ...outcome, verdict: "not equal", reason: differ, ms: performance.now() - start };
 
@@ -71,7 +74,7 @@ export function proveVariables(text: string, file: string, a: string, b: string,
     bindRoots(block, [left, right]);
     const stopWhenEqual = options.stopWhenEqual ?? true;
     const report = saturate(block.egraph, block.attributes, {
-      timeLimitMs: options.budgetMs ?? DEFAULT_BUDGET_MS,
+      timeLimitMs: budgetMs,
       ...(stopWhenEqual ? { shouldStop: () => sameValue(block.egraph, left, right) } : {}),
     });
     stopReason = report.stopReason === "cancelled" ? "equal" : report.stopReason;
@@ -200,7 +203,7 @@ function variableNames(text: string, dag: BlockDag, block: BlockEGraph, sides: r
 }
 
 /** The text report of an outcome (what `dml prove` prints without --json). */
-export function formatOutcome(o: ProveOutcome, budgetMs = DEFAULT_BUDGET_MS): string[] {
+export function formatOutcome(o: ProveOutcome): string[] {
   const ms = `${o.ms.toFixed(0)} ms`;
   if (o.verdict === "not equal") return [`not equal: ${o.reason}; decided without a search`];
   const work = `${o.iterations} iteration${o.iterations === 1 ? "" : "s"}, ${o.nodes} e-nodes, ${ms}`;
@@ -211,7 +214,7 @@ export function formatOutcome(o: ProveOutcome, budgetMs = DEFAULT_BUDGET_MS): st
   }
   const saturated = o.stopReason === "saturated";
   return [
-    `not proven: ${o.a} = ${o.b} — no proof found: the search ${stopText(o.stopReason, budgetMs)} (${work})`,
+    `not proven: ${o.a} = ${o.b} — no proof found: the search ${stopText(o.stopReason, o.budgetMs)} (${work})`,
     saturated
       ? "  Not proven is not \"not equal\": the rules do not cover this identity (a larger budget would not help)."
       : "  Not proven is not \"not equal\": the rules may not cover this identity, or a larger budget may find a proof.",
@@ -260,7 +263,7 @@ export async function prove(args: readonly string[]): Promise<number> {
   if (parsed.flags.has("--json")) {
     out(JSON.stringify({ proven: outcome.verdict === "proven", ...outcome }, null, 2));
   } else {
-    for (const line of formatOutcome(outcome, budget === undefined ? DEFAULT_BUDGET_MS : Number(budget))) out(line);
+    for (const line of formatOutcome(outcome)) out(line);
   }
   return outcome.verdict === "proven" ? 0 : 1;
 }
