@@ -1,24 +1,39 @@
 /**
- * `dml prove FILE A B [--json] [--budget-ms N] [name=value ...]`: whether the
+ * `dml prove FILE A B [--json] [--relational] [--budget-ms N] [name=value ...]`: whether the
  * optimizer proves the values of variables A and B (assigned in the same
  * statement block) equal, i.e. in the same e-class. Saturation stops as soon
  * as they are; when their sizes or types already differ the answer is "not
  * equal" without a search. A proof prints as a derivation in DML, one step a
- * line with the rules that justify it. Exit 0 proven, 1 not equal or not
- * proven, 2 bad usage.
+ * line with the rules that justify it (`--relational`: also every step,
+ * through the relational forms). Exit 0 proven, 1 not equal or not proven,
+ * 2 bad usage.
  */
 import { readFile } from "node:fs/promises";
 import type { BlockDag } from "../engine/program/dag-types";
-import { bindRoots, buildBlockEGraph, DEFAULT_SATURATION, sameValue, saturate, type BlockEGraph } from "../engine/rewrite";
-import { printTerm, type Term } from "../engine/egraph";
-import { laDerivation, printDerivation, type DerivationStep, type TermName } from "../engine/rewrite/derivation";
+import { printTerm, type FlatExplanationStep, type Term } from "../engine/egraph";
+import {
+  bindRoots,
+  buildBlockEGraph,
+  DEFAULT_SATURATION,
+  laDerivation,
+  printDerivation,
+  RelationalText,
+  ruleDescription,
+  sameValue,
+  saturate,
+  withNames,
+  type BlockEGraph,
+  type DerivationStep,
+  type LeafText,
+  type TermName,
+} from "../engine/rewrite";
 import type { NodeStats } from "../engine/stats/sizes/node-stats";
 import { analyzeText } from "../engine/stats/program-analysis";
 import { textInRange } from "../engine/syntax/ranges";
 import { err, out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
-export const proveUsage = "dml prove FILE A B [--json] [--budget-ms N] [name=value ...]";
+export const proveUsage = "dml prove FILE A B [--json] [--relational] [--budget-ms N] [name=value ...]";
 
 /** The wall-clock safety net of a proof search: the iteration and e-node limits end it first, the same on any machine. */
 const DEFAULT_BUDGET_MS = 10_000;
@@ -32,6 +47,16 @@ export interface ProveOptions {
   budgetMs?: number;
   /** Stop saturating as soon as both sides are in one e-class (default true; false saturates to a limit, for comparisons). */
   stopWhenEqual?: boolean;
+  /** Also give every step of the proof, relational forms in index notation (`relationalSteps`). */
+  relational?: boolean;
+}
+
+/** One union of the proof, its terms in DML or in index notation. */
+export interface RelationalStep {
+  rule: string;
+  description: string;
+  before: string;
+  after: string;
 }
 
 export interface ProveOutcome {
@@ -41,6 +66,8 @@ export interface ProveOutcome {
   /** Why "not equal" (sizes or types differ). */
   reason?: string;
   steps: DerivationStep[];
+  /** Every step of the proof (with the `relational` option). */
+  relationalSteps?: RelationalStep[];
   /** Why the search stopped ("equal" when it stopped because both sides were; absent without a search). */
   stopReason?: string;
   iterations: number;
@@ -83,8 +110,18 @@ export function proveVariables(text: string, file: string, a: string, b: string,
   const proven = sameValue(block.egraph, left, right);
   const [from, to] = proven ? proofEnds(block, left, right) : [left, right];
   const flat = proven ? (block.egraph.explainFlat(from, to, { projections: PROJECTIONS }) ?? []) : [];
-  const steps = laDerivation(flat, leafText(text, info.dag, block, [a, b]), variableNames(text, info.dag, block, [a, b]));
-  return { ...outcome, verdict: proven ? "proven" : "not proven", steps, stopReason, iterations, nodes: block.egraph.nodeCount, ms: performance.now() - start };
+  const leaves = leafText(text, info.dag, block, [a, b]);
+  const names = variableNames(text, info.dag, block, [a, b]);
+  const steps = laDerivation(flat, leaves, names);
+  const relational = options.relational ? { relationalSteps: relationalSteps(flat, leaves, names) } : {};
+  return { ...outcome, verdict: proven ? "proven" : "not proven", steps, ...relational, stopReason, iterations, nodes: block.egraph.nodeCount, ms: performance.now() - start };
+}
+
+/** Every step of a flat explanation, the terms in DML where they are LA and in index notation where they are relational. */
+function relationalSteps(flat: readonly FlatExplanationStep[], leaves: LeafText, names: TermName): RelationalStep[] {
+  const printer = new RelationalText(leaves);
+  const print = (term: Term) => printer.print(withNames(term, names));
+  return flat.map((step) => ({ rule: step.rule, description: ruleDescription(step.rule) ?? step.rule, before: print(step.before), after: print(step.after) }));
 }
 
 /** The block's DAG cut down to the nodes the two sides are computed from (node ids unchanged): the rest cannot matter. */
@@ -210,7 +247,13 @@ export function formatOutcome(o: ProveOutcome): string[] {
   if (o.verdict === "proven") {
     const how = o.iterations === 0 ? "the same value as written" : `stopped as soon as both were in one e-class: ${work}`;
     const header = `proven: ${o.a} = ${o.b}  (${o.steps.length} step${o.steps.length === 1 ? "" : "s"}; ${how})`;
-    return [header, ...printDerivation(o.steps).map((line) => `  ${line}`)];
+    const lines = [header, ...printDerivation(o.steps).map((line) => `  ${line}`)];
+    if (o.relationalSteps && o.relationalSteps.length > 0) {
+      lines.push(`  every step (${o.relationalSteps.length}; X[i1,i2] is a cell of X, Σ_i1 sums over i1, unbind[i1,i2] makes a matrix of cells):`);
+      lines.push(`    ${o.relationalSteps[0]!.before}`);
+      for (const step of o.relationalSteps) lines.push(`    = ${step.after}  [${step.rule}: ${step.description}]`);
+    }
+    return lines;
   }
   const saturated = o.stopReason === "saturated";
   return [
@@ -237,7 +280,7 @@ function stopText(reason: string | undefined, budgetMs: number): string {
 }
 
 export async function prove(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml prove", args, { flags: ["--json"], values: ["--budget-ms"] });
+  const parsed = parseArgs("dml prove", args, { flags: ["--json", "--relational"], values: ["--budget-ms"] });
   const [file, a, b, ...rest] = parsed.positionals;
   if (file === undefined || a === undefined || b === undefined) throw new UsageError("dml prove: needs FILE A B");
   const budget = parsed.values.get("--budget-ms");
@@ -255,7 +298,7 @@ export async function prove(args: readonly string[]): Promise<number> {
     err(`dml prove: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     return 2;
   }
-  const outcome = proveVariables(text, file, a, b, { parameters, ...(budget === undefined ? {} : { budgetMs: Number(budget) }) });
+  const outcome = proveVariables(text, file, a, b, { parameters, relational: parsed.flags.has("--relational"), ...(budget === undefined ? {} : { budgetMs: Number(budget) }) });
   if (typeof outcome === "string") {
     err(`dml prove: ${outcome}`);
     return 2;

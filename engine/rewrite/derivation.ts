@@ -55,7 +55,7 @@ function isLinearAlgebra(term: Term): boolean {
 export type TermName = (term: Term) => string | undefined;
 
 /** The term with every sub-term that `name` names replaced by that variable. */
-function withNames(term: Term, name: TermName): Term {
+export function withNames(term: Term, name: TermName): Term {
   const named = name(term);
   if (named !== undefined) return { op: `var:${named}`, children: [] };
   return term.children.length === 0 ? term : { op: term.op, children: term.children.map((c) => withNames(c, name)) };

@@ -193,3 +193,30 @@ describe("dml bench optimizer: the prove row", () => {
     for (const e of README_PROVE_EXAMPLES) assert.match(String(row.per_example), new RegExp(`${e.a} = ${e.b}: ${e.verdict}, `));
   });
 });
+
+describe("dml prove --relational", () => {
+  test("every step, relational forms in index notation, chained from one side to the other", () => {
+    const o = proveIn(exampleText, "M1", "M2", { relational: true });
+    const steps = o.relationalSteps!;
+    assert.ok(steps.length >= o.steps.length);
+    assert.equal(steps[0]!.before, "A %*% B %*% C");
+    assert.equal(steps.at(-1)!.after, "A %*% (B %*% C)");
+    for (let k = 1; k < steps.length; k++) assert.equal(steps[k]!.before, steps[k - 1]!.after);
+    const texts = steps.map((s) => s.after).join("\n");
+    assert.match(texts, /Σ_i\d+\(/, "a sum over an index");
+    assert.match(texts, /\bA\[i\d+,i\d+\]/, "a cell of A");
+    assert.match(texts, /unbind\[i\d+,i\d+\]\(/);
+    assert.doesNotMatch(texts, /\b(rsum|ubm|ubs|r\+|r\*)\b|@\d|dag:|var:/);
+    assert.ok(steps.some((s) => s.rule === "sums-commute" && s.description === "sums over two indices commute"));
+  });
+
+  test("the text output lists them after the derivation", () => {
+    const r = dml("prove", example, "s1", "s2", "--relational");
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.equal(lines[1], "  sum(X + Y) = sum(X) + sum(Y)  [sum distributes over +]");
+    assert.match(lines[2]!, /^ {2}every step \(\d+; X\[i1,i2\] is a cell of X/);
+    assert.equal(lines[3], "    sum(X + Y)");
+    assert.match(lines.at(-1)!, /^ {4}= sum\(X\) \+ sum\(Y\) {2}\[[\w-]+: /);
+  });
+});
