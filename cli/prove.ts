@@ -304,7 +304,9 @@ export async function prove(args: readonly string[]): Promise<number> {
     return 2;
   }
   if (parsed.flags.has("--json")) {
-    out(JSON.stringify({ proven: outcome.verdict === "proven", ...outcome }, null, 2));
+    const { verdict, a: left, b: right, reason, steps, relationalSteps, stopReason, iterations, nodes, ms, budgetMs } = outcome;
+    const json = { proven: verdict === "proven", verdict, a: left, b: right, reason, steps, relationalSteps, stopReason, iterations, nodes, ms, budgetMs };
+    out(JSON.stringify(json, null, 2));
   } else {
     for (const line of formatOutcome(outcome)) out(line);
   }
