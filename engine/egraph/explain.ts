@@ -75,15 +75,18 @@ export class ProofForest {
    * that of `b`, each step changing one sub-term by one union (a rule, or a
    * union whose justification the caller gave). A congruence step is
    * replaced by its children's steps in context, so consecutive steps chain
-   * (a step's `after` is the next step's `before`). At most `maxSteps` steps:
-   * past that, congruence steps stay whole (still true, less detailed).
+   * (a step's `after` is the next step's `before`). At most about `maxSteps`
+   * steps (and 20 path searches a step): past that, congruence and
+   * projection steps stay whole (still true, less detailed).
    */
   explainFlat(a: ClassId, b: ClassId, options: FlatExplainOptions = {}): FlatExplanationStep[] {
     const steps: FlatExplanationStep[] = [];
     const maxSteps = options.maxSteps ?? 400;
+    // Each expansion searches a path; bound their number too (a proof of mostly congruences emits little).
+    const pathsBefore = this.pathSearches;
     const context: FlatContext = {
       emit: (rule, before, after) => steps.push({ rule, before, after }),
-      full: () => steps.length >= maxSteps,
+      full: () => steps.length >= maxSteps || this.pathSearches - pathsBefore >= 20 * maxSteps,
       projections: options.projections ?? new Map(),
       expanding: new Set(),
     };
@@ -105,6 +108,11 @@ export class ProofForest {
           const x = from.children[k]!;
           const y = to.children[k]!;
           if (x === y) continue;
+          if (context.full()) {
+            // Out of steps: the remaining children change in one congruence step.
+            context.emit("congruence", { op: from.op, children: current }, this.fullTerm(p.to));
+            break;
+          }
           const wrap = (inner: Term): Term => ({ op: from.op, children: current.map((c, i) => (i === k ? inner : c)) });
           this.flat(x, y, { ...context, emit: (rule, before, after) => context.emit(rule, wrap(before), wrap(after)) });
           current[k] = this.fullTerm(y);
@@ -167,6 +175,8 @@ export class ProofForest {
   }
 
   private readonly terms: Term[] = [];
+  /** Path searches so far (bounds the work of a flat explanation). */
+  private pathSearches = 0;
 
   /** The whole term a proof node was added as (shared sub-terms are shared objects). */
   fullTerm(id: ClassId): Term {
@@ -181,6 +191,7 @@ export class ProofForest {
 
   /** The shortest path of union edges from `a` to `b`, or undefined when they are not connected. */
   private path(a: ClassId, b: ClassId): { from: ClassId; to: ClassId; why: Justification }[] | undefined {
+    this.pathSearches++;
     const previous = new Map<ClassId, { from: ClassId; why: Justification }>();
     const queue = [a];
     previous.set(a, { from: a, why: "" });
