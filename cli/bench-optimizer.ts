@@ -1,7 +1,8 @@
 /**
  * `dml bench optimizer`: optimization time per statement block over every
  * block of the shipped scripts (examples/*.dml, the project's copies of
- * ../shared/dml) at the default budget, then the e-graph and extraction
+ * ../shared/dml) at the default budget, the median proof time of the
+ * README's `dml prove` examples, then the e-graph and extraction
  * workloads (throughput, the 80-matrix associativity chain, ILP vs greedy).
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { analyzeText } from "../engine/stats/program-analysis";
 import { optimizeBlock } from "../engine/suggest";
 import { runEgraphBench } from "./bench-egraph";
 import { runExtractBench } from "./bench-extract";
+import { runProveBench } from "./bench-prove";
 import type { ExtractionGraph } from "../engine/extract";
 import type { BenchRow } from "./bench-report";
 import { packageRoot } from "./package-root";
@@ -66,6 +68,7 @@ export async function runOptimizerBench(): Promise<BenchRow[]> {
       target_met: median <= BLOCK_MEDIAN_TARGET_MS && max <= BLOCK_MAX_TARGET_MS,
     },
   ];
+  rows.push(...runProveBench());
   rows.push(...runEgraphBench());
   const planGraphs = times.flatMap((t) => t.planGraphs.map((graph, k) => ({ name: `${t.file}:${t.line}#${k + 1}`, graph })));
   rows.push(...(await runExtractBench(planGraphs)));

@@ -29,7 +29,7 @@ usage:
   ${runUsage}
       run the script (or its # %% cells 1..N in one session) with the embedded runtime; exit 1 on a runtime error
   ${proveUsage}
-      whether the optimizer proves variables A and B equal, with the rule steps; exit 0 proven, 1 not proven, 2 bad usage
+      whether the optimizer proves variables A and B equal, as a derivation in DML with the rules; "not equal" when sizes decide; exit 0 proven, 1 not equal or not proven, 2 bad usage
   ${benchUsage}
       run benchmarks (suites: ${Object.keys(benchSuites).join(", ")}); --json prints rows {suite, case, ours_ms, baseline, baseline_ms, ratio}
   ${lspUsage}

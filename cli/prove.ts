@@ -1,19 +1,286 @@
 /**
- * `dml prove FILE A B [--json] [--budget-ms N] [name=value ...]`: whether the
+ * `dml prove FILE A B [--json] [--relational] [--budget-ms N] [name=value ...]`: whether the
  * optimizer proves the values of variables A and B (assigned in the same
- * statement block) equal, i.e. in the same e-class after saturation, with
- * the rule steps of the proof. Exit 0 proven, 1 not proven, 2 bad usage.
+ * statement block) equal, i.e. in the same e-class. Saturation stops as soon
+ * as they are; when their sizes or types already differ the answer is "not
+ * equal" without a search. A proof prints as a derivation in DML, one step a
+ * line with the rules that justify it (`--relational`: also every step,
+ * through the relational forms). Exit 0 proven, 1 not equal or not proven,
+ * 2 bad usage.
  */
 import { readFile } from "node:fs/promises";
+import type { BlockDag } from "../engine/program/dag-types";
+import { printTerm, type FlatExplanationStep, type Term } from "../engine/egraph";
+import {
+  bindRoots,
+  buildBlockEGraph,
+  DEFAULT_SATURATION,
+  laDerivation,
+  printDerivation,
+  RelationalText,
+  ruleDescription,
+  sameValue,
+  saturate,
+  withNames,
+  type BlockEGraph,
+  type DerivationStep,
+  type LeafText,
+  type TermName,
+} from "../engine/rewrite";
+import type { NodeStats } from "../engine/stats/sizes/node-stats";
 import { analyzeText } from "../engine/stats/program-analysis";
-import { bindRoots, buildBlockEGraph, sameValue, saturate } from "../engine/rewrite";
+import { textInRange } from "../engine/syntax/ranges";
 import { err, out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
-export const proveUsage = "dml prove FILE A B [--json] [--budget-ms N] [name=value ...]";
+export const proveUsage = "dml prove FILE A B [--json] [--relational] [--budget-ms N] [name=value ...]";
+
+/** The wall-clock safety net of a proof search: the iteration and e-node limits end it first, the same on any machine. */
+const DEFAULT_BUDGET_MS = 10_000;
+
+/** Unbind joins an unbind node with the value its class binds: the explanation shows which bind that was. */
+const PROJECTIONS = new Map([["unbind", { child: 2, innerChild: 2 }]]);
+
+export interface ProveOptions {
+  parameters?: ReadonlyMap<string, string>;
+  /** Wall-clock safety net of the search (default 10 s). */
+  budgetMs?: number;
+  /** Stop saturating as soon as both sides are in one e-class (default true; false saturates to a limit, for comparisons). */
+  stopWhenEqual?: boolean;
+  /** Also give every step of the proof, relational forms in index notation (`relationalSteps`). */
+  relational?: boolean;
+}
+
+/** One union of the proof, its terms in DML or in index notation. */
+export interface RelationalStep {
+  rule: string;
+  description: string;
+  before: string;
+  after: string;
+}
+
+export interface ProveOutcome {
+  verdict: "proven" | "not equal" | "not proven";
+  a: string;
+  b: string;
+  /** Why "not equal" (sizes or types differ). */
+  reason?: string;
+  steps: DerivationStep[];
+  /** Every step of the proof (with the `relational` option). */
+  relationalSteps?: RelationalStep[];
+  /** Why the search stopped ("equal" when it stopped because both sides were; absent without a search). */
+  stopReason?: string;
+  iterations: number;
+  nodes: number;
+  /** Time of the proof: e-graph, search and derivation (the script's analysis excluded). */
+  ms: number;
+  /** The wall-clock safety net the search ran with. */
+  budgetMs: number;
+}
+
+/** Proves `a` = `b` in a DML text; a string is a usage problem (the variables are not in one block). */
+export function proveVariables(text: string, file: string, a: string, b: string, options: ProveOptions = {}): ProveOutcome | string {
+  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters: new Map(options.parameters ?? []) });
+  const info = analysis.dags.blocks.find((block) => block.dag.outputs.has(a) && block.dag.outputs.has(b));
+  const sizes = info ? analysis.sizes.blocks.get(info.block) : undefined;
+  if (!info || !sizes) return `${a} and ${b} are not both assigned in one statement block of ${file}`;
+  const start = performance.now();
+  const nodeA = info.dag.outputs.get(a)!;
+  const nodeB = info.dag.outputs.get(b)!;
+  const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  const outcome = { a, b, steps: [] as DerivationStep[], iterations: 0, nodes: 0, budgetMs };
+  const differ = shapesDiffer(sizes.nodes[nodeA], sizes.nodes[nodeB], a, b);
+  if (differ) return { ...outcome, verdict: "not equal", reason: differ, ms: performance.now() - start };
+
+  const block = buildBlockEGraph(reachableFrom(info.dag, [nodeA, nodeB]), sizes.nodes, { explanations: true });
+  const left = block.classOfNode[nodeA]!;
+  const right = block.classOfNode[nodeB]!;
+  let stopReason = "equal";
+  let iterations = 0;
+  if (!sameValue(block.egraph, left, right)) {
+    bindRoots(block, [left, right]);
+    const stopWhenEqual = options.stopWhenEqual ?? true;
+    const report = saturate(block.egraph, block.attributes, {
+      timeLimitMs: budgetMs,
+      ...(stopWhenEqual ? { shouldStop: () => sameValue(block.egraph, left, right) } : {}),
+    });
+    stopReason = report.stopReason === "cancelled" ? "equal" : report.stopReason;
+    iterations = report.iterations.length;
+  }
+  const proven = sameValue(block.egraph, left, right);
+  const [from, to] = proven ? proofEnds(block, left, right) : [left, right];
+  const flat = proven ? (block.egraph.explainFlat(from, to, { projections: PROJECTIONS }) ?? []) : [];
+  const leaves = leafText(text, info.dag, block, [a, b]);
+  const names = variableNames(text, info.dag, block, [a, b]);
+  const steps = laDerivation(flat, leaves, names);
+  const relational = options.relational ? { relationalSteps: relationalSteps(flat, leaves, names) } : {};
+  return { ...outcome, verdict: proven ? "proven" : "not proven", steps, ...relational, stopReason, iterations, nodes: block.egraph.nodeCount, ms: performance.now() - start };
+}
+
+/** Every step of a flat explanation, the terms in DML where they are LA and in index notation where they are relational. */
+function relationalSteps(flat: readonly FlatExplanationStep[], leaves: LeafText, names: TermName): RelationalStep[] {
+  const printer = new RelationalText(leaves);
+  const print = (term: Term) => printer.print(withNames(term, names));
+  return flat.map((step) => ({ rule: step.rule, description: ruleDescription(step.rule) ?? step.rule, before: print(step.before), after: print(step.after) }));
+}
+
+/** The block's DAG cut down to the nodes the two sides are computed from (node ids unchanged): the rest cannot matter. */
+function reachableFrom(dag: BlockDag, roots: readonly number[]): BlockDag {
+  const keep = new Set<number>();
+  const todo = [...roots];
+  while (todo.length > 0) {
+    const id = todo.pop()!;
+    if (keep.has(id)) continue;
+    keep.add(id);
+    todo.push(...dag.nodes[id]!.inputs);
+  }
+  return { ...dag, nodes: dag.nodes.filter((node) => keep.has(node.id)) };
+}
+
+/**
+ * The two proof nodes to explain: the sides themselves, or, for a scalar
+ * proven equal to a 1 x 1 matrix, the scalar and `as.scalar` of the matrix.
+ */
+function proofEnds(block: BlockEGraph, left: number, right: number): [number, number] {
+  const egraph = block.egraph;
+  if (egraph.find(left) === egraph.find(right)) return [left, right];
+  const cast = (m: number) => {
+    const node = { op: "as.scalar", children: [egraph.find(m)] };
+    return egraph.lookup(node) === undefined ? undefined : egraph.nodeId(node);
+  };
+  const castRight = cast(right);
+  if (castRight !== undefined && egraph.find(castRight) === egraph.find(left)) return [left, castRight];
+  const castLeft = cast(left);
+  return castLeft !== undefined ? [castLeft, right] : [left, right];
+}
+
+/** Why two values cannot be equal from their types and sizes alone, or undefined when that does not decide. */
+export function shapesDiffer(x: NodeStats | undefined, y: NodeStats | undefined, a: string, b: string): string | undefined {
+  if (!x || !y) return undefined;
+  const tx = x.type;
+  const ty = y.type;
+  const shape = (s: NodeStats) => (s.type.dataType === "scalar" ? "1 x 1" : `${s.rows ?? "?"} x ${s.cols ?? "?"}`);
+  if (tx.dataType !== ty.dataType) {
+    const kinds = new Set([tx.dataType, ty.dataType]);
+    if (kinds.has("unknown")) return undefined;
+    if (kinds.size === 2 && kinds.has("scalar") && kinds.has("matrix")) {
+      // A 1 x 1 matrix may hold the scalar's value (the optimizer relates them by as.scalar).
+      const m = tx.dataType === "matrix" ? x : y;
+      if (m.rows === null || m.cols === null || (m.rows === 1 && m.cols === 1)) return undefined;
+      return `shapes ${shape(x)} and ${shape(y)} differ (${describeType(x, a)}, ${describeType(y, b)})`;
+    }
+    return `types differ (${describeType(x, a)}, ${describeType(y, b)})`;
+  }
+  if (tx.dataType === "scalar") {
+    const text = (t: string) => t === "string";
+    if (text(tx.valueType) !== text(ty.valueType) && tx.valueType !== "unknown" && ty.valueType !== "unknown") return `types differ (${describeType(x, a)}, ${describeType(y, b)})`;
+    if (x.value !== undefined && y.value !== undefined && typeof x.value === "number" && typeof y.value === "number" && x.value !== y.value) {
+      return `values ${x.value} and ${y.value} differ (both are constants)`;
+    }
+    return undefined;
+  }
+  if (tx.dataType !== "matrix") return undefined;
+  const rowsDiffer = x.rows !== null && y.rows !== null && x.rows !== y.rows;
+  const colsDiffer = x.cols !== null && y.cols !== null && x.cols !== y.cols;
+  return rowsDiffer || colsDiffer ? `shapes ${shape(x)} and ${shape(y)} differ` : undefined;
+}
+
+function describeType(s: NodeStats, name: string): string {
+  const { dataType, valueType } = s.type;
+  if (dataType === "scalar") return `${name} is a ${valueType === "unknown" ? "" : `${valueType} `}scalar`;
+  if (dataType === "matrix") return `${name} is a ${s.rows ?? "?"} x ${s.cols ?? "?"} matrix`;
+  return `${name} is a ${dataType}`;
+}
+
+/** DML for the e-graph's leaves: a variable's name, else the source text of the expression the leaf stands for. */
+function leafText(text: string, dag: BlockDag, block: BlockEGraph, sides: readonly string[]): (op: string) => string | undefined {
+  const names = new Map<number, string>();
+  for (const [name, id] of dag.outputs) if (!sides.includes(name) && !names.has(id)) names.set(id, name);
+  return (op) => {
+    if (op.startsWith("var:")) return op.slice(4);
+    const node = block.leafNodes.get(op);
+    if (!node) return undefined;
+    return names.get(node.id) ?? `(${textInRange(text, node.range)})`;
+  };
+}
+
+/**
+ * Names for the values of the variables the two sides are written with
+ * (`Y` for the term of `Y = X * 2` in `a = sum(X * Y)`), so the derivation
+ * reads like the script; only those: another variable that happens to hold
+ * a sub-term's value would be a surprise. Leaves are named by `leafText`;
+ * a literal is never named.
+ */
+function variableNames(text: string, dag: BlockDag, block: BlockEGraph, sides: readonly string[]): TermName {
+  const used = new Set<string>();
+  const todo = [...sides];
+  while (todo.length > 0) {
+    const id = dag.outputs.get(todo.pop()!);
+    if (id === undefined) continue;
+    for (const word of textInRange(text, dag.nodes[id]!.range).match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []) {
+      if (!used.has(word) && !sides.includes(word)) {
+        used.add(word);
+        todo.push(word);
+      }
+    }
+  }
+  const nodeOfClass = new Map<number, number>();
+  for (const node of dag.nodes) if (block.classOfNode[node.id] !== undefined && !nodeOfClass.has(block.classOfNode[node.id]!)) nodeOfClass.set(block.classOfNode[node.id]!, node.id);
+  const termOf = (id: number): Term => {
+    const enode = block.originalNodes[id]!;
+    return { op: enode.op, children: enode.children.map((c) => termOf(nodeOfClass.get(c)!)) };
+  };
+  const names = new Map<string, string>();
+  for (const [name, id] of dag.outputs) {
+    if (!used.has(name) || block.originalNodes[id] === undefined || block.originalNodes[id]!.children.length === 0) continue;
+    const key = printTerm(termOf(id));
+    if (!names.has(key)) names.set(key, name);
+  }
+  return (term) => (term.children.length === 0 || names.size === 0 ? undefined : names.get(printTerm(term)));
+}
+
+/** The text report of an outcome (what `dml prove` prints without --json). */
+export function formatOutcome(o: ProveOutcome): string[] {
+  const ms = `${o.ms.toFixed(0)} ms`;
+  if (o.verdict === "not equal") return [`not equal: ${o.reason}; decided without a search`];
+  const work = `${o.iterations} iteration${o.iterations === 1 ? "" : "s"}, ${o.nodes} e-nodes, ${ms}`;
+  if (o.verdict === "proven") {
+    const how = o.iterations === 0 ? "the same value as written" : `stopped as soon as both were in one e-class: ${work}`;
+    const header = `proven: ${o.a} = ${o.b}  (${o.steps.length} step${o.steps.length === 1 ? "" : "s"}; ${how})`;
+    const lines = [header, ...printDerivation(o.steps).map((line) => `  ${line}`)];
+    if (o.relationalSteps && o.relationalSteps.length > 0) {
+      lines.push(`  every step (${o.relationalSteps.length}; X[i1,i2] is a cell of X, Σ_i1 sums over i1, unbind[i1,i2] makes a matrix of cells):`);
+      lines.push(`    ${o.relationalSteps[0]!.before}`);
+      for (const step of o.relationalSteps) lines.push(`    = ${step.after}  [${step.rule}: ${step.description}]`);
+    }
+    return lines;
+  }
+  const saturated = o.stopReason === "saturated";
+  return [
+    `not proven: ${o.a} = ${o.b} — no proof found: the search ${stopText(o.stopReason, o.budgetMs)} (${work})`,
+    saturated
+      ? "  Not proven is not \"not equal\": the rules do not cover this identity (a larger budget would not help)."
+      : "  Not proven is not \"not equal\": the rules may not cover this identity, or a larger budget may find a proof.",
+  ];
+}
+
+function stopText(reason: string | undefined, budgetMs: number): string {
+  switch (reason) {
+    case "saturated":
+      return "saturated: no rule adds anything new";
+    case "iterationLimit":
+      return `stopped at the iteration limit (${DEFAULT_SATURATION.iterationLimit} per phase)`;
+    case "nodeLimit":
+      return `stopped at the e-node limit (${DEFAULT_SATURATION.nodeLimit})`;
+    case "timeLimit":
+      return `stopped at the time limit, a wall-clock safety net (--budget-ms ${budgetMs})`;
+    default:
+      return `stopped (${reason ?? "no search"})`;
+  }
+}
 
 export async function prove(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml prove", args, { flags: ["--json"], values: ["--budget-ms"] });
+  const parsed = parseArgs("dml prove", args, { flags: ["--json", "--relational"], values: ["--budget-ms"] });
   const [file, a, b, ...rest] = parsed.positionals;
   if (file === undefined || a === undefined || b === undefined) throw new UsageError("dml prove: needs FILE A B");
   const budget = parsed.values.get("--budget-ms");
@@ -31,26 +298,17 @@ export async function prove(args: readonly string[]): Promise<number> {
     err(`dml prove: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     return 2;
   }
-  const start = performance.now();
-  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters });
-  const info = analysis.dags.blocks.find((block) => block.dag.outputs.has(a) && block.dag.outputs.has(b));
-  const sizes = info ? analysis.sizes.blocks.get(info.block) : undefined;
-  if (!info || !sizes) {
-    err(`dml prove: ${a} and ${b} are not both assigned in one statement block of ${file}`);
+  const outcome = proveVariables(text, file, a, b, { parameters, relational: parsed.flags.has("--relational"), ...(budget === undefined ? {} : { budgetMs: Number(budget) }) });
+  if (typeof outcome === "string") {
+    err(`dml prove: ${outcome}`);
     return 2;
   }
-  const block = buildBlockEGraph(info.dag, sizes.nodes, { explanations: true });
-  const left = block.classOfNode[info.dag.outputs.get(a)!]!;
-  const right = block.classOfNode[info.dag.outputs.get(b)!]!;
-  bindRoots(block, [left, right]);
-  const report = saturate(block.egraph, block.attributes, budget === undefined ? { timeLimitMs: 2000 } : { timeLimitMs: Number(budget) });
-  const proven = sameValue(block.egraph, left, right);
-  const steps = proven ? (block.egraph.explain(left, right) ?? []).map((s) => `${s.rule}: ${s.left} = ${s.right}`) : [];
-  const ms = performance.now() - start;
-  if (parsed.flags.has("--json")) out(JSON.stringify({ proven, steps, ms, stopReason: report.stopReason }, null, 2));
-  else {
-    out(proven ? `proven: ${a} = ${b} (${steps.length} steps, ${ms.toFixed(0)} ms)` : `not proven: ${a} = ${b} (saturation stopped: ${report.stopReason}, ${ms.toFixed(0)} ms)`);
-    for (const step of steps) out(`  ${step}`);
+  if (parsed.flags.has("--json")) {
+    const { verdict, a: left, b: right, reason, steps, relationalSteps, stopReason, iterations, nodes, ms, budgetMs } = outcome;
+    const json = { proven: verdict === "proven", verdict, a: left, b: right, reason, steps, relationalSteps, stopReason, iterations, nodes, ms, budgetMs };
+    out(JSON.stringify(json, null, 2));
+  } else {
+    for (const line of formatOutcome(outcome)) out(line);
   }
-  return proven ? 0 : 1;
+  return outcome.verdict === "proven" ? 0 : 1;
 }

@@ -4,8 +4,8 @@
  * batches by `rebuild`), an e-class analysis kept as a class invariant, and
  * optional explanations (the unions that prove two terms equal).
  */
-import type { Analysis, ClassId, EClassView, EGraphApi, ENode, ExplanationStep, Justification, Term } from "./types";
-import { ProofForest } from "./explain";
+import type { Analysis, ClassId, EClassView, EGraphApi, ENode, ExplanationStep, FlatExplanationStep, Justification, Term } from "./types";
+import { ProofForest, type FlatExplainOptions } from "./explain";
 import { internOp, opNumber, PACKED_WIDTH } from "./intern";
 import { nodeHash, NodeTable, sameNode } from "./node-table";
 
@@ -306,6 +306,13 @@ export class EGraph<D> implements EGraphApi<D> {
     const ib = this.proofNode(b);
     if (ia === undefined || ib === undefined || this.find(ia) !== this.find(ib)) return null;
     return this.proofs.explain(ia, ib);
+  }
+
+  /** The same proof as whole terms, one union per step (egg's flat explanation); null when `a` and `b` are not equal. */
+  explainFlat(a: ClassId, b: ClassId, options: FlatExplainOptions = {}): FlatExplanationStep[] | null {
+    if (!this.proofs) throw new Error("explanations are off: create the e-graph with { explanations: true }");
+    if (this.find(a) !== this.find(b)) return null;
+    return this.proofs.explainFlat(a, b, options);
   }
 
   private proofNode(x: ClassId | Term | ENode): ClassId | undefined {

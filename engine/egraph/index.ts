@@ -1,7 +1,8 @@
 /** Public surface of the generic e-graph (it knows nothing of matrices). */
-export type { Analysis, ClassId, EClassView, EGraphApi, EGraphView, ENode, ExplanationStep, Justification, MergeResult, Term } from "./types";
+export type { Analysis, ClassId, EClassView, EGraphApi, EGraphView, ENode, ExplanationStep, FlatExplanationStep, Justification, MergeResult, Term } from "./types";
 export { EGraph, type EGraphOptions } from "./egraph";
 export { matchClass, parsePattern, parseTerm, printTerm, searchPattern, MatchList, Subst, type Pattern, type PatternNode } from "./pattern";
 export { applierVariableIndex, birewrite, compileInstantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";
 export { processCpuMs, runRewrites, type IterationReport, type RunOptions, type RunReport, type StopReason } from "./runner";
 export { printEGraph } from "./print";
+export type { FlatExplainOptions, Projection } from "./explain";

@@ -72,3 +72,10 @@ export interface ExplanationStep {
   left: string;
   right: string;
 }
+
+/** One step of a flat explanation: the whole term `before` became `after` by `rule` applied to one of its sub-terms. */
+export interface FlatExplanationStep {
+  rule: Justification;
+  before: Term;
+  after: Term;
+}

@@ -1,5 +1,5 @@
 /** Turns the declarative rule specs into the generic e-graph's rewrites, with conditions reading the class invariants. */
-import { parsePattern, type Rewrite, type Subst } from "../egraph";
+import { parsePattern, type Pattern, type Rewrite, type Subst } from "../egraph";
 import type { ClassId, EGraphApi } from "../egraph/types";
 import type { AttributeData, LaData, OptimizerData, RaData } from "./analysis";
 import type { AttributeTable } from "./attributes";
@@ -29,15 +29,27 @@ class SubstMatch implements Match {
   }
 }
 
+/** Parsed patterns by text: rules are compiled for every saturation, their patterns never change. */
+const patterns = new Map<string, Pattern>();
+
+function pattern(text: string): Pattern {
+  let parsed = patterns.get(text);
+  if (parsed === undefined) {
+    parsed = parsePattern(text);
+    patterns.set(text, parsed);
+  }
+  return parsed;
+}
+
 export function compileRules(specs: readonly RuleSpec[], attributes: AttributeTable): Rewrite<OptimizerData>[] {
   return specs.map((spec) => {
-    const searcher = parsePattern(spec.lhs);
+    const searcher = pattern(spec.lhs);
     const when = spec.when;
     const condition = when ? (egraph: EGraphApi<OptimizerData>, id: ClassId, subst: Subst) => when(new SubstMatch(egraph, attributes, id, subst)) : undefined;
     const rhs = spec.rhs;
     const applier =
       typeof rhs === "string"
-        ? parsePattern(rhs)
+        ? pattern(rhs)
         : (egraph: EGraphApi<OptimizerData>, id: ClassId, subst: Subst): ClassId[] => {
             const built = rhs(new SubstMatch(egraph, attributes, id, subst));
             return built === undefined ? [] : [built];

@@ -16,3 +16,6 @@ export { MATMUL_COST, seedChainOrders } from "./chain-seed";
 export { factorOutCommon, seedSumProductForm } from "./sum-product-seed";
 export { combineIsomorphic, toPolynomial, type Factor, type Monomial, type Polynomial } from "./polynomial";
 export { factorizeMonomial, type FactorPlan } from "./factorize";
+export { dmlText, laDerivation, printDerivation, withNames, type DerivationStep, type TermName } from "./derivation";
+export { RelationalText } from "./relational-text";
+export { describedRules, ruleDescription } from "./rule-descriptions";

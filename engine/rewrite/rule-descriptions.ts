@@ -1,0 +1,104 @@
+/**
+ * A short phrase for every rule of the optimizer (and for the other reasons
+ * the e-graph merges classes), as `dml prove` prints them after a step:
+ * `sum(X + Y) = sum(X) + sum(Y)  [sum distributes over +]`. In the
+ * relational (SPORES) rules, "index form" is the sum-product form of a
+ * matrix over its row and column indices, Σ a sum over one index.
+ */
+
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  // LA to relational (rules-la-to-ra.ts).
+  "bind-transpose": "t(X) in index form swaps the indices",
+  "bind-add": "X + Y in index form",
+  "bind-multiply": "X * Y in index form",
+  "bind-subtract": "X - Y is X + (-1) * Y",
+  "bind-negate": "-X is (-1) * X",
+  "bind-square": "X ^ 2 is X * X",
+  "bind-as-scalar": "as.scalar of a 1 x 1 matrix is its cell",
+  "bind-as-matrix": "as.matrix of a scalar is a 1 x 1 matrix",
+  "bind-matmul": "X %*% Y is a sum over the inner index",
+  "bind-sum": "sum(X) is a sum over rows and columns",
+  "bind-row-sums": "rowSums(X) is a sum over columns",
+  "bind-col-sums": "colSums(X) is a sum over rows",
+  // Normal form of binds.
+  "bind-scalar": "a scalar has no indices",
+  "bind-single-row": "a single row needs no row index",
+  "bind-single-column": "a single column needs no column index",
+  "bind-1x1-as-scalar": "a 1 x 1 matrix is its cell",
+  unbind: "back from index form",
+  // Relational identities (rules-relational.ts).
+  distribute: "* distributes over +",
+  factor: "factor out a common factor",
+  "factor-one": "factor out a term: a + a * c = a * (1 + c)",
+  "sum-of-add": "sum distributes over +",
+  "add-of-sums": "sum distributes over +",
+  "factor-into-sum": "a factor without the summed index moves across the sum",
+  "factor-out-of-sum": "a factor without the summed index moves across the sum",
+  "sums-commute": "sums over two indices commute",
+  "sum-without-attribute": "summing a constant over an index multiplies by its length",
+  "add-commute": "+ commutes",
+  "multiply-commute": "* commutes",
+  "add-associate": "+ is associative",
+  "add-associate-back": "+ is associative",
+  "multiply-associate": "* is associative",
+  "multiply-associate-back": "* is associative",
+  "multiply-one": "x * 1 = x",
+  "add-zero": "x + 0 = x",
+  "add-same": "x + x = 2 * x",
+  // Relational back to LA (rules-relational-to-la.ts).
+  "lift-+": "cell-wise + of same-shape matrices",
+  "lift-+-column": "+ with a column vector (broadcast over columns)",
+  "lift-+-row": "+ with a row vector (broadcast over rows)",
+  "lift-+-scalar": "+ with a scalar (broadcast)",
+  "lift-*": "cell-wise * of same-shape matrices",
+  "lift-*-column": "* with a column vector (broadcast over columns)",
+  "lift-*-row": "* with a row vector (broadcast over rows)",
+  "lift-*-scalar": "* with a scalar (broadcast)",
+  "lift-row-sums": "a sum over columns is rowSums",
+  "lift-col-sums": "a sum over rows is colSums",
+  "lift-sum-column": "the sum over a column vector is sum",
+  "lift-sum-row": "the sum over a row vector is sum",
+  "lift-sum": "a sum over rows and columns is sum",
+  "lift-sum-transposed": "a sum over columns and rows is sum",
+  "lift-matmul": "a sum over an inner index is %*%",
+  "lift-matmul-t-left": "a sum over a shared row index is t(X) %*% Y",
+  "lift-matmul-t-right": "a sum over a shared column index is X %*% t(Y)",
+  "lift-outer": "column vector times row vector is an outer product %*%",
+  "lift-transpose": "swapped indices are a transpose",
+  // Functions beyond sum-product (rules-functions.ts).
+  square: "x * x = x ^ 2",
+  "square-as-product": "x ^ 2 = x * x",
+  "minus-one-times": "-1 * x = -x",
+  "times-minus-one": "x * -1 = -x",
+  "add-negated": "a + (-b) = a - b",
+  "negated-add": "(-b) + a = a - b",
+  "subtract-as-add": "a - b = a + (-b)",
+  "sign-from-comparisons": "(x > 0) - (x < 0) = sign(x)",
+  "divide-by-scalar": "x / s = x * (1 / s)",
+  "times-reciprocal": "x * (1 / s) = x / s",
+  "sqrt-of-square": "sqrt(x ^ 2) = abs(x)",
+  "abs-idempotent": "abs(abs(x)) = abs(x)",
+  "sign-idempotent": "sign(sign(x)) = sign(x)",
+  "abs-of-negation": "abs(-x) = abs(x)",
+  "transpose-of-function": "t(exp(X)) = exp(t(X))",
+  // Fused operators (fused-ops.ts).
+  "fuse-wsloss": "fused weighted squared loss (wsloss)",
+  "fuse-wsloss-plus": "fused weighted squared loss (wsloss, +)",
+  "fuse-mmchain": "fused matrix-multiply chain (mmchain)",
+  // Merges that are not rule applications.
+  congruence: "equal operands give equal results",
+  "constant folding": "constant folding",
+  "chain order (variable elimination)": "reorder the matrix-multiply chain",
+  "sum-product normal form": "sum-product normal form",
+  "sum-product normal form, common factor": "factor out a common factor",
+};
+
+/** The description of a rule (or merge reason), or undefined when it has none. */
+export function ruleDescription(rule: string): string | undefined {
+  return Object.hasOwn(DESCRIPTIONS, rule) ? DESCRIPTIONS[rule] : undefined;
+}
+
+/** Every described name (for the test that each rule has a description). */
+export function describedRules(): string[] {
+  return Object.keys(DESCRIPTIONS);
+}
