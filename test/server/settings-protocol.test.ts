@@ -87,7 +87,7 @@ describe("settings through the protocol", () => {
     await configure({ sizeAssumptionsFile: "large.json" });
     await session.diagnosticsWhere((p) => p.uri === readerUri && p.diagnostics.length === 0 && session.published.indexOf(p) > 0);
     assert.match(await hover(readerUri, 0, 0), /\*\*X\*\*: matrix 1,000,000 × 2,000, nnz 20,000,000 \(exact\)/);
-    assert.match(await hover(readerUri, 2, 0), /\*\*Y\*\*: matrix 2000 × 2000/);
+    assert.match(await hover(readerUri, 2, 0), /\*\*Y\*\*: matrix 2,000 × 2,000/);
   });
 
   test("a malformed size-assumptions file gets its diagnostics on its own URI, cleared when the setting changes", async () => {
