@@ -32,7 +32,7 @@ const LINE_HEIGHT = 16;
 
 export function graphSvg(nodes: readonly GraphNode[], edges: readonly GraphEdge[], label: string): string {
   const graph = new dagre.graphlib.Graph();
-  graph.setGraph({ rankdir: "TB", nodesep: 18, ranksep: 28, marginx: 8, marginy: 8 });
+  graph.setGraph({ rankdir: "TB", nodesep: 10, ranksep: 28, marginx: 8, marginy: 8 });
   graph.setDefaultEdgeLabel(() => ({}));
   for (const node of nodes) {
     const width = Math.max(node.title.length, node.detail.length) * CHAR_WIDTH + 16;
@@ -52,8 +52,10 @@ export function graphSvg(nodes: readonly GraphNode[], edges: readonly GraphEdge[
     const points = graph.edge(e).points as { x: number; y: number }[];
     return `<polyline points="${points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ")}" marker-end="url(#arrow)"/>`;
   });
-  const width = (size.width ?? 100).toFixed(0);
-  const height = (size.height ?? 100).toFixed(0);
+  // Edges may bend outside dagre's box: the drawing holds every point.
+  const points = graph.edges().flatMap((e) => graph.edge(e).points as { x: number; y: number }[]);
+  const width = Math.ceil(Math.max(size.width ?? 100, ...points.map((p) => p.x + 8))).toFixed(0);
+  const height = Math.ceil(Math.max(size.height ?? 100, ...points.map((p) => p.y + 8))).toFixed(0);
   // Scales down to the panel's width (CSS max-width: 100%), never up past its own size; zoom changes `width`.
   return `<svg class="plan" role="img" aria-label="${escapeHtml(label)}" width="${width}" height="${height}" data-width="${width}" viewBox="0 0 ${width} ${height}" preserveAspectRatio="xMinYMin meet"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z"/></marker></defs><g class="edges">${lines.join("")}</g>${boxes.join("")}</svg>`;
 }

@@ -103,6 +103,7 @@ export function resultsHtml(page: ResultsPage, cspSource: string): string {
   const { reply } = page;
   const status = reply.ok ? "done" : reply.interrupted ? "interrupted" : "failed";
   const estimate = page.estimate ? ` · estimated ${formatDuration(page.estimate.seconds)}${page.estimate.unknown > 0 ? ` (+${page.estimate.unknown} operations of unknown size)` : ""}` : "";
+  const estimateTitle = "measured: the run's wall-clock time; estimated: the cost model's time for the operations written in what ran, one pass through loops";
   const note = page.estimate ? estimateNote(reply, page.estimate) : undefined;
   const noteHtml = note
     ? `<div class="meta" id="estimate-note">Why the estimate was off: ${escapeHtml(note.summary)}<ul>${note.reasons.map((r) => `<li>${codeSpans(r)}</li>`).join("")}</ul></div>`
@@ -124,7 +125,7 @@ svg .empty { fill: var(--vscode-editor-background); stroke: var(--vscode-descrip
 svg.heatmap .positive { fill: var(--vscode-charts-red, #f14c4c); } svg.heatmap .negative { fill: var(--vscode-charts-blue, #3794ff); } svg.heatmap .nan { fill: var(--vscode-charts-yellow, #cca700); }
 svg text { fill: var(--vscode-foreground); font-size: 11px; font-family: var(--vscode-font-family); } svg text.title { font-size: 12px; } svg text.axis, svg text.note { fill: var(--vscode-descriptionForeground); }
 #estimate-note ul { margin: 2px 0 0; padding-left: 18px; }`, `<h2>${escapeHtml(page.title)}</h2>
-<div class="meta" id="status">${status} in ${formatDuration(reply.ms / 1000)}${estimate}</div>
+<div class="meta" id="status" title="${escapeHtml(estimateTitle)}">${status} in ${formatDuration(reply.ms / 1000)}${estimate}</div>
 ${noteHtml}
 <h3>Output</h3>
 <pre id="output">${escapeHtml(reply.output.join("\n")) || "(nothing printed)"}</pre>

@@ -12,7 +12,7 @@ import type { Term } from "../../engine/egraph/types";
 import type { PlanNode } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 
-export const MAX_LABEL = 40;
+export const MAX_LABEL = 32;
 
 /** `text` cut to `max` characters with `…`, whitespace runs made one space. */
 export function shorten(text: string, max = MAX_LABEL): string {

@@ -20,7 +20,7 @@ test("the server's estimate names the costliest operations in DML and the sizes 
   ]);
   assert.equal(estimate.largest![0]!.text, "t(X) %*% X");
   assert.equal(estimate.largest![0]!.line, 1);
-  assert.deepEqual(estimate.largest!.map((op) => op.text), ["t(X) %*% X", "rand(rows=1000, cols=500, seed=1)", "t(X)"]);
+  assert.deepEqual(estimate.largest!.map((op) => op.text), ["t(X) %*% X", "rand(rows=1000, cols=500, seed=…", "t(X)"]);
 });
 
 test("unknown sizes: the operations left out and the variables whose size was unknown", () => {
