@@ -11,6 +11,7 @@ import { formatCount, formatDims, formatFactor } from "../../engine/cost/format-
 import { formatSeconds } from "../../engine/cost/format-cost";
 import type { RunEstimate } from "../../server/src/run-estimate";
 import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
+import type { RunReply } from "./runtime-protocol";
 
 export type RunEstimateReply = RunEstimate;
 
@@ -68,8 +69,23 @@ function sizeMisses(estimate: RunEstimate, measured: readonly VariablePreview[])
   return { misses, matched, unknown };
 }
 
+/**
+ * The statement the run spent most time on, against its estimate: `most of
+ * the time went to line 6, \`X = rand(…)\`: 700 ms of 809 ms, estimated 0.93 ms`.
+ */
+function slowestStatement(statements: NonNullable<RunReply["statements"]>, estimate: RunEstimate): string | undefined {
+  if (statements.length === 0) return undefined;
+  const total = statements.reduce((sum, s) => sum + s.ms, 0);
+  const top = statements.reduce((a, b) => (b.ms > a.ms ? b : a));
+  const guessed = (estimate.lines ?? []).filter((l) => l.line >= top.startLine && l.line <= top.endLine).reduce((sum, l) => sum + l.seconds, 0);
+  const where = top.startLine === top.endLine ? `line ${top.startLine + 1}` : `lines ${top.startLine + 1}-${top.endLine + 1}`;
+  const share = statements.length > 1 ? ` of ${formatSeconds(total / 1000)}` : "";
+  const off = guessed > 0 ? ` (${formatFactor(apart(top.ms * 1e3, guessed * 1e6))} ${top.ms / 1000 > guessed ? "more" : "less"})` : "";
+  return `most of the time went to ${where}, \`${top.statement}\`: ${formatSeconds(top.ms / 1000)}${share}, estimated ${guessed > 0 ? formatSeconds(guessed) : "nothing (no costed operation)"}${off}`;
+}
+
 /** The note, or undefined when the run and the estimate agree closely enough (or the run did not finish). */
-export function estimateNote(reply: { ok: boolean; ms: number; variables: readonly VariablePreview[] }, estimate: RunEstimate): EstimateNote | undefined {
+export function estimateNote(reply: Pick<RunReply, "ok" | "ms" | "statements"> & { variables: readonly VariablePreview[] }, estimate: RunEstimate): EstimateNote | undefined {
   if (!reply.ok) return undefined;
   const ran = reply.ms / 1000;
   const guessed = estimate.seconds;
@@ -77,6 +93,8 @@ export function estimateNote(reply: { ok: boolean; ms: number; variables: readon
   if (factor < OFF_BY_FACTOR || Math.abs(ran - guessed) < OFF_BY_SECONDS) return undefined;
   const summary = ran > guessed ? `the run took ${formatFactor(factor)} longer than estimated` : `the run took ${formatFactor(factor)} less time than estimated`;
   const reasons: string[] = [];
+  const slowest = slowestStatement(reply.statements ?? [], estimate);
+  if (slowest) reasons.push(slowest);
   const unknownOps = estimate.unknownOperations ?? [];
   const { misses, matched, unknown } = sizeMisses(estimate, reply.variables);
   if (estimate.unknown > 0) {

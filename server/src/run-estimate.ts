@@ -44,6 +44,8 @@ export interface RunEstimate {
   unknownOperations?: { text: string; line: number; unknownInputs: string[] }[];
   /** Every variable of unknown size that an operation left out reads. */
   unknownVariables?: string[];
+  /** Estimated seconds per 0-based line (of the operations written starting there). */
+  lines?: { line: number; seconds: number }[];
 }
 
 const sizeKnown = (s: NodeStats) => s.type.dataType !== "matrix" || (s.rows !== null && s.cols !== null && s.nnz !== null);
@@ -53,6 +55,7 @@ export function runEstimate(analysis: ProgramAnalysis, startLine: number, endLin
   let unknown = 0;
   const variables = new Map<string, EstimatedVariable>();
   const costly: EstimatedOperation[] = [];
+  const perLine = new Map<number, number>();
   const unknownOperations: { text: string; line: number; unknownInputs: string[] }[] = [];
   for (const info of analysis.dags.blocks) {
     if (info.functionName !== undefined) continue; // a function body is costed where it is called: opaque here
@@ -74,6 +77,7 @@ export function runEstimate(analysis: ProgramAnalysis, startLine: number, endLin
       const estimate = nodeCost(node.op, node.inputs.map((i) => sizes.nodes[i]!), sizes.nodes[node.id]!, DEFAULT_MACHINE_CONSTANTS);
       if (estimate.known) {
         seconds += estimate.cost.seconds;
+        perLine.set(node.range.start.line, (perLine.get(node.range.start.line) ?? 0) + estimate.cost.seconds);
         costly.push({ text: label(node.id), line: node.range.start.line, seconds: estimate.cost.seconds });
       } else {
         unknown++;
@@ -99,5 +103,6 @@ export function runEstimate(analysis: ProgramAnalysis, startLine: number, endLin
     largest: costly.slice(0, NAMED),
     unknownOperations: unknownOperations.slice(0, NAMED),
     unknownVariables: [...new Set(unknownOperations.flatMap((op) => op.unknownInputs))],
+    lines: [...perLine].sort((a, b) => a[0] - b[0]).map(([line, s]) => ({ line, seconds: s })),
   };
 }

@@ -6,6 +6,8 @@ import { test } from "node:test";
 import { estimateNote } from "../../client/src/estimate-note";
 import { analyzeText } from "../../engine/stats/program-analysis";
 import { runEstimate } from "../../server/src/run-estimate";
+import { statementTexts } from "../../client/src/statement-texts";
+import { createSession } from "../../engine/runtime/interpreter";
 
 const matrix = (name: string, rows: number, cols: number, nnz: number) => ({ name, kind: "matrix" as const, rows, cols, nnz });
 
@@ -50,4 +52,35 @@ test("sizes right: says so and names where the estimate spent its time; close ru
   assert.equal(estimateNote({ ok: true, ms: 30, variables: [] }, { seconds: 0.001, unknown: 0 }), undefined, "30× but only 29 ms apart");
   assert.equal(estimateNote({ ok: false, ms: 2000, variables: [] }, estimate), undefined);
   assert.match(estimateNote({ ok: true, ms: 10, variables: [] }, { seconds: 2, unknown: 0 })!.summary, /200× less time than estimated/);
+});
+
+test("a cell split into its statements: each with the rest blanked, positions kept; cells with functions or syntax errors stay whole", () => {
+  const cell = "# %% data\nX = rand(rows=3, cols=2, seed=1); s = sum(X)\nY = t(X) %*%\n  X\n";
+  const pieces = statementTexts(cell)!;
+  assert.deepEqual(pieces.map((p) => [p.startLine, p.endLine, p.statement]), [
+    [1, 1, "X = rand(rows=3, cols=2, seed=1)"],
+    [1, 1, "s = sum(X)"],
+    [2, 3, "Y = t(X) %*% X"],
+  ]);
+  for (const p of pieces) assert.equal(p.text.length, cell.length);
+  assert.equal(pieces[2]!.text.split("\n")[3], "  X");
+  assert.equal(pieces[1]!.text.split("\n")[1]!.trim(), "s = sum(X)");
+  // Run one by one in a session, the pieces give what the whole cell gives.
+  const session = createSession({ print: () => undefined });
+  for (const p of pieces) assert.ok(session.runCell(p.text).ok);
+  const whole = createSession({ print: () => undefined });
+  assert.ok(whole.runCell(cell).ok);
+  assert.deepEqual(session.variables(), whole.variables());
+  assert.equal(statementTexts("y = f(1)\nf = function(double x) return (double y) { y = x }\n"), undefined);
+  assert.equal(statementTexts("x = (1 +\n"), undefined);
+});
+
+test("the statement the run spent most time on, against its estimate", () => {
+  const estimate = { seconds: 0.0117, unknown: 0, variables: [{ name: "X", rows: 10000, cols: 5000, nnz: 50000 }], lines: [{ line: 5, seconds: 0.00093 }, { line: 6, seconds: 0.0001 }] };
+  const statements = [
+    { startLine: 5, endLine: 5, statement: "X = rand(rows=10000, cols=5000, sparsity=…", ms: 700 },
+    { startLine: 6, endLine: 6, statement: "U = rand(rows=10000, cols=1, seed=2)", ms: 9 },
+  ];
+  const note = estimateNote({ ok: true, ms: 767, statements, variables: [matrix("X", 10000, 5000, 49963)] }, estimate)!;
+  assert.equal(note.reasons[0], "most of the time went to line 6, `X = rand(rows=10000, cols=5000, sparsity=…`: 700 ms of 709 ms, estimated 930 µs (753× more)");
 });
