@@ -162,13 +162,25 @@ async function goToLine(page, line) {
     const fit = await frameText(page, ".zoom .scale");
     assert.match(fit, /^\d+ %$/);
     assert.ok(Number(fit.split(" ")[0]) <= 100, fit);
+    await page.screenshot({ path: path.join(shots, "4-plan.png") });
+    // The + button zooms the drawing in (the first drawing: the block before optimization).
+    for (const frame of page.frames()) {
+      const zoomIn = await frame.$('.zoom button[data-zoom="in"]').catch(() => null);
+      if (!zoomIn) continue;
+      await zoomIn.click();
+      await zoomIn.click();
+      break;
+    }
+    const zoomed = await frameText(page, ".zoom .scale");
+    console.log(elapsed(), `plan view zoom: fit ${fit}, after + +: ${zoomed}`);
+    assert.ok(Number(zoomed.split(" ")[0]) > Number(fit.split(" ")[0]), `${fit} → ${zoomed}`);
+    await page.screenshot({ path: path.join(shots, "4b-plan-zoomed.png") });
     assert.match(planPage, /G = Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk/);
     assert.match(planPage, /line 18, l1: sum\(\(X - U %\*% t\(V\)\)\^2\) as one wsloss operator/);
     // The fusion plan is drawn: the wsloss operator as a node of its own graph.
     assert.match(await frameText(page, "#fusion svg.plan"), /l1 = wsloss\(X, U, V\)/);
     // The sizes the run measured replaced the estimates (rand's 50,000 expected non-zeros).
     assert.match(planPage, /X = rand\(rows=10000, cols=5000, \S*… 10,000 × 5,000, nnz 49,963/);
-    await page.screenshot({ path: path.join(shots, "4-plan.png") });
 
     // A long cell shows a progress notification; its Cancel interrupts the run and the session stays.
     await page.keyboard.press("Control+P");

@@ -71,15 +71,15 @@ function sizeMisses(estimate: RunEstimate, measured: readonly VariablePreview[])
 
 /**
  * The statement the run spent most time on, against its estimate: `most of
- * the time went to line 6, \`X = rand(…)\`: 700 ms of 809 ms, estimated 0.93 ms`.
+ * the time went to line 6, \`X = rand(…)\`: 700 ms of the run's 809 ms, estimated 930 µs`.
  */
-function slowestStatement(statements: NonNullable<RunReply["statements"]>, estimate: RunEstimate): string | undefined {
+function slowestStatement(statements: NonNullable<RunReply["statements"]>, totalMs: number, estimate: RunEstimate): string | undefined {
   if (statements.length === 0) return undefined;
-  const total = statements.reduce((sum, s) => sum + s.ms, 0);
+  const total = Math.max(totalMs, statements.reduce((sum, s) => sum + s.ms, 0));
   const top = statements.reduce((a, b) => (b.ms > a.ms ? b : a));
   const guessed = (estimate.lines ?? []).filter((l) => l.line >= top.startLine && l.line <= top.endLine).reduce((sum, l) => sum + l.seconds, 0);
   const where = top.startLine === top.endLine ? `line ${top.startLine + 1}` : `lines ${top.startLine + 1}-${top.endLine + 1}`;
-  const share = statements.length > 1 ? ` of ${formatSeconds(total / 1000)}` : "";
+  const share = ` of the run's ${formatSeconds(total / 1000)}`;
   const off = guessed > 0 ? ` (${formatFactor(apart(top.ms * 1e3, guessed * 1e6))} ${top.ms / 1000 > guessed ? "more" : "less"})` : "";
   return `most of the time went to ${where}, \`${top.statement}\`: ${formatSeconds(top.ms / 1000)}${share}, estimated ${guessed > 0 ? formatSeconds(guessed) : "nothing (no costed operation)"}${off}`;
 }
@@ -93,7 +93,7 @@ export function estimateNote(reply: Pick<RunReply, "ok" | "ms" | "statements"> &
   if (factor < OFF_BY_FACTOR || Math.abs(ran - guessed) < OFF_BY_SECONDS) return undefined;
   const summary = ran > guessed ? `the run took ${formatFactor(factor)} longer than estimated` : `the run took ${formatFactor(factor)} less time than estimated`;
   const reasons: string[] = [];
-  const slowest = slowestStatement(reply.statements ?? [], estimate);
+  const slowest = slowestStatement(reply.statements ?? [], reply.ms, estimate);
   if (slowest) reasons.push(slowest);
   const unknownOps = estimate.unknownOperations ?? [];
   const { misses, matched, unknown } = sizeMisses(estimate, reply.variables);

@@ -114,8 +114,8 @@ export function matrixFigure(spec: FigureSpec): string {
   const notes = [spec.note, tileSpan(spec.rows, spec.cols, spec.grid)].filter((n): n is string => n !== undefined);
   notes.forEach((note, k) => lines.push(`<text x="${LEFT}" y="${legendY + (spec.legend.length + k) * (FONT + 5)}" class="legend note">${escape(note)}</text>`));
   const textWidth = Math.max(...[...spec.legend.map((e) => e.text.length + 3), ...notes.map((n) => n.length), spec.title.length].map((n) => n * 6.2));
-  const rowLabel = `${formatCount(spec.rows)} rows`;
-  const colLabel = `${formatCount(spec.cols)} cols`;
+  const rowLabel = `${formatCount(spec.rows)} ${spec.rows === 1 ? "row" : "rows"}`;
+  const colLabel = `${formatCount(spec.cols)} ${spec.cols === 1 ? "col" : "cols"}`;
   // Down the left side where the grid is tall enough for it, else beside the grid.
   const rowsAlongside = height >= rowLabel.length * 6.2 + 4;
   const rowsText = rowsAlongside

@@ -82,5 +82,5 @@ test("the statement the run spent most time on, against its estimate", () => {
     { startLine: 6, endLine: 6, statement: "U = rand(rows=10000, cols=1, seed=2)", ms: 9 },
   ];
   const note = estimateNote({ ok: true, ms: 767, statements, variables: [matrix("X", 10000, 5000, 49963)] }, estimate)!;
-  assert.equal(note.reasons[0], "most of the time went to line 6, `X = rand(rows=10000, cols=5000, sparsity=…`: 700 ms of 709 ms, estimated 930 µs (753× more)");
+  assert.equal(note.reasons[0], "most of the time went to line 6, `X = rand(rows=10000, cols=5000, sparsity=…`: 700 ms of the run's 767 ms, estimated 930 µs (753× more)");
 });

@@ -66,6 +66,10 @@ test("picture geometry: the matrix's aspect ratio, small matrices small, vectors
   // 10000 x 50: 48 tile columns at least 1.5 px each.
   assert.deepEqual(pictureSize(10000, 50, grid(10000, 50)), { width: 72, height: 180 });
   assert.deepEqual(pictureSize(1, 1, grid(1, 1)), { width: 24, height: 24 });
+  // A row vector's rows label sits beside the strip, in the singular.
+  const r = previewVariable("r", sessionValue("r = rand(rows=1, cols=5000, seed=5)", "r"));
+  assert.match(densitySvg(r), /<text x="[\d.]+" y="[\d.]+" class="axis rows">1 row<\/text>/);
+  assert.match(densitySvg(r), /class="axis cols">5,000 cols</);
 });
 
 test("the sparsity pattern: a tile with any non-zero is coloured, darker the denser (log scale)", () => {
