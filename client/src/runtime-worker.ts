@@ -61,8 +61,10 @@ function run(request: RunRequest): RunReply {
     break;
   }
   if (timed && statements.length > 0) reply = { ...reply, statements };
+  // The run's time, without the previews built for the views after it.
+  const ms = performance.now() - started;
   const variables = [...session.env].map(([name, value]) => previewVariable(name, value));
-  return { ...reply, output: [...output], variables, ms: performance.now() - started };
+  return { ...reply, output: [...output], variables, ms };
 }
 
 parentPort?.on("message", (message: WorkerMessage) => {

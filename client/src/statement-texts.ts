@@ -1,9 +1,10 @@
 /**
  * A cell split into its top-level statements, so the runtime worker can time
  * each one: per statement, the cell's text with everything else blanked
- * (newlines kept, so positions in errors stay the script's). Only for cells
- * the split cannot change: no syntax errors and no function definitions
- * (a call may come before its definition in the same cell).
+ * before it (newlines kept, so positions in errors stay the script's) and
+ * nothing after it. Only for cells the split cannot change: no syntax
+ * errors and no function definitions (a call may come before its
+ * definition in the same cell).
  */
 import { parse } from "../../engine/syntax/parse";
 import type { Position } from "../../engine/syntax";
@@ -37,7 +38,8 @@ export function statementTexts(text: string): StatementText[] | undefined {
     return {
       startLine: statement.range.start.line,
       endLine: statement.range.end.line,
-      text: blank(text.slice(0, from)) + text.slice(from, to) + blank(text.slice(to)),
+      // (What follows the statement is left off: positions depend only on what precedes it.)
+      text: blank(text.slice(0, from)) + text.slice(from, to),
       statement: written.length > 40 ? `${written.slice(0, 39)}…` : written,
     };
   });

@@ -62,7 +62,8 @@ test("a cell split into its statements: each with the rest blanked, positions ke
     [1, 1, "s = sum(X)"],
     [2, 3, "Y = t(X) %*% X"],
   ]);
-  for (const p of pieces) assert.equal(p.text.length, cell.length);
+  assert.equal(pieces[0]!.text, `${" ".repeat(9)}\nX = rand(rows=3, cols=2, seed=1);`);
+  assert.equal(pieces[1]!.text, `${" ".repeat(9)}\n${" ".repeat(34)}s = sum(X)`);
   assert.equal(pieces[2]!.text.split("\n")[3], "  X");
   assert.equal(pieces[1]!.text.split("\n")[1]!.trim(), "s = sum(X)");
   // Run one by one in a session, the pieces give what the whole cell gives.
