@@ -34,6 +34,16 @@ async function frameText(page, selector, timeoutMs = 60000) {
   throw new Error(`no frame shows ${selector} after ${timeoutMs} ms`);
 }
 
+/** The texts of every element matching `selector` in the first frame that has one. */
+async function frameTexts(page, selector, timeoutMs = 60000) {
+  await frameText(page, selector, timeoutMs);
+  for (const frame of page.frames()) {
+    const texts = await frame.$$eval(selector, (elements) => elements.map((e) => e.textContent ?? "")).catch(() => []);
+    if (texts.length > 0) return texts;
+  }
+  return [];
+}
+
 async function command(page, name) {
   await page.keyboard.press("F1");
   await page.waitForSelector(".quick-input-widget input", { timeout: 10000 });
@@ -80,9 +90,11 @@ async function goToLine(page, line) {
     await page.waitForSelector(".monaco-hover-content:has-text('estimated cost')", { timeout: 20000 });
     const hover = (await page.locator(".monaco-hover-content:has-text('estimated cost')").first().innerText()).replace(/\s+/g, " ");
     console.log(elapsed(), "hover:", hover.slice(0, 200));
-    assert.match(hover, /matrix 10000 × \d+/);
-    assert.match(hover, /estimated cost: .*FLOP/);
-    assert.match(hover, /Cheaper equivalent \(verified\): Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk/);
+    // Digits grouped; the expression's time and the statement's time each say which they are.
+    assert.match(hover, /matrix 10,000 × [\d,]+, nnz ≈ 50,000,000/);
+    assert.match(hover, /estimated cost of this expression: .*FLOP/);
+    assert.match(hover, /Cheaper equivalent of the statement assigning G \(verified\): Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk/);
+    assert.match(hover, /estimated cost of the whole statement: [\d.]+ s → [\d.]+ ms/);
     await page.screenshot({ path: path.join(shots, "2-hover.png") });
     await page.mouse.move(5, 850);
 
@@ -92,12 +104,31 @@ async function goToLine(page, line) {
     await command(page, "DML: Run Cell");
     const results = await frameText(page, "#variables", 120000);
     console.log(elapsed(), "results view:", results.slice(0, 200));
-    assert.match(results, /X matrix 10000 × 5000, nnz \d+, sparsity 0\.00\d+/);
-    assert.match(results, /Xd matrix 10000 × 50, nnz 500000/);
+    assert.match(results, /X matrix 10,000 × 5,000, nnz [\d,]+, sparsity 0\.00\d+/);
+    assert.match(results, /Xd matrix 10,000 × 50, nnz 500,000/);
     assert.match(await frameText(page, "#status"), /^done in [\d.]+ (ms|s)/);
-    // Each matrix has its value heatmap with the range of its tile means (rand's values lie in [0, 1]).
-    const caption = await frameText(page, "figure.values figcaption");
-    const range = /^tile means (\S+) … (\S+)$/.exec(caption);
+    // The estimate for the cell arrives after the run; when the run was far off it, the view says why.
+    const runStatus = await frameText(page, "#status");
+    const timing = /^done in ([\d.]+) (ms|s) · estimated ([\d.]+) (µs|ms|s)/.exec(runStatus);
+    if (timing) {
+      const seconds = (value, unit) => Number(value) * { "µs": 1e-6, ms: 1e-3, s: 1 }[unit];
+      const ran = seconds(timing[1], timing[2]);
+      const guessed = seconds(timing[3], timing[4]);
+      if (Math.max(ran, guessed) / Math.max(1e-9, Math.min(ran, guessed)) >= 3 && Math.abs(ran - guessed) >= 0.05) {
+        const note = await frameText(page, "#estimate-note");
+        console.log(elapsed(), "estimate note:", note.slice(0, 300));
+        assert.match(note, /^Why the estimate was off: the run took [\d,.]+× (longer|less time) than estimated/);
+        assert.match(note, /estimated sizes matched the run|sizes were off|left out of the estimate/);
+        assert.match(note, /the estimate's largest operations: rand\(/);
+      }
+    }
+    // Each matrix has a labelled sparsity pattern and value heatmap: title, rows and cols with their counts, a legend.
+    const pattern = await frameText(page, "figure.pattern svg");
+    assert.match(pattern, /sparsity pattern of X 5,000 cols 10,000 rows/);
+    assert.match(pattern, /some non-zeros \(at least one\).*all non-zero.*all zero/);
+    // rand's values lie in [0, 1]: so do the tile means.
+    const caption = await frameText(page, "figure.heatmap figcaption.range");
+    const range = /^mean per square from (\S+) to (\S+)$/.exec(caption);
     assert.ok(range && 0 <= Number(range[1]) && Number(range[1]) <= Number(range[2]) && Number(range[2]) <= 1, caption);
     // The Variables view in the Explorer lists the session's variables.
     const variablesHeader = page.locator(".pane-header:has-text('DML Variables')").first();
@@ -106,7 +137,7 @@ async function goToLine(page, line) {
     await variablesRow.waitFor({ timeout: 20000 });
     const variablesText = (await variablesRow.innerText()).replace(/\s+/g, " ");
     console.log(elapsed(), "variables view:", variablesText);
-    assert.match(variablesText, /Uk ?10000 × 20, nnz 200000 \(sparsity 1\.00\)/);
+    assert.match(variablesText, /Uk ?10,000 × 20, nnz 200,000 \(sparsity 1\.00\)/);
     await page.screenshot({ path: path.join(shots, "3-results.png") });
 
     // The plan view of G's block.
@@ -122,13 +153,34 @@ async function goToLine(page, line) {
     }
     console.log(elapsed(), "plan view:", planPage.slice(0, 160));
     assert.match(planPage, /\d+ operations, estimated [\d.]+ s/);
+    // Nodes are named by their DML and the variable they assign, not by internal operators.
+    const nodeNames = await frameTexts(page, "svg.plan text.op");
+    assert.ok(nodeNames.includes("l1 = sum(…)"), nodeNames.join(" | "));
+    assert.ok(nodeNames.includes("G = (…) %*% Vk"), nodeNames.join(" | "));
+    assert.ok(!nodeNames.some((name) => /binary\[|aggregate\[/.test(name)), nodeNames.join(" | "));
+    // The drawing fits the panel (the zoom script scaled it down) and zooms in on +.
+    const fit = await frameText(page, ".zoom .scale");
+    assert.match(fit, /^\d+ %$/);
+    assert.ok(Number(fit.split(" ")[0]) <= 100, fit);
+    await page.screenshot({ path: path.join(shots, "4-plan.png") });
+    // The + button zooms the drawing in (the first drawing: the block before optimization).
+    for (const frame of page.frames()) {
+      const zoomIn = await frame.$('.zoom button[data-zoom="in"]').catch(() => null);
+      if (!zoomIn) continue;
+      await zoomIn.click();
+      await zoomIn.click();
+      break;
+    }
+    const zoomed = await frameText(page, ".zoom .scale");
+    console.log(elapsed(), `plan view zoom: fit ${fit}, after + +: ${zoomed}`);
+    assert.ok(Number(zoomed.split(" ")[0]) > Number(fit.split(" ")[0]), `${fit} → ${zoomed}`);
+    await page.screenshot({ path: path.join(shots, "4b-plan-zoomed.png") });
     assert.match(planPage, /G = Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk/);
     assert.match(planPage, /line 18, l1: sum\(\(X - U %\*% t\(V\)\)\^2\) as one wsloss operator/);
     // The fusion plan is drawn: the wsloss operator as a node of its own graph.
-    assert.match(await frameText(page, "#fusion svg.plan"), /fused:wsloss/);
-    // The sizes the run measured replaced the estimates (rand's 50000 expected non-zeros).
-    assert.match(planPage, /rand 10000 × 5000, nnz 49963/);
-    await page.screenshot({ path: path.join(shots, "4-plan.png") });
+    assert.match(await frameText(page, "#fusion svg.plan"), /l1 = wsloss\(X, U, V\)/);
+    // The sizes the run measured replaced the estimates (rand's 50,000 expected non-zeros).
+    assert.match(planPage, /X = rand\(rows=10000, cols=5000, \S*… 10,000 × 5,000, nnz 49,963/);
 
     // A long cell shows a progress notification; its Cancel interrupts the run and the session stays.
     await page.keyboard.press("Control+P");

@@ -4,6 +4,9 @@
 // packages and this package is CommonJS, which node 20 cannot mix directly. Extra arguments are passed to
 // node before the files, e.g. `node scripts/run-tests.mjs --test-name-pattern=parse`.
 // A first argument naming a folder or file under test/ narrows the run to it.
+// Output: a line of dots and a summary (scripts/test-summary-reporter.mjs),
+// with details only for failing tests; pass `--test-reporter=spec` for
+// node's full report.
 import { spawnSync } from "node:child_process";
 import { build } from "esbuild";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -59,7 +62,10 @@ const bundles = files.map((f) =>
   path.relative(root, path.join(outdir, path.relative(path.join(root, "test"), f)).replace(/\.ts$/, ".cjs")),
 );
 
-const result = spawnSync(process.execPath, ["--enable-source-maps", "--test", ...nodeArgs, ...bundles], {
+const reporter = nodeArgs.some((a) => a.startsWith("--test-reporter"))
+  ? []
+  : [`--test-reporter=${path.join(root, "scripts", "test-summary-reporter.mjs")}`, "--test-reporter-destination=stdout"];
+const result = spawnSync(process.execPath, ["--enable-source-maps", "--test", ...reporter, ...nodeArgs, ...bundles], {
   cwd: root,
   stdio: "inherit",
 });

@@ -1,7 +1,9 @@
 /**
  * "DML: Show Optimized Plan": asks the server for the plan of the block at
- * the cursor (`dmlLens/plan`) and shows it in a webview panel (plan-html.ts).
+ * the cursor (`dmlLens/plan`) and shows it in a webview panel (plan-html.ts),
+ * whose only script (under a nonce) zooms the drawings.
  */
+import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
@@ -28,11 +30,11 @@ export class PlanPanel {
     }
     this.current = plan;
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel("dmlLens.plan", "DML Plan", { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: false });
+      this.panel = vscode.window.createWebviewPanel("dmlLens.plan", "DML Plan", { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true });
       this.panel.onDidDispose(() => (this.panel = undefined));
     }
     const title = `${path.basename(document.uri.fsPath || document.uri.path)}, lines ${plan.block.start.line + 1}-${plan.block.end.line + 1}`;
-    this.panel.webview.html = planHtml(plan, title, this.panel.webview.cspSource);
+    this.panel.webview.html = planHtml(plan, title, this.panel.webview.cspSource, randomBytes(16).toString("base64"));
     this.panel.reveal(vscode.ViewColumn.Beside, true);
     return plan;
   }

@@ -6,6 +6,9 @@
  * non-zeros per tile) and a heatmap of its values (each tile's mean), as SVG.
  */
 import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
+import { formatCount, formatDims, formatSparsity, formatValue } from "../../engine/cost/format-number";
+import { estimateNote, type RunEstimateReply } from "./estimate-note";
+import { matrixFigure, patternOpacity } from "./matrix-picture";
 import type { RunReply } from "./runtime-protocol";
 import { webviewPage } from "./webview-page";
 
@@ -13,7 +16,7 @@ export interface ResultsPage {
   title: string;
   reply: RunReply;
   /** The server's estimate for what ran (seconds, one pass through loops), when it has one. */
-  estimate?: { seconds: number; unknown: number };
+  estimate?: RunEstimateReply;
 }
 
 export function escapeHtml(text: string): string {
@@ -30,38 +33,46 @@ function sizeText(v: VariablePreview): string {
   if (v.kind === "scalar") return `${v.valueType ?? "scalar"} = ${v.value ?? ""}`;
   if (v.kind === "matrix") {
     const cells = (v.rows ?? 0) * (v.cols ?? 0);
-    const sparsity = cells > 0 && v.nnz !== undefined ? `, sparsity ${(v.nnz / cells).toPrecision(3)}` : "";
-    return `${v.rows} × ${v.cols}, nnz ${v.nnz}${sparsity}`;
+    const sparsity = cells > 0 && v.nnz !== undefined ? `, sparsity ${formatSparsity(v.nnz, cells)}` : "";
+    return `${formatDims(v.rows, v.cols)}, nnz ${formatCount(v.nnz)}${sparsity}`;
   }
-  return `${v.rows ?? "?"} × ${v.cols ?? "?"}`;
+  return formatDims(v.rows, v.cols);
 }
 
 function cornerTable(v: VariablePreview): string {
   if (!v.corner || v.corner.length === 0) return "";
   const more = (v.rows ?? 0) > v.corner.length || (v.cols ?? 0) > (v.corner[0]?.length ?? 0);
-  const rows = v.corner.map((row) => `<tr>${row.map((x) => `<td>${escapeHtml(formatNumber(x))}</td>`).join("")}</tr>`).join("");
-  return `<table class="values">${rows}</table>${more ? `<div class="note">first ${v.corner.length} × ${v.corner[0]!.length} of ${v.rows} × ${v.cols}</div>` : ""}`;
+  const rows = v.corner.map((row) => `<tr>${row.map((x) => `<td>${escapeHtml(formatValue(x))}</td>`).join("")}</tr>`).join("");
+  const caption = more ? `first ${formatDims(v.corner.length, v.corner[0]!.length)} of ${formatDims(v.rows, v.cols)}` : `all ${formatDims(v.rows, v.cols)} values`;
+  return `<figure class="corner"><figcaption class="title">values of ${escapeHtml(v.name)}</figcaption><table class="values">${rows}</table><figcaption class="note">${escapeHtml(caption)}</figcaption></figure>`;
 }
 
-function formatNumber(x: number): string {
-  if (Number.isInteger(x)) return String(x);
-  return Math.abs(x) >= 1e-3 && Math.abs(x) < 1e6 ? x.toPrecision(4) : x.toExponential(2);
-}
-
-/** The sparsity pattern: one rect per tile, darker where more of it is non-zero. */
-export function densitySvg(v: VariablePreview, size = 160): string {
+/** The sparsity pattern: a square per tile, coloured when a non-zero falls in it, darker the denser. */
+export function densitySvg(v: VariablePreview): string {
   const grid = v.density;
   if (!grid) return "";
-  const tiles = grid.shares.map((share) => (share > 0 ? { className: "nonzero", opacity: Math.max(0.08, share) } : undefined));
-  return tileSvg(grid, tiles, "pattern", `sparsity pattern of ${v.name}`, size);
+  const tiles = grid.shares.map((share) => (share > 0 ? { className: "nonzero", opacity: patternOpacity(share) } : undefined));
+  return matrixFigure({
+    title: `sparsity pattern of ${v.name}`,
+    svgClass: "pattern",
+    rows: v.rows ?? grid.rows,
+    cols: v.cols ?? grid.cols,
+    grid,
+    tiles,
+    legend: [
+      { className: "nonzero", opacity: patternOpacity(1e-4), text: "some non-zeros (at least one)" },
+      { className: "nonzero", opacity: patternOpacity(1), text: "all non-zero" },
+      { className: "empty", opacity: 1, text: "all zero" },
+    ],
+  });
 }
 
 /**
  * The values: each tile's mean, positive ones red and negative ones blue,
  * stronger the larger their magnitude against the largest; NaN tiles apart.
- * With the range of the means under it.
+ * The legend gives the range of the means.
  */
-export function valuesSvg(v: VariablePreview, size = 160): string {
+export function valuesSvg(v: VariablePreview): string {
   const grid = v.density;
   if (!grid) return "";
   const finite = grid.means.filter((x) => Number.isFinite(x));
@@ -70,33 +81,33 @@ export function valuesSvg(v: VariablePreview, size = 160): string {
     if (Number.isNaN(mean)) return { className: "nan", opacity: 1 };
     if (mean === 0) return undefined;
     const strength = Number.isFinite(mean) ? Math.abs(mean) / largest : 1;
-    return { className: mean > 0 ? "positive" : "negative", opacity: Math.max(0.08, strength) };
+    return { className: mean > 0 ? "positive" : "negative", opacity: Math.max(0.15, strength) };
   });
   const low = finite.length > 0 ? Math.min(...finite) : 0;
   const high = finite.length > 0 ? Math.max(...finite) : 0;
-  const caption = `tile means ${formatNumber(low)} … ${formatNumber(high)}`;
-  return `<figure class="values">${tileSvg(grid, tiles, "heatmap", `value heatmap of ${v.name}`, size)}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
+  const legend = [];
+  if (high > 0) legend.push({ className: "positive", opacity: 1, text: `positive, up to ${formatValue(high)}` });
+  if (low < 0) legend.push({ className: "negative", opacity: 1, text: `negative, down to ${formatValue(low)}` });
+  legend.push({ className: "empty", opacity: 1, text: "zero" });
+  if (grid.means.some((x) => Number.isNaN(x))) legend.push({ className: "nan", opacity: 1, text: "holds a NaN" });
+  const figure = matrixFigure({ title: `values of ${v.name} (mean per square)`, svgClass: "heatmap", rows: v.rows ?? grid.rows, cols: v.cols ?? grid.cols, grid, tiles, legend });
+  return figure.replace("</figure>", `<figcaption class="range">mean per square from ${escapeHtml(formatValue(low))} to ${escapeHtml(formatValue(high))}</figcaption></figure>`);
 }
 
-/** One rect per tile that has a look (`undefined`: background only). */
-function tileSvg(grid: NonNullable<VariablePreview["density"]>, tiles: readonly ({ className: string; opacity: number } | undefined)[], svgClass: string, label: string, size: number): string {
-  const cell = size / Math.max(grid.rows, grid.cols);
-  const rects: string[] = [];
-  tiles.forEach((tile, k) => {
-    if (!tile) return;
-    const x = (k % grid.cols) * cell;
-    const y = Math.floor(k / grid.cols) * cell;
-    rects.push(`<rect x="${x.toFixed(2)}" y="${y.toFixed(2)}" width="${cell.toFixed(2)}" height="${cell.toFixed(2)}" class="${tile.className}" fill-opacity="${tile.opacity.toFixed(3)}"/>`);
-  });
-  const width = grid.cols * cell;
-  const height = grid.rows * cell;
-  return `<svg class="${svgClass}" role="img" aria-label="${escapeHtml(label)}" width="${width.toFixed(0)}" height="${height.toFixed(0)}" viewBox="0 0 ${width.toFixed(2)} ${height.toFixed(2)}"><rect width="100%" height="100%" class="empty"/>${rects.join("")}</svg>`;
+/** Escaped text with `code` spans. */
+function codeSpans(text: string): string {
+  return text.split("`").map((part, k) => (k % 2 === 1 ? `<code>${escapeHtml(part)}</code>` : escapeHtml(part))).join("");
 }
 
 export function resultsHtml(page: ResultsPage, cspSource: string): string {
   const { reply } = page;
   const status = reply.ok ? "done" : reply.interrupted ? "interrupted" : "failed";
   const estimate = page.estimate ? ` · estimated ${formatDuration(page.estimate.seconds)}${page.estimate.unknown > 0 ? ` (+${page.estimate.unknown} operations of unknown size)` : ""}` : "";
+  const estimateTitle = "measured: the run's wall-clock time; estimated: the cost model's time for the operations written in what ran, one pass through loops";
+  const note = page.estimate ? estimateNote(reply, page.estimate) : undefined;
+  const noteHtml = note
+    ? `<div class="meta" id="estimate-note">Why the estimate was off: ${escapeHtml(note.summary)}<ul>${note.reasons.map((r) => `<li>${codeSpans(r)}</li>`).join("")}</ul></div>`
+    : "";
   const variables = reply.variables
     .map((v) => `<tr><td class="name">${escapeHtml(v.name)}</td><td>${escapeHtml(v.kind)}</td><td>${escapeHtml(sizeText(v))}</td></tr>`)
     .join("");
@@ -108,11 +119,14 @@ export function resultsHtml(page: ResultsPage, cspSource: string): string {
 .error { color: var(--vscode-errorForeground); }
 table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: left; border-bottom: 1px solid var(--vscode-panel-border); }
 table.values td { text-align: right; font-family: var(--vscode-editor-font-family); }
-.matrix-body { display: flex; gap: 16px; align-items: flex-start; }
-svg.pattern .empty, svg.heatmap .empty { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border); } svg.pattern .nonzero { fill: var(--vscode-charts-blue, #3794ff); }
+.matrix-body { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+figure { margin: 0; } figure figcaption { font-size: 11px; color: var(--vscode-descriptionForeground); } figure figcaption.title { color: var(--vscode-foreground); font-size: 12px; }
+svg .empty { fill: var(--vscode-editor-background); stroke: var(--vscode-descriptionForeground, #888); stroke-width: 0.5; } svg.pattern .nonzero { fill: var(--vscode-charts-blue, #3794ff); }
 svg.heatmap .positive { fill: var(--vscode-charts-red, #f14c4c); } svg.heatmap .negative { fill: var(--vscode-charts-blue, #3794ff); } svg.heatmap .nan { fill: var(--vscode-charts-yellow, #cca700); }
-figure.values { margin: 0; } figure.values figcaption { font-size: 11px; color: var(--vscode-descriptionForeground); }`, `<h2>${escapeHtml(page.title)}</h2>
-<div class="meta" id="status">${status} in ${formatDuration(reply.ms / 1000)}${estimate}</div>
+svg text { fill: var(--vscode-foreground); font-size: 11px; font-family: var(--vscode-font-family); } svg text.title { font-size: 12px; } svg text.axis, svg text.note { fill: var(--vscode-descriptionForeground); }
+#estimate-note ul { margin: 2px 0 0; padding-left: 18px; }`, `<h2>${escapeHtml(page.title)}</h2>
+<div class="meta" id="status" title="${escapeHtml(estimateTitle)}">${status} in ${formatDuration(reply.ms / 1000)}${estimate}</div>
+${noteHtml}
 <h3>Output</h3>
 <pre id="output">${escapeHtml(reply.output.join("\n")) || "(nothing printed)"}</pre>
 ${reply.errors.length > 0 ? `<pre class="error" id="errors">${escapeHtml(reply.errors.join("\n"))}</pre>` : ""}

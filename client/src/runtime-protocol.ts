@@ -36,6 +36,8 @@ export interface RunReply {
   /** Every variable of the session after the run. */
   variables: VariablePreview[];
   ms: number;
+  /** Milliseconds per top-level statement (0-based lines), when the cell was run statement by statement. */
+  statements?: { startLine: number; endLine: number; statement: string; ms: number }[];
 }
 
 export type WorkerMessage = { kind: "run"; request: RunRequest } | { kind: "forget"; scriptPath: string };

@@ -3,6 +3,7 @@
  * latest run, each with its kind and size; a scalar shows its value.
  */
 import * as vscode from "vscode";
+import { formatCount, formatDims, formatSparsity } from "../../engine/cost/format-number";
 import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
 
 export class VariablesView implements vscode.TreeDataProvider<VariablePreview> {
@@ -36,7 +37,7 @@ export function describe(v: VariablePreview): string {
   if (v.kind === "scalar") return `${v.valueType ?? ""} = ${v.value ?? ""}`.trim();
   if (v.kind === "matrix") {
     const cells = (v.rows ?? 0) * (v.cols ?? 0);
-    return `${v.rows} × ${v.cols}, nnz ${v.nnz}${cells > 0 && v.nnz !== undefined ? ` (sparsity ${(v.nnz / cells).toPrecision(3)})` : ""}`;
+    return `${formatDims(v.rows, v.cols)}, nnz ${formatCount(v.nnz)}${cells > 0 && v.nnz !== undefined ? ` (sparsity ${formatSparsity(v.nnz, cells)})` : ""}`;
   }
-  return `${v.kind} ${v.rows ?? "?"} × ${v.cols ?? "?"}`;
+  return `${v.kind} ${formatDims(v.rows, v.cols)}`;
 }

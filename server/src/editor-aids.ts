@@ -10,6 +10,7 @@ import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { Position, Range } from "../../engine/syntax";
 import { textInRange } from "../../engine/syntax/ranges";
 import { builtinSignatureText, enclosingCall } from "./completion";
+import { formatCount } from "../../engine/cost/format-number";
 
 export const RUN_CELL_COMMAND = "dmlLens.runCell";
 export const RUN_ABOVE_COMMAND = "dmlLens.runAbove";
@@ -40,7 +41,7 @@ export interface DimsHint {
 
 const inside = (range: Range, p: Position) => p.line >= range.start.line && p.line <= range.end.line;
 
-/** `: 10000×5000` after the target of each matrix assignment in `range` whose dims are known. */
+/** `: 10,000×5,000` after the target of each matrix assignment in `range` whose dims are known. */
 export function dimsHints(analysis: ProgramAnalysis, range: Range): DimsHint[] {
   const hints: DimsHint[] = [];
   for (const info of analysis.dags.blocks) {
@@ -53,7 +54,7 @@ export function dimsHints(analysis: ProgramAnalysis, range: Range): DimsHint[] {
       const node = info.dag.nodes.find((n) => n.range.start.line === statement.value.range.start.line && n.range.start.character === statement.value.range.start.character && n.range.end.line === statement.value.range.end.line && n.range.end.character === statement.value.range.end.character);
       const stats = node ? sizes.nodes[node.id] : undefined;
       if (!stats || stats.type.dataType !== "matrix" || stats.rows === null || stats.cols === null) continue;
-      hints.push({ position: end, label: `: ${stats.rows}×${stats.cols}` });
+      hints.push({ position: end, label: `: ${formatCount(stats.rows)}×${formatCount(stats.cols)}` });
     }
   }
   return hints;

@@ -6,6 +6,7 @@
  * that applies it. Plain data in, plain data out: server.ts converts.
  */
 import { DEFAULT_MACHINE_CONSTANTS, formatCostEstimate, formatQuantity, formatSeconds, matrixBytes, nodeCost } from "../../engine/cost";
+import { formatCount, formatDims, formatSparsity } from "../../engine/cost/format-number";
 import type { BlockDagInfo } from "../../engine/program/dag-program";
 import type { DagNode } from "../../engine/program/dag-types";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
@@ -43,11 +44,11 @@ function change(before: number, after: number, format: (x: number) => string): s
 function describeStats(stats: NodeStats, estimator: SparsityEstimator): string {
   if (stats.type.dataType === "scalar") return stats.value === undefined ? `scalar ${stats.type.valueType}` : `scalar ${stats.type.valueType} = ${JSON.stringify(stats.value)}`;
   if (stats.type.dataType !== "matrix") return stats.type.dataType;
-  const dims = `${stats.rows ?? "?"} × ${stats.cols ?? "?"}`;
+  const dims = formatDims(stats.rows, stats.cols);
   if (stats.nnz === null) return `matrix ${dims}, nnz unknown`;
   const cells = stats.rows !== null && stats.cols !== null ? stats.rows * stats.cols : null;
-  const sparsity = cells ? `, sparsity ${(stats.nnz / cells).toPrecision(3)}` : "";
-  return `matrix ${dims}, nnz ${stats.nnzExact ? `${stats.nnz} (exact)` : `≈ ${Math.round(stats.nnz)} (${estimatorOf(stats, estimator)})`}${sparsity}`;
+  const sparsity = cells ? `, sparsity ${formatSparsity(stats.nnz, cells)}` : "";
+  return `matrix ${dims}, nnz ${stats.nnzExact ? `${formatCount(stats.nnz)} (exact)` : `≈ ${formatCount(stats.nnz)} (${estimatorOf(stats, estimator)})`}${sparsity}`;
 }
 
 /**
@@ -108,7 +109,7 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
     if (stats) {
       parts.push(`**${textOf(text, found.node.range)}**: ${describeStats(stats, view.sparsityEstimator)}`);
       const inputs = found.node.inputs.map((i) => nodeSizes!.nodes[i]!);
-      if (inputs.length > 0) parts.push(`estimated cost: ${formatCostEstimate(nodeCost(found.node.op, inputs, stats, DEFAULT_MACHINE_CONSTANTS))}`);
+      if (inputs.length > 0) parts.push(`estimated cost of this expression: ${formatCostEstimate(nodeCost(found.node.op, inputs, stats, DEFAULT_MACHINE_CONSTANTS))}`);
     }
   }
   for (const result of optimizations.values()) {
@@ -118,7 +119,9 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
     }
     for (const s of result.suggestions) {
       if (!rangeContains(s.range, position) && !(word === s.target && position.line === s.range.start.line)) continue;
-      parts.push(`**Cheaper equivalent** (verified): \`${s.rewritten}\`  \n${costChange(s, view.costUnit)}${s.rows !== null ? `, result ${s.rows} × ${s.cols}, nnz ≈ ${s.nnz}` : ""}`);
+      parts.push(
+        `**Cheaper equivalent** of the statement assigning ${s.target} (verified): \`${s.rewritten}\`  \nestimated cost of the whole statement: ${costChange(s, view.costUnit)}${s.rows !== null ? `; result ${formatDims(s.rows, s.cols)}, nnz ≈ ${formatCount(s.nnz)}` : ""}`,
+      );
       for (const t of s.temporaries ?? []) parts.push(`with \`${t.name} = ${t.text}\` before the statement`);
     }
   }
@@ -165,7 +168,7 @@ export function optimizerDiagnostics(analysis: ProgramAnalysis, optimizations: D
 function resultShape(s: Suggestion): string {
   if (s.rows === null || s.cols === null || s.nnz === null) return "";
   const cells = s.rows * s.cols;
-  return ` (result ${s.rows} × ${s.cols}${cells > 0 ? `, sparsity ${(s.nnz / cells).toPrecision(3)}` : ""})`;
+  return ` (result ${formatDims(s.rows, s.cols)}${cells > 0 ? `, sparsity ${formatSparsity(s.nnz, cells)}` : ""})`;
 }
 
 export interface QuickFix {

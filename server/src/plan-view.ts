@@ -2,7 +2,8 @@
  * The `dmlLens/plan` request behind the client's plan view: the statement
  * block at a position as its DAG before optimization (each node with dims,
  * nnz and estimated seconds), and after: each suggestion's rewritten plan
- * with its costs.
+ * with its costs. Each node carries a label in DML (`sum(…)`, `X ^ 2`) and
+ * the variable it assigns, when the document's text is given.
  */
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../../engine/cost";
 import { dagOpLabel } from "../../engine/program/dag-print";
@@ -11,12 +12,18 @@ import type { PlanNode, StatementFusion } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 import { rangeContains } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
+import { assignedNames, dagNodeLabels, planNodeLabels } from "./dml-labels";
 
 export const PLAN_REQUEST = "dmlLens/plan";
 
 export interface PlanViewNode {
   id: number;
+  /** The internal operator (`binary[^]`, `aggregate[sum,full]`). */
   op: string;
+  /** The DML it stands for, operands abbreviated (`(…)^2`, `sum(…)`); the operator without the document's text. */
+  label: string;
+  /** The variable this value is assigned to where it is written. */
+  assigns?: string;
   inputs: number[];
   rows: number | null;
   cols: number | null;
@@ -29,16 +36,19 @@ export interface PlanViewNode {
 export interface PlanView {
   block: Range;
   before: PlanViewNode[];
-  after: { target: string; range: Range; rewritten: string; costBefore: number; costAfter: number; plan: PlanNode[] }[];
-  /** The block's statements that SystemDS runs with fused operators. */
-  fusion: StatementFusion[];
+  /** Each rewrite's plan, with a DML label per plan node. */
+  after: { target: string; range: Range; rewritten: string; costBefore: number; costAfter: number; plan: PlanNode[]; labels: string[] }[];
+  /** The block's statements that SystemDS runs with fused operators (labels as for `after`). */
+  fusion: (StatementFusion & { labels: string[] })[];
 }
 
 
-export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptimizations, position: Position): PlanView | null {
+export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptimizations, position: Position, text?: string): PlanView | null {
   const info = analysis.dags.blocks.find((b) => rangeContains(b.block.range, position));
   const sizes = info ? analysis.sizes.blocks.get(info.block) : undefined;
   if (!info || !sizes) return null;
+  const labels = text === undefined ? info.dag.nodes.map(dagOpLabel) : dagNodeLabels(text, info.dag.nodes);
+  const assigned = text === undefined ? [] : assignedNames(text, info.dag.nodes);
   const before = info.dag.nodes.map((node): PlanViewNode => {
     const stats = sizes.nodes[node.id]!;
     const matrix = stats.type.dataType === "matrix";
@@ -46,6 +56,8 @@ export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptim
     return {
       id: node.id,
       op: dagOpLabel(node),
+      label: labels[node.id]!,
+      ...(assigned[node.id] !== undefined ? { assigns: assigned[node.id]! } : {}),
       inputs: node.inputs,
       rows: matrix ? stats.rows : null,
       cols: matrix ? stats.cols : null,
@@ -54,6 +66,7 @@ export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptim
       range: node.range,
     };
   });
-  const after = (optimizations.get(info)?.suggestions ?? []).map((s) => ({ target: s.target, range: s.range, rewritten: s.rewritten, costBefore: s.costBefore, costAfter: s.costAfter, plan: s.plan }));
-  return { block: info.block.range, before, after, fusion: optimizations.get(info)?.fusion ?? [] };
+  const after = (optimizations.get(info)?.suggestions ?? []).map((s) => ({ target: s.target, range: s.range, rewritten: s.rewritten, costBefore: s.costBefore, costAfter: s.costAfter, plan: s.plan, labels: planNodeLabels(s.plan) }));
+  const fusion = (optimizations.get(info)?.fusion ?? []).map((f) => ({ ...f, labels: planNodeLabels(f.plan) }));
+  return { block: info.block.range, before, after, fusion };
 }

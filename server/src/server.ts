@@ -453,7 +453,7 @@ connection.languages.semanticTokens.on((params) => {
 connection.onRequest(ESTIMATE_REQUEST, (params: { textDocument: { uri: string }; startLine: number; endLine: number }) => {
   const document = documents.get(params.textDocument.uri);
   const analysis = document ? stateOf(document).analysis : undefined;
-  return analysis ? runEstimate(analysis, params.startLine, params.endLine) : null;
+  return analysis && document ? runEstimate(analysis, params.startLine, params.endLine, document.getText()) : null;
 });
 
 /** The `$name` values of a document's workspace file (dml-lens.json or the size-assumptions file), for a run. */
@@ -467,7 +467,7 @@ connection.onRequest(PLAN_REQUEST, (params: { textDocument: { uri: string }; pos
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   const state = stateOf(document);
-  return state.analysis ? planView(state.analysis, state.optimizations, params.position) : null;
+  return state.analysis ? planView(state.analysis, state.optimizations, params.position, document.getText()) : null;
 });
 
 /** `{"dmlLens": {"optimizer": {...}}}` from the client's settings: the fields of settings.ts. */

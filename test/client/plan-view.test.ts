@@ -44,20 +44,38 @@ test("the plan page of sum_product.dml's block: before, each rewrite after, fusi
   const line = text.split("\n").findIndex((l) => l.startsWith("l1 ="));
   const info = analysis.dags.blocks.find((b) => b.block.range.start.line <= line && line <= b.block.range.end.line)!;
   const optimized = optimizeBlock({ block: info.block, dag: info.dag, stats: analysis.sizes.blocks.get(info.block)!.nodes, sourceText: text }, { saturation: { timeLimitMs: 10_000 } });
-  const plan = planView(analysis, new Map([[info, optimized]]), { line, character: 0 })!;
-  const html = planHtml(plan, "sum_product.dml", "vscode-resource:");
+  const plan = planView(analysis, new Map([[info, optimized]]), { line, character: 0 }, text)!;
+  const html = planHtml(plan, "sum_product.dml", "vscode-resource:", "bm9uY2U=");
   const svgs = html.match(/<svg class="plan"/g) ?? [];
   assert.equal(svgs.length, 1 + plan.after.length + plan.fusion.length);
   assert.ok(plan.after.length >= 5, `${plan.after.length} rewrites`);
   const operations = plan.before.filter((n) => !n.op.startsWith("literal")).length;
   assert.ok(operations < plan.before.length, "literals are left out");
   assert.equal((html.split("<h3>Before")[1]!.split("<h3>After")[0]!.match(/<rect x=/g) ?? []).length, operations);
-  assert.match(html, /<h3>G = <code>Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk<\/code><\/h3><div class="meta">line \d+: [\d.]+ s → [\d.]+ ms<\/div>/);
-  assert.match(html, /<div class="meta">line 18, l1: <code>sum\(\(X - U %\*% t\(V\)\)\^2\)<\/code> as one wsloss operator<\/div><svg class="plan"/);
+  assert.match(html, /<h3>G = <code>Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk<\/code><\/h3><div class="meta">line \d+: estimated [\d.]+ s → [\d.]+ ms<\/div>/);
+  assert.match(html, /<div class="meta">line 18, l1: <code>sum\(\(X - U %\*% t\(V\)\)\^2\)<\/code> as one wsloss operator<\/div><div class="zoom"/);
+  // Nodes are named by the DML they stand for and the variable they assign; the internal operator is the tooltip.
+  const before = html.split("<h3>Before")[1]!.split("<h3>After")[0]!;
+  assert.match(before, /<title>aggregate\[sum,full\], line 18<\/title><rect[^>]*\/><text[^>]*class="op">l1 = sum\(…\)<\/text>/);
+  assert.match(before, /class="op">\(…\)\^2<\/text>/);
+  assert.match(before, /class="op">X - U %\*% t\(V\)<\/text>/, "no parentheses around a whole label");
+  assert.match(before, /class="op">Uk %\*% t\(Vk\) - X<\/text>/, "an operand is not the statement's value");
+  assert.match(before, /class="op">U %\*% t\(V\)<\/text>/);
+  assert.match(before, /class="op">G = \(…\) %\*% Vk<\/text>/);
+  assert.doesNotMatch(before, /class="op">(binary|aggregate|matmul)/);
+  assert.match(before, /class="detail">10,000 × 5,000, nnz [\d,]+, /);
+  // Each drawing fits the panel and has zoom buttons; the zoom script runs under the page's nonce only.
+  assert.equal((html.match(/<div class="zoom" role="toolbar">/g) ?? []).length, svgs.length);
+  assert.match(html, /svg\.plan \{ max-width: 100%; height: auto;/);
+  assert.match(html, /script-src 'nonce-bm9uY2U='/);
+  assert.match(html, /<script nonce="bm9uY2U=">/);
+  const g = plan.after.find((s) => s.target === "G")!;
+  assert.equal(g.labels[0], "… - …");
+  assert.match(html, /class="op">G = … - …<\/text>/);
   // The fusion plan of l1: the wsloss operator as one node over X, U and V.
   const l1 = html.split('<section class="fusion">')[1]!.split("</section>")[0]!;
-  assert.match(l1, /<g class="node fused"><rect[^>]*\/><text[^>]*>fused:wsloss<\/text>/);
+  assert.match(l1, /<g class="node fused"><title>fused operator wsloss: one pass, no intermediates<\/title><rect[^>]*\/><text[^>]*>l1 = wsloss\(X, U, V\)<\/text>/);
   for (const input of ["X", "U", "V"]) assert.match(l1, new RegExp(`class="op">${input}</text>`));
   assert.equal((l1.match(/<g class="node fused">/g) ?? []).length, 1);
-  assert.match(html, /id="before-cost">\d+ operations, estimated [\d.]+ s( plus operations of unknown size)?</);
+  assert.match(html, /id="before-cost">\d+ operations, estimated [\d.]+ s( plus operations of unknown size)?; each box: the DML it computes/);
 });

@@ -39,7 +39,7 @@ test("Neovim gets the hints and a hover with a cost, and applies the cheaper rew
     const output = `${result.stdout}${result.stderr}`;
     assert.match(output, /^HINTS true [5-9]$/m, output);
     assert.match(output, new RegExp(`^DIAG ${l1} materializes a 400 MB intermediate; a cheaper equivalent exists`, "m"), output);
-    assert.match(output, /^HOVER \*\*U %\*% t\(V\)\*\*: matrix 10000 × 5000.*estimated cost: .*~[\d.]+ ms/m, output);
+    assert.match(output, /^HOVER \*\*U %\*% t\(V\)\*\*: matrix 10,000 × 5,000.*estimated cost of this expression: .*~[\d.]+ ms/m, output);
     assert.match(output, /^ACTION Apply cheaper rewrite: [\d.]+ s → [\d.]+ ms/m, output);
     assert.match(output, /^LINE G = Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk$/m, output);
   } finally {

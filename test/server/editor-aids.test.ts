@@ -29,6 +29,9 @@ test("dims after each matrix assignment in the range; scalars get none", () => {
     ],
   );
   assert.equal(dimsHints(analyzeText(script), { start: { line: 5, character: 0 }, end: { line: 5, character: 9 } }).length, 1);
+  // Digit groups: 10,000×5,000.
+  const large = dimsHints(analyzeText("X = rand(rows=10000, cols=5000)\n"), { start: { line: 0, character: 0 }, end: { line: 0, character: 40 } });
+  assert.deepEqual(large.map((h) => h.label), [": 10,000×5,000"]);
 });
 
 test("signature help: the parameter by position or by the name being typed", () => {
