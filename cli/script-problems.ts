@@ -1,0 +1,232 @@
+/**
+ * The problems of one script as every command reports them: `dml check`
+ * prints them, `dml explain` prints them above its summary, and `dml run`
+ * prints the errors among them and does not run (SystemDS, too, validates the
+ * whole script before it runs any of it). One list, one format
+ * (`file:line:col: severity: message`), so the commands tell one story.
+ *
+ * The list is the analysis's (engine/stats/check-document.ts, without the
+ * editor's hints) plus two checks that depend on how the script is invoked:
+ * - a `$name` with no value (command line or workspace file) and no `ifdef`
+ *   default: SystemDS's parser rejects such an invocation. It is an error
+ *   when the command describes an invocation (`dml run`, or check and explain
+ *   with any name=value given); a script checked without any is checked for
+ *   whatever values it gets later, so nothing is said.
+ * - a `read()` whose constant file name names no file: SystemDS's validation
+ *   rejects it ("Read input file does not exist"), an error, except inside an
+ *   `if`, a loop or a function, where SystemDS only warns (the read may not
+ *   run) and so do we; the runtime then fails with the same words if it
+ *   does. A file the script itself writes is not reported.
+ */
+import path from "node:path";
+import { readFile } from "node:fs/promises";
+import type { CallExpression, Diagnostic, Expression, Program, Range, Statement } from "../engine/syntax/ast";
+import { parse } from "../engine/syntax/parse";
+import { fileSourceReader } from "../engine/program/source-reader";
+import { statementExpressions } from "../engine/program/expression-walk";
+import { checkAndAnalyze } from "../engine/stats/check-document";
+import type { ProgramAnalysis } from "../engine/stats/program-analysis";
+import { evaluateConstant, nodeFileSystem, type ParameterValues, readArguments, resolveDataPath } from "../engine/stats/metadata";
+import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
+import { missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
+import { err } from "./output";
+
+export interface ScriptProblemOptions {
+  /** The script's path as the user gave it (printed in every location). */
+  file: string;
+  /** `$name` values from the command line. */
+  parameters: ReadonlyMap<string, string>;
+  /** Whether the command describes one run of the script (run, or name=value given): a missing `$name` is then an error (else not reported). */
+  invocation: boolean;
+  estimator?: SparsityEstimator;
+  /** Only the parser's diagnostics (`dml check --syntax`). */
+  syntaxOnly?: boolean;
+}
+
+export interface ScriptProblems {
+  /** Sorted by position; no hints. */
+  diagnostics: Diagnostic[];
+  /** The analysis behind them (none with a syntax error or `syntaxOnly`). */
+  analysis?: ProgramAnalysis;
+}
+
+export function scriptProblems(text: string, options: ScriptProblemOptions): ScriptProblems {
+  const parsed = parse(text, { keepComments: true });
+  if (options.syntaxOnly) return { diagnostics: sortByPosition(withoutHints(parsed.diagnostics)) };
+  const workspaceRoot = process.cwd();
+  const checked = checkAndAnalyze(
+    text,
+    {
+      scriptPath: options.file,
+      workspaceRoot,
+      parameters: options.parameters,
+      readFile: fileSourceReader(options.file),
+      ...(options.estimator ? { estimator: options.estimator } : {}),
+    },
+    parsed,
+  );
+  const analysis = checked.analysis;
+  if (!analysis) return { diagnostics: withoutHints(checked.diagnostics) };
+  const params = analysis.parameters;
+  const missing = options.invocation ? missingParameters(parsed.program, params) : [];
+  const data = missingDataFiles(parsed.program, params, { scriptPath: path.resolve(options.file), workspaceRoot });
+  // A missing file's own report replaces the analysis's "not found: its sizes are unknown" at its name.
+  const reported = new Set(data.fileArguments.map(positionKey));
+  const analysisDiagnostics = checked.diagnostics.filter((d) => !(d.code === "read-size-unknown" && reported.has(positionKey(d.range))));
+  return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics])), analysis };
+}
+
+/** `file:line:col: severity: message`, 1-based, as check, explain and run print a problem. */
+export function formatDiagnostic(file: string, d: Diagnostic): string {
+  return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message}`;
+}
+
+/** The script's text, or undefined after printing `<command>: cannot read FILE: no such file`. */
+export async function readScript(command: string, file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    err(`${command}: cannot read ${file}: ${describeReadError(code)}`);
+    return undefined;
+  }
+}
+
+function describeReadError(code: string): string {
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EISDIR":
+      return "is a directory";
+    case "EACCES":
+      return "permission denied";
+    default:
+      return code;
+  }
+}
+
+/** Every `$name` read outside `ifdef($name, ...)` with no value, at each use. */
+function missingParameters(program: Program, params: ParameterValues): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const visit = (expression: Expression) => {
+    if (expression.kind === "ifdef") {
+      visit(expression.defaultValue);
+      return;
+    }
+    if (expression.kind === "parameter" && !params.has(expression.name)) {
+      diagnostics.push({ severity: "error", message: missingParameterMessage(expression.name), range: expression.range, code: "missing-parameter" });
+    }
+    for (const child of children(expression)) visit(child);
+  };
+  walkStatements(program.body, false, (expression) => visit(expression));
+  return diagnostics;
+}
+
+/** The reads whose constant file name is not there, and where their file arguments are. */
+function missingDataFiles(
+  program: Program,
+  params: ParameterValues,
+  context: { scriptPath: string; workspaceRoot: string },
+): { diagnostics: Diagnostic[]; fileArguments: Range[] } {
+  const written = new Set<string>();
+  const reads: { call: CallExpression; conditional: boolean }[] = [];
+  walkStatements(program.body, false, (expression, conditional) =>
+    forEachCall(expression, (call) => {
+      const name = call.callee.name;
+      if (name === "read") reads.push({ call, conditional });
+      if (name === "write") {
+        const file = call.args.find((a) => a.name === "file") ?? call.args.filter((a) => a.name === undefined)[1];
+        const value = file && evaluateConstant(file.value, { params });
+        if (value?.ok && value.value.type === "string") written.add(value.value.value);
+      }
+    }),
+  );
+  const diagnostics: Diagnostic[] = [];
+  const fileArguments: Range[] = [];
+  for (const { call, conditional } of reads) {
+    const file = readArguments(call, { params, constants: new Map() }, context.scriptPath).file;
+    if (!file) continue;
+    const value = evaluateConstant(file, { params });
+    if (!value.ok || value.value.type !== "string" || written.has(value.value.value)) continue;
+    const resolution = resolveDataPath(value.value.value, { ...context, fs: nodeFileSystem });
+    if (resolution.remote || resolution.candidates.some((c) => nodeFileSystem.exists(c))) continue;
+    const severity = conditional ? "warning" : "error";
+    diagnostics.push({ severity, message: missingDataFileMessage(value.value.value, resolution.candidates), range: call.range, code: "missing-data-file" });
+    fileArguments.push(file.range);
+  }
+  return { diagnostics, fileArguments };
+}
+
+/**
+ * Calls `visit` with every expression the statements evaluate (right sides,
+ * calls, indices, conditions, loop bounds and options, parameter defaults)
+ * and whether it is conditional: inside an `if` branch, a loop body or a function.
+ */
+function walkStatements(body: readonly Statement[], conditional: boolean, visit: (expression: Expression, conditional: boolean) => void): void {
+  for (const statement of body) {
+    switch (statement.kind) {
+      case "if":
+        visit(statement.condition, conditional);
+        walkStatements(statement.thenBody, true, visit);
+        if (statement.elseBody) walkStatements(statement.elseBody, true, visit);
+        break;
+      case "for": {
+        const it = statement.iterable;
+        for (const e of it.kind === "range" ? [it.from, it.to] : [it.from, it.to, ...(it.by ? [it.by] : [])]) visit(e, conditional);
+        for (const option of statement.options) visit(option.value, conditional);
+        walkStatements(statement.body, true, visit);
+        break;
+      }
+      case "while":
+        visit(statement.condition, conditional);
+        walkStatements(statement.body, true, visit);
+        break;
+      case "function":
+        for (const p of statement.params) if (p.defaultValue) visit(p.defaultValue, true);
+        walkStatements(statement.body, true, visit);
+        break;
+      case "externalFunction":
+        break;
+      default:
+        for (const e of statementExpressions(statement)) visit(e, conditional);
+    }
+  }
+}
+
+function forEachCall(expression: Expression, visit: (call: CallExpression) => void): void {
+  if (expression.kind === "call") visit(expression);
+  for (const child of children(expression)) forEachCall(child, visit);
+}
+
+/** Sub-expressions, with the parameter of `ifdef` (not a read) left out. */
+function children(expression: Expression): Expression[] {
+  switch (expression.kind) {
+    case "binary":
+      return [expression.left, expression.right];
+    case "unary":
+      return [expression.operand];
+    case "call":
+      return expression.args.map((a) => a.value);
+    case "index":
+      return [expression.rows, expression.cols].flatMap((part) => (part ? [part.lower, ...(part.upper ? [part.upper] : [])] : []));
+    case "list":
+      return expression.items;
+    case "ifdef":
+      return [expression.defaultValue];
+    default:
+      return [];
+  }
+}
+
+function withoutHints(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  // Hints (why a size is unknown, ...) are for the editor.
+  return diagnostics.filter((d) => d.severity !== "hint");
+}
+
+function sortByPosition(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
+function positionKey(range: Range): string {
+  return `${range.start.line}:${range.start.character}`;
+}

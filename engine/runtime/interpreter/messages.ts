@@ -1,0 +1,42 @@
+/**
+ * The texts of problems that both the static checks (`dml check`, `dml
+ * explain`, the checks `dml run` does before running) and the runtime report,
+ * so that every command says the same thing about the same mistake. The
+ * static side uses the same words where it finds the problem first (see
+ * cli/script-problems.ts); "did you mean" comes from one helper
+ * (program/edit-distance.ts).
+ */
+import { didYouMean } from "../../program/edit-distance";
+
+/** A `$name` with no value from the command line (or the workspace file) and no `ifdef` default. */
+export function missingParameterMessage(name: string): string {
+  return `parameter $${name} has no value: pass ${name}=value, or give a default with ifdef($${name}, ...)`;
+}
+
+/** The data file of a `read()` is not there (`candidates`: the absolute paths looked at). */
+export function missingDataFileMessage(pathText: string, candidates: readonly string[]): string {
+  const where = candidates.length === 0 ? "" : ` (looked in ${candidates.join(", ")})`;
+  return `cannot read data file '${pathText}': no such file${where}`;
+}
+
+/** A variable read where it has no value (a path that skipped its assignment, or a typo). */
+export function noValueMessage(name: string, known: Iterable<string>): string {
+  return `'${name}' has no value here${didYouMean(name, known)}`;
+}
+
+export function unknownFunctionMessage(name: string, known: Iterable<string>): string {
+  return `unknown function '${name}'${didYouMean(name, known)}`;
+}
+
+export function unknownArgumentMessage(functionName: string, argument: string, parameters: Iterable<string>): string {
+  return `function '${functionName}' has no parameter '${argument}'${didYouMean(argument, parameters)}`;
+}
+
+export function missingArgumentMessage(functionName: string, parameter: string): string {
+  return `function '${functionName}' is missing the argument '${parameter}'`;
+}
+
+/** `%*%` of operands whose inner dimensions differ (the size analysis says it in the same words). */
+export function matmulDimensionsMessage(a: { rows: number; cols: number }, b: { rows: number; cols: number }): string {
+  return `the inner dimensions of %*% do not match: ${a.rows} x ${a.cols} %*% ${b.rows} x ${b.cols}`;
+}
