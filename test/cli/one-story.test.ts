@@ -152,6 +152,30 @@ describe("dml run: the checks before running", () => {
     assert.equal(r.stderr, `${file}:3:9: error: 'lamda' has no value here; did you mean 'lambda'?\n`);
   });
 
+  test("with --no-check, the runtime finds the same problems in the same words as check", () => {
+    const cases: [string, string][] = [
+      ["A = matrix(1, rows=3, cols=2)\nB = matrix(1, rows=3, cols=2)\nC = A %*% B\n", "3:5: error: the inner dimensions of %*% do not match: 3 x 2 %*% 3 x 2"],
+      ["A = matrix(1, rows=3, cols=2)\nB = matrix(1, rows=4, cols=5)\nC = A + B\n", "3:5: error: incompatible dimensions for '+': 3 x 2 and 4 x 5 (not equal, and neither side is a row or column vector that broadcasts)"],
+      ["A = matrix(1, rows=3, cols=2)\nB = matrix(1, rows=1, cols=3)\nC = A * B\n", "3:5: error: incompatible dimensions for '*': 3 x 2 and 1 x 3 (not equal, and neither side is a row or column vector that broadcasts)"],
+      ["A = matrix(1, rows=3, cols=2)\nB = matrix(1, rows=4, cols=5)\nC = cbind(A, B)\n", "3:5: error: cbind needs the same number of rows: 3 x 2, 4 x 5"],
+      ["A = matrix(1, rows=3, cols=2)\nB = matrix(1, rows=4, cols=5)\nC = rbind(A, B)\n", "3:5: error: rbind needs the same number of columns: 3 x 2, 4 x 5"],
+      ["A = matrix(1, rows=3, cols=2)\nx = as.scalar(A)\n", "2:5: error: as.scalar needs a 1 x 1 matrix, but this one is 3 x 2"],
+      ["twice = function(double a) return (double b) { b = 2 * a }\nx = twicee(3)\n", "2:5: error: unknown function 'twicee'; did you mean 'twice'?"],
+      ['X = read("nothere.csv")\n', `1:5: error: cannot read data file 'nothere.csv': no such file (looked in ${path.join(dir, "nothere.csv")}, ${path.join(repoRoot, "nothere.csv")})`],
+    ];
+    cases.forEach(([text, expected], i) => {
+      const file = script(`runtime-${i}.dml`, text);
+      const check = dml("check", file);
+      const run = dml("run", file, "--no-check");
+      assert.equal(check.stdout, `${file}:${expected}\n`);
+      assert.equal(run.stderr, `${file}:${expected}\n`);
+    });
+    const parameter = script("runtime-param.dml", "n = $N + 1\nprint(n)\n");
+    const expected = `${parameter}:1:5: error: parameter $N has no value: pass N=value, or give a default with ifdef($N, ...)\n`;
+    assert.equal(dml("check", parameter, "M=1").stdout, expected);
+    assert.equal(dml("run", parameter, "--no-check", "M=1").stderr, expected);
+  });
+
   test("--json reports the static errors in its errors list", () => {
     const file = script("json.dml", "A = matrix(1, rows=2, cols=3)\nB = A %*% A\n");
     const r = dml("run", file, "--json");

@@ -110,7 +110,7 @@ describe("interpreter: source() namespaces", () => {
     const main = path.join(dir, "main.dml");
     const r = run('source("lib.dml") as L\nz = L::sq(3)\nprint(z)\nw = L::bad()', { scriptPath: main });
     assert.deepEqual(r.lines, ["18.0"]);
-    assert.deepEqual(r.errors, [`${path.join(dir, "lib.dml")}:3:42: error: as.scalar: expected a 1 x 1 matrix, found 2 x 2`]);
+    assert.deepEqual(r.errors, [`${path.join(dir, "lib.dml")}:3:42: error: as.scalar needs a 1 x 1 matrix, but this one is 2 x 2`]);
   });
 });
 
@@ -162,7 +162,7 @@ describe("interpreter: runtime errors", () => {
 
   it("reports stop() with its message and position, as.scalar of a 2x2, unsupported builtins", () => {
     assert.equal(error('x = 1\nif (x > 0) { stop("bad x") }'), "/tmp/t.dml:2:14: error: bad x");
-    assert.equal(error("X = matrix(1, rows=2, cols=2)\ny = as.scalar(X)"), "/tmp/t.dml:2:5: error: as.scalar: expected a 1 x 1 matrix, found 2 x 2");
+    assert.equal(error("X = matrix(1, rows=2, cols=2)\ny = as.scalar(X)"), "/tmp/t.dml:2:5: error: as.scalar needs a 1 x 1 matrix, but this one is 2 x 2");
     assert.match(error("X = matrix(1, rows=2, cols=2)\ny = eigen(X)"), /2:5: error: builtin eigen is not supported by the embedded runtime yet/);
   });
 

@@ -25,7 +25,7 @@ import type { ReadParameters } from "../io/read-parameters";
 import { BUILTINS, type CallArgs } from "./builtins";
 import { checkBudget, type EvalContext } from "./context";
 import { at, DmlRuntimeError, fail } from "./errors";
-import { matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
+import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
 import { builtinNames, lookupBuiltin } from "../../program/builtins";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
 import { bool, double, int, str, type Value } from "./values";
@@ -110,6 +110,7 @@ export class DagEvaluator {
       case "binary": {
         const a = input(0);
         const b = input(1);
+        if (a.kind === "matrix" && b.kind === "matrix" && !elementwiseDimensionsFit(a.matrix, b.matrix)) fail(elementwiseDimensionsMessage(op.op, a.matrix, b.matrix));
         if (a.kind === "matrix" || b.kind === "matrix") {
           const rows = Math.max(a.kind === "matrix" ? a.matrix.rows : 1, b.kind === "matrix" ? b.matrix.rows : 1);
           const cols = Math.max(a.kind === "matrix" ? a.matrix.cols : 1, b.kind === "matrix" ? b.matrix.cols : 1);
@@ -128,9 +129,12 @@ export class DagEvaluator {
       case "leftIndex":
         return leftIndexValue(input(0), input(1), indexRange(this.bounds(n.inputs.slice(2, 6))));
       case "cbind":
-        return { kind: "matrix", matrix: cbind(...n.inputs.map((i) => mat(this.node(i)))) };
-      case "rbind":
-        return { kind: "matrix", matrix: rbind(...n.inputs.map((i) => mat(this.node(i)))) };
+      case "rbind": {
+        const parts = n.inputs.map((i) => mat(this.node(i)));
+        const across = (m: Matrix) => (op.kind === "cbind" ? m.rows : m.cols);
+        if (parts.some((m) => across(m) !== across(parts[0]!))) fail(bindDimensionsMessage(op.kind, parts));
+        return { kind: "matrix", matrix: op.kind === "cbind" ? cbind(...parts) : rbind(...parts) };
+      }
       case "diag":
         return { kind: "matrix", matrix: diag(mat(input(0))) };
       case "table":

@@ -40,3 +40,26 @@ export function missingArgumentMessage(functionName: string, parameter: string):
 export function matmulDimensionsMessage(a: { rows: number; cols: number }, b: { rows: number; cols: number }): string {
   return `the inner dimensions of %*% do not match: ${a.rows} x ${a.cols} %*% ${b.rows} x ${b.cols}`;
 }
+
+type Dims = { rows: number; cols: number };
+const dims = (m: Dims) => `${m.rows} x ${m.cols}`;
+
+/** Element-wise operands that neither match nor broadcast (a 1 x 1, or a row or column vector that fits). */
+export function elementwiseDimensionsMessage(op: string, a: Dims, b: Dims): string {
+  return `incompatible dimensions for '${op}': ${dims(a)} and ${dims(b)} (not equal, and neither side is a row or column vector that broadcasts)`;
+}
+
+/** Whether element-wise operands of these dims combine (the rule of kernels/broadcast.ts and the size analysis). */
+export function elementwiseDimensionsFit(a: Dims, b: Dims): boolean {
+  if ((a.rows === 1 && a.cols === 1) || (b.rows === 1 && b.cols === 1)) return true;
+  const fits = (x: number, y: number) => x === y || x === 1 || y === 1;
+  return fits(a.rows, b.rows) && fits(a.cols, b.cols);
+}
+
+export function bindDimensionsMessage(kind: "cbind" | "rbind", parts: readonly Dims[]): string {
+  return `${kind} needs the same number of ${kind === "cbind" ? "rows" : "columns"}: ${parts.map(dims).join(", ")}`;
+}
+
+export function asScalarMessage(m: Dims): string {
+  return `as.scalar needs a 1 x 1 matrix, but this one is ${dims(m)}`;
+}
