@@ -16,7 +16,9 @@
  *   rejects it ("Read input file does not exist"), an error, except inside an
  *   `if`, a loop or a function, where SystemDS only warns (the read may not
  *   run) and so do we; the runtime then fails with the same words if it
- *   does. A file the script itself writes is not reported.
+ *   does. A file the script itself writes is not reported. Likewise a data
+ *   file whose `.mtd` cannot be parsed, reported at the read() call as the
+ *   runtime reports it.
  */
 import path from "node:path";
 import { readFile } from "node:fs/promises";
@@ -26,9 +28,9 @@ import { fileSourceReader } from "../engine/program/source-reader";
 import { statementExpressions } from "../engine/program/expression-walk";
 import { checkAndAnalyze } from "../engine/stats/check-document";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
-import { evaluateConstant, nodeFileSystem, type ParameterValues, readArguments, resolveDataPath } from "../engine/stats/metadata";
+import { evaluateConstant, nodeFileSystem, type ParameterValues, readArguments, readMtd, resolveDataPath } from "../engine/stats/metadata";
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
-import { missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
+import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
 import { err } from "./output";
 
 export interface ScriptProblemOptions {
@@ -70,9 +72,8 @@ export function scriptProblems(text: string, options: ScriptProblemOptions): Scr
   const params = analysis.parameters;
   const missing = options.invocation ? missingParameters(parsed.program, params) : [];
   const data = missingDataFiles(parsed.program, params, { scriptPath: path.resolve(options.file), workspaceRoot });
-  // A missing file's own report replaces the analysis's "not found: its sizes are unknown" at its name.
-  const reported = new Set(data.fileArguments.map(positionKey));
-  const analysisDiagnostics = checked.diagnostics.filter((d) => !(d.code === "read-size-unknown" && reported.has(positionKey(d.range))));
+  // A read that cannot work is reported once: its missing file or broken .mtd, not the analysis's guesses about its sizes and format.
+  const analysisDiagnostics = checked.diagnostics.filter((d) => !(GUESSES.has(d.code ?? "") && data.failedReads.some((call) => contains(call, d.range))));
   return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics])), analysis };
 }
 
@@ -122,12 +123,12 @@ function missingParameters(program: Program, params: ParameterValues): Diagnosti
   return diagnostics;
 }
 
-/** The reads whose constant file name is not there, and where their file arguments are. */
+/** The reads whose constant file name is not there or has a broken .mtd, and their calls' ranges. */
 function missingDataFiles(
   program: Program,
   params: ParameterValues,
   context: { scriptPath: string; workspaceRoot: string },
-): { diagnostics: Diagnostic[]; fileArguments: Range[] } {
+): { diagnostics: Diagnostic[]; failedReads: Range[] } {
   const written = new Set<string>();
   const reads: { call: CallExpression; conditional: boolean }[] = [];
   walkStatements(program.body, false, (expression, conditional) =>
@@ -142,19 +143,29 @@ function missingDataFiles(
     }),
   );
   const diagnostics: Diagnostic[] = [];
-  const fileArguments: Range[] = [];
+  const failedReads: Range[] = [];
   for (const { call, conditional } of reads) {
     const file = readArguments(call, { params, constants: new Map() }, context.scriptPath).file;
     if (!file) continue;
     const value = evaluateConstant(file, { params });
     if (!value.ok || value.value.type !== "string" || written.has(value.value.value)) continue;
-    const resolution = resolveDataPath(value.value.value, { ...context, fs: nodeFileSystem });
-    if (resolution.remote || resolution.candidates.some((c) => nodeFileSystem.exists(c))) continue;
+    const pathText = value.value.value;
+    const resolution = resolveDataPath(pathText, { ...context, fs: nodeFileSystem });
+    if (resolution.remote) continue;
     const severity = conditional ? "warning" : "error";
-    diagnostics.push({ severity, message: missingDataFileMessage(value.value.value, resolution.candidates), range: call.range, code: "missing-data-file" });
-    fileArguments.push(file.range);
+    const found = resolution.candidates.find((c) => nodeFileSystem.exists(c));
+    if (found === undefined) {
+      diagnostics.push({ severity, message: missingDataFileMessage(pathText, resolution.candidates), range: call.range, code: "missing-data-file" });
+      failedReads.push(call.range);
+      continue;
+    }
+    // The first error of its .mtd stops the read (SystemDS cannot parse it either), named as the runtime names it.
+    const mtdError = readMtd(nodeFileSystem, found).diagnostics.find((d) => d.severity === "error");
+    if (!mtdError) continue;
+    diagnostics.push({ severity, message: metadataErrorMessage(pathText, mtdError.range.start, mtdError.message), range: call.range, code: "data-file-metadata" });
+    failedReads.push(call.range);
   }
-  return { diagnostics, fileArguments };
+  return { diagnostics, failedReads };
 }
 
 /**
@@ -227,6 +238,10 @@ function sortByPosition(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
-function positionKey(range: Range): string {
-  return `${range.start.line}:${range.start.character}`;
+/** The analysis's notes on a read that are guesses (sizes unknown, format assumed, not scanned). */
+const GUESSES = new Set(["read-size-unknown", "read-format", "read-not-scanned", "read-scan"]);
+
+function contains(outer: Range, inner: Range): boolean {
+  const before = (a: Range["start"], b: Range["start"]) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
 }

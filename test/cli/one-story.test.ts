@@ -76,6 +76,14 @@ describe("check, explain and run report the same problem the same way", () => {
     assertOneStory(byParameter, [`X=${missing}`], `1:5: error: cannot read data file '${missing}': no such file (looked in ${missing})`);
   });
 
+  test("a data file whose .mtd cannot be parsed, at the read() call, naming the .mtd position", () => {
+    writeFileSync(path.join(dir, "m.csv"), "1,2\n3,4\n");
+    writeFileSync(path.join(dir, "m.csv.mtd"), '{"data_type": "matrix", "rows": 2, "cols": 2, "format": "csv", "header": }');
+    const file = script("broken-mtd.dml", 'X = read("m.csv")\nprint(sum(X))\n');
+    const { check } = assertOneStory(file, [], "1:5: error: m.csv.mtd:1:74: malformed .mtd: expected a value, found '}'");
+    assert.equal(check.stdout.trim().split("\n").length, 1, "no guesses about the sizes or format of a read that cannot work");
+  });
+
   test("a missing $parameter, when the command gives parameters", () => {
     const file = script("param.dml", "X = read($X)\nn = $N\nk = ifdef($k, 2)\nprint(nrow(X) * n * k)\n");
     assertOneStory(file, ["N=3"], "1:10: error: parameter $X has no value: pass X=value, or give a default with ifdef($X, ...)");

@@ -19,6 +19,11 @@ export function missingDataFileMessage(pathText: string, candidates: readonly st
   return `cannot read data file '${pathText}': no such file${where}`;
 }
 
+/** The first error of the `.mtd` of a read's data file (`position` 0-based), as the reader reports it: `x.csv.mtd:3:5: message`. */
+export function metadataErrorMessage(pathText: string, position: { line: number; character: number }, message: string): string {
+  return `${pathText}.mtd:${position.line + 1}:${position.character + 1}: ${message}`;
+}
+
 /** A variable read where it has no value (a path that skipped its assignment, or a typo). */
 export function noValueMessage(name: string, known: Iterable<string>): string {
   return `'${name}' has no value here${didYouMean(name, known)}`;
