@@ -19,6 +19,9 @@
  *   does. A file the script itself writes is not reported. Likewise a data
  *   file whose `.mtd` cannot be parsed, reported at the read() call as the
  *   runtime reports it.
+ * - a `source()` file found neither next to the script nor in the working
+ *   directory: an error (SystemDS's parser stops), unless the analysis
+ *   already reports something at that statement.
  */
 import path from "node:path";
 import { readFile } from "node:fs/promises";
@@ -30,7 +33,7 @@ import { checkAndAnalyze } from "../engine/stats/check-document";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import { evaluateConstant, nodeFileSystem, type ParameterValues, readArguments, readMtd, resolveDataPath } from "../engine/stats/metadata";
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
-import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
+import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage, missingSourceFileMessage, sourceFileCandidates } from "../engine/runtime/interpreter/messages";
 import { err } from "./output";
 
 export interface ScriptProblemOptions {
@@ -74,7 +77,8 @@ export function scriptProblems(text: string, options: ScriptProblemOptions): Scr
   const data = missingDataFiles(parsed.program, params, { scriptPath: path.resolve(options.file), workspaceRoot });
   // A read that cannot work is reported once: its missing file or broken .mtd, not the analysis's guesses about its sizes and format.
   const analysisDiagnostics = checked.diagnostics.filter((d) => !(GUESSES.has(d.code ?? "") && data.failedReads.some((call) => contains(call, d.range))));
-  return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics])), analysis };
+  const sources = missingSourceFiles(parsed.program, options.file, workspaceRoot).filter((d) => !analysisDiagnostics.some((a) => a.severity !== "hint" && positionKey(a.range) === positionKey(d.range)));
+  return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics, ...sources])), analysis };
 }
 
 /** `file:line:col: severity: message`, 1-based, as check, explain and run print a problem. */
@@ -120,6 +124,18 @@ function missingParameters(program: Program, params: ParameterValues): Diagnosti
     for (const child of children(expression)) visit(child);
   };
   walkStatements(program.body, false, (expression) => visit(expression));
+  return diagnostics;
+}
+
+/** `source(...)` statements whose file is in none of the places looked at (SystemDS's parser stops at them). */
+function missingSourceFiles(program: Program, file: string, workingDirectory: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const statement of program.body) {
+    if (statement.kind !== "source") continue;
+    const candidates = sourceFileCandidates(file, statement.path, workingDirectory);
+    if (candidates.some((c) => nodeFileSystem.exists(c))) continue;
+    diagnostics.push({ severity: "error", message: missingSourceFileMessage(statement.path, candidates), range: statement.range, code: "missing-source-file" });
+  }
   return diagnostics;
 }
 
@@ -240,6 +256,10 @@ function sortByPosition(diagnostics: Diagnostic[]): Diagnostic[] {
 
 /** The analysis's notes on a read that are guesses (sizes unknown, format assumed, not scanned). */
 const GUESSES = new Set(["read-size-unknown", "read-format", "read-not-scanned", "read-scan"]);
+
+function positionKey(range: Range): string {
+  return `${range.start.line}:${range.start.character}`;
+}
 
 function contains(outer: Range, inner: Range): boolean {
   const before = (a: Range["start"], b: Range["start"]) => a.line < b.line || (a.line === b.line && a.character <= b.character);

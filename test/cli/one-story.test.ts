@@ -84,6 +84,14 @@ describe("check, explain and run report the same problem the same way", () => {
     assert.equal(check.stdout.trim().split("\n").length, 1, "no guesses about the sizes or format of a read that cannot work");
   });
 
+  test("a missing source() file, at the source statement, with the places looked at", () => {
+    const file = script("missing-source.dml", 'source("nothere_lib.dml") as L\nx = L::f(1)\nprint(x)\n');
+    const looked = `(looked in ${path.join(dir, "nothere_lib.dml")}, ${path.join(repoRoot, "nothere_lib.dml")})`;
+    assertOneStory(file, [], `1:1: error: cannot read source file 'nothere_lib.dml': no such file ${looked}`);
+    const run = dml("run", file, "--no-check");
+    assert.equal(run.stderr, `${file}:1:1: error: cannot read source file 'nothere_lib.dml': no such file ${looked}\n`);
+  });
+
   test("a missing $parameter, when the command gives parameters", () => {
     const file = script("param.dml", "X = read($X)\nn = $N\nk = ifdef($k, 2)\nprint(nrow(X) * n * k)\n");
     assertOneStory(file, ["N=3"], "1:10: error: parameter $X has no value: pass X=value, or give a default with ifdef($X, ...)");

@@ -4,7 +4,7 @@
  * bounds by predicate DAGs, user functions with defaults and multiple
  * returns. Functions of earlier programs of a session stay callable.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax/ast";
 import { parse } from "../../syntax/parse";
@@ -17,7 +17,7 @@ import type { ForBlock, FunctionBlock, StatementBlock } from "../../program/stat
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
-import { missingArgumentMessage, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
+import { missingArgumentMessage, missingSourceFileMessage, sourceFileCandidates, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
 import { num, truthy } from "./operations";
 import { double, int, type Value } from "./values";
 
@@ -154,14 +154,11 @@ export class Interpreter {
 
   /** `source("file") as ns`: the file's functions become callable as `ns::f` (plain names without `as`). */
   private source(unit: Unit, statement: SourceStatement): void {
-    const base = unit.file ?? this.host.scriptPath;
-    const file = path.resolve(base ? path.dirname(base) : process.cwd(), statement.path);
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      fail(`source: cannot read ${statement.path} (looked in ${file})`, statement.range);
-    }
+    const base = unit.file ?? this.host.scriptPath ?? path.join(process.cwd(), "script.dml");
+    const candidates = sourceFileCandidates(base, statement.path, this.host.workspaceRoot ?? process.cwd());
+    const file = candidates.find((c) => existsSync(c) && statSync(c).isFile());
+    if (file === undefined) fail(missingSourceFileMessage(statement.path, candidates), statement.range);
+    const text = readFileSync(file, "utf8");
     const parsed = parse(text);
     const syntax = parsed.diagnostics.find((d) => d.severity === "error");
     if (syntax) fail(`source: ${file}:${syntax.range.start.line + 1}:${syntax.range.start.character + 1}: ${syntax.message}`, statement.range);
