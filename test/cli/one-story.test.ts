@@ -47,6 +47,15 @@ describe("check, explain and run report the same problem the same way", () => {
     assert.equal(run.stdout, "", "nothing runs before the error is reported");
   });
 
+  test("a syntax error", () => {
+    const file = script("syntax.dml", "x = 1\ny = (x + \nz = 3\n");
+    const { explain } = assertOneStory(file, [], "3:3: error: expected ')' but found '='");
+    const json = JSON.parse(dml("explain", file, "--json").stdout) as { blocks: unknown[]; diagnostics: { message: string }[] };
+    assert.deepEqual(json.blocks, []);
+    assert.deepEqual(json.diagnostics.map((d) => d.message), ["expected ')' but found '='"]);
+    assert.match(explain.stdout, /^syntax\.dml: 0 blocks\n/);
+  });
+
   test("a misspelt function and argument name", () => {
     const file = script("calls.dml", "twice = function(double a) return (double b) { b = 2 * a }\nx = twicee(3)\ny = twice(aa=3)\n");
     assertOneStory(file, [], "2:5: error: unknown function 'twicee'; did you mean 'twice'?");
