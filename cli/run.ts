@@ -7,12 +7,14 @@
  * validates a whole script before running it; `--no-check` skips this.
  * print() goes to standard output; a runtime error is reported as
  * `file:line:col: error: message` on standard error with exit code 1.
+ * `$name` values come from the workspace file's "params" (dml-lens.json in
+ * the working directory), then from the command line, as for check and explain.
  * --json prints the assigned variables with their measured dims and nnz.
  */
 import path from "node:path";
 import { createSession, isolateCell, splitCells } from "../engine/runtime/interpreter";
 import { err, out } from "./output";
-import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";
+import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 
 export const runUsage = "dml run FILE [--cell N] [--json] [--memory-budget BYTES] [--no-check] [name=value ...]";
@@ -21,7 +23,7 @@ export async function run(args: readonly string[]): Promise<number> {
   const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check"], values: ["--cell", "--memory-budget"] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
-  const params = parameterArguments("dml run", rest);
+  const commandLine = parameterArguments("dml run", rest);
   const cellText = parsed.values.get("--cell");
   const cell = cellText === undefined ? undefined : Number(cellText);
   if (cell !== undefined && (!Number.isInteger(cell) || cell < 1)) throw new UsageError(`dml run: --cell needs a positive integer, found '${cellText}'`);
@@ -30,6 +32,7 @@ export async function run(args: readonly string[]): Promise<number> {
   if (memoryBudget !== undefined && !(memoryBudget > 0)) throw new UsageError(`dml run: --memory-budget needs a positive number of bytes, found '${budgetText}'`);
   const text = await readScript("dml run", file);
   if (text === undefined) return 2;
+  const params = runParameters(file, commandLine);
   const json = parsed.flags.has("--json");
 
   if (!parsed.flags.has("--no-check")) {
@@ -67,6 +70,6 @@ function staticErrors(file: string, text: string, params: ReadonlyMap<string, st
     if (last === undefined) return []; // the session reports the missing cell
     checked = isolateCell(text, { startLine: 0, endLine: last.endLine });
   }
-  const { diagnostics } = scriptProblems(checked, { file, parameters: params, invocation: true });
+  const { diagnostics } = scriptProblems(checked, { file, parameters: params, invocation: true, willRun: true });
   return diagnostics.filter((d) => d.severity === "error").map((d) => formatDiagnostic(file, d));
 }

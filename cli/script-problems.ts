@@ -16,7 +16,10 @@
  *   rejects it ("Read input file does not exist"), an error, except inside an
  *   `if`, a loop or a function, where SystemDS only warns (the read may not
  *   run) and so do we; the runtime then fails with the same words if it
- *   does. A file the script itself writes is not reported. Likewise a data
+ *   does. A file the script itself writes is not reported, nor (except
+ *   for `dml run`) one whose sizes a `.mtd`, an `@size` annotation or the
+ *   workspace file's "inputs" describe: that is data kept elsewhere, which
+ *   check and explain analyze by its description. Likewise a data
  *   file whose `.mtd` cannot be parsed, reported at the read() call as the
  *   runtime reports it.
  * - a `source()` file found neither next to the script nor in the working
@@ -31,7 +34,17 @@ import { fileSourceReader } from "../engine/program/source-reader";
 import { statementExpressions } from "../engine/program/expression-walk";
 import { checkAndAnalyze } from "../engine/stats/check-document";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
-import { evaluateConstant, nodeFileSystem, type ParameterValues, readArguments, readMtd, resolveDataPath } from "../engine/stats/metadata";
+import {
+  evaluateConstant,
+  loadWorkspaceConfig,
+  mergeParameterValues,
+  nodeFileSystem,
+  type ParameterValues,
+  readArguments,
+  readMtd,
+  resolveDataPath,
+  workspaceParameters,
+} from "../engine/stats/metadata";
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage, missingSourceFileMessage, sourceFileCandidates } from "../engine/runtime/interpreter/messages";
 import { err } from "./output";
@@ -44,6 +57,8 @@ export interface ScriptProblemOptions {
   /** Whether the command describes one run of the script (run, or name=value given): a missing `$name` is then an error (else not reported). */
   invocation: boolean;
   estimator?: SparsityEstimator;
+  /** Whether the script is about to run (`dml run`): a missing data file is then an error even when its sizes are declared. */
+  willRun?: boolean;
   /** Only the parser's diagnostics (`dml check --syntax`). */
   syntaxOnly?: boolean;
 }
@@ -74,11 +89,24 @@ export function scriptProblems(text: string, options: ScriptProblemOptions): Scr
   if (!analysis) return { diagnostics: withoutHints(checked.diagnostics) };
   const params = analysis.parameters;
   const missing = options.invocation ? missingParameters(parsed.program, params) : [];
-  const data = missingDataFiles(parsed.program, params, { scriptPath: path.resolve(options.file), workspaceRoot });
+  // Without a run, a missing file whose sizes something describes (.mtd, @size, dml-lens.json "inputs") is data kept elsewhere: the analysis uses the description.
+  const undescribed = new Set(checked.diagnostics.filter((d) => d.code === "read-size-unknown").map((d) => positionKey(d.range)));
+  const described = (file: Range) => !options.willRun && !undescribed.has(positionKey(file));
+  const data = dataFileProblems(parsed.program, params, { scriptPath: path.resolve(options.file), workspaceRoot }, described);
   // A read that cannot work is reported once: its missing file or broken .mtd, not the analysis's guesses about its sizes and format.
   const analysisDiagnostics = checked.diagnostics.filter((d) => !(GUESSES.has(d.code ?? "") && data.failedReads.some((call) => contains(call, d.range))));
   const sources = missingSourceFiles(parsed.program, options.file, workspaceRoot).filter((d) => !analysisDiagnostics.some((a) => a.severity !== "hint" && positionKey(a.range) === positionKey(d.range)));
   return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics, ...sources])), analysis };
+}
+
+/**
+ * The `$name` values a run of `file` gets: the workspace file's "params"
+ * (dml-lens.json in the working directory, its entry for the script winning),
+ * then the command line's, the values check and explain size with.
+ */
+export function runParameters(file: string, commandLine: ReadonlyMap<string, string>): Map<string, string> {
+  const workspace = loadWorkspaceConfig(nodeFileSystem, process.cwd()).config;
+  return mergeParameterValues(workspaceParameters(workspace, path.resolve(file)), commandLine);
 }
 
 /** `file:line:col: severity: message`, 1-based, as check, explain and run print a problem. */
@@ -140,10 +168,11 @@ function missingSourceFiles(program: Program, file: string, workingDirectory: st
 }
 
 /** The reads whose constant file name is not there or has a broken .mtd, and their calls' ranges. */
-function missingDataFiles(
+function dataFileProblems(
   program: Program,
   params: ParameterValues,
   context: { scriptPath: string; workspaceRoot: string },
+  described: (file: Range) => boolean,
 ): { diagnostics: Diagnostic[]; failedReads: Range[] } {
   const written = new Set<string>();
   const reads: { call: CallExpression; conditional: boolean }[] = [];
@@ -171,6 +200,7 @@ function missingDataFiles(
     const severity = conditional ? "warning" : "error";
     const found = resolution.candidates.find((c) => nodeFileSystem.exists(c));
     if (found === undefined) {
+      if (described(file.range)) continue;
       diagnostics.push({ severity, message: missingDataFileMessage(pathText, resolution.candidates), range: call.range, code: "missing-data-file" });
       failedReads.push(call.range);
       continue;

@@ -17,7 +17,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const iris = path.join(repoRoot, "examples", "data", "iris_X.csv");
 
 function dml(...args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: "utf8" });
+  return dmlIn(repoRoot, ...args);
+}
+
+function dmlIn(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -145,6 +149,41 @@ describe("dml check with name=value", () => {
       assert.equal(r.code, 2, command);
       assert.match(r.stderr, new RegExp(`dml ${command}: expected name=value`));
     }
+  });
+});
+
+describe("data kept elsewhere and the workspace file", () => {
+  test("a missing data file whose sizes are declared is analyzed by check and explain, and an error for run", () => {
+    const workspace = mkdtempSync(path.join(dir, "ws-"));
+    writeFileSync(path.join(workspace, "dml-lens.json"), JSON.stringify({ inputs: { "far/big.csv": { rows: 1000, cols: 20, nnz: 20000 } } }));
+    const file = path.join(workspace, "far.dml");
+    writeFileSync(file, 'X = read("far/big.csv")\nY = read("far/other.csv")  # @size 20 x 3\nZ = X %*% Y\nprint(sum(Z))\n');
+    const check = dmlIn(workspace, "check", file);
+    assert.equal(check.code, 0, check.stdout);
+    assert.equal(check.stdout, "");
+    const explain = dmlIn(workspace, "explain", file);
+    assert.equal(explain.code, 0, explain.stdout);
+    assert.match(explain.stdout, /  Z: 1000 x 3, nnz /);
+    const run = dmlIn(workspace, "run", file);
+    assert.equal(run.code, 1);
+    const looked = (name: string) => `(looked in ${path.join(workspace, name)})`;
+    assert.equal(
+      run.stderr,
+      `${file}:1:5: error: cannot read data file 'far/big.csv': no such file ${looked("far/big.csv")}\n` +
+        `${file}:2:5: error: cannot read data file 'far/other.csv': no such file ${looked("far/other.csv")}\n`,
+    );
+  });
+
+  test("run takes $name values from the workspace file's params, as check and explain size with them", () => {
+    const workspace = mkdtempSync(path.join(dir, "ws-"));
+    writeFileSync(path.join(workspace, "dml-lens.json"), JSON.stringify({ params: { N: 4, M: 1 } }));
+    const file = path.join(workspace, "params.dml");
+    writeFileSync(file, "print($N * 2 + $M)\n");
+    const run = dmlIn(workspace, "run", file);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "9\n");
+    const overridden = dmlIn(workspace, "run", file, "M=10");
+    assert.equal(overridden.stdout, "18\n");
   });
 });
 
