@@ -1,36 +1,42 @@
 /**
- * `dml explain FILE [--json] [--budget-ms N] [--estimator E] [--extraction S] [name=value ...]`: per statement
- * block, its DAG with the type, dims and non-zeros of every node, and the
- * dims and nnz of the variables it assigns, and the optimizer's verified
- * cheaper rewrites per statement. Exit 0, or 2 on bad usage or
- * an unreadable file. `name=value` pairs give `$name` parameters;
- * `--estimator mnc|uniform|worst-case` picks the sparsity estimate,
- * `--extraction greedy|ilp` how the cheapest plan is extracted.
+ * `dml explain FILE [--dag] [--json] [--budget-ms N] [--estimator E] [--extraction S] [name=value ...]`:
+ * summary first. The script's problems, as `dml check` prints them (same
+ * checks, same parameters, cli/script-problems.ts); then per statement block
+ * the variables it assigns with their dims and nnz (scalars with their type
+ * and constant value) and the optimizer's verified cheaper rewrites per
+ * statement. `--dag` adds each block's DAG, node by node with type, dims and
+ * nnz; `--json` has everything (the DAG too). Exit 0; 1 when the script has
+ * an error (the summary is still printed, without suggestions: the optimizer
+ * does not rewrite a script that cannot run); 2 on bad usage or an unreadable
+ * file. `name=value` pairs give `$name` parameters (with any given, a `$name`
+ * still missing is an error, as in `dml run`); `--estimator
+ * mnc|uniform|worst-case` picks the sparsity estimate, `--extraction
+ * greedy|ilp` how the cheapest plan is extracted.
  * The optimizer is bounded by work (`--node-limit`: e-nodes per block), so
  * its suggestions do not depend on the machine; `--budget-ms` is only its
  * time safety net (default 10 s of CPU time per block), and a block where it
  * fired says so. A suggestion must save `--min-saving` of the estimated time
  * (default 0.2) and `--min-saving-ms` milliseconds (default 1).
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Range } from "../engine/syntax/ast";
+import type { Diagnostic, Range } from "../engine/syntax/ast";
 import { printDag, printType } from "../engine/program/dag-print";
-import { analyzeText, type ProgramAnalysis } from "../engine/stats/program-analysis";
+import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import { formatStats, type NodeStats } from "../engine/stats/sizes/node-stats";
 import { formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { optimizeBlock, safetyNetNote, type BlockOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
-import { err, out } from "./output";
-import { parseArgs, UsageError } from "./usage";
+import { out } from "./output";
+import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";
+import { parameterArguments, parseArgs, UsageError } from "./usage";
 
 export const explainUsage =
-  "dml explain FILE [--json] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] [name=value ...]";
+  "dml explain FILE [--dag] [--json] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] [name=value ...]";
 
 export async function explain(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml explain", args, { flags: ["--json"], values: ["--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction"] });
+  const parsed = parseArgs("dml explain", args, { flags: ["--json", "--dag"], values: ["--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction"] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml explain: no FILE given");
   const budget = parsed.values.get("--budget-ms");
@@ -45,28 +51,19 @@ export async function explain(args: readonly string[]): Promise<number> {
   if (!(SPARSITY_ESTIMATORS as readonly string[]).includes(estimator)) throw new UsageError(`dml explain: --estimator is one of ${SPARSITY_ESTIMATORS.join(", ")}, not '${estimator}'`);
   const extraction = parsed.values.get("--extraction") ?? "greedy";
   if (extraction !== "greedy" && extraction !== "ilp") throw new UsageError(`dml explain: --extraction is greedy or ilp, not '${extraction}'`);
-  const parameters = new Map<string, string>();
-  for (const pair of rest) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError(`dml explain: expected name=value, not '${pair}'`);
-    parameters.set(pair.slice(0, eq).replace(/^\$/, ""), pair.slice(eq + 1));
-  }
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    err(`dml explain: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    return 2;
-  }
-  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters, estimator: estimator as SparsityEstimator });
+  const parameters = parameterArguments("dml explain", rest);
+  const text = await readScript("dml explain", file);
+  if (text === undefined) return 2;
+  const { diagnostics, analysis } = scriptProblems(text, { file, parameters, invocation: parameters.size > 0, estimator: estimator as SparsityEstimator });
+  const hasErrors = diagnostics.some((d) => d.severity === "error");
   const options: SuggestOptions = { saturation: { ...(budget === undefined ? {} : { timeLimitMs: Number(budget) }), ...(nodeLimit === undefined ? {} : { nodeLimit: Number(nodeLimit) }) } };
   if (minSaving !== undefined) options.minSaving = Number(minSaving);
   if (minSavingMs !== undefined) options.minSavingMs = Number(minSavingMs);
-  if (extraction === "ilp") options.extract = await ilpExtractor({ timeLimitMs: Number(budget ?? DEFAULT_SATURATION.timeLimitMs) });
-  const optimized = optimizeProgram(analysis, text, options);
-  if (parsed.flags.has("--json")) out(JSON.stringify(explainJson(file, analysis, optimized), null, 2));
-  else out(explainText(file, analysis, optimized));
-  return 0;
+  if (extraction === "ilp" && !hasErrors) options.extract = await ilpExtractor({ timeLimitMs: Number(budget ?? DEFAULT_SATURATION.timeLimitMs) });
+  const optimized = analysis && !hasErrors ? optimizeProgram(analysis, text, options) : new Map();
+  if (parsed.flags.has("--json")) out(JSON.stringify(explainJson(file, diagnostics, analysis, optimized), null, 2));
+  else out(explainText(file, diagnostics, analysis, optimized, { dag: parsed.flags.has("--dag"), hasErrors }));
+  return hasErrors ? 1 : 0;
 }
 
 interface VariableJson {
@@ -125,15 +122,15 @@ function suggestionJson(s: Suggestion) {
   };
 }
 
-function explainJson(file: string, analysis: ProgramAnalysis, optimized: Optimized) {
+function explainJson(file: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, optimized: Optimized) {
   return {
     file,
-    blocks: analysis.dags.blocks.map((block) => {
-      const sizes = analysis.sizes.blocks.get(block.block);
+    blocks: (analysis?.dags.blocks ?? []).map((block) => {
+      const sizes = analysis!.sizes.blocks.get(block.block);
       return {
         range: block.block.range,
         ...(block.functionName ? { function: block.functionName } : {}),
-        variables: variables(analysis, block),
+        variables: variables(analysis!, block),
         suggestions: (optimized.get(block)?.suggestions ?? []).map(suggestionJson),
         dropped: optimized.get(block)?.dropped ?? [],
         ...(optimized.get(block)?.stopReason ? { stopReason: optimized.get(block)!.stopReason } : {}),
@@ -155,7 +152,7 @@ function explainJson(file: string, analysis: ProgramAnalysis, optimized: Optimiz
         }),
       };
     }),
-    diagnostics: [...analysis.parsed.diagnostics, ...analysis.diagnostics],
+    diagnostics,
   };
 }
 
@@ -165,34 +162,41 @@ function lines(range: Range): string {
   return a === b ? `line ${a}` : `lines ${a}-${b}`;
 }
 
-function explainText(file: string, analysis: ProgramAnalysis, optimized: Optimized): string {
-  const parts: string[] = [];
-  for (const d of [...analysis.parsed.diagnostics, ...analysis.diagnostics]) {
-    parts.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message}`);
-  }
-  for (const block of analysis.dags.blocks) {
-    const sizes = analysis.sizes.blocks.get(block.block);
+function explainText(file: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, optimized: Optimized, options: { dag: boolean; hasErrors: boolean }): string {
+  const blocks = analysis?.dags.blocks ?? [];
+  const parts = diagnostics.map((d) => formatDiagnostic(file, d));
+  if (options.hasErrors && analysis) parts.push("no suggestions: the script has errors");
+  for (const block of blocks) {
+    const sizes = analysis!.sizes.blocks.get(block.block);
     const where = block.functionName ? ` in function ${block.functionName}` : "";
     const loops = block.loopDepth > 0 ? `, inside ${block.loopDepth} loop${block.loopDepth > 1 ? "s" : ""}` : "";
     parts.push("", `== block, ${lines(block.block.range)}${where}${loops}`);
-    parts.push(printDag(block.dag, (id) => (sizes ? formatStats(sizes.nodes[id]) : undefined)));
-    const assigned = variables(analysis, block);
-    if (assigned.length > 0) {
-      const shown = assigned.map((v) => `${v.name}: ${v.rows === null && v.cols === null && v.type.startsWith("scalar") ? v.type : `${v.rows ?? "?"} x ${v.cols ?? "?"}, nnz ${v.nnz ?? "?"}`}`);
-      parts.push(`variables: ${shown.join("; ")}`);
-    }
+    const assigned = [...block.dag.outputs].map(([name, id]) => `  ${name}: ${variableText(sizes?.nodes[id], block.dag.nodes[id].type)}`);
+    parts.push(...(assigned.length > 0 ? assigned : ["  (assigns no variable)"]));
     const safetyNet = optimized.get(block)?.safetyNet;
     if (safetyNet) parts.push(safetyNetNote(safetyNet));
-    for (const s of optimized.get(block)?.suggestions ?? []) {
-      for (const t of s.temporaries ?? []) parts.push(`new variable before line ${t.insertAt.line + 1}: ${t.name} = ${t.text}`);
-      parts.push(
-        `suggestion, line ${s.range.start.line + 1}: ${s.target} = ${s.rewritten}${s.sharedWith && s.sharedWith.length > 0 ? `  (shares temporaries with ${s.sharedWith.join(", ")})` : ""}`,
-        `  instead of ${s.original}`,
-        `  estimated ${formatSeconds(s.costBefore)} -> ${formatSeconds(s.costAfter)} (${(s.costBefore / Math.max(s.costAfter, 1e-12)).toFixed(1)}x less)${measured(s.flops, "FLOP")}${measured(s.bytes, "B")}`,
-      );
-    }
+    for (const s of optimized.get(block)?.suggestions ?? []) parts.push(...suggestionLines(s));
+    if (options.dag) parts.push("dag:", printDag(block.dag, (id) => (sizes ? formatStats(sizes.nodes[id]) : undefined)));
   }
-  return `${path.basename(file)}: ${analysis.dags.blocks.length} blocks\n${parts.join("\n")}`;
+  return `${path.basename(file)}: ${blocks.length} block${blocks.length === 1 ? "" : "s"}\n${parts.join("\n")}`;
+}
+
+/** What a variable holds after the block: dims and nnz of a matrix, the type (and constant value) of a scalar. */
+function variableText(stats: NodeStats | undefined, type: Parameters<typeof printType>[0]): string {
+  if (!stats) return printType(type);
+  if (stats.type.dataType === "scalar") return stats.value === undefined ? printType(stats.type) : `${printType(stats.type)} = ${JSON.stringify(stats.value)}`;
+  if (stats.type.dataType === "matrix") return formatStats(stats);
+  return printType(type);
+}
+
+/** A suggestion as the README shows it: new temporaries, the rewritten statement, what it replaces, the estimates. */
+function suggestionLines(s: Suggestion): string[] {
+  return [
+    ...(s.temporaries ?? []).map((t) => `new variable before line ${t.insertAt.line + 1}: ${t.name} = ${t.text}`),
+    `suggestion, line ${s.range.start.line + 1}: ${s.target} = ${s.rewritten}${s.sharedWith && s.sharedWith.length > 0 ? `  (shares temporaries with ${s.sharedWith.join(", ")})` : ""}`,
+    `  instead of ${s.original}`,
+    `  estimated ${formatSeconds(s.costBefore)} -> ${formatSeconds(s.costAfter)} (${(s.costBefore / Math.max(s.costAfter, 1e-12)).toFixed(1)}x less)${measured(s.flops, "FLOP")}${measured(s.bytes, "B")}`,
+  ];
 }
 
 /** `, A -> B FLOP` when both sides are known. */

@@ -23,11 +23,15 @@ const help = `DML Lens: checks, optimizes and runs DML scripts of Apache SystemD
 
 usage:
   ${checkUsage}
-      print diagnostics; exit 0 no errors, 1 errors found, 2 bad usage or unreadable file
+      print each problem as file:line:col: severity: message; exit 0 no errors, 1 errors found, 2 bad usage or unreadable file
+      an argument name=value (or $name=value; the name a letter then letters, digits or _) gives $name, any other is a FILE;
+      with any name=value given, a $name left without a value (and without an ifdef default) is an error, as for run
   ${explainUsage}
-      per statement block: the DAG with type, dims and nnz of every node, the assigned variables and verified cheaper rewrites
+      the problems as check prints them, then per statement block the assigned variables with dims and nnz and the
+      verified cheaper rewrites; --dag adds every node of each block's DAG; exit 1 when the script has errors
   ${runUsage}
-      run the script (or its # %% cells 1..N in one session) with the embedded runtime; exit 1 on a runtime error
+      check the script as check does (its errors stop the run, exit 1; --no-check skips this), then run it (or its
+      # %% cells 1..N in one session) with the embedded runtime; exit 1 on a runtime error
   ${proveUsage}
       whether the optimizer proves variables A and B equal, as a derivation in DML with the rules; "not equal" when sizes decide; exit 0 proven, 1 not equal or not proven, 2 bad usage
   ${benchUsage}

@@ -1,42 +1,49 @@
 /**
- * `dml run FILE [--cell N] [--json] [--memory-budget BYTES] [name=value ...]`:
+ * `dml run FILE [--cell N] [--json] [--memory-budget BYTES] [--no-check] [name=value ...]`:
  * runs a script (or its cells 1..N, in one session) with the embedded
- * runtime. print() goes to standard output; a runtime error is reported as
+ * runtime. Before running, the script (cells 1..N) gets the checks of
+ * `dml check` with the same parameters (cli/script-problems.ts): its errors
+ * are printed as check prints them and nothing runs (exit 1), as SystemDS
+ * validates a whole script before running it; `--no-check` skips this.
+ * print() goes to standard output; a runtime error is reported as
  * `file:line:col: error: message` on standard error with exit code 1.
+ * `$name` values come from the workspace file's "params" (dml-lens.json in
+ * the working directory), then from the command line, as for check and explain.
  * --json prints the assigned variables with their measured dims and nnz.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { createSession } from "../engine/runtime/interpreter";
+import { createSession, isolateCell, splitCells } from "../engine/runtime/interpreter";
 import { err, out } from "./output";
-import { parseArgs, UsageError } from "./usage";
+import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./script-problems";
+import { parameterArguments, parseArgs, UsageError } from "./usage";
 
-export const runUsage = "dml run FILE [--cell N] [--json] [--memory-budget BYTES] [name=value ...]";
+export const runUsage = "dml run FILE [--cell N] [--json] [--memory-budget BYTES] [--no-check] [name=value ...]";
 
 export async function run(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml run", args, { flags: ["--json"], values: ["--cell", "--memory-budget"] });
+  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check"], values: ["--cell", "--memory-budget"] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
-  const params = new Map<string, string>();
-  for (const p of rest) {
-    const eq = p.indexOf("=");
-    if (eq <= 0) throw new UsageError(`dml run: expected name=value, found '${p}'`);
-    params.set(p.slice(0, eq).replace(/^\$/, ""), p.slice(eq + 1));
-  }
+  const commandLine = parameterArguments("dml run", rest);
   const cellText = parsed.values.get("--cell");
   const cell = cellText === undefined ? undefined : Number(cellText);
   if (cell !== undefined && (!Number.isInteger(cell) || cell < 1)) throw new UsageError(`dml run: --cell needs a positive integer, found '${cellText}'`);
   const budgetText = parsed.values.get("--memory-budget");
   const memoryBudget = budgetText === undefined ? undefined : Number(budgetText);
   if (memoryBudget !== undefined && !(memoryBudget > 0)) throw new UsageError(`dml run: --memory-budget needs a positive number of bytes, found '${budgetText}'`);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    err(`dml run: cannot read ${file}: ${(error as Error).message}`);
-    return 2;
-  }
+  const text = await readScript("dml run", file);
+  if (text === undefined) return 2;
+  const params = runParameters(file, commandLine);
   const json = parsed.flags.has("--json");
+
+  if (!parsed.flags.has("--no-check")) {
+    const errors = staticErrors(file, text, params, cell);
+    if (errors.length > 0) {
+      if (json) out(JSON.stringify({ ok: false, output: [], errors, variables: [] }, null, 2));
+      else for (const e of errors) err(e);
+      return 1;
+    }
+  }
+
   const printed: string[] = [];
   const session = createSession({
     params,
@@ -53,4 +60,16 @@ export async function run(args: readonly string[]): Promise<number> {
     for (const e of errors) err(e);
   }
   return result.ok ? 0 : 1;
+}
+
+/** The errors `dml check` reports for what will run: the script, or its cells 1..N (the rest blanked, positions kept). */
+function staticErrors(file: string, text: string, params: ReadonlyMap<string, string>, cell: number | undefined): string[] {
+  let checked = text;
+  if (cell !== undefined) {
+    const last = splitCells(text)[cell - 1];
+    if (last === undefined) return []; // the session reports the missing cell
+    checked = isolateCell(text, { startLine: 0, endLine: last.endLine });
+  }
+  const { diagnostics } = scriptProblems(checked, { file, parameters: params, invocation: true, willRun: true });
+  return diagnostics.filter((d) => d.severity === "error").map((d) => formatDiagnostic(file, d));
 }

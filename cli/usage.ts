@@ -49,3 +49,24 @@ export function parseArgs(
   }
   return parsed;
 }
+
+/**
+ * `name=value` or `$name=value` as a `$name` parameter, when what stands
+ * before the first `=` is a parameter name of DML (a letter then letters,
+ * digits or `_`, or digits for `$1`); otherwise undefined (a file name).
+ */
+export function parameterArgument(arg: string): { name: string; value: string } | undefined {
+  const match = /^\$?([A-Za-z][A-Za-z0-9_]*|[0-9]+)=/.exec(arg);
+  return match ? { name: match[1]!, value: arg.slice(match[0].length) } : undefined;
+}
+
+/** The `name=value` arguments after FILE (explain, run); anything else is a usage error. */
+export function parameterArguments(command: string, args: readonly string[]): Map<string, string> {
+  const parameters = new Map<string, string>();
+  for (const arg of args) {
+    const parameter = parameterArgument(arg);
+    if (!parameter) throw new UsageError(`${command}: expected name=value (a $name parameter), not '${arg}'`);
+    parameters.set(parameter.name, parameter.value);
+  }
+  return parameters;
+}

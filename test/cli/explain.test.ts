@@ -1,5 +1,6 @@
-// `dml explain` through the built command line: the DAG of each block with
-// dims and nnz, and the --json contract of DESIGN.md.
+// `dml explain` through the built command line: summary first (per block the
+// variables with dims and nnz), the DAG of each block behind --dag, and the
+// --json contract of DESIGN.md.
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,13 +22,27 @@ describe("dml explain", () => {
   const script = path.join(dir, "s.dml");
   writeFileSync(script, "X = read($X)\nw = rand(rows=ncol(X), cols=1, seed=3)\nwhile (FALSE) {}\ny = X %*% w\n");
 
-  test("prints every block's DAG with dims and nnz, using $params for read paths", () => {
+  test("summary first: per block the assigned variables with dims and nnz, using $params for read paths; no DAG", () => {
     const r = dml("explain", script, `X=${path.join(repoRoot, "examples", "data", "iris_X.csv")}`);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /== block, lines 1-2\n/);
+    assert.equal(r.stdout, "s.dml: 2 blocks\n\n== block, lines 1-2\n  X: 150 x 4, nnz 600\n  w: 4 x 1, nnz ~4\n\n== block, line 4\n  y: 150 x 1, nnz ~150\n");
+  });
+
+  test("--dag adds every block's DAG with dims and nnz per node, after the summary", () => {
+    const r = dml("explain", script, "--dag", `X=${path.join(repoRoot, "examples", "data", "iris_X.csv")}`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /== block, lines 1-2\n  X: 150 x 4, nnz 600\n  w: 4 x 1, nnz ~4\ndag:\n%0 = /);
     assert.match(r.stdout, /%\d+ = read\(%\d+\) : matrix<double>  150 x 4, nnz 600/);
     assert.match(r.stdout, /%\d+ = matmul\(%\d+, %\d+\) : matrix<double>  150 x 1, nnz ~150/);
-    assert.match(r.stdout, /variables: y: 150 x 1, nnz 150/);
+  });
+
+  test("scalars show their type and constant value; a block that assigns nothing says so", () => {
+    const file = path.join(dir, "scalars.dml");
+    writeFileSync(file, 'n = 3 + 4\nname = "a" + "b"\nprint(n)\n');
+    const r = dml("explain", file);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /  n: scalar<int> = 7\n  name: scalar<string> = "ab"\n/);
+    assert.doesNotMatch(r.stdout, /%\d+ = /);
   });
 
   test("--json follows the contract: file, blocks with range, variables and suggestions", () => {

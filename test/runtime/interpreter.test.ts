@@ -110,7 +110,7 @@ describe("interpreter: source() namespaces", () => {
     const main = path.join(dir, "main.dml");
     const r = run('source("lib.dml") as L\nz = L::sq(3)\nprint(z)\nw = L::bad()', { scriptPath: main });
     assert.deepEqual(r.lines, ["18.0"]);
-    assert.deepEqual(r.errors, [`${path.join(dir, "lib.dml")}:3:42: error: as.scalar: expected a 1 x 1 matrix, found 2 x 2`]);
+    assert.deepEqual(r.errors, [`${path.join(dir, "lib.dml")}:3:42: error: as.scalar needs a 1 x 1 matrix, but this one is 2 x 2`]);
   });
 });
 
@@ -124,7 +124,7 @@ describe("interpreter: oracle", () => {
     assert.equal(a.kind, "matrix");
     assert.equal(matrixText((a as typeof X).matrix), "-9.000\n-12.000\n");
     assert.equal(matrixText((b as typeof X).matrix), "-9.000\n-12.000\n");
-    assert.throws(() => evaluateExpression("X %*% X", inputs), /matrix multiply/);
+    assert.throws(() => evaluateExpression("X %*% X", inputs), /the inner dimensions of %\*% do not match: 3 x 2 %\*% 3 x 2/);
   });
 });
 
@@ -136,20 +136,33 @@ describe("interpreter: runtime errors", () => {
   };
 
   it("reports a dimension mismatch at the operator", () => {
-    assert.match(error("X = matrix(1, rows=2, cols=3)\nY = X %*% X"), /^\/tmp\/t\.dml:2:5: error: matrix multiply: .*2 x 3/);
+    assert.match(error("X = matrix(1, rows=2, cols=3)\nY = X %*% X"), /^\/tmp\/t\.dml:2:5: error: the inner dimensions of %\*% do not match: 2 x 3 %\*% 2 x 3$/);
   });
 
   it("reports an index out of range", () => {
     assert.match(error("X = matrix(1, rows=2, cols=3)\nprint(as.scalar(X[3, 1]))"), /^\/tmp\/t\.dml:2:17: error: .*row index out of range/);
   });
 
-  it("reports a missing file with the paths tried", () => {
-    assert.match(error('X = read("nope_missing.csv")'), /^\/tmp\/t\.dml:1:5: error: .*nope_missing\.csv.*not found.*\/tmp\/nope_missing\.csv/);
+  it("reports a missing file with the paths tried, in the words of dml check", () => {
+    assert.equal(error('X = read("nope_missing.csv")'), "/tmp/t.dml:1:5: error: cannot read data file 'nope_missing.csv': no such file (looked in /tmp/nope_missing.csv)");
+  });
+
+  it("says 'did you mean' for a variable without a value, among the block's and the earlier ones", () => {
+    assert.equal(error("lambda = 0.5\ny = 2 * lamda"), "/tmp/t.dml:2:9: error: 'lamda' has no value here; did you mean 'lambda'?");
+    assert.equal(error("weights = 1\nwhile (FALSE) {}\nz = weigths + 1"), "/tmp/t.dml:3:5: error: 'weigths' has no value here; did you mean 'weights'?");
+    assert.equal(error("z = qqq + 1"), "/tmp/t.dml:1:5: error: 'qqq' has no value here");
+  });
+
+  it("names a missing $param, an unknown function and a wrong argument as dml check does", () => {
+    assert.equal(error("n = $N + 1"), "/tmp/t.dml:1:5: error: parameter $N has no value: pass N=value, or give a default with ifdef($N, ...)");
+    assert.equal(error("twice = function(double a) return (double b) { b = 2 * a }\nx = twicee(3)"), "/tmp/t.dml:2:5: error: unknown function 'twicee'; did you mean 'twice'?");
+    assert.equal(error("twice = function(double a) return (double b) { b = 2 * a }\nx = twice(aa=3)"), "/tmp/t.dml:2:5: error: function 'twice' has no parameter 'aa'; did you mean 'a'?");
+    assert.equal(error("twice = function(double a) return (double b) { b = 2 * a }\nx = twice()"), "/tmp/t.dml:2:5: error: function 'twice' is missing the argument 'a'");
   });
 
   it("reports stop() with its message and position, as.scalar of a 2x2, unsupported builtins", () => {
     assert.equal(error('x = 1\nif (x > 0) { stop("bad x") }'), "/tmp/t.dml:2:14: error: bad x");
-    assert.equal(error("X = matrix(1, rows=2, cols=2)\ny = as.scalar(X)"), "/tmp/t.dml:2:5: error: as.scalar: expected a 1 x 1 matrix, found 2 x 2");
+    assert.equal(error("X = matrix(1, rows=2, cols=2)\ny = as.scalar(X)"), "/tmp/t.dml:2:5: error: as.scalar needs a 1 x 1 matrix, but this one is 2 x 2");
     assert.match(error("X = matrix(1, rows=2, cols=2)\ny = eigen(X)"), /2:5: error: builtin eigen is not supported by the embedded runtime yet/);
   });
 

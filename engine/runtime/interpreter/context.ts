@@ -20,6 +20,8 @@ export interface EvalContext {
   memoryBudget: number;
   print(line: string): void;
   callUser(name: string, args: Value[], argNames: (string | undefined)[], range: Range): Value[];
+  /** The user functions callable here (for "did you mean"). */
+  functionNames?(): Iterable<string>;
 }
 
 export const DEFAULT_MEMORY_BUDGET = 2 * 1024 ** 3;

@@ -4,6 +4,9 @@
  * outputs are written to the environment.
  */
 import type { BlockDag, DagNode } from "../../program/dag-types";
+import path from "node:path";
+import { nodeFileSystem } from "../../stats/metadata/node-file-system";
+import { resolveDataPath } from "../../stats/metadata/path-resolution";
 import { typeParameterValue } from "../../stats/metadata/parameters";
 import { cbind, rbind } from "../kernels/bind";
 import { diag } from "../kernels/diag";
@@ -22,6 +25,8 @@ import type { ReadParameters } from "../io/read-parameters";
 import { BUILTINS, type CallArgs } from "./builtins";
 import { checkBudget, type EvalContext } from "./context";
 import { at, DmlRuntimeError, fail } from "./errors";
+import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
+import { builtinNames, lookupBuiltin } from "../../program/builtins";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
 import { bool, double, int, str, type Value } from "./values";
 
@@ -82,7 +87,7 @@ export class DagEvaluator {
         return n.type.valueType === "double" || !Number.isInteger(op.value) ? double(op.value) : int(op.value);
       case "input": {
         const v = this.ctx.env.get(op.name);
-        if (v === undefined) fail(`variable '${op.name}' has no value here`);
+        if (v === undefined) fail(noValueMessage(op.name, new Set([...this.ctx.env.keys(), ...this.dag.outputs.keys()])));
         return v;
       }
       case "parameter": {
@@ -93,17 +98,19 @@ export class DagEvaluator {
           return c.type === "int" ? int(c.value as number) : c.type === "double" ? double(c.value as number) : c.type === "boolean" ? bool(c.value as boolean) : str(String(c.value));
         }
         if (n.inputs.length > 0) return input(0);
-        return fail(`parameter $${name} is not given (pass ${name}=value)`);
+        return fail(missingParameterMessage(name));
       }
       case "matmul": {
         const a = mat(input(0));
         const b = mat(input(1));
-        if (a.cols === b.rows) checkBudget(this.ctx, a.rows, b.cols, n.range);
+        if (a.cols !== b.rows) fail(matmulDimensionsMessage(a, b));
+        checkBudget(this.ctx, a.rows, b.cols, n.range);
         return { kind: "matrix", matrix: fastMatmul(a, b) };
       }
       case "binary": {
         const a = input(0);
         const b = input(1);
+        if (a.kind === "matrix" && b.kind === "matrix" && !elementwiseDimensionsFit(a.matrix, b.matrix)) fail(elementwiseDimensionsMessage(op.op, a.matrix, b.matrix));
         if (a.kind === "matrix" || b.kind === "matrix") {
           const rows = Math.max(a.kind === "matrix" ? a.matrix.rows : 1, b.kind === "matrix" ? b.matrix.rows : 1);
           const cols = Math.max(a.kind === "matrix" ? a.matrix.cols : 1, b.kind === "matrix" ? b.matrix.cols : 1);
@@ -122,9 +129,12 @@ export class DagEvaluator {
       case "leftIndex":
         return leftIndexValue(input(0), input(1), indexRange(this.bounds(n.inputs.slice(2, 6))));
       case "cbind":
-        return { kind: "matrix", matrix: cbind(...n.inputs.map((i) => mat(this.node(i)))) };
-      case "rbind":
-        return { kind: "matrix", matrix: rbind(...n.inputs.map((i) => mat(this.node(i)))) };
+      case "rbind": {
+        const parts = n.inputs.map((i) => mat(this.node(i)));
+        const across = (m: Matrix) => (op.kind === "cbind" ? m.rows : m.cols);
+        if (parts.some((m) => across(m) !== across(parts[0]!))) fail(bindDimensionsMessage(op.kind, parts));
+        return { kind: "matrix", matrix: op.kind === "cbind" ? cbind(...parts) : rbind(...parts) };
+      }
       case "diag":
         return { kind: "matrix", matrix: diag(mat(input(0))) };
       case "table":
@@ -167,6 +177,7 @@ export class DagEvaluator {
       return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
     }
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
+    if (!builtin && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
     if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
     if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
     return builtin(this.named(n), this.ctx);
@@ -238,6 +249,13 @@ export class DagEvaluator {
     return { kind: "matrix", matrix: rand(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as typeof options) };
   }
 
+  /** The message of a read whose data file is not there, in the words the static checks use. */
+  private missingFile(pathText: string): string {
+    const scriptPath = this.ctx.scriptPath ?? path.join(process.cwd(), "script.dml");
+    const resolution = resolveDataPath(pathText, { scriptPath, fs: nodeFileSystem, ...(this.ctx.workspaceRoot ? { workspaceRoot: this.ctx.workspaceRoot } : {}) });
+    return missingDataFileMessage(pathText, resolution.candidates);
+  }
+
   private read(n: DagNode): Value {
     const file = text(this.arg(n, "file", 0) ?? fail("read: missing file name"));
     const params: ReadParameters = {};
@@ -259,7 +277,7 @@ export class DagEvaluator {
       ...(this.ctx.workspaceRoot ? { workspaceRoot: this.ctx.workspaceRoot } : {}),
       params,
     });
-    if (!result.ok) throw new DmlRuntimeError(result.error.message, n.range);
+    if (!result.ok) throw new DmlRuntimeError(result.error.code === "not-found" ? this.missingFile(file) : result.error.message, n.range);
     const value = result.value.value;
     if (value.kind === "matrix") return { kind: "matrix", matrix: matrixFromData(value.data) };
     if (value.kind === "frame") return { kind: "frame", frame: value.frame };

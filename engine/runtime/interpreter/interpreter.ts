@@ -4,10 +4,11 @@
  * bounds by predicate DAGs, user functions with defaults and multiple
  * returns. Functions of earlier programs of a session stay callable.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax/ast";
 import { parse } from "../../syntax/parse";
+import { builtinNames } from "../../program/builtins";
 import { buildPredicateDag } from "../../program/dag-build";
 import { createDagContext, typeFromSpec, type DagContext } from "../../program/dag-context";
 import { buildProgramDags, type ProgramDags } from "../../program/dag-program";
@@ -16,6 +17,7 @@ import type { ForBlock, FunctionBlock, StatementBlock } from "../../program/stat
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
+import { missingArgumentMessage, missingSourceFileMessage, sourceFileCandidates, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
 import { num, truthy } from "./operations";
 import { double, int, type Value } from "./values";
 
@@ -82,6 +84,7 @@ export class Interpreter {
       memoryBudget: host.memoryBudget,
       print: (line) => host.print(line),
       callUser: (name, args, names, range) => this.callUser(unit, name, args, names, range),
+      functionNames: () => [...unit.functions.keys(), ...host.functions.keys()],
     };
   }
 
@@ -151,14 +154,11 @@ export class Interpreter {
 
   /** `source("file") as ns`: the file's functions become callable as `ns::f` (plain names without `as`). */
   private source(unit: Unit, statement: SourceStatement): void {
-    const base = unit.file ?? this.host.scriptPath;
-    const file = path.resolve(base ? path.dirname(base) : process.cwd(), statement.path);
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      fail(`source: cannot read ${statement.path} (looked in ${file})`, statement.range);
-    }
+    const base = unit.file ?? this.host.scriptPath ?? path.join(process.cwd(), "script.dml");
+    const candidates = sourceFileCandidates(base, statement.path, this.host.workspaceRoot ?? process.cwd());
+    const file = candidates.find((c) => existsSync(c) && statSync(c).isFile());
+    if (file === undefined) fail(missingSourceFileMessage(statement.path, candidates), statement.range);
+    const text = readFileSync(file, "utf8");
     const parsed = parse(text);
     const syntax = parsed.diagnostics.find((d) => d.severity === "error");
     if (syntax) fail(`source: ${file}:${syntax.range.start.line + 1}:${syntax.range.start.character + 1}: ${syntax.message}`, statement.range);
@@ -178,7 +178,7 @@ export class Interpreter {
   }
 
   callUser(caller: Unit, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] {
-    const f = caller.functions.get(name) ?? this.host.functions.get(name) ?? fail(`function ${name} is not defined`, range);
+    const f = caller.functions.get(name) ?? this.host.functions.get(name) ?? fail(unknownFunctionMessage(name, [...caller.functions.keys(), ...this.host.functions.keys(), ...builtinNames()]), range);
     if (f.block.external) fail(`external function ${name} cannot be run`, range);
     this.checkInterrupt(range);
     if (this.depth >= MAX_CALL_DEPTH) fail(`calls nested deeper than ${MAX_CALL_DEPTH} (unbounded recursion?)`, range);
@@ -189,7 +189,7 @@ export class Interpreter {
     args.forEach((value, i) => {
       const n = names[i];
       if (n !== undefined) {
-        if (!f.block.params.includes(n)) fail(`function ${name} has no parameter '${n}'`, range);
+        if (!f.block.params.includes(n)) fail(unknownArgumentMessage(name, n, f.block.params), range);
         env.set(n, value);
         bound.add(n);
         return;
@@ -201,7 +201,7 @@ export class Interpreter {
     });
     for (const p of statement.params) {
       if (bound.has(p.name.name)) continue;
-      if (!p.defaultValue) fail(`function ${name}: missing argument '${p.name.name}'`, range);
+      if (!p.defaultValue) fail(missingArgumentMessage(name, p.name.name), range);
       const [v] = this.predicate(f.unit, [p.defaultValue], env);
       env.set(p.name.name, v);
     }

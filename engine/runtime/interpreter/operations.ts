@@ -15,6 +15,7 @@ import { scalarUnary } from "../kernels/unary-ops";
 import { DenseMatrix } from "../matrix/dense-matrix";
 import type { Matrix } from "../matrix/matrix";
 import { fail } from "./errors";
+import { asScalarMessage } from "./messages";
 import { bool, double, int, matrixCell, scalarText, str, type ScalarValue, type Value, describeValue } from "./values";
 
 const COMPARISONS = new Set<ElementwiseBinaryOp>(["<", "<=", ">", ">=", "==", "!="]);
@@ -130,7 +131,7 @@ export function castValue(to: string, a: Value): Value {
     case "scalar":
       if (a.kind === "scalar") return a;
       if (a.kind === "matrix") {
-        if (a.matrix.rows !== 1 || a.matrix.cols !== 1) fail(`as.scalar: expected a 1 x 1 matrix, found ${a.matrix.rows} x ${a.matrix.cols}`);
+        if (a.matrix.rows !== 1 || a.matrix.cols !== 1) fail(asScalarMessage(a.matrix));
         return double(matrixCell(a.matrix, 0, 0));
       }
       if (a.kind === "list" && a.items.length === 1) return castValue("scalar", a.items[0]);

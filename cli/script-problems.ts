@@ -1,0 +1,297 @@
+/**
+ * The problems of one script as every command reports them: `dml check`
+ * prints them, `dml explain` prints them above its summary, and `dml run`
+ * prints the errors among them and does not run (SystemDS, too, validates the
+ * whole script before it runs any of it). One list, one format
+ * (`file:line:col: severity: message`), so the commands tell one story.
+ *
+ * The list is the analysis's (engine/stats/check-document.ts, without the
+ * editor's hints) plus two checks that depend on how the script is invoked:
+ * - a `$name` with no value (command line or workspace file) and no `ifdef`
+ *   default: SystemDS's parser rejects such an invocation. It is an error
+ *   when the command describes an invocation (`dml run`, or check and explain
+ *   with any name=value given); a script checked without any is checked for
+ *   whatever values it gets later, so nothing is said.
+ * - a `read()` whose constant file name names no file: SystemDS's validation
+ *   rejects it ("Read input file does not exist"), an error, except inside an
+ *   `if`, a loop or a function, where SystemDS only warns (the read may not
+ *   run) and so do we; the runtime then fails with the same words if it
+ *   does. A file the script itself writes is not reported, nor (except
+ *   for `dml run`) one whose sizes a `.mtd`, an `@size` annotation or the
+ *   workspace file's "inputs" describe: that is data kept elsewhere, which
+ *   check and explain analyze by its description. Likewise a data
+ *   file whose `.mtd` cannot be parsed, reported at the read() call as the
+ *   runtime reports it.
+ * - a `source()` file found neither next to the script nor in the working
+ *   directory: an error (SystemDS's parser stops), unless the analysis
+ *   already reports something at that statement.
+ */
+import path from "node:path";
+import { readFile } from "node:fs/promises";
+import type { CallExpression, Diagnostic, Expression, Program, Range, Statement } from "../engine/syntax/ast";
+import { parse } from "../engine/syntax/parse";
+import { fileSourceReader } from "../engine/program/source-reader";
+import { statementExpressions } from "../engine/program/expression-walk";
+import { checkAndAnalyze } from "../engine/stats/check-document";
+import type { ProgramAnalysis } from "../engine/stats/program-analysis";
+import {
+  evaluateConstant,
+  loadWorkspaceConfig,
+  mergeParameterValues,
+  nodeFileSystem,
+  type ParameterValues,
+  readArguments,
+  readMtd,
+  resolveDataPath,
+  workspaceParameters,
+} from "../engine/stats/metadata";
+import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
+import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage, missingSourceFileMessage, sourceFileCandidates } from "../engine/runtime/interpreter/messages";
+import { err } from "./output";
+
+export interface ScriptProblemOptions {
+  /** The script's path as the user gave it (printed in every location). */
+  file: string;
+  /** `$name` values from the command line. */
+  parameters: ReadonlyMap<string, string>;
+  /** Whether the command describes one run of the script (run, or name=value given): a missing `$name` is then an error (else not reported). */
+  invocation: boolean;
+  estimator?: SparsityEstimator;
+  /** Whether the script is about to run (`dml run`): a missing data file is then an error even when its sizes are declared. */
+  willRun?: boolean;
+  /** Only the parser's diagnostics (`dml check --syntax`). */
+  syntaxOnly?: boolean;
+}
+
+export interface ScriptProblems {
+  /** Sorted by position; no hints. */
+  diagnostics: Diagnostic[];
+  /** The analysis behind them (none with a syntax error or `syntaxOnly`). */
+  analysis?: ProgramAnalysis;
+}
+
+export function scriptProblems(text: string, options: ScriptProblemOptions): ScriptProblems {
+  const parsed = parse(text, { keepComments: true });
+  if (options.syntaxOnly) return { diagnostics: sortByPosition(withoutHints(parsed.diagnostics)) };
+  const workspaceRoot = process.cwd();
+  const checked = checkAndAnalyze(
+    text,
+    {
+      scriptPath: options.file,
+      workspaceRoot,
+      parameters: options.parameters,
+      readFile: fileSourceReader(options.file),
+      ...(options.estimator ? { estimator: options.estimator } : {}),
+    },
+    parsed,
+  );
+  const analysis = checked.analysis;
+  if (!analysis) return { diagnostics: withoutHints(checked.diagnostics) };
+  const params = analysis.parameters;
+  const missing = options.invocation ? missingParameters(parsed.program, params) : [];
+  // Without a run, a missing file whose sizes something describes (.mtd, @size, dml-lens.json "inputs") is data kept elsewhere: the analysis uses the description.
+  const undescribed = new Set(checked.diagnostics.filter((d) => d.code === "read-size-unknown").map((d) => positionKey(d.range)));
+  const described = (file: Range) => !options.willRun && !undescribed.has(positionKey(file));
+  const data = dataFileProblems(parsed.program, params, { scriptPath: path.resolve(options.file), workspaceRoot }, described);
+  // A read that cannot work is reported once: its missing file or broken .mtd, not the analysis's guesses about its sizes and format.
+  const analysisDiagnostics = checked.diagnostics.filter((d) => !(GUESSES.has(d.code ?? "") && data.failedReads.some((call) => contains(call, d.range))));
+  const sources = missingSourceFiles(parsed.program, options.file, workspaceRoot).filter((d) => !analysisDiagnostics.some((a) => a.severity !== "hint" && positionKey(a.range) === positionKey(d.range)));
+  return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics, ...sources])), analysis };
+}
+
+/**
+ * The `$name` values a run of `file` gets: the workspace file's "params"
+ * (dml-lens.json in the working directory, its entry for the script winning),
+ * then the command line's, the values check and explain size with.
+ */
+export function runParameters(file: string, commandLine: ReadonlyMap<string, string>): Map<string, string> {
+  const workspace = loadWorkspaceConfig(nodeFileSystem, process.cwd()).config;
+  return mergeParameterValues(workspaceParameters(workspace, path.resolve(file)), commandLine);
+}
+
+/** `file:line:col: severity: message`, 1-based, as check, explain and run print a problem. */
+export function formatDiagnostic(file: string, d: Diagnostic): string {
+  return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message}`;
+}
+
+/** The script's text, or undefined after printing `<command>: cannot read FILE: no such file`. */
+export async function readScript(command: string, file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    err(`${command}: cannot read ${file}: ${describeReadError(code)}`);
+    return undefined;
+  }
+}
+
+function describeReadError(code: string): string {
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EISDIR":
+      return "is a directory";
+    case "EACCES":
+      return "permission denied";
+    default:
+      return code;
+  }
+}
+
+/** Every `$name` read outside `ifdef($name, ...)` with no value, at each use. */
+function missingParameters(program: Program, params: ParameterValues): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const visit = (expression: Expression) => {
+    if (expression.kind === "ifdef") {
+      visit(expression.defaultValue);
+      return;
+    }
+    if (expression.kind === "parameter" && !params.has(expression.name)) {
+      diagnostics.push({ severity: "error", message: missingParameterMessage(expression.name), range: expression.range, code: "missing-parameter" });
+    }
+    for (const child of children(expression)) visit(child);
+  };
+  walkStatements(program.body, false, (expression) => visit(expression));
+  return diagnostics;
+}
+
+/** `source(...)` statements whose file is in none of the places looked at (SystemDS's parser stops at them). */
+function missingSourceFiles(program: Program, file: string, workingDirectory: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const statement of program.body) {
+    if (statement.kind !== "source") continue;
+    const candidates = sourceFileCandidates(file, statement.path, workingDirectory);
+    if (candidates.some((c) => nodeFileSystem.exists(c))) continue;
+    diagnostics.push({ severity: "error", message: missingSourceFileMessage(statement.path, candidates), range: statement.range, code: "missing-source-file" });
+  }
+  return diagnostics;
+}
+
+/** The reads whose constant file name is not there or has a broken .mtd, and their calls' ranges. */
+function dataFileProblems(
+  program: Program,
+  params: ParameterValues,
+  context: { scriptPath: string; workspaceRoot: string },
+  described: (file: Range) => boolean,
+): { diagnostics: Diagnostic[]; failedReads: Range[] } {
+  const written = new Set<string>();
+  const reads: { call: CallExpression; conditional: boolean }[] = [];
+  walkStatements(program.body, false, (expression, conditional) =>
+    forEachCall(expression, (call) => {
+      const name = call.callee.name;
+      if (name === "read") reads.push({ call, conditional });
+      if (name === "write") {
+        const file = call.args.find((a) => a.name === "file") ?? call.args.filter((a) => a.name === undefined)[1];
+        const value = file && evaluateConstant(file.value, { params });
+        if (value?.ok && value.value.type === "string") written.add(value.value.value);
+      }
+    }),
+  );
+  const diagnostics: Diagnostic[] = [];
+  const failedReads: Range[] = [];
+  for (const { call, conditional } of reads) {
+    const file = readArguments(call, { params, constants: new Map() }, context.scriptPath).file;
+    if (!file) continue;
+    const value = evaluateConstant(file, { params });
+    if (!value.ok || value.value.type !== "string" || written.has(value.value.value)) continue;
+    const pathText = value.value.value;
+    const resolution = resolveDataPath(pathText, { ...context, fs: nodeFileSystem });
+    if (resolution.remote) continue;
+    const severity = conditional ? "warning" : "error";
+    const found = resolution.candidates.find((c) => nodeFileSystem.exists(c));
+    if (found === undefined) {
+      if (described(file.range)) continue;
+      diagnostics.push({ severity, message: missingDataFileMessage(pathText, resolution.candidates), range: call.range, code: "missing-data-file" });
+      failedReads.push(call.range);
+      continue;
+    }
+    // The first error of its .mtd stops the read (SystemDS cannot parse it either), named as the runtime names it.
+    const mtdError = readMtd(nodeFileSystem, found).diagnostics.find((d) => d.severity === "error");
+    if (!mtdError) continue;
+    diagnostics.push({ severity, message: metadataErrorMessage(pathText, mtdError.range.start, mtdError.message), range: call.range, code: "data-file-metadata" });
+    failedReads.push(call.range);
+  }
+  return { diagnostics, failedReads };
+}
+
+/**
+ * Calls `visit` with every expression the statements evaluate (right sides,
+ * calls, indices, conditions, loop bounds and options, parameter defaults)
+ * and whether it is conditional: inside an `if` branch, a loop body or a function.
+ */
+function walkStatements(body: readonly Statement[], conditional: boolean, visit: (expression: Expression, conditional: boolean) => void): void {
+  for (const statement of body) {
+    switch (statement.kind) {
+      case "if":
+        visit(statement.condition, conditional);
+        walkStatements(statement.thenBody, true, visit);
+        if (statement.elseBody) walkStatements(statement.elseBody, true, visit);
+        break;
+      case "for": {
+        const it = statement.iterable;
+        for (const e of it.kind === "range" ? [it.from, it.to] : [it.from, it.to, ...(it.by ? [it.by] : [])]) visit(e, conditional);
+        for (const option of statement.options) visit(option.value, conditional);
+        walkStatements(statement.body, true, visit);
+        break;
+      }
+      case "while":
+        visit(statement.condition, conditional);
+        walkStatements(statement.body, true, visit);
+        break;
+      case "function":
+        for (const p of statement.params) if (p.defaultValue) visit(p.defaultValue, true);
+        walkStatements(statement.body, true, visit);
+        break;
+      case "externalFunction":
+        break;
+      default:
+        for (const e of statementExpressions(statement)) visit(e, conditional);
+    }
+  }
+}
+
+function forEachCall(expression: Expression, visit: (call: CallExpression) => void): void {
+  if (expression.kind === "call") visit(expression);
+  for (const child of children(expression)) forEachCall(child, visit);
+}
+
+/** Sub-expressions, with the parameter of `ifdef` (not a read) left out. */
+function children(expression: Expression): Expression[] {
+  switch (expression.kind) {
+    case "binary":
+      return [expression.left, expression.right];
+    case "unary":
+      return [expression.operand];
+    case "call":
+      return expression.args.map((a) => a.value);
+    case "index":
+      return [expression.rows, expression.cols].flatMap((part) => (part ? [part.lower, ...(part.upper ? [part.upper] : [])] : []));
+    case "list":
+      return expression.items;
+    case "ifdef":
+      return [expression.defaultValue];
+    default:
+      return [];
+  }
+}
+
+function withoutHints(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  // Hints (why a size is unknown, ...) are for the editor.
+  return diagnostics.filter((d) => d.severity !== "hint");
+}
+
+function sortByPosition(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
+/** The analysis's notes on a read that are guesses (sizes unknown, format assumed, not scanned). */
+const GUESSES = new Set(["read-size-unknown", "read-format", "read-not-scanned", "read-scan"]);
+
+function positionKey(range: Range): string {
+  return `${range.start.line}:${range.start.character}`;
+}
+
+function contains(outer: Range, inner: Range): boolean {
+  const before = (a: Range["start"], b: Range["start"]) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
+}
