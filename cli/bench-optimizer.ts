@@ -1,7 +1,7 @@
 /**
  * `dml bench optimizer`: optimization time per statement block over every
- * block of the shipped scripts (examples/*.dml, the project's copies of
- * ../shared/dml) at the default budget, the median proof time of the
+ * block of the shipped scripts (examples/*.dml)
+ * at the default work budget, the median proof time of the
  * README's `dml prove` examples, then the e-graph and extraction
  * workloads (throughput, the 80-matrix associativity chain, ILP vs greedy).
  */

@@ -6,7 +6,7 @@
  * for the common builtins; they change between SystemDS releases, so a few
  * entries accept the parameter names of both older and newer releases, and
  * every argument problem with these builtins is a warning, not an error.
- * The remaining builtins of DML_LANGUAGE.md section 6 are known by name only.
+ * The remaining builtins of docs/DML_LANGUAGE.md section 6 are known by name only.
  */
 import { dml, dmlNameOnly, optional, p, required, withAliases, type BuiltinSignature } from "./builtin-types";
 
@@ -100,7 +100,7 @@ const misc: BuiltinSignature[] = [
 
 const KNOWN = [...regression, ...classification, ...clustering, ...preprocessing, ...misc];
 
-/** Every DML-bodied builtin of DML_LANGUAGE.md section 6 (SystemDS `Builtins.java`, script = true). */
+/** Every DML-bodied builtin of docs/DML_LANGUAGE.md section 6 (SystemDS `Builtins.java`, script = true). */
 const ALL_NAMES = `
 cspline csplineCG csplineDS lm lmCG lmDS lmPredict lmPredictStats glm glmPredict steplm lasso cvlm
 l2svm l2svmPredict msvm msvmPredict multiLogReg multiLogRegPredict naiveBayes naiveBayesPredict decisionTree

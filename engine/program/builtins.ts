@@ -1,7 +1,7 @@
 /**
  * The catalog of DML builtin functions: every native builtin, data function,
  * statement function, parameterized builtin and DML-bodied builtin of SystemDS
- * (DML_LANGUAGE.md section 6), each with its parameters, argument rules,
+ * (docs/docs/DML_LANGUAGE.md section 6), each with its parameters, argument rules,
  * number of outputs and result type (builtin-types.ts). The families live in
  * builtins-native.ts, builtins-data.ts and builtins-dml.ts.
  *

@@ -1,6 +1,6 @@
 /**
  * The optimizer on the SPORES examples (examples/sum_product.dml, a copy of
- * ../shared/dml/sum_product.dml): each statement gets its cheaper, verified
+ * examples/sum_product.dml): each statement gets its cheaper, verified
  * rewrite; with X dense the squared loss is left alone (the cost decides).
  */
 import { test } from "node:test";

@@ -1,7 +1,7 @@
 /**
  * The arguments of a `read(file, name=value, ...)` call, evaluated to
  * constants: the file expression and the typed values of the parameters
- * that describe the data (DML_LANGUAGE.md section 7). A parameter whose value
+ * that describe the data (docs/DML_LANGUAGE.md section 7). A parameter whose value
  * is not a compile-time constant is left out (SystemDS then does not know it
  * at compile time either).
  */
