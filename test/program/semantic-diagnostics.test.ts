@@ -194,15 +194,22 @@ describe("unknown functions", () => {
     assert.match(diagnose(src, { readFile })[0].message, /'helpr' is not defined in 'lib\/utils.dml' \(namespace utils\); did you mean 'helper'\?/);
   });
 
-  test("a sourced file that cannot be read is not checked", () => {
-    assert.deepEqual(brief(lines('source("missing.dml") as m', "x = m::anything(1, 2, 3)"), { readFile: () => undefined }), []);
-    assert.deepEqual(brief(lines('source("missing.dml") as m', "x = m::anything(1, 2, 3)")), []);
+  test("a sourced file that cannot be found is an error at its source(); calls into it are not checked", () => {
+    const src = lines('source("missing.dml") as m', "x = m::anything(1, 2, 3)", "y = m::other()");
+    assert.deepEqual(brief(src, { readFile: () => undefined }), ["1:1 error source-not-found"]);
+    assert.match(diagnose(src, { readFile: () => undefined })[0].message, /cannot find the sourced file 'missing.dml'/);
+    assert.deepEqual(brief(lines('source("a/b.dml")', 'source("c.dml") as c'), { readFile: () => undefined }), ["1:1 error source-not-found", "2:1 error source-not-found"]);
+    // Without a reader (no file system) nothing is known about the file: no error.
+    assert.deepEqual(brief(src), []);
+    // setwd moves where SystemDS looks: unknown here, so no error.
+    assert.deepEqual(brief(lines('setwd("elsewhere")', 'source("missing.dml") as m'), { readFile: () => undefined }), []);
   });
 
   test("files sourced without a namespace add their functions, or make unknown names a warning", () => {
     const readFile = (p: string) => (p === "fns.dml" ? lines("g = function(double a) return (double b) { b = a }") : undefined);
     assert.deepEqual(brief(lines('source("fns.dml")', "x = g(1)"), { readFile }), []);
-    const d = only(lines('source("other.dml")', "x = g(1)"), { readFile });
+    const [missing, d] = diagnose(lines('source("other.dml")', "x = g(1)"), { readFile });
+    assert.equal(missing.code, "source-not-found");
     assert.equal(d.severity, "warning");
     assert.match(d.message, /it may come from 'other.dml', which could not be read/);
   });

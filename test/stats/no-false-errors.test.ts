@@ -1,0 +1,98 @@
+/**
+ * Classes of valid SystemDS code that `dml check` used to reject (issue 13,
+ * section 1). Each class has several members; every script here runs in
+ * SystemDS, so any error on it is a false error.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { checkDocument } from "../../engine/stats/check-document";
+import { analyzeText } from "../../engine/stats/program-analysis";
+import { formatStats } from "../../engine/stats/sizes/node-stats";
+
+/** `line:col code message` of every error (warnings apart). */
+function errors(text: string, readFile?: (path: string) => string | undefined): string[] {
+  return checkDocument(text, readFile ? { readFile } : {})
+    .filter((d) => d.severity === "error")
+    .map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
+}
+
+function warnings(text: string): string[] {
+  return checkDocument(text).filter((d) => d.severity === "warning").map((d) => `${d.range.start.line + 1} ${d.message}`);
+}
+
+/** The stats of variable `name` as the last block that assigns it leaves it. */
+function sizeOf(text: string, name: string): string {
+  const analysis = analyzeText(text);
+  const blocks = analysis.dags.blocks.filter((b) => !b.functionName && b.dag.outputs.has(name));
+  const block = blocks[blocks.length - 1];
+  assert.ok(block, `no block assigns ${name}`);
+  return formatStats(analysis.sizes.blocks.get(block.block)!.nodes[block.dag.outputs.get(name)!]);
+}
+
+export const VALID_SCRIPTS: Record<string, string> = {};
+
+function valid(name: string, text: string): string {
+  VALID_SCRIPTS[name] = text;
+  return text;
+}
+
+describe("as.matrix of a list, a frame, a value of unknown type", () => {
+  it("a list of scalars is a column vector, one row per item", () => {
+    const text = valid("as-matrix-list", "R = matrix(0, rows=3, cols=2)\nR[1:3, 1] = as.matrix(list(1, 2, 3))\nv = as.matrix(list(4, 5))\nprint(sum(R) + sum(v))\n");
+    assert.deepEqual(errors(text), []);
+    assert.equal(sizeOf(text, "v"), "2 x 1, nnz ?");
+  });
+
+  it("a one-item list gives the item; list slices and appends keep their items", () => {
+    const text = valid(
+      "as-matrix-list-item",
+      [
+        "X = rand(rows=10, cols=3)",
+        "l = list(X, 2)",
+        "l = append(l, t(X))",
+        "A = as.matrix(l[1])",
+        "B = as.matrix(l[3])",
+        "s = as.matrix(list(7))",
+        "C = cbind(A, X) %*% rbind(B, B)",
+        "print(sum(C) + sum(s))",
+      ].join("\n"),
+    );
+    assert.deepEqual(errors(text), []);
+    assert.equal(sizeOf(text, "A"), "10 x 3, nnz ~30");
+    assert.equal(sizeOf(text, "B"), "3 x 10, nnz ~30");
+    assert.equal(sizeOf(text, "s"), "1 x 1, nnz ?");
+  });
+
+  it("a list of unknown items, a frame, or an unknown value gives unknown dims, never 1 x 1", () => {
+    const text = valid(
+      "as-matrix-unknown",
+      [
+        "X = rand(rows=10, cols=3)",
+        "l = list()",
+        "for (i in 1:3) { l = append(l, X) }",
+        "A = as.matrix(l[2])",
+        "Z = cbind(A, X)",
+        "F = as.frame(X)",
+        "M = as.matrix(F)",
+        "Y = M %*% t(X)",
+        "print(sum(Z) + sum(Y))",
+      ].join("\n"),
+    );
+    assert.deepEqual(errors(text), []);
+    assert.equal(sizeOf(text, "A"), "? x ?, nnz ?");
+  });
+});
+
+describe("append", () => {
+  it("of two strings joins them (a string, not a matrix)", () => {
+    const text = valid("append-strings", 's = "a"\ns = append(s, "b")\nt = append(s, "c") + "!"\nprint(t)\nn = nchar(s)\n');
+    assert.deepEqual(errors(text).filter((e) => !e.includes("nchar")), []);
+    assert.equal(sizeOf(text, "s"), "scalar string");
+  });
+
+  it("of a list adds one item per further argument (a list too)", () => {
+    const text = "X = rand(rows=4, cols=2)\nl = list(X)\nl = append(l, list(1, 2))\nn = length(l)\n";
+    assert.deepEqual(errors(text), []);
+    assert.equal(sizeOf(text, "n"), "scalar 2");
+  });
+});
