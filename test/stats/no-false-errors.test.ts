@@ -96,3 +96,54 @@ describe("append", () => {
     assert.equal(sizeOf(text, "n"), "scalar 2");
   });
 });
+
+describe("guards: index and size checks use what the branch condition implies", () => {
+  it("a branch whose condition folds to false is dead: no errors in it", () => {
+    const text = valid(
+      "guard-dead-branch",
+      [
+        "C = matrix(0, rows=10, cols=3)",
+        "itr = 1",
+        "if (itr %% 100 == 0) { C[itr/100,] = matrix(1, rows=1, cols=3) }",
+        "X = rand(rows=5, cols=1)",
+        "if (ncol(X) > 1) { Y = X[, 2] } else { Y = X }",
+        "if (FALSE) { Z = X %*% X }",
+        "print(sum(C) + sum(Y))",
+      ].join("\n"),
+    );
+    assert.deepEqual(errors(text), []);
+    assert.deepEqual(warnings(text), []);
+    // Only the live branch reaches the join.
+    assert.equal(sizeOf(text, "Y"), "5 x 1, nnz ~5");
+  });
+
+  it("a branch whose condition folds to true is checked (and errors stay errors)", () => {
+    assert.deepEqual(errors("X = rand(rows=5, cols=2)\nif (ncol(X) == 2) { Z = X %*% X }\n").map((e) => e.split(" ")[1]), ["dimension-mismatch"]);
+  });
+
+  it("under an unknown condition, the scalars it reads lose their constant values", () => {
+    const text = valid(
+      "guard-unknown-condition",
+      [
+        "C = matrix(0, rows=10, cols=3)",
+        "X = rand(rows=5, cols=3)",
+        "i = 1",
+        "if (sum(X) > 2) { i = 250 }",
+        "j = 1",
+        "if (j %% 100 == 0 & sum(X) > 1) { C[j/100, ] = X[1, ] }",
+        "for (it in 1:20) { if (it %% 10 == 0) { C[it/10, ] = X[2, ] } }",
+        "print(sum(C))",
+      ].join("\n"),
+    );
+    assert.deepEqual(errors(text), []);
+    assert.deepEqual(warnings(text), []);
+  });
+
+  it("a size problem in a branch that may not run is a warning that says why", () => {
+    const text = "X = rand(rows=5, cols=1)\nZ = rand(rows=3, cols=3)\nif (sum(Z) > 100) { W = Z %*% X } else { V = cbind(Z, X) }\n";
+    assert.deepEqual(errors(text), []);
+    const found = warnings(text);
+    assert.equal(found.length, 2);
+    for (const w of found) assert.match(w, /in a branch that may not run/);
+  });
+});
