@@ -293,6 +293,10 @@ describe("outputs and assignment targets", () => {
     const g = "g = function(double a) { print(a) }";
     assert.equal(only(lines(g, "x = g(1) + 1")).message, "function 'g' returns no value");
     assert.deepEqual(brief(lines(g, "g(1)")), []);
+    // SystemDS binds min(#targets, #outputs) results of a single assignment: valid, a warning says x gets nothing.
+    assert.deepEqual(brief(lines(g, "x = g(1)")), ["2:5 warning output-count"]);
+    assert.deepEqual(brief(lines(g, "if (g(1)) { y = 1 }")), ["2:5 error output-count"]);
+    assert.deepEqual(brief(lines(g, "[u, v] = g(1)")), ["2:10 error output-count"]);
   });
 
   test("statement functions return nothing", () => {
