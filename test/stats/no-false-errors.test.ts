@@ -147,3 +147,27 @@ describe("guards: index and size checks use what the branch condition implies", 
     for (const w of found) assert.match(w, /in a branch that may not run/);
   });
 });
+
+describe("diag of a matrix whose column count is unknown", () => {
+  it("is not known to extract the diagonal: n x ?, no errors downstream", () => {
+    const text = valid(
+      "diag-unknown-cols",
+      [
+        "f = function(matrix[double] v) return (matrix[double] D) {",
+        "  D = diag(v)",
+        "  Z = D %*% matrix(1, rows=nrow(v), cols=4)",
+        "  W = cbind(D, D)",
+        "}",
+        "X = rand(rows=6, cols=1)",
+        "D = f(X)",
+        "E = D %*% matrix(1, rows=6, cols=2)",
+        "Y = read($Y, rows=5)",
+        "G = diag(Y) %*% matrix(1, rows=5, cols=2)",
+        "print(sum(E) + sum(G))",
+      ].join("\n"),
+    );
+    assert.deepEqual(errors(text), []);
+    assert.match(sizeOf(text, "E"), /^6 x 2,/);
+    assert.equal(sizeOf("X = read($X, rows=5)\nD = diag(X)\n", "D"), "5 x ?, nnz ?");
+  });
+});
