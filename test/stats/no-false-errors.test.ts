@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkDocument } from "../../engine/stats/check-document";
+import { memoryFileSystem } from "../../engine/stats/metadata";
 import { analyzeText } from "../../engine/stats/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 
@@ -169,5 +170,33 @@ describe("diag of a matrix whose column count is unknown", () => {
     assert.deepEqual(errors(text), []);
     assert.match(sizeOf(text, "E"), /^6 x 2,/);
     assert.equal(sizeOf("X = read($X, rows=5)\nD = diag(X)\n", "D"), "5 x ?, nnz ?");
+  });
+});
+
+describe("sizes survive an indirection through constant variables", () => {
+  const fs = memoryFileSystem({
+    "/w/data/X.csv.mtd": '{"data_type": "matrix", "value_type": "double", "rows": 20, "cols": 4, "nnz": 80, "format": "csv"}',
+    "/w/data/X.csv": "",
+  });
+  const sizeIn = (text: string, name: string, params: Record<string, string> = {}) => {
+    const analysis = analyzeText(text, { scriptPath: "/w/s.dml", workspaceRoot: "/w", fs, parameters: new Map(Object.entries(params)) });
+    const blocks = analysis.dags.blocks.filter((b) => b.dag.outputs.has(name));
+    const block = blocks[blocks.length - 1];
+    return formatStats(analysis.sizes.blocks.get(block.block)!.nodes[block.dag.outputs.get(name)!]);
+  };
+
+  it("a file name through a variable, in the same block or an earlier one, is read like the name itself", () => {
+    assert.equal(sizeIn('X = read("data/X.csv")', "X"), "20 x 4, nnz 80");
+    assert.equal(sizeIn('fileX = "data/X.csv"\nX = read(fileX)', "X"), "20 x 4, nnz 80");
+    assert.equal(sizeIn('fileX = "data/X.csv"\nif (FALSE) { print("no") }\nX = read(fileX)', "X"), "20 x 4, nnz 80");
+    assert.equal(sizeIn("fileX = $X\nwhile (FALSE) {}\nX = read(fileX)", "X", { X: "data/X.csv" }), "20 x 4, nnz 80");
+    assert.equal(sizeIn("fileX = $X\nX = read(fileX)", "X", { X: "data/X.csv" }), "20 x 4, nnz 80");
+  });
+
+  it("also through string concatenation of constants", () => {
+    assert.equal(sizeIn('dir = "data/"\nwhile (FALSE) {}\nX = read(dir + "X.csv")', "X"), "20 x 4, nnz 80");
+    assert.equal(sizeIn('base = $D + "/"\nwhile (FALSE) {}\nX = read(base + "X" + ".csv")', "X", { D: "data" }), "20 x 4, nnz 80");
+    // A name that is not constant stays unknown.
+    assert.equal(sizeIn('n = "data/X.csv"\nif (sum(rand(rows=2, cols=2)) > 1) { n = "data/Y.csv" }\nX = read(n)', "X"), "? x ?, nnz ?");
   });
 });
