@@ -10,13 +10,15 @@
  * then the working directory). A sourced file that cannot be read is an error
  * at its `source(...)` statement (SystemDS rejects the script), unless the
  * script changes its working directory with `setwd` (then where the file is
- * looked up is not known here); its functions are unknown, never wrong: calls
+ * looked up is not known here) or the path is into SystemDS's bundled script
+ * library (`nn/...`, found in its jar); its functions are unknown, never wrong: calls
  * into it are not checked.
  */
 import { parse } from "../syntax/parse";
 import type { Diagnostic, ExternalFunctionDefinition, FunctionDefinition, Program, SourceStatement } from "../syntax/ast";
 import type { BuiltinSignature } from "./builtin-types";
 import { lookupBuiltin } from "./builtins";
+import { isBundledScriptPath } from "./source-reader";
 import { forEachStatement } from "./statement-walk";
 
 export type UserFunction = FunctionDefinition | ExternalFunctionDefinition;
@@ -66,7 +68,7 @@ export function buildFunctionScope(program: Program, readFile?: SourceReader): F
       if (!local.has(statement.name.name)) local.set(statement.name.name, statement);
     } else if (statement.kind === "source") {
       const file: SourcedFile = { path: statement.path, statement, functions: readFunctions(statement.path, readFile) };
-      if (readFile && !file.functions && !movesWorkingDirectory) {
+      if (readFile && !file.functions && !movesWorkingDirectory && !isBundledScriptPath(statement.path)) {
         const message = `cannot find the sourced file '${statement.path}'; SystemDS rejects a script whose source() file is missing`;
         diagnostics.push({ severity: "error", message, range: statement.range, code: "source-not-found" });
       }

@@ -13,6 +13,7 @@ import type { AnalysisCache } from "./analysis-cache";
 import { createDagContext } from "../program/dag-context";
 import type { DagNode } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
+import { sourceCandidates } from "../program/source-reader";
 import { forEachStatement } from "../program/statement-walk";
 import { statementExpressions, walkExpression } from "../program/expression-walk";
 import {
@@ -161,15 +162,14 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
 
 /**
  * Resolves `source("f.dml") as ns` for the size analysis: the file is looked
- * up next to the script, then in the workspace root (as `dml check` does),
+ * up as `dml check` does (source-reader.ts, the workspace root as working directory),
  * parsed and turned into DAGs once per path; a file that sources itself,
  * directly or not, resolves to nothing the second time.
  */
 function sourcedPrograms(scriptPath: string, workspaceRoot: string | undefined, fs: FileSystem, base: ProgramSizeOptions) {
   const loaded = new Map<string, SourcedProgram | undefined>();
   const resolve = (file: string): string | undefined => {
-    const candidates = [path.resolve(path.dirname(scriptPath), file), ...(workspaceRoot ? [path.resolve(workspaceRoot, file)] : [])];
-    return candidates.find((candidate) => fs.exists(candidate));
+    return sourceCandidates(scriptPath, file, workspaceRoot ? [workspaceRoot] : []).find((candidate) => fs.exists(candidate));
   };
   const load = (file: string): SourcedProgram | undefined => {
     const resolved = resolve(file);

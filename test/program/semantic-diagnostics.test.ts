@@ -201,6 +201,8 @@ describe("unknown functions", () => {
     assert.deepEqual(brief(lines('source("a/b.dml")', 'source("c.dml") as c'), { readFile: () => undefined }), ["1:1 error source-not-found", "2:1 error source-not-found"]);
     // Without a reader (no file system) nothing is known about the file: no error.
     assert.deepEqual(brief(src), []);
+    // SystemDS's bundled library (nn/..., scripts/...) is found in its jar: no error when there is no local copy.
+    assert.deepEqual(brief(lines('source("nn/layers/affine.dml") as affine', 'source("./scripts/builtin/x.dml") as x', 'source("builtin/y.dml") as y'), { readFile: () => undefined }), []);
     // setwd moves where SystemDS looks: unknown here, so no error.
     assert.deepEqual(brief(lines('setwd("elsewhere")', 'source("missing.dml") as m'), { readFile: () => undefined }), []);
   });
