@@ -124,6 +124,7 @@ img_sample_pairing_linearized img_invert img_invert_linearized img_posterize img
 topk_cleaning fit_pipeline apply_pipeline executePipeline bandit hyperband gridSearch sliceLine sliceLineDebug
 sliceLineExtract slicefinder incSliceLine shapExplainer impurityMeasures raJoin raGroupby raSelection union
 intersect setdiff symmetricDifference sigmoid softmax logSumExp dist sqrtMatrix xdummy1 xdummy2
+applyAndEvaluate outlierByDB
 `
   .trim()
   .split(/\s+/);

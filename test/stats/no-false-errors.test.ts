@@ -122,8 +122,17 @@ describe("guards: index and size checks use what the branch condition implies", 
     assert.equal(sizeOf(text, "Y"), "5 x 1, nnz ~5");
   });
 
+  it("a while loop whose condition folds to false never runs its body", () => {
+    const text = valid("guard-dead-while", "X = rand(rows=5, cols=2)\nwhile (FALSE) { Z = X %*% X }\ndone = TRUE\nwhile (!done) { Y = X[7, ] }\nprint(sum(X))\n");
+    assert.deepEqual(errors(text), []);
+    assert.deepEqual(warnings(text), []);
+  });
+
   it("a branch whose condition folds to true is checked (and errors stay errors)", () => {
     assert.deepEqual(errors("X = rand(rows=5, cols=2)\nif (ncol(X) == 2) { Z = X %*% X }\n").map((e) => e.split(" ")[1]), ["dimension-mismatch"]);
+    // Conditions over variables fold too (a predicate does not know their types, the values do).
+    assert.deepEqual(errors("X = rand(rows=5, cols=2)\nk = 2\nif (k > 1 & !(k == 3)) { Z = X %*% X }\n").map((e) => e.split(" ")[1]), ["dimension-mismatch"]);
+    assert.deepEqual(warnings("X = rand(rows=5, cols=2)\nk = 2\nif (k < 1) { Z = X %*% X }\n"), []);
   });
 
   it("under an unknown condition, the scalars it reads lose their constant values", () => {

@@ -9,7 +9,8 @@
  * follows from known inputs.
  */
 import type { Diagnostic } from "../../syntax/ast";
-import type { DagNode, ElementwiseBinaryOp } from "../../program/dag-types";
+import type { DagNode, DagType, ElementwiseBinaryOp } from "../../program/dag-types";
+import { binaryType, unaryType } from "../../program/dag-typing";
 import { applyNumeric, applyNumericUnary, foldBinary, foldUnary, isNonZero } from "./scalar-fold";
 import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, type ScalarValue, scalarStats } from "./node-stats";
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
@@ -67,7 +68,7 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
       return binaryStats(op.op, node, inputs[0], inputs[1], error);
     case "unary": {
       const [a] = inputs;
-      if (!isMatrix(a)) return scalarStats(node.type, a.value === undefined ? undefined : foldUnary(op.op, a.value));
+      if (!isMatrix(a)) return scalarStats(refined(node, unaryType(op.op, a.type).type), a.value === undefined ? undefined : foldUnary(op.op, a.value));
       const zeroStaysZero = !isNonZero(applyNumericUnary(op.op, 0));
       const exact = a.nnzExact === true && (op.op === "-" || op.op === "abs" || op.op === "sign" || op.op === "sqrt");
       return matrixStats(a.rows, a.cols, zeroStaysZero ? a.nnz : cells(a), exact || (!zeroStaysZero && cells(a) !== null && op.op === "exp"));
@@ -116,6 +117,15 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
   }
 }
 
+/**
+ * The node's type, or where the DAG could not type it (a predicate reads
+ * variables whose types it does not know) the type the operation has on the
+ * actual input stats.
+ */
+function refined(node: DagNode, fromInputs: DagType): DagType {
+  return node.type.dataType === "unknown" ? fromInputs : node.type;
+}
+
 function describe(s: NodeStats): string {
   const d = (n: number | null) => (n === null ? "?" : String(n));
   return `${d(s.rows)} x ${d(s.cols)}`;
@@ -158,7 +168,7 @@ function binaryStats(op: ElementwiseBinaryOp, node: DagNode, a: NodeStats, b: No
   const bMatrix = isMatrix(b);
   if (!aMatrix && !bMatrix) {
     const value = a.value !== undefined && b.value !== undefined ? foldBinary(op, a.value, b.value) : undefined;
-    return scalarStats(node.type, value);
+    return scalarStats(refined(node, binaryType(op, a.type, b.type).type), value);
   }
   if (aMatrix && bMatrix) {
     const dims = broadcastDims(a, b);

@@ -223,6 +223,11 @@ class SizeWalker {
   }
 
   private loopRounds(block: WhileBlock | ForBlock, env: Env, mode: Mode): Env {
+    if (block.kind === "while" && truthValue(this.predicate([block.statement.condition], env, "probe").value) === false) {
+      // `while (FALSE) {...}`: the body never runs (dead, like an if-branch whose condition folds to false).
+      this.silently(() => this.sequence(block.bodyBlocks, env, mode));
+      return env;
+    }
     let entry = env;
     const variable = block.kind === "while" ? undefined : block.variable;
     if (block.kind !== "while") {
