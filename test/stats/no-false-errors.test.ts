@@ -153,6 +153,12 @@ describe("guards: index and size checks use what the branch condition implies", 
     assert.deepEqual(warnings(text), []);
   });
 
+  it("after the if, a scalar the condition read keeps its value unless a branch assigned it", () => {
+    const text = "X = rand(rows=5, cols=3)\nn = 4\nk = 2\nif (sum(X) > n & k > 0) { k = 3 }\nY = matrix(0, rows=n, cols=1)\nZ = matrix(0, rows=k, cols=1)\n";
+    assert.equal(sizeOf(text, "Y"), "4 x 1, nnz 0");
+    assert.equal(sizeOf(text, "Z"), "? x 1, nnz 0");
+  });
+
   it("a size problem in a branch that may not run is a warning that says why", () => {
     const text = "X = rand(rows=5, cols=1)\nZ = rand(rows=3, cols=3)\nif (sum(Z) > 100) { W = Z %*% X } else { V = cbind(Z, X) }\n";
     assert.deepEqual(errors(text), []);

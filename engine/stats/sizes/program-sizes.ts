@@ -134,11 +134,20 @@ class SizeWalker {
     });
     const branchEnv = forgotten.length > 0 ? env.with(forgotten) : env;
     this.conditional++;
+    let thenExit: Env;
+    let elseExit: Env;
     try {
-      return joinEnvs(this.sequence(block.thenBlocks, branchEnv, mode), this.sequence(block.elseBlocks, branchEnv, mode));
+      thenExit = this.sequence(block.thenBlocks, branchEnv, mode);
+      elseExit = this.sequence(block.elseBlocks, branchEnv, mode);
     } finally {
       this.conditional--;
     }
+    // After the if, a variable neither branch assigned has its value again.
+    const untouched = forgotten.flatMap(([name, stats]): [string, NodeStats][] =>
+      thenExit.get(name) === stats && elseExit.get(name) === stats ? [[name, env.get(name)!]] : [],
+    );
+    const joined = joinEnvs(thenExit, elseExit);
+    return untouched.length > 0 ? joined.with(untouched) : joined;
   }
 
   /** Runs `walk` with diagnostics off (a dead branch). */
