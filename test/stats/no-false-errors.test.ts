@@ -95,10 +95,11 @@ describe("append", () => {
     assert.equal(sizeOf(text, "s"), "scalar string");
   });
 
-  it("of a list adds one item per further argument (a list too)", () => {
-    const text = "X = rand(rows=4, cols=2)\nl = list(X)\nl = append(l, list(1, 2))\nn = length(l)\n";
+  it("of a list adds the argument as one item; a one-item list adds its item (SystemDS unfolds it)", () => {
+    const text = "X = rand(rows=4, cols=2)\nl = list(X)\nl = append(l, list(1, 2))\nn = length(l)\nl = append(l, list(t(X)))\nT = as.matrix(l[3])\n";
     assert.deepEqual(errors(text), []);
     assert.equal(sizeOf(text, "n"), "scalar 2");
+    assert.match(sizeOf(text, "T"), /^2 x 4,/);
   });
 });
 

@@ -50,7 +50,8 @@ const dense = (rows: number, cols: number, data: Float64Array): Value => ({ kind
  * `append`/`cbind`/`rbind` where the DAG could not tell matrices apart (the
  * first argument is a string, a list or of unknown type), as SystemDS runs
  * them: two strings are joined with a newline, a list gets the further
- * arguments as items (each one item, a list too), a list alone is bound
+ * arguments as items (a one-item list adds its item, a longer list is one
+ * nested item), a list alone is bound
  * item by item into one matrix, matrices are bound.
  */
 function appendBuiltin(kind: "cbind" | "rbind") {
@@ -63,7 +64,9 @@ function appendBuiltin(kind: "cbind" | "rbind") {
     }
     if (first.kind === "list") {
       if (rest.length === 0) return { kind: "matrix", matrix: (kind === "cbind" ? cbind : rbind)(...first.items.map((v) => mat(v, kind))) };
-      return { kind: "list", items: [...first.items, ...rest], names: [...(first.names ?? first.items.map(() => undefined)), ...rest.map(() => undefined)] };
+      // A one-item list is unfolded (its item, with its name, is added); anything else is one item.
+      const added = rest.map((v): [Value, string | undefined] => (v.kind === "list" && v.items.length === 1 ? [v.items[0], v.names?.[0]] : [v, undefined]));
+      return { kind: "list", items: [...first.items, ...added.map(([v]) => v)], names: [...(first.names ?? first.items.map(() => undefined)), ...added.map(([, n]) => n)] };
     }
     return { kind: "matrix", matrix: (kind === "cbind" ? cbind : rbind)(...a.values.map((v) => mat(v, kind))) };
   };

@@ -12,7 +12,7 @@ import type { Diagnostic } from "../../syntax/ast";
 import type { DagNode, DagType, ElementwiseBinaryOp } from "../../program/dag-types";
 import { binaryType, unaryType } from "../../program/dag-typing";
 import { applyNumeric, applyNumericUnary, foldBinary, foldUnary, isNonZero } from "./scalar-fold";
-import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, type ScalarValue, scalarStats } from "./node-stats";
+import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
 import { indexStats, leftIndexStats } from "./index-sizes";
 import { constructorStats } from "./constructor-sizes";
@@ -304,11 +304,19 @@ function listAsMatrixStats(list: NodeStats): NodeStats {
   return matrixStats(null, null, null);
 }
 
-/** `append(list, x, ...)`: the list's items and then each further argument as one item (a list too), when known. */
+/**
+ * `append(list, x)`: the list's items and then `x` as one item; a one-item
+ * list `x` adds its item (SystemDS unfolds it), a longer list is one nested
+ * item, a list of unknown length one item of unknown stats.
+ */
 function appendStats(inputs: NodeStats[]): NodeStats {
   const [list, ...added] = inputs;
   if (!list.items) return { type: { dataType: "list", valueType: "unknown" }, rows: null, cols: 1, nnz: null };
-  return listStats([...list.items, ...added]);
+  const item = (x: NodeStats): NodeStats => {
+    if (x.type.dataType !== "list") return x;
+    return x.items?.length === 1 ? x.items[0] : x.items ? x : unknownStats;
+  };
+  return listStats([...list.items, ...added.map(item)]);
 }
 
 /**
