@@ -230,6 +230,15 @@ describe("arguments", () => {
     assert.equal(only(lines("t = time(1)")).message, "'time' takes no arguments but 1 was given");
   });
 
+  test("signatures of current SystemDS: write(X, file, format); lstm_backward with the forward caches", () => {
+    const X = "X = matrix(1, rows=2, cols=2)";
+    assert.deepEqual(brief(lines(X, 'write(X, "out.csv", "text")', 'write(X, "out.csv", format="csv")')), []);
+    assert.deepEqual(brief(lines(X, 'write(X, "out.csv", "text", "extra")')).map((d) => d.split(" ").slice(1).join(" ")), ["error argument-count"]);
+    const args = "X, X, X, X, X, FALSE, X, X";
+    assert.deepEqual(brief(lines(X, `[a, b, c, d, e] = lstm_backward(${args})`, `[a, b, c, d, e] = lstm_backward(${args}, X, X, X)`)), []);
+    assert.deepEqual(brief(lines(X, `[a, b, c, d, e] = lstm_backward(${args}, X, X, X, X)`)).map((d) => d.split(" ").slice(1).join(" ")), ["error argument-count"]);
+  });
+
   test("variadic builtins accept any number of arguments", () => {
     assert.deepEqual(brief(lines("A = matrix(1, rows=2, cols=2)", "B = cbind(A, A, A, A)", "m = min(1, 2, 3, 4)", "L = list(a=1, b=A)", 'print("%d %d", 1, 2)')), []);
   });
