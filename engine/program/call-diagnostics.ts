@@ -19,10 +19,52 @@ import { forEachStatement } from "./statement-walk";
 
 export function callDiagnostics(program: Program, scope: FunctionScope): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  const conditional = statementsInBranchesAndLoops(program.body);
   forEachStatement(program.body, (statement) => {
-    for (const [expression, targets, used] of statementCalls(statement)) visitCalls(expression, targets, used, scope, diagnostics);
+    const found: Diagnostic[] = [];
+    for (const [expression, targets, used] of statementCalls(statement)) visitCalls(expression, targets, used, scope, found);
+    diagnostics.push(...(conditional.has(statement) ? found.map(mayNotRun) : found));
   });
   return diagnostics;
+}
+
+const MIXED_IN_BRANCH = " (SystemDS only warns about this inside an if, while or for body)";
+
+/**
+ * SystemDS validates the bodies of ifs and loops as "conditional": there its
+ * check that a function call's arguments are all named or all positional
+ * (FunctionCallIdentifier) only warns.
+ */
+function mayNotRun(d: Diagnostic): Diagnostic {
+  if (d.severity !== "error" || d.code !== "mixed-arguments" || !d.message.startsWith("function '") || !d.message.includes("both named and positional")) return d;
+  return { ...d, severity: "warning", message: d.message + MIXED_IN_BRANCH };
+}
+
+/** The statements inside if-branches and loop bodies (at any depth, in functions too). */
+function statementsInBranchesAndLoops(body: readonly Statement[]): Set<Statement> {
+  const inside = new Set<Statement>();
+  const walk = (statements: readonly Statement[], conditional: boolean) => {
+    for (const statement of statements) {
+      if (conditional) inside.add(statement);
+      switch (statement.kind) {
+        case "if":
+          walk(statement.thenBody, true);
+          if (statement.elseBody) walk(statement.elseBody, true);
+          break;
+        case "for":
+        case "while":
+          walk(statement.body, true);
+          break;
+        case "function":
+          walk(statement.body, conditional);
+          break;
+        default:
+          break;
+      }
+    }
+  };
+  walk(body, false);
+  return inside;
 }
 
 /**

@@ -230,6 +230,15 @@ describe("arguments", () => {
     assert.equal(only(lines("t = time(1)")).message, "'time' takes no arguments but 1 was given");
   });
 
+  test("a user function called with named and positional arguments: an error, but only a warning inside an if or loop body (SystemDS validates those as conditional)", () => {
+    const f = "f = function(double a, double b) return (double c) { c = a + b }";
+    assert.deepEqual(brief(lines(f, "x = f(1, b=2)")), ["2:5 error mixed-arguments"]);
+    assert.deepEqual(brief(lines(f, "for (i in 1:3) { x = f(i, b=2) }", "if (TRUE) { y = f(1, b=2) } else { y = 0 }", "while (FALSE) { z = f(1, b=2) }")), ["2:22 warning mixed-arguments", "3:17 warning mixed-arguments", "4:21 warning mixed-arguments"]);
+    assert.match(diagnose(lines(f, "for (i in 1:3) { x = f(i, b=2) }"))[0].message, /only warns about this inside an if, while or for body/);
+    // Inside a function body but outside any branch: still an error.
+    assert.deepEqual(brief(lines(f, "g = function(double a) return (double d) { d = f(a, b=1) }")), ["2:48 error mixed-arguments"]);
+  });
+
   test("signatures of current SystemDS: write(X, file, format); lstm_backward with the forward caches", () => {
     const X = "X = matrix(1, rows=2, cols=2)";
     assert.deepEqual(brief(lines(X, 'write(X, "out.csv", "text")', 'write(X, "out.csv", format="csv")')), []);
