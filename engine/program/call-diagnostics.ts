@@ -28,16 +28,19 @@ export function callDiagnostics(program: Program, scope: FunctionScope): Diagnos
   return diagnostics;
 }
 
-const MIXED_IN_BRANCH = " (SystemDS only warns about this inside an if, while or for body)";
+const ONLY_WARNS_IN_BRANCH = " (SystemDS only warns about this inside an if, while or for body)";
 
 /**
  * SystemDS validates the bodies of ifs and loops as "conditional": there its
- * check that a function call's arguments are all named or all positional
- * (FunctionCallIdentifier) only warns.
+ * checks of a user-function call (FunctionCallIdentifier: arguments all named
+ * or all positional, not more arguments than parameters) only warn.
  */
 function mayNotRun(d: Diagnostic): Diagnostic {
-  if (d.severity !== "error" || d.code !== "mixed-arguments" || !d.message.startsWith("function '") || !d.message.includes("both named and positional")) return d;
-  return { ...d, severity: "warning", message: d.message + MIXED_IN_BRANCH };
+  if (d.severity !== "error" || !d.message.startsWith("function '")) return d;
+  const mixed = d.code === "mixed-arguments" && d.message.includes("both named and positional");
+  const tooMany = d.code === "argument-count" && d.message.includes(" takes at most ");
+  if (!mixed && !tooMany) return d;
+  return { ...d, severity: "warning", message: d.message + ONLY_WARNS_IN_BRANCH };
 }
 
 /** The statements inside if-branches and loop bodies (at any depth, in functions too). */

@@ -230,11 +230,13 @@ describe("arguments", () => {
     assert.equal(only(lines("t = time(1)")).message, "'time' takes no arguments but 1 was given");
   });
 
-  test("a user function called with named and positional arguments: an error, but only a warning inside an if or loop body (SystemDS validates those as conditional)", () => {
+  test("a user function called with named and positional arguments or too many: an error, but only a warning inside an if or loop body (SystemDS validates those as conditional)", () => {
     const f = "f = function(double a, double b) return (double c) { c = a + b }";
     assert.deepEqual(brief(lines(f, "x = f(1, b=2)")), ["2:5 error mixed-arguments"]);
     assert.deepEqual(brief(lines(f, "for (i in 1:3) { x = f(i, b=2) }", "if (TRUE) { y = f(1, b=2) } else { y = 0 }", "while (FALSE) { z = f(1, b=2) }")), ["2:22 warning mixed-arguments", "3:17 warning mixed-arguments", "4:21 warning mixed-arguments"]);
     assert.match(diagnose(lines(f, "for (i in 1:3) { x = f(i, b=2) }"))[0].message, /only warns about this inside an if, while or for body/);
+    // Too many arguments: the same (FunctionCallIdentifier's count check is conditional too).
+    assert.deepEqual(brief(lines(f, "x = f(1, 2, 3)", "for (i in 1:3) { y = f(1, 2, 3) }")), ["2:13 error argument-count", "3:30 warning argument-count"]);
     // Inside a function body but outside any branch: still an error.
     assert.deepEqual(brief(lines(f, "g = function(double a) return (double d) { d = f(a, b=1) }")), ["2:48 error mixed-arguments"]);
   });
