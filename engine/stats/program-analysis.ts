@@ -115,7 +115,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   const readCache = new Map<string, NodeStats | undefined>();
   const estimator = options.estimator ?? "mnc";
   const readStats = readStatsLoader(fs, options.scanLimitBytes, estimator === "mnc"); // sketches from local data, else metadata
-  const readMetadata = (node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined => {
+  const readMetadata = (node: DagNode, inputs: readonly NodeStats[], dead = false): NodeStats | undefined => {
     const position = positionKey(node.range.start);
     const located = reads.get(position);
     // Arguments the size analysis found constant (`f = $X; read(f)`, `read(dir + "X.csv")`) are read as those constants.
@@ -135,6 +135,8 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
         ...(options.scanLimitBytes !== undefined ? { scanLimitBytes: options.scanLimitBytes } : {}),
       };
       const metadata = resolveReadMetadata(found.call, context);
+      // A read in a dead branch (`if (fileX != " ") { X = read(fileX) }` with the placeholder " ") reports nothing.
+      if (dead) return metadata.dataType === "matrix" ? readStats(metadata) : undefined;
       metadata.diagnostics.forEach(keep);
       if (metadata.dataType === "matrix") stats = cache ? cache.sizes.readStats(readKey(metadata, fs, estimator), () => readStats(metadata)) : readStats(metadata);
     }

@@ -213,6 +213,14 @@ describe("sizes survive an indirection through constant variables", () => {
     assert.equal(sizeIn("fileX = $X\nX = read(fileX)", "X", { X: "data/X.csv" }), "20 x 4, nnz 80");
   });
 
+  it("a placeholder name in a dead branch is not looked up (if (fileX != \" \") { read(fileX) })", () => {
+    const text = 'fileX = ifdef($X, " ")\nif (fileX != " ") {\n  X = read(fileX)\n  print(sum(X))\n}\n';
+    const found = analyzeText(text, { scriptPath: "/w/s.dml", workspaceRoot: "/w", fs }).diagnostics.filter((d) => d.severity !== "hint");
+    assert.deepEqual(found.map((d) => d.message), []);
+    // Given a name, the branch runs and the file is read.
+    assert.equal(sizeIn(text, "X", { X: "data/X.csv" }), "20 x 4, nnz 80");
+  });
+
   it("also through string concatenation of constants", () => {
     assert.equal(sizeIn('dir = "data/"\nwhile (FALSE) {}\nX = read(dir + "X.csv")', "X"), "20 x 4, nnz 80");
     assert.equal(sizeIn('base = $D + "/"\nwhile (FALSE) {}\nX = read(base + "X" + ".csv")', "X", { D: "data" }), "20 x 4, nnz 80");

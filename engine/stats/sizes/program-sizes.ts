@@ -24,8 +24,8 @@ import { withoutTrailingSpaces } from "../../syntax/ranges";
 export interface ProgramSizeOptions {
   /** `$param` values given by the caller, typed as SystemDS types them. */
   parameters?: ReadonlyMap<string, ScalarValue>;
-  /** Sizes of what a `read` node reads (from .mtd files, annotations, ...). */
-  readMetadata?: (node: DagNode, inputs: NodeStats[]) => NodeStats | undefined;
+  /** Sizes of what a `read` node reads (from .mtd files, annotations, ...); `dead`: the read is in a branch that never runs (report nothing). */
+  readMetadata?: (node: DagNode, inputs: NodeStats[], dead?: boolean) => NodeStats | undefined;
   /** Sizes the user declared for a node (an `@size` annotation on an assignment). */
   declared?: (node: DagNode, found: NodeStats) => NodeStats | undefined;
   /** The program bound to a `source(...) as ns` namespace, for calls `ns::f(...)`. */
@@ -270,7 +270,7 @@ class SizeWalker {
     const context: NodeSizeContext = {
       input: (name) => env.get(name),
       parameter: (name) => this.options.parameters?.get(name),
-      read: (node, inputs) => this.options.readMetadata?.(node, inputs),
+      read: (node, inputs) => this.options.readMetadata?.(node, inputs, this.silent > 0),
       call: (node, inputs) => this.call(node, inputs),
       ...(this.options.estimator ? { estimator: this.options.estimator } : {}),
     };
