@@ -49,12 +49,15 @@ export function sourceCandidates(scriptPath: string, sourcePath: string, working
   return [...candidates];
 }
 
+/** The folders of SystemDS's `scripts/` directory (shipped in its jar). */
+const SCRIPT_FOLDERS: ReadonlySet<string> = new Set(["scripts", "nn", "builtin", "algorithms", "staging", "datagen", "perftest", "utils", "pipelines", "tutorials"]);
+
 /**
  * A path into the script library SystemDS ships in its jar (`nn/...`,
- * `builtin/...`, `scripts/...`): SystemDS finds it even where no local copy
- * exists, so not finding it here says nothing.
+ * `builtin/...`, `staging/...`, `scripts/...`): SystemDS finds it even where
+ * no local copy exists, so not finding it here says nothing.
  */
 export function isBundledScriptPath(sourcePath: string): boolean {
   const first = sourcePath.replace(/^\.\//, "").split("/")[0];
-  return first === "scripts" || first === "nn" || first === "builtin";
+  return SCRIPT_FOLDERS.has(first);
 }
