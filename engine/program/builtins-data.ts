@@ -47,8 +47,9 @@ const statementFunctions: BuiltinSignature[] = [
   statement("print", [p("value")], { variadic: true, maxArgs: undefined, maxPositional: undefined, namedAllowed: false }),
   statement("stop", [p("message")], { namedAllowed: false }),
   statement("assert", [p("condition")], { namedAllowed: false }),
+  // write(X, file, format): a third unnamed argument is the format.
   statement("write", [p("X"), p("file"), ...optional("format", "header", "sep", "sparse", "description", "rows_in_block", "cols_in_block")], {
-    maxPositional: 2,
+    maxPositional: 3,
     unknownNames: "warning",
   }),
 ];

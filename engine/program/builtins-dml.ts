@@ -14,7 +14,8 @@ const regression: BuiltinSignature[] = [
   dml("lm", [...required("X", "y"), ...optional("icpt", "reg", "tol", "maxi", "verbose")], 1),
   dml("lmDS", [...required("X", "y"), ...optional("icpt", "reg", "verbose")], 1),
   dml("lmCG", [...required("X", "y"), ...optional("icpt", "reg", "tol", "maxi", "verbose")], 1),
-  dml("lmPredict", [...required("X", "B"), ...optional("ytest", "icpt", "verbose")], 1),
+  // `ytest` in current releases, `Ytest` in older ones
+  dml("lmPredict", [...required("X", "B"), ...optional("ytest", "Ytest", "icpt", "verbose")], 1),
   dml("glm", [...required("X", "Y"), ...optional("dfam", "vpow", "link", "lpow", "yneg", "icpt", "disp", "reg", "tol", "moi", "mii", "verbose")], 1),
   dml("steplm", [...required("X", "y"), ...optional("icpt", "reg", "tol", "maxi", "verbose")], 2),
   dml("cvlm", [...required("X", "y", "k"), ...optional("icpt", "reg")], 2),
@@ -25,9 +26,10 @@ const regression: BuiltinSignature[] = [
 
 const classification: BuiltinSignature[] = [
   // `reg` in newer releases, `lambda` in older ones
-  dml("l2svm", [...required("X", "Y"), ...optional("intercept", "epsilon", "reg", "lambda", "maxIterations", "maxii", "verbose", "columnId")], 1),
+  dml("l2svm", [...required("X", "Y"), ...optional("intercept", "epsilon", "tol", "reg", "lambda", "maxIterations", "maxIter", "maxii", "verbose", "columnId")], 1),
   dml("l2svmPredict", [...required("X", "W"), p("verbose", false)], 2),
-  dml("msvm", [...required("X", "Y"), ...optional("intercept", "num_classes", "epsilon", "reg", "lambda", "maxIterations", "verbose")], 1),
+  // `tol`/`maxIter` in current releases, `epsilon`/`maxIterations` (and `num_classes`, `lambda`) in older ones
+  dml("msvm", [...required("X", "Y"), ...optional("intercept", "num_classes", "epsilon", "tol", "reg", "lambda", "maxIterations", "maxIter", "verbose")], 1),
   dml("msvmPredict", required("X", "W"), 2),
   dml("multiLogReg", [...required("X", "Y"), ...optional("icpt", "tol", "reg", "maxi", "maxii", "verbose")], 1),
   dml("multiLogRegPredict", [...required("X", "B"), ...optional("Y", "verbose")], 3),
@@ -36,8 +38,9 @@ const classification: BuiltinSignature[] = [
   dml("getAccuracy", [...required("y", "yhat"), p("isWeighted", false)], 1, "scalar"),
   dml("confusionMatrix", required("P", "Y"), 2),
   dml("auc", required("Y", "P"), 1, "scalar"),
-  dml("mse", required("X", "Y"), 1, "scalar"),
-  dml("rmse", required("X", "Y"), 1, "scalar"),
+  // Current releases return a 1 x 1 matrix and the quantiles of `P` (two results); older ones a scalar.
+  dml("mse", [...required("X", "Y"), p("P", false)], 2, "unknown"),
+  dml("rmse", [...required("X", "Y"), p("P", false)], 2, "unknown"),
   dml("abstain", [...required("X", "Y"), ...optional("threshold", "verbose")], 2),
 ];
 
@@ -124,6 +127,7 @@ img_sample_pairing_linearized img_invert img_invert_linearized img_posterize img
 topk_cleaning fit_pipeline apply_pipeline executePipeline bandit hyperband gridSearch sliceLine sliceLineDebug
 sliceLineExtract slicefinder incSliceLine shapExplainer impurityMeasures raJoin raGroupby raSelection union
 intersect setdiff symmetricDifference sigmoid softmax logSumExp dist sqrtMatrix xdummy1 xdummy2
+applyAndEvaluate outlierByDB
 `
   .trim()
   .split(/\s+/);

@@ -92,8 +92,10 @@ const linearAlgebra: BuiltinSignature[] = [
 ];
 
 const deepLearning: BuiltinSignature[] = [
-  multi("lstm", required("X", "W", "bias", "out0", "c0", "return_sequences"), [2, 5]),
-  multi("lstm_backward", required("X", "W", "bias", "out0", "c0", "return_sequences", "dout", "cy"), [5]),
+  // Outputs: out and c, plus the caches for lstm_backward (one `state` in some releases, three in others).
+  multi("lstm", required("X", "W", "bias", "out0", "c0", "return_sequences"), [2, 3, 5]),
+  // Current SystemDS also takes the forward pass's caches (11 arguments); older releases take the first 8.
+  multi("lstm_backward", [...required("X", "W", "bias", "out0", "c0", "return_sequences", "dout", "cy"), ...optional("cache_out", "cache_c", "cache_ifog")], [5]),
   multi("batch_norm2d", required("input", "scale", "bias", "runningMean", "runningVar", "mode", "epsilon", "momentum"), [5]),
   multi("batch_norm2d_backward", required("input", "dout", "scale", "epsilon", "savedMean", "savedInvVariance"), [3]),
   native("bias_add", required("input", "bias"), "matrix"),

@@ -19,45 +19,93 @@ import { forEachStatement } from "./statement-walk";
 
 export function callDiagnostics(program: Program, scope: FunctionScope): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const checkExpression = (expression: Expression, targets: number) => visitCalls(expression, targets, scope, diagnostics);
+  const conditional = statementsInBranchesAndLoops(program.body);
   forEachStatement(program.body, (statement) => {
-    for (const [expression, targets] of statementCalls(statement)) checkExpression(expression, targets);
+    const found: Diagnostic[] = [];
+    for (const [expression, targets, used] of statementCalls(statement)) visitCalls(expression, targets, used, scope, found);
+    diagnostics.push(...(conditional.has(statement) ? found.map(mayNotRun) : found));
   });
   return diagnostics;
 }
 
-/** The expressions of one statement (not of its nested bodies), each with the number of targets its top-level call gets. */
-function statementCalls(statement: Statement): [Expression, number][] {
+const ONLY_WARNS_IN_BRANCH = " (SystemDS only warns about this inside an if, while or for body)";
+
+/**
+ * SystemDS validates the bodies of ifs and loops as "conditional": there its
+ * checks of a user-function call (FunctionCallIdentifier: arguments all named
+ * or all positional, not more arguments than parameters) only warn.
+ */
+function mayNotRun(d: Diagnostic): Diagnostic {
+  if (d.severity !== "error" || !d.message.startsWith("function '")) return d;
+  const mixed = d.code === "mixed-arguments" && d.message.includes("both named and positional");
+  const tooMany = d.code === "argument-count" && d.message.includes(" takes at most ");
+  if (!mixed && !tooMany) return d;
+  return { ...d, severity: "warning", message: d.message + ONLY_WARNS_IN_BRANCH };
+}
+
+/** The statements inside if-branches and loop bodies (at any depth, in functions too). */
+function statementsInBranchesAndLoops(body: readonly Statement[]): Set<Statement> {
+  const inside = new Set<Statement>();
+  const walk = (statements: readonly Statement[], conditional: boolean) => {
+    for (const statement of statements) {
+      if (conditional) inside.add(statement);
+      switch (statement.kind) {
+        case "if":
+          walk(statement.thenBody, true);
+          if (statement.elseBody) walk(statement.elseBody, true);
+          break;
+        case "for":
+        case "while":
+          walk(statement.body, true);
+          break;
+        case "function":
+          walk(statement.body, conditional);
+          break;
+        default:
+          break;
+      }
+    }
+  };
+  walk(body, false);
+  return inside;
+}
+
+/**
+ * The expressions of one statement (not of its nested bodies), each with the
+ * number of targets its top-level call gets, and whether its value is used
+ * in an expression (a condition, a bound) rather than bound to targets.
+ */
+function statementCalls(statement: Statement): [Expression, number, boolean][] {
   switch (statement.kind) {
     case "assign":
-      return [...(statement.target.kind === "index" ? [[statement.target, 1] as [Expression, number]] : []), [statement.value, 1]];
+      return [...(statement.target.kind === "index" ? [[statement.target, 1, true] as [Expression, number, boolean]] : []), [statement.value, 1, false]];
     case "multiAssign":
-      return [[statement.call, statement.targets.length]];
+      return [[statement.call, statement.targets.length, false]];
     case "callStatement":
-      return [[statement.call, 0]];
+      return [[statement.call, 0, false]];
     case "if":
     case "while":
-      return [[statement.condition, 1]];
+      return [[statement.condition, 1, true]];
     case "for": {
       const iterable = statement.iterable;
       const bounds = [iterable.from, iterable.to, ...(iterable.kind === "seq" && iterable.by ? [iterable.by] : [])];
-      return bounds.map((bound) => [bound, 1]);
+      return bounds.map((bound) => [bound, 1, true]);
     }
     case "function":
     case "externalFunction":
-      return statement.params.flatMap((param) => (param.defaultValue ? [[param.defaultValue, 1] as [Expression, number]] : []));
+      return statement.params.flatMap((param) => (param.defaultValue ? [[param.defaultValue, 1, true] as [Expression, number, boolean]] : []));
     case "source":
     case "setwd":
       return [];
   }
 }
 
-function visitCalls(expression: Expression, targets: number, scope: FunctionScope, diagnostics: Diagnostic[]): void {
-  if (expression.kind === "call") checkCall(expression, targets, scope, diagnostics);
-  for (const child of childExpressions(expression)) visitCalls(child, 1, scope, diagnostics);
+function visitCalls(expression: Expression, targets: number, used: boolean, scope: FunctionScope, diagnostics: Diagnostic[]): void {
+  if (expression.kind === "call") checkCall(expression, targets, used, scope, diagnostics);
+  for (const child of childExpressions(expression)) visitCalls(child, 1, true, scope, diagnostics);
 }
 
-function checkCall(call: CallExpression, targets: number, scope: FunctionScope, diagnostics: Diagnostic[]): void {
+function checkCall(call: CallExpression, targets: number, used: boolean, scope: FunctionScope, diagnostics: Diagnostic[]): void {
   const callee = call.callee.name;
   const resolution = resolveCall(callee, scope);
   switch (resolution.kind) {
@@ -88,23 +136,25 @@ function checkCall(call: CallExpression, targets: number, scope: FunctionScope, 
     }
     case "user":
       diagnostics.push(...argumentDiagnostics(call, userFunctionRules(resolution.definition, callee)));
-      diagnostics.push(...outputDiagnostics(call, resolution, targets));
+      diagnostics.push(...outputDiagnostics(call, resolution, targets, used));
       return;
     case "builtin":
       diagnostics.push(...argumentDiagnostics(call, builtinRules(resolution.signature, callee)));
       diagnostics.push(...printfDiagnostics(call, resolution.signature.name));
-      diagnostics.push(...outputDiagnostics(call, resolution, targets));
+      diagnostics.push(...outputDiagnostics(call, resolution, targets, used));
       return;
   }
 }
 
-function outputDiagnostics(call: CallExpression, resolution: Resolution & { kind: "user" | "builtin" }, targets: number): Diagnostic[] {
+function outputDiagnostics(call: CallExpression, resolution: Resolution & { kind: "user" | "builtin" }, targets: number, used: boolean): Diagnostic[] {
   const callee = call.callee.name;
   const range = call.callee.range;
   const problem = (message: string, severity: Diagnostic["severity"] = "error"): Diagnostic[] => [{ severity, message, range, code: "output-count" }];
   if (resolution.kind === "user") {
     const outputs = resolution.definition.returns.length;
-    if (targets >= 1 && outputs === 0) return problem(`function '${callee}' returns no value`);
+    // SystemDS binds min(#targets, #outputs) results of a single assignment: `x = f()` of a function without results runs.
+    if (targets >= 1 && outputs === 0 && (used || targets >= 2)) return problem(`function '${callee}' returns no value`);
+    if (targets === 1 && outputs === 0) return problem(`function '${callee}' returns no value: the call runs, but assigns nothing`, "warning");
     if (targets > outputs) return problem(`function '${callee}' returns ${values(outputs)}, but ${targets} targets are assigned`);
     return [];
   }

@@ -50,6 +50,7 @@ export function callResultType(name: string, user: boolean, output: number, argT
   if (Object.hasOwn(MULTI_RESULT, name)) return MULTI_RESULT[name][output] ?? UNKNOWN_TYPE;
   if (output > 0) return UNKNOWN_TYPE;
   if (name === "ifelse") return ifelseType(argTypes);
+  if (name === "append" || name === "cbind" || name === "rbind") return appendType(argTypes);
   return Object.hasOwn(SINGLE_RESULT, name) ? SINGLE_RESULT[name] : UNKNOWN_TYPE;
 }
 
@@ -58,4 +59,15 @@ function ifelseType(argTypes: readonly DagType[]): DagType {
   if (argTypes.some((t) => t.dataType === "matrix")) return MATRIX_DOUBLE;
   if (argTypes.length !== 3 || argTypes.some((t) => t.dataType !== "scalar")) return UNKNOWN_TYPE;
   return joinTypes(argTypes[1], argTypes[2]);
+}
+
+/**
+ * `append`/`cbind`/`rbind` kept opaque (dag-calls.ts): of a scalar (two
+ * strings joined with a newline) a string, of a list a list; else unknown.
+ */
+function appendType(argTypes: readonly DagType[]): DagType {
+  const first = argTypes[0];
+  if (first?.dataType === "scalar") return SCALAR_STRING;
+  if (first?.dataType === "list") return argTypes.length === 1 ? MATRIX_DOUBLE : LIST;
+  return UNKNOWN_TYPE;
 }

@@ -128,6 +128,7 @@ function builtinNode(b: DagBuilder, name: string, args: Arguments, range: Range)
   }
   if (Object.hasOwn(DATA_KINDS, name) && n > 0) {
     const kind = DATA_KINDS[name];
+    if ((kind === "cbind" || kind === "rbind") && !bindsMatrices(types[0])) return undefined;
     return add({ kind }, dataKindType(b, kind, args));
   }
   if (Object.hasOwn(CASTS, name) && n === 1) {
@@ -138,10 +139,20 @@ function builtinNode(b: DagBuilder, name: string, args: Arguments, range: Range)
   return undefined;
 }
 
+/**
+ * `cbind`/`rbind`/`append` bind matrices (or frames) only when the first
+ * argument is one: of two strings they join them with a newline, of a list
+ * they append items (SystemDS's BuiltinFunctionExpression). Those, and a
+ * first argument of unknown type, stay opaque calls (types in dag-call-types.ts).
+ */
+function bindsMatrices(first: DagType): boolean {
+  return first.dataType === "matrix" || first.dataType === "frame";
+}
+
 function dataKindType(b: DagBuilder, kind: (typeof DATA_KINDS)[string], args: Arguments): DagType {
   if (kind === "cbind" || kind === "rbind") {
     const first = args.types[0];
-    if (first.dataType === "frame" || first.dataType === "list") return { dataType: first.dataType, valueType: "unknown" };
+    if (first.dataType === "frame") return { dataType: "frame", valueType: "unknown" };
     return MATRIX_DOUBLE;
   }
   if (kind === "read") return readType(b, args);

@@ -7,13 +7,18 @@
  *
  * Sourced files are read through an optional `readFile` hook (the caller
  * decides where a path is resolved; `dml check` tries the script's folder,
- * then the working directory). A sourced file that cannot be read makes its
- * functions unknown, never wrong: calls into it are not checked.
+ * then the working directory). A sourced file that cannot be read is an error
+ * at its `source(...)` statement (SystemDS rejects the script), unless the
+ * script changes its working directory with `setwd` (then where the file is
+ * looked up is not known here) or the path is into SystemDS's bundled script
+ * library (`nn/...`, found in its jar); its functions are unknown, never wrong: calls
+ * into it are not checked.
  */
 import { parse } from "../syntax/parse";
 import type { Diagnostic, ExternalFunctionDefinition, FunctionDefinition, Program, SourceStatement } from "../syntax/ast";
 import type { BuiltinSignature } from "./builtin-types";
 import { lookupBuiltin } from "./builtins";
+import { isBundledScriptPath } from "./source-reader";
 import { forEachStatement } from "./statement-walk";
 
 export type UserFunction = FunctionDefinition | ExternalFunctionDefinition;
@@ -35,7 +40,7 @@ export interface FunctionScope {
   readonly namespaces: ReadonlyMap<string, SourcedFile>;
   /** Files sourced without a namespace that could not be read: any plain name may come from them. */
   readonly unreadableDefaults: readonly SourcedFile[];
-  /** Problems found while building the scope (a namespace bound to two files). */
+  /** Problems found while building the scope (a namespace bound to two files, a sourced file that cannot be found). */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -54,11 +59,19 @@ export function buildFunctionScope(program: Program, readFile?: SourceReader): F
   const unreadableDefaults: SourcedFile[] = [];
   const diagnostics: Diagnostic[] = [];
   const defaults: SourcedFile[] = [];
+  let movesWorkingDirectory = false;
+  forEachStatement(program.body, (statement) => {
+    if (statement.kind === "setwd") movesWorkingDirectory = true;
+  });
   forEachStatement(program.body, (statement) => {
     if (statement.kind === "function" || statement.kind === "externalFunction") {
       if (!local.has(statement.name.name)) local.set(statement.name.name, statement);
     } else if (statement.kind === "source") {
       const file: SourcedFile = { path: statement.path, statement, functions: readFunctions(statement.path, readFile) };
+      if (readFile && !file.functions && !movesWorkingDirectory && !isBundledScriptPath(statement.path)) {
+        const message = `cannot find the sourced file '${statement.path}'; SystemDS rejects a script whose source() file is missing`;
+        diagnostics.push({ severity: "error", message, range: statement.range, code: "source-not-found" });
+      }
       const namespace = statement.namespace?.name;
       if (namespace === undefined) {
         defaults.push(file);

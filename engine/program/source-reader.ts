@@ -1,8 +1,14 @@
 /**
- * Reads the files a script names in `source("path")`. SystemDS resolves the
- * path against its working directory (or `setwd`), not the sourcing file; an
- * editor or `dml check` does not know that directory, so this reader tries
- * the script's own folder first and then the given working directory.
+ * Reads the files a script names in `source("path")`. SystemDS resolves a
+ * relative path against its working directory and, when the file is not
+ * there, in its `scripts/` folder (ParserWrapper: "check in scripts/
+ * directory", and the same two places among the resources of its jar: that
+ * is how `source("nn/layers/affine.dml")` finds `scripts/nn/...`). An editor
+ * or `dml check` does not know the directory SystemDS will run in, so the
+ * candidates are: the script's own folder, the working directory (and its
+ * `scripts/`), then each folder above the script (and its `scripts/`), as if
+ * SystemDS ran from there (the repository root, for SystemDS's own scripts
+ * and tests).
  */
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -15,16 +21,43 @@ export function fileSourceReader(scriptPath: string, workingDirectory: string = 
   };
 }
 
-/** The file `source(sourcePath)` reads: next to the script, else in the working directory; undefined if neither exists. */
+/** The file `source(sourcePath)` reads: the first candidate (sourceCandidates) that exists; undefined if none does. */
 export function resolveSourcePath(scriptPath: string, sourcePath: string, workingDirectory: string = process.cwd()): string | undefined {
-  const folders = path.isAbsolute(sourcePath) ? [""] : [path.dirname(path.resolve(scriptPath)), path.resolve(workingDirectory)];
-  for (const folder of folders) {
-    const full = path.resolve(folder, sourcePath);
+  return sourceCandidates(scriptPath, sourcePath, [workingDirectory]).find((full) => {
     try {
-      if (statSync(full).isFile()) return full;
+      return statSync(full).isFile();
     } catch {
-      // not there: try the next folder
+      return false; // not there: try the next candidate
     }
+  });
+}
+
+/** Where `source(sourcePath)` may find its file, in order (absolute paths, no duplicates). */
+export function sourceCandidates(scriptPath: string, sourcePath: string, workingDirectories: readonly string[]): string[] {
+  if (path.isAbsolute(sourcePath)) return [path.normalize(sourcePath)];
+  const scriptFolder = path.dirname(path.resolve(scriptPath));
+  const roots = [scriptFolder, ...workingDirectories.map((d) => path.resolve(d))];
+  for (let folder = path.dirname(scriptFolder); ; folder = path.dirname(folder)) {
+    roots.push(folder);
+    if (path.dirname(folder) === folder) break;
   }
-  return undefined;
+  const candidates = new Set<string>();
+  for (const root of roots) {
+    candidates.add(path.resolve(root, sourcePath));
+    candidates.add(path.resolve(root, "scripts", sourcePath));
+  }
+  return [...candidates];
+}
+
+/** The folders of SystemDS's `scripts/` directory (shipped in its jar). */
+const SCRIPT_FOLDERS: ReadonlySet<string> = new Set(["scripts", "nn", "builtin", "algorithms", "staging", "datagen", "perftest", "utils", "pipelines", "tutorials"]);
+
+/**
+ * A path into the script library SystemDS ships in its jar (`nn/...`,
+ * `builtin/...`, `staging/...`, `scripts/...`): SystemDS finds it even where
+ * no local copy exists, so not finding it here says nothing.
+ */
+export function isBundledScriptPath(sourcePath: string): boolean {
+  const first = sourcePath.replace(/^\.\//, "").split("/")[0];
+  return SCRIPT_FOLDERS.has(first);
 }

@@ -5,7 +5,7 @@
  * sizes of every node, with all diagnostics of these stages.
  */
 import path from "node:path";
-import type { CallExpression, Diagnostic, Program, Range, Statement } from "../syntax/ast";
+import type { CallExpression, Diagnostic, Expression, Program, Range, Statement } from "../syntax/ast";
 import { parse, type ParseResultWithComments } from "../syntax/parse";
 import { rangeTexts } from "../syntax/ranges";
 import { buildProgramDags, type ProgramDags } from "../program/dag-program";
@@ -13,6 +13,7 @@ import type { AnalysisCache } from "./analysis-cache";
 import { createDagContext } from "../program/dag-context";
 import type { DagNode } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
+import { sourceCandidates } from "../program/source-reader";
 import { forEachStatement } from "../program/statement-walk";
 import { statementExpressions, walkExpression } from "../program/expression-walk";
 import {
@@ -114,10 +115,13 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   const readCache = new Map<string, NodeStats | undefined>();
   const estimator = options.estimator ?? "mnc";
   const readStats = readStatsLoader(fs, options.scanLimitBytes, estimator === "mnc"); // sketches from local data, else metadata
-  const readMetadata = (node: DagNode): NodeStats | undefined => {
-    const key = positionKey(node.range.start);
+  const readMetadata = (node: DagNode, inputs: readonly NodeStats[], dead = false): NodeStats | undefined => {
+    const position = positionKey(node.range.start);
+    const located = reads.get(position);
+    // Arguments the size analysis found constant (`f = $X; read(f)`, `read(dir + "X.csv")`) are read as those constants.
+    const found = located && { ...located, call: withConstantArguments(located.call, inputs) };
+    const key = found ? `${position} ${JSON.stringify(found.call.args.map((a) => (isLiteral(a.value) ? a.value.value : null)))}` : position;
     if (readCache.has(key)) return readCache.get(key);
-    const found = reads.get(key);
     let stats: NodeStats | undefined;
     if (found) {
       const context = {
@@ -131,6 +135,8 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
         ...(options.scanLimitBytes !== undefined ? { scanLimitBytes: options.scanLimitBytes } : {}),
       };
       const metadata = resolveReadMetadata(found.call, context);
+      // A read in a dead branch (`if (fileX != " ") { X = read(fileX) }` with the placeholder " ") reports nothing.
+      if (dead) return metadata.dataType === "matrix" ? readStats(metadata) : undefined;
       metadata.diagnostics.forEach(keep);
       if (metadata.dataType === "matrix") stats = cache ? cache.sizes.readStats(readKey(metadata, fs, estimator), () => readStats(metadata)) : readStats(metadata);
     }
@@ -158,15 +164,14 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
 
 /**
  * Resolves `source("f.dml") as ns` for the size analysis: the file is looked
- * up next to the script, then in the workspace root (as `dml check` does),
+ * up as `dml check` does (source-reader.ts, the workspace root as working directory),
  * parsed and turned into DAGs once per path; a file that sources itself,
  * directly or not, resolves to nothing the second time.
  */
 function sourcedPrograms(scriptPath: string, workspaceRoot: string | undefined, fs: FileSystem, base: ProgramSizeOptions) {
   const loaded = new Map<string, SourcedProgram | undefined>();
   const resolve = (file: string): string | undefined => {
-    const candidates = [path.resolve(path.dirname(scriptPath), file), ...(workspaceRoot ? [path.resolve(workspaceRoot, file)] : [])];
-    return candidates.find((candidate) => fs.exists(candidate));
+    return sourceCandidates(scriptPath, file, workspaceRoot ? [workspaceRoot] : []).find((candidate) => fs.exists(candidate));
   };
   const load = (file: string): SourcedProgram | undefined => {
     const resolved = resolve(file);
@@ -268,6 +273,37 @@ interface ReadCall {
 
 function positionKey(p: { line: number; character: number }): string {
   return `${p.line}:${p.character}`;
+}
+
+type Literal = Extract<Expression, { kind: "number" | "string" | "boolean" }>;
+
+function isLiteral(expression: Expression): expression is Literal {
+  return expression.kind === "number" || expression.kind === "string" || expression.kind === "boolean";
+}
+
+/**
+ * The call with each argument whose value the size analysis knows as a
+ * constant (`inputs`, one per argument, as the DAG's read node has them)
+ * written as that literal; literals and `$params` stay as written (a
+ * `$param` keeps naming its workspace declaration).
+ */
+function withConstantArguments(call: CallExpression, inputs: readonly NodeStats[]): CallExpression {
+  if (inputs.length !== call.args.length) return call;
+  let changed = false;
+  const args = call.args.map((arg, i) => {
+    const value = inputs[i].value;
+    if (value === undefined || isLiteral(arg.value) || arg.value.kind === "parameter") return arg;
+    changed = true;
+    const range = arg.value.range;
+    const literal: Literal =
+      typeof value === "string"
+        ? { kind: "string", value, range }
+        : typeof value === "boolean"
+          ? { kind: "boolean", value, range }
+          : { kind: "number", text: String(value), value, isInteger: inputs[i].type.valueType === "int" && Number.isInteger(value), range };
+    return { ...arg, value: literal };
+  });
+  return changed ? { ...call, args } : call;
 }
 
 /** Every `read(...)` call, by the start of its range (the DAG's read node has the same range). */

@@ -415,11 +415,13 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
 
   private binary(op: IToken, left: A.Expression, right: A.Expression): A.BinaryExpression {
     if (op.tokenType === T.AndAnd || op.tokenType === T.OrOr) {
+      // SystemDS's grammar accepts '&&' and '||' (BooleanAndExpression/BooleanOrExpression): valid, but no short-circuit.
       const single = op.image[0];
       this.report(
         tokenRange(op),
-        `'${op.image}' is not supported in DML: use '${single}' (element-wise, it never short-circuits)`,
+        `'${op.image}' works like '${single}' in DML: both sides are always evaluated (it never short-circuits)`,
         "doubled-logical-operator",
+        "hint",
       );
     }
     return { kind: "binary", op: op.image as A.BinaryOperator, left, right, range: spanRange(left.range, right.range) };

@@ -97,7 +97,7 @@ describe("signatures", () => {
       ["lu", [3]],
       ["svd", [3]],
       ["fft", [2]],
-      ["lstm", [2, 5]],
+      ["lstm", [2, 3, 5]],
       ["lstm_backward", [5]],
       ["batch_norm2d", [5]],
       ["batch_norm2d_backward", [3]],

@@ -5,7 +5,7 @@ import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
 import { buildBlockDag, buildProgramDags, createDagContext, formStatementBlocks, printDag, type BasicBlock, type BlockDag } from "../../engine/program";
 import { parse } from "../../engine/syntax/parse";
-import { dagOf, lines, parsed, programDags, tree, valueOf } from "./dag-helpers";
+import { dagOf, lines, parsed, programDags, tree, typeOf, valueOf } from "./dag-helpers";
 
 const count = (dag: BlockDag, kind: string) => dag.nodes.filter((n) => n.op.kind === kind).length;
 
@@ -180,7 +180,7 @@ describe("builtins map to node kinds", () => {
     ["sin(X)", "sin(X)"], ["tanh(X)", "tanh(X)"], ["sigmoid(X)", "sigmoid(X)"], ["is.na(X)", "is.na(X)"], ["isNaN(X)", "is.nan(X)"],
     ["isInf(X)", "is.infinite(X)"],
     ["log(X, 2)", "log(X, 2)"], ["xor(a, b)", "xor(a, b)"], ["bitwAnd(a, b)", "bitwAnd(a, b)"], ['ppred(X, Y, ">")', "(X > Y)"],
-    ["cbind(A, B)", "cbind(A, B)"], ["append(A, B)", "cbind(A, B)"], ["rbind(A, B, C)", "rbind(A, B, C)"], ["diag(v)", "diag(v)"],
+    ["cbind(A, B)", "cbind(A, B)"], ["append(A, B)", "append(A, B)"], ["rbind(A, B, C)", "rbind(A, B, C)"], ["diag(v)", "diag(v)"],
     ["table(a, b)", "table(a, b)"], ["ctable(a, b, w)", "table(a, b, w)"], ["seq(1, n, 2)", "seq(1, n, 2)"],
     ["matrix(0, rows=n, cols=1)", "matrix(0, rows=n, cols=1)"], ["rand(rows=n, cols=m, sparsity=0.1)", "rand(rows=n, cols=m, sparsity=0.1)"],
     ['read("f.csv", format="csv")', 'read("f.csv", format="csv")'], ['readMM("f.mtx")', 'read("f.mtx")'],
@@ -196,6 +196,14 @@ describe("builtins map to node kinds", () => {
       assert.equal(valueOf(dagOf(`y = ${expression}`), "y"), expected);
     });
   }
+
+  test("append/cbind bind matrices only when the first argument is a matrix or frame (strings join, lists grow)", () => {
+    assert.equal(valueOf(dagOf("A = matrix(0, rows=2, cols=2)\ny = append(A, B)"), "y"), "cbind(matrix(0, rows=2, cols=2), B)");
+    assert.equal(valueOf(dagOf("F = as.frame(A)\ny = rbind(F, F)"), "y"), "rbind(as.frame(A), as.frame(A))");
+    assert.equal(typeOf(dagOf('s = "a"\ny = append(s, "b")'), "y"), "scalar<string>");
+    assert.equal(typeOf(dagOf("l = list(1)\ny = append(l, 2)"), "y"), "list<unknown>");
+    assert.equal(typeOf(dagOf("l = list(1, 2)\ny = cbind(l)"), "y"), "matrix<double>");
+  });
 
   test("node kinds of the ambiguous spellings", () => {
     const kindOf = (expression: string) => {

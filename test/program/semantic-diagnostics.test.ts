@@ -194,15 +194,24 @@ describe("unknown functions", () => {
     assert.match(diagnose(src, { readFile })[0].message, /'helpr' is not defined in 'lib\/utils.dml' \(namespace utils\); did you mean 'helper'\?/);
   });
 
-  test("a sourced file that cannot be read is not checked", () => {
-    assert.deepEqual(brief(lines('source("missing.dml") as m', "x = m::anything(1, 2, 3)"), { readFile: () => undefined }), []);
-    assert.deepEqual(brief(lines('source("missing.dml") as m', "x = m::anything(1, 2, 3)")), []);
+  test("a sourced file that cannot be found is an error at its source(); calls into it are not checked", () => {
+    const src = lines('source("missing.dml") as m', "x = m::anything(1, 2, 3)", "y = m::other()");
+    assert.deepEqual(brief(src, { readFile: () => undefined }), ["1:1 error source-not-found"]);
+    assert.match(diagnose(src, { readFile: () => undefined })[0].message, /cannot find the sourced file 'missing.dml'/);
+    assert.deepEqual(brief(lines('source("a/b.dml")', 'source("c.dml") as c'), { readFile: () => undefined }), ["1:1 error source-not-found", "2:1 error source-not-found"]);
+    // Without a reader (no file system) nothing is known about the file: no error.
+    assert.deepEqual(brief(src), []);
+    // SystemDS's bundled library (nn/..., scripts/...) is found in its jar: no error when there is no local copy.
+    assert.deepEqual(brief(lines('source("nn/layers/affine.dml") as affine', 'source("./scripts/builtin/x.dml") as x', 'source("builtin/y.dml") as y', 'source("staging/fm.dml") as fm'), { readFile: () => undefined }), []);
+    // setwd moves where SystemDS looks: unknown here, so no error.
+    assert.deepEqual(brief(lines('setwd("elsewhere")', 'source("missing.dml") as m'), { readFile: () => undefined }), []);
   });
 
   test("files sourced without a namespace add their functions, or make unknown names a warning", () => {
     const readFile = (p: string) => (p === "fns.dml" ? lines("g = function(double a) return (double b) { b = a }") : undefined);
     assert.deepEqual(brief(lines('source("fns.dml")', "x = g(1)"), { readFile }), []);
-    const d = only(lines('source("other.dml")', "x = g(1)"), { readFile });
+    const [missing, d] = diagnose(lines('source("other.dml")', "x = g(1)"), { readFile });
+    assert.equal(missing.code, "source-not-found");
     assert.equal(d.severity, "warning");
     assert.match(d.message, /it may come from 'other.dml', which could not be read/);
   });
@@ -219,6 +228,28 @@ describe("arguments", () => {
     assert.equal(d.message, "'sum' takes 1 argument but 2 were given");
     assert.equal(only(lines("n = nrow()")).message, "'nrow' needs 1 argument but 0 were given");
     assert.equal(only(lines("t = time(1)")).message, "'time' takes no arguments but 1 was given");
+  });
+
+  test("a user function called with named and positional arguments or too many: an error, but only a warning inside an if or loop body (SystemDS validates those as conditional)", () => {
+    const f = "f = function(double a, double b) return (double c) { c = a + b }";
+    assert.deepEqual(brief(lines(f, "x = f(1, b=2)")), ["2:5 error mixed-arguments"]);
+    assert.deepEqual(brief(lines(f, "for (i in 1:3) { x = f(i, b=2) }", "if (TRUE) { y = f(1, b=2) } else { y = 0 }", "while (FALSE) { z = f(1, b=2) }")), ["2:22 warning mixed-arguments", "3:17 warning mixed-arguments", "4:21 warning mixed-arguments"]);
+    assert.match(diagnose(lines(f, "for (i in 1:3) { x = f(i, b=2) }"))[0].message, /only warns about this inside an if, while or for body/);
+    // Too many arguments: the same (FunctionCallIdentifier's count check is conditional too).
+    assert.deepEqual(brief(lines(f, "x = f(1, 2, 3)", "for (i in 1:3) { y = f(1, 2, 3) }")), ["2:13 error argument-count", "3:30 warning argument-count"]);
+    // Inside a function body but outside any branch: still an error.
+    assert.deepEqual(brief(lines(f, "g = function(double a) return (double d) { d = f(a, b=1) }")), ["2:48 error mixed-arguments"]);
+  });
+
+  test("signatures of current SystemDS: write(X, file, format); lstm_backward with the forward caches", () => {
+    const X = "X = matrix(1, rows=2, cols=2)";
+    assert.deepEqual(brief(lines(X, 'write(X, "out.csv", "text")', 'write(X, "out.csv", format="csv")')), []);
+    assert.deepEqual(brief(lines(X, 'write(X, "out.csv", "text", "extra")')).map((d) => d.split(" ").slice(1).join(" ")), ["error argument-count"]);
+    // lstm returns 2, 3 (one cache) or 5 (three caches) results depending on the release.
+    assert.deepEqual(brief(lines(X, "[o, c] = lstm(X, X, X, X, X, FALSE)", "[o2, c2, s] = lstm(X, X, X, X, X, FALSE)")), []);
+    const args = "X, X, X, X, X, FALSE, X, X";
+    assert.deepEqual(brief(lines(X, `[a, b, c, d, e] = lstm_backward(${args})`, `[a, b, c, d, e] = lstm_backward(${args}, X, X, X)`)), []);
+    assert.deepEqual(brief(lines(X, `[a, b, c, d, e] = lstm_backward(${args}, X, X, X, X)`)).map((d) => d.split(" ").slice(1).join(" ")), ["error argument-count"]);
   });
 
   test("variadic builtins accept any number of arguments", () => {
@@ -286,6 +317,10 @@ describe("outputs and assignment targets", () => {
     const g = "g = function(double a) { print(a) }";
     assert.equal(only(lines(g, "x = g(1) + 1")).message, "function 'g' returns no value");
     assert.deepEqual(brief(lines(g, "g(1)")), []);
+    // SystemDS binds min(#targets, #outputs) results of a single assignment: valid, a warning says x gets nothing.
+    assert.deepEqual(brief(lines(g, "x = g(1)")), ["2:5 warning output-count"]);
+    assert.deepEqual(brief(lines(g, "if (g(1)) { y = 1 }")), ["2:5 error output-count"]);
+    assert.deepEqual(brief(lines(g, "[u, v] = g(1)")), ["2:10 error output-count"]);
   });
 
   test("statement functions return nothing", () => {

@@ -67,15 +67,15 @@ describe("operator precedence as SystemDS's Dml.g4", () => {
     assert.equal(call.kind, "range");
   });
 
-  it("&& and || parse at the & and | levels but are errors", () => {
+  it("&& and || parse at the & and | levels; SystemDS accepts them, a hint says they do not short-circuit", () => {
     const { program, diagnostics } = parse("x = a && b || c\n");
     const statement = program.body[0];
     assert.equal(statement.kind === "assign" && sexpr(statement.value), "(|| (&& a b) c)");
     assert.deepEqual(
       diagnostics.map((d) => [d.severity, d.range.start.character, d.message.slice(0, 31)]),
       [
-        ["error", 6, "'&&' is not supported in DML: u"],
-        ["error", 11, "'||' is not supported in DML: u"],
+        ["hint", 6, "'&&' works like '&' in DML: bot"],
+        ["hint", 11, "'||' works like '|' in DML: bot"],
       ],
     );
   });

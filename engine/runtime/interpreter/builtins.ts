@@ -4,6 +4,7 @@
  * solve, min/max, sample, order, rev, cumsum, rowIndexMax, removeEmpty,
  * list, time, ... Anything else is a clear runtime error.
  */
+import { cbind, rbind } from "../kernels/bind";
 import { cumsum } from "../kernels/cumsum";
 import { rowIndexMax } from "../kernels/row-index-max";
 import { SeededRandom } from "../kernels/seeded-random";
@@ -44,6 +45,32 @@ function need(a: CallArgs, position: number, name: string, fn: string): Value {
 type Builtin = (a: CallArgs, ctx: EvalContext) => Value;
 
 const dense = (rows: number, cols: number, data: Float64Array): Value => ({ kind: "matrix", matrix: new DenseMatrix(rows, cols, data) });
+
+/**
+ * `append`/`cbind`/`rbind` where the DAG could not tell matrices apart (the
+ * first argument is a string, a list or of unknown type), as SystemDS runs
+ * them: two strings are joined with a newline, a list gets the further
+ * arguments as items (a one-item list adds its item, a longer list is one
+ * nested item), a list alone is bound
+ * item by item into one matrix, matrices are bound.
+ */
+function appendBuiltin(kind: "cbind" | "rbind") {
+  return (a: CallArgs): Value => {
+    const [first, ...rest] = a.values;
+    if (!first) fail(`${kind}: missing arguments`);
+    if (first.kind === "scalar") {
+      if (rest.length !== 1 || rest[0].kind !== "scalar") fail("append of a string needs exactly two strings");
+      return str(`${text(first)}\n${text(rest[0])}`);
+    }
+    if (first.kind === "list") {
+      if (rest.length === 0) return { kind: "matrix", matrix: (kind === "cbind" ? cbind : rbind)(...first.items.map((v) => mat(v, kind))) };
+      // A one-item list is unfolded (its item, with its name, is added); anything else is one item.
+      const added = rest.map((v): [Value, string | undefined] => (v.kind === "list" && v.items.length === 1 ? [v.items[0], v.names?.[0]] : [v, undefined]));
+      return { kind: "list", items: [...first.items, ...added.map(([v]) => v)], names: [...(first.names ?? first.items.map(() => undefined)), ...added.map(([, n]) => n)] };
+    }
+    return { kind: "matrix", matrix: (kind === "cbind" ? cbind : rbind)(...a.values.map((v) => mat(v, kind))) };
+  };
+}
 
 function foldMinMax(op: "min" | "max") {
   return (a: CallArgs): Value => {
@@ -251,6 +278,9 @@ export const BUILTINS: Record<string, Builtin> = {
     return double(s);
   },
   list: (a) => ({ kind: "list", items: a.values, names: a.names }),
+  append: appendBuiltin("cbind"),
+  cbind: appendBuiltin("cbind"),
+  rbind: appendBuiltin("rbind"),
   time: () => int(Math.round(performance.now() * 1e6)),
   nnz: (a) => {
     const x = toDense(mat(need(a, 0, "target", "nnz")));

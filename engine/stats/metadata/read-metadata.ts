@@ -327,6 +327,12 @@ function reportUnknown(
   if (path.unknownReason) diagnostics.push(path.unknownReason);
   if (!resolution || !args.file) return;
   const declare = "declare them with '# @size ROWS x COLS' on the statement or in dml-lens.json \"inputs\"";
+  if (path.text !== undefined && path.text.trim() === "") {
+    // SystemDS scripts use " " as the default of a file $param that was not given (`ifdef($X, " ")`).
+    const message = `the file name is blank (the placeholder of a file parameter that was not given): its sizes are unknown; give the parameter, or ${declare}`;
+    diagnostics.push(metadataDiagnostic(script, "hint", message, args.file.range, "read-file-unknown"));
+    return;
+  }
   let message: string;
   if (resolution.remote) message = `${path.text} is not on this machine: its sizes are unknown; ${declare}`;
   else if (!resolution.resolved) message = `${path.text} not found (looked in ${resolution.candidates.join(", ")}): its sizes are unknown; ${declare}`;

@@ -84,6 +84,8 @@ export function constructorStats(node: DagNode, inputs: NodeStats[], report: Rep
       const [x] = inputs;
       if (!x || !isMatrix(x)) return undefined;
       if (x.cols === 1) return matrixStats(x.rows, x.rows, x.nnz, x.nnzExact);
+      // Unknown columns: a vector (n x n result) or a square matrix (n x 1) — which one is not known.
+      if (x.cols === null) return matrixStats(x.rows, null, null);
       if (x.rows !== null && x.cols !== null && x.rows !== x.cols) {
         report(`diag needs a square matrix or a column vector, but this one is ${x.rows} x ${x.cols}`, "dimension-mismatch");
         return matrixStats(null, 1, null);

@@ -21,6 +21,7 @@ export function joinStats(a: NodeStats, b: NodeStats, widen = false): NodeStats 
   const joined: NodeStats = { type, rows, cols, nnz };
   if (nnz !== null && a.nnz === b.nnz && a.nnzExact && b.nnzExact) joined.nnzExact = true;
   if (a.value !== undefined && a.value === b.value) joined.value = a.value;
+  if (a.items !== undefined && a.items === b.items) joined.items = a.items;
   const sketch = joinSketches(a.sketch, b.sketch, widen, a.nnz === b.nnz);
   if (sketch && rows !== null && cols !== null) joined.sketch = sketch;
   if (a.nnzUpperBound !== undefined && b.nnzUpperBound !== undefined && (!widen || a.nnzUpperBound === b.nnzUpperBound)) {
@@ -98,6 +99,7 @@ export function sameStats(a: NodeStats, b: NodeStats): boolean {
     a.cols === b.cols &&
     a.nnz === b.nnz &&
     a.value === b.value &&
+    a.items === b.items &&
     (a.nnzExact ?? false) === (b.nnzExact ?? false) &&
     a.nnzUpperBound === b.nnzUpperBound &&
     sameSketch(a.sketch, b.sketch)

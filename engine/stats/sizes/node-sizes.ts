@@ -9,9 +9,10 @@
  * follows from known inputs.
  */
 import type { Diagnostic } from "../../syntax/ast";
-import type { DagNode, ElementwiseBinaryOp } from "../../program/dag-types";
+import type { DagNode, DagType, ElementwiseBinaryOp } from "../../program/dag-types";
+import { binaryType, unaryType } from "../../program/dag-typing";
 import { applyNumeric, applyNumericUnary, foldBinary, foldUnary, isNonZero } from "./scalar-fold";
-import { cells, isMatrix, matrixStats, type NodeStats, type ScalarValue, scalarStats } from "./node-stats";
+import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
 import { indexStats, leftIndexStats } from "./index-sizes";
 import { constructorStats } from "./constructor-sizes";
@@ -44,6 +45,9 @@ export function nodeStats(node: DagNode, inputs: NodeStats[], context: NodeSizeC
 
 type Report = (message: string, code: string) => void;
 
+/** The builtins that append to a list when their first argument is one (dag-calls.ts keeps those calls opaque). */
+const APPEND_NAMES: ReadonlySet<string> = new Set(["append", "cbind", "rbind"]);
+
 function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, error: Report): NodeStats {
   const op = node.op;
   const fallback = (): NodeStats =>
@@ -64,7 +68,7 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
       return binaryStats(op.op, node, inputs[0], inputs[1], error);
     case "unary": {
       const [a] = inputs;
-      if (!isMatrix(a)) return scalarStats(node.type, a.value === undefined ? undefined : foldUnary(op.op, a.value));
+      if (!isMatrix(a)) return scalarStats(refined(node, unaryType(op.op, a.type).type), a.value === undefined ? undefined : foldUnary(op.op, a.value));
       const zeroStaysZero = !isNonZero(applyNumericUnary(op.op, 0));
       const exact = a.nnzExact === true && (op.op === "-" || op.op === "abs" || op.op === "sign" || op.op === "sqrt");
       return matrixStats(a.rows, a.cols, zeroStaysZero ? a.nnz : cells(a), exact || (!zeroStaysZero && cells(a) !== null && op.op === "exp"));
@@ -81,7 +85,7 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
       return matrixStats(a.cols, a.rows, a.nnz, a.nnzExact);
     }
     case "index":
-      return indexStats(node, inputs, error);
+      return inputs[0].type.dataType === "list" ? listIndexStats(node, inputs) : indexStats(node, inputs, error);
     case "leftIndex":
       return leftIndexStats(node, inputs, error);
     case "cbind":
@@ -91,6 +95,7 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
     case "ncol":
     case "length": {
       const [a] = inputs;
+      if (op.kind === "length" && a.items) return scalarStats(node.type, a.items.length);
       const value = op.kind === "nrow" ? a.rows : op.kind === "ncol" ? a.cols : cells(a);
       return scalarStats(node.type, isMatrix(a) && value !== null ? value : undefined);
     }
@@ -99,6 +104,8 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
     case "read":
       return context.read(node, inputs) ?? fallback();
     case "call":
+      if (!op.user && op.name === "list" && node.type.dataType === "list") return listStats(inputs);
+      if (!op.user && APPEND_NAMES.has(op.name) && node.type.dataType === "list" && inputs[0]?.type.dataType === "list") return appendStats(inputs);
       // Arguments keep their sketches: the call analysis memoizes by them too.
       return (op.user ? context.call(node, inputs) : undefined) ?? fallback();
     case "diag":
@@ -108,6 +115,15 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
     case "rand":
       return constructorStats(node, inputs, error) ?? fallback();
   }
+}
+
+/**
+ * The node's type, or where the DAG could not type it (a predicate reads
+ * variables whose types it does not know) the type the operation has on the
+ * actual input stats.
+ */
+function refined(node: DagNode, fromInputs: DagType): DagType {
+  return node.type.dataType === "unknown" ? fromInputs : node.type;
 }
 
 function describe(s: NodeStats): string {
@@ -152,7 +168,7 @@ function binaryStats(op: ElementwiseBinaryOp, node: DagNode, a: NodeStats, b: No
   const bMatrix = isMatrix(b);
   if (!aMatrix && !bMatrix) {
     const value = a.value !== undefined && b.value !== undefined ? foldBinary(op, a.value, b.value) : undefined;
-    return scalarStats(node.type, value);
+    return scalarStats(refined(node, binaryType(op, a.type, b.type).type), value);
   }
   if (aMatrix && bMatrix) {
     const dims = broadcastDims(a, b);
@@ -164,9 +180,14 @@ function binaryStats(op: ElementwiseBinaryOp, node: DagNode, a: NodeStats, b: No
     out.nnz = elementwiseNnz(op, a, b, out);
     return out;
   }
-  // Matrix with scalar: what happens to a zero cell decides the non-zeros.
   const matrix = aMatrix ? a : b;
   const scalar = aMatrix ? b : a;
+  if (!isScalar(scalar)) {
+    // A matrix with a value of unknown type (a scalar, or a matrix that broadcasts):
+    // only a dim other than 1 is sure to be the result's.
+    return matrixStats(matrix.rows === 1 ? null : matrix.rows, matrix.cols === 1 ? null : matrix.cols, null);
+  }
+  // Matrix with scalar: what happens to a zero cell decides the non-zeros.
   const out = matrixStats(matrix.rows, matrix.cols, null);
   const c = scalar.value;
   if (c === undefined || typeof c === "string") {
@@ -241,10 +262,21 @@ function castStats(to: string, node: DagNode, a: NodeStats, error: Report): Node
   }
   if (to === "matrix") {
     if (isMatrix(a)) return a;
+    if (a.type.dataType === "list" || a.items) return listAsMatrixStats(a);
+    // A frame keeps its dims; a value of unknown type has unknown dims.
+    if (!isScalar(a)) return matrixStats(a.rows, a.cols, null);
     const nonZero = a.value === undefined ? null : isNonZero(typeof a.value === "string" ? Number(a.value) : Number(a.value)) ? 1 : 0;
     return matrixStats(1, 1, nonZero, nonZero !== null);
   }
-  if (isMatrix(a) || a.value === undefined) return scalarStats(node.type);
+  if (to === "frame") {
+    if (isMatrix(a) || a.type.dataType === "frame") return { type: node.type, rows: a.rows, cols: a.cols, nnz: null };
+    if (isScalar(a)) return { type: node.type, rows: 1, cols: 1, nnz: null };
+    return { type: node.type, rows: null, cols: null, nnz: null };
+  }
+  // as.double/as.integer/as.logical of a matrix is that matrix (of doubles).
+  if (isMatrix(a)) return { ...a, type: node.type.dataType === "matrix" ? node.type : a.type };
+  if (!isScalar(a) || node.type.dataType !== "scalar") return { type: node.type, rows: null, cols: null, nnz: null };
+  if (a.value === undefined) return scalarStats(node.type);
   const v = a.value;
   const n = typeof v === "boolean" ? (v ? 1 : 0) : Number(v);
   if (to === "double") return scalarStats(node.type, n);
@@ -253,3 +285,50 @@ function castStats(to: string, node: DagNode, a: NodeStats, error: Report): Node
   return scalarStats(node.type);
 }
 
+
+/**
+ * `as.matrix(list)`: a one-item list gives its item (a scalar as 1 x 1);
+ * a list of scalars a column vector with one row per item (SystemDS's
+ * list-to-matrix cast); otherwise, or when the items are unknown, unknown dims.
+ */
+function listAsMatrixStats(list: NodeStats): NodeStats {
+  const items = list.items;
+  if (!items) return matrixStats(null, null, null);
+  if (items.length === 1) {
+    const [item] = items;
+    if (isMatrix(item)) return item;
+    if (isScalar(item)) return matrixStats(1, 1, null);
+    return matrixStats(item.rows, item.cols, null);
+  }
+  if (items.every(isScalar)) return matrixStats(items.length, 1, null);
+  return matrixStats(null, null, null);
+}
+
+/**
+ * `append(list, x)`: the list's items and then `x` as one item; a one-item
+ * list `x` adds its item (SystemDS unfolds it), a longer list is one nested
+ * item, a list of unknown length one item of unknown stats.
+ */
+function appendStats(inputs: NodeStats[]): NodeStats {
+  const [list, ...added] = inputs;
+  if (!list.items) return { type: { dataType: "list", valueType: "unknown" }, rows: null, cols: 1, nnz: null };
+  const item = (x: NodeStats): NodeStats => {
+    if (x.type.dataType !== "list") return x;
+    return x.items?.length === 1 ? x.items[0] : x.items ? x : unknownStats;
+  };
+  return listStats([...list.items, ...added.map(item)]);
+}
+
+/**
+ * `L[i]` or `L[i:j]` of a list: the list of those items, when the bounds are
+ * constants (the node's own type stays as the typing gave it).
+ */
+function listIndexStats(node: DagNode, inputs: NodeStats[]): NodeStats {
+  const [list, lower, upper] = inputs;
+  const unknown: NodeStats = { type: node.type, rows: null, cols: null, nnz: null };
+  const bound = (s: NodeStats | undefined) => (s && typeof s.value === "number" && Number.isInteger(s.value) ? s.value : undefined);
+  const lo = bound(lower);
+  const hi = bound(upper) ?? lo;
+  if (!list.items || lo === undefined || hi === undefined || lo < 1 || hi < lo || hi > list.items.length) return unknown;
+  return { ...listStats(list.items.slice(lo - 1, hi)), type: node.type };
+}

@@ -26,6 +26,8 @@ export interface NodeStats {
   sketch?: NodeSketch;
   /** The constant value of a scalar, when constant folding found it. */
   value?: ScalarValue;
+  /** The stats of a list's items, in order, when the list's construction is known (`list(...)`, `append`). */
+  items?: readonly NodeStats[];
 }
 
 /**
@@ -47,7 +49,13 @@ export interface PatternRef {
   readonly relation: "equal" | "subset";
 }
 
+/**
+ * A scalar's stats (0 x 0, as SystemDS sizes scalars), with its constant
+ * value when known. A value whose type is not known to be scalar gets
+ * unknown dims: unknown type means unknown, never a 0 x 0 scalar.
+ */
 export function scalarStats(type: DagType, value?: ScalarValue): NodeStats {
+  if (type.dataType !== "scalar") return { type, rows: null, cols: null, nnz: null };
   return value === undefined ? { type, rows: 0, cols: 0, nnz: null } : { type, rows: 0, cols: 0, nnz: null, value };
 }
 
@@ -61,6 +69,11 @@ export const unknownStats: NodeStats = { type: { dataType: "unknown", valueType:
 
 export function isMatrix(stats: NodeStats): boolean {
   return stats.type.dataType === "matrix";
+}
+
+/** A list whose items are known. */
+export function listStats(items: readonly NodeStats[]): NodeStats {
+  return { type: { dataType: "list", valueType: "unknown" }, rows: items.length, cols: 1, nnz: null, items };
 }
 
 export function isScalar(stats: NodeStats): boolean {

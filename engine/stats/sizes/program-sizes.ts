@@ -24,8 +24,8 @@ import { withoutTrailingSpaces } from "../../syntax/ranges";
 export interface ProgramSizeOptions {
   /** `$param` values given by the caller, typed as SystemDS types them. */
   parameters?: ReadonlyMap<string, ScalarValue>;
-  /** Sizes of what a `read` node reads (from .mtd files, annotations, ...). */
-  readMetadata?: (node: DagNode, inputs: NodeStats[]) => NodeStats | undefined;
+  /** Sizes of what a `read` node reads (from .mtd files, annotations, ...); `dead`: the read is in a branch that never runs (report nothing). */
+  readMetadata?: (node: DagNode, inputs: NodeStats[], dead?: boolean) => NodeStats | undefined;
   /** Sizes the user declared for a node (an `@size` annotation on an assignment). */
   declared?: (node: DagNode, found: NodeStats) => NodeStats | undefined;
   /** The program bound to a `source(...) as ns` namespace, for calls `ns::f(...)`. */
@@ -103,14 +103,60 @@ class SizeWalker {
     switch (block.kind) {
       case "basic":
         return this.basic(block, env, mode);
-      case "if": {
-        this.predicate([block.statement.condition], env, mode);
-        return joinEnvs(this.sequence(block.thenBlocks, env, mode), this.sequence(block.elseBlocks, env, mode));
-      }
+      case "if":
+        return this.ifBlock(block, env, mode);
       case "while":
       case "for":
       case "parfor":
         return this.loop(block, env, mode);
+    }
+  }
+
+  /**
+   * Guards: a condition that folds to a constant leaves one branch live (the
+   * other is dead, as SystemDS removes it: its problems are not reported and
+   * its sizes do not reach the join). Under an unknown condition each branch
+   * forgets the constant values of the scalars the condition reads (the
+   * condition constrains them), and its size problems are warnings: the
+   * branch may not run (SystemDS's validator, too, only warns there).
+   */
+  private ifBlock(block: Extract<StatementBlock, { kind: "if" }>, env: Env, mode: Mode): Env {
+    const condition = this.predicate([block.statement.condition], env, mode);
+    const taken = truthValue(condition.value);
+    if (taken !== undefined) {
+      const [live, dead] = taken ? [block.thenBlocks, block.elseBlocks] : [block.elseBlocks, block.thenBlocks];
+      this.silently(() => this.sequence(dead, env, mode));
+      return this.sequence(live, env, mode);
+    }
+    const forgotten = [...condition.reads].flatMap((name): [string, NodeStats][] => {
+      const stats = env.get(name);
+      return stats && stats.value !== undefined ? [[name, scalarStats(stats.type)]] : [];
+    });
+    const branchEnv = forgotten.length > 0 ? env.with(forgotten) : env;
+    this.conditional++;
+    let thenExit: Env;
+    let elseExit: Env;
+    try {
+      thenExit = this.sequence(block.thenBlocks, branchEnv, mode);
+      elseExit = this.sequence(block.elseBlocks, branchEnv, mode);
+    } finally {
+      this.conditional--;
+    }
+    // After the if, a variable neither branch assigned has its value again.
+    const untouched = forgotten.flatMap(([name, stats]): [string, NodeStats][] =>
+      thenExit.get(name) === stats && elseExit.get(name) === stats ? [[name, env.get(name)!]] : [],
+    );
+    const joined = joinEnvs(thenExit, elseExit);
+    return untouched.length > 0 ? joined.with(untouched) : joined;
+  }
+
+  /** Runs `walk` with diagnostics off (a dead branch). */
+  private silently<T>(walk: () => T): T {
+    this.silent++;
+    try {
+      return walk();
+    } finally {
+      this.silent--;
     }
   }
 
@@ -155,7 +201,7 @@ class SizeWalker {
     if (!eligible) return this.loopRounds(block, env, mode);
     const reads = inner.flatMap((b) => this.dags.byBlock.get(b)!.dag.nodes.filter((n) => n.op.kind === "read").map((n) => this.options.readMetadata?.(n, [])));
     const inputs = [...block.reads].sort().map((name) => env.get(name));
-    const key = `loop ${mode}\n${cache.key}\n${block.range.start.character}\n${withoutTrailingSpaces(cache.textOf(block.range))}`;
+    const key = `loop ${mode} ${this.silent > 0 ? "dead" : this.conditional > 0 ? "conditional" : "sure"}\n${cache.key}\n${block.range.start.character}\n${withoutTrailingSpaces(cache.textOf(block.range))}`;
     const result = cache.sizes.lookup(
       key,
       block.range.start.line,
@@ -186,6 +232,11 @@ class SizeWalker {
   }
 
   private loopRounds(block: WhileBlock | ForBlock, env: Env, mode: Mode): Env {
+    if (block.kind === "while" && truthValue(this.predicate([block.statement.condition], env, "probe").value) === false) {
+      // `while (FALSE) {...}`: the body never runs (dead, like an if-branch whose condition folds to false).
+      this.silently(() => this.sequence(block.bodyBlocks, env, mode));
+      return env;
+    }
     let entry = env;
     const variable = block.kind === "while" ? undefined : block.variable;
     if (block.kind !== "while") {
@@ -206,17 +257,20 @@ class SizeWalker {
     return joinEnvs(env, joinEnvs(entry, exit));
   }
 
-  private predicate(expressions: readonly Expression[], env: Env, mode: Mode): void {
-    if (mode === "probe") return;
+  /** Checks a condition or loop bounds; the stats of the first expression and the variables they read. */
+  private predicate(expressions: readonly Expression[], env: Env, mode: Mode): { value?: ScalarValue; reads: ReadonlySet<string> } {
     const dag = buildPredicateDag(expressions, this.context);
-    this.record(this.dagSizes(dag, env).diagnostics);
+    const sizes = this.dagSizes(dag, env);
+    if (mode !== "probe") this.record(sizes.diagnostics);
+    const first = dag.sinks[0] === undefined ? undefined : sizes.nodes[dag.sinks[0].node];
+    return { ...(first?.value !== undefined ? { value: first.value } : {}), reads: new Set(dag.inputs.keys()) };
   }
 
   private dagSizes(dag: BlockDag, env: Env): BlockSizes {
     const context: NodeSizeContext = {
       input: (name) => env.get(name),
       parameter: (name) => this.options.parameters?.get(name),
-      read: (node, inputs) => this.options.readMetadata?.(node, inputs),
+      read: (node, inputs) => this.options.readMetadata?.(node, inputs, this.silent > 0),
       call: (node, inputs) => this.call(node, inputs),
       ...(this.options.estimator ? { estimator: this.options.estimator } : {}),
     };
@@ -293,7 +347,13 @@ class SizeWalker {
   /** Lists that also receive what is recorded (a loop being cached collects its diagnostics). */
   private readonly recorders: Diagnostic[][] = [];
 
-  private record(diagnostics: readonly Diagnostic[]): void {
+  /** Depth of dead branches (nothing is reported) and of branches that may not run (errors become warnings). */
+  private silent = 0;
+  private conditional = 0;
+
+  private record(found: readonly Diagnostic[]): void {
+    if (this.silent > 0) return;
+    const diagnostics = this.conditional > 0 ? found.map(mayNotRun) : found;
     for (const recorder of this.recorders) recorder.push(...diagnostics);
     for (const d of diagnostics) {
       const key = `${d.range.start.line}:${d.range.start.character}:${d.code}`;
@@ -339,4 +399,19 @@ function basicBlocksOf(blocks: readonly StatementBlock[]): BasicBlock[] {
   };
   walk(blocks);
   return out;
+}
+
+/** A condition's constant truth value, when constant folding found one. */
+function truthValue(value: ScalarValue | undefined): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "number" && !Number.isNaN(value)) return value !== 0;
+  return undefined;
+}
+
+const MAY_NOT_RUN = " (in a branch that may not run: its condition is not known here)";
+
+/** An error found in a branch that may not run, as a warning that says so. */
+function mayNotRun(d: Diagnostic): Diagnostic {
+  if (d.severity !== "error" || d.message.endsWith(MAY_NOT_RUN)) return d;
+  return { ...d, severity: "warning", message: d.message + MAY_NOT_RUN };
 }
