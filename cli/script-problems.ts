@@ -46,7 +46,7 @@ import {
   workspaceParameters,
 } from "../engine/stats/metadata";
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
-import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage, missingSourceFileMessage, sourceFileCandidates } from "../engine/runtime/interpreter/messages";
+import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
 import { err } from "./output";
 
 export interface ScriptProblemOptions {
@@ -95,8 +95,7 @@ export function scriptProblems(text: string, options: ScriptProblemOptions): Scr
   const data = dataFileProblems(parsed.program, params, { scriptPath: path.resolve(options.file), workspaceRoot }, described);
   // A read that cannot work is reported once: its missing file or broken .mtd, not the analysis's guesses about its sizes and format.
   const analysisDiagnostics = checked.diagnostics.filter((d) => !(GUESSES.has(d.code ?? "") && data.failedReads.some((call) => contains(call, d.range))));
-  const sources = missingSourceFiles(parsed.program, options.file, workspaceRoot).filter((d) => !analysisDiagnostics.some((a) => a.severity !== "hint" && positionKey(a.range) === positionKey(d.range)));
-  return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics, ...sources])), analysis };
+  return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics])), analysis };
 }
 
 /**
@@ -152,18 +151,6 @@ function missingParameters(program: Program, params: ParameterValues): Diagnosti
     for (const child of children(expression)) visit(child);
   };
   walkStatements(program.body, false, (expression) => visit(expression));
-  return diagnostics;
-}
-
-/** `source(...)` statements whose file is in none of the places looked at (SystemDS's parser stops at them). */
-function missingSourceFiles(program: Program, file: string, workingDirectory: string): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  for (const statement of program.body) {
-    if (statement.kind !== "source") continue;
-    const candidates = sourceFileCandidates(file, statement.path, workingDirectory);
-    if (candidates.some((c) => nodeFileSystem.exists(c))) continue;
-    diagnostics.push({ severity: "error", message: missingSourceFileMessage(statement.path, candidates), range: statement.range, code: "missing-source-file" });
-  }
   return diagnostics;
 }
 

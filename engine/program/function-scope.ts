@@ -20,11 +20,15 @@ import type { BuiltinSignature } from "./builtin-types";
 import { lookupBuiltin } from "./builtins";
 import { isBundledScriptPath } from "./source-reader";
 import { forEachStatement } from "./statement-walk";
+import { missingSourceFileMessage } from "./source-reader";
 
 export type UserFunction = FunctionDefinition | ExternalFunctionDefinition;
 
 /** Reads a sourced file, given the path as written in `source(...)`; `undefined` when it cannot be read. */
-export type SourceReader = (path: string) => string | undefined;
+export type SourceReader = ((path: string) => string | undefined) & {
+  /** The places a path was looked for, in order (for the message when it is in none). */
+  lookedIn?: (path: string) => string[];
+};
 
 export interface SourcedFile {
   path: string;
@@ -69,7 +73,7 @@ export function buildFunctionScope(program: Program, readFile?: SourceReader): F
     } else if (statement.kind === "source") {
       const file: SourcedFile = { path: statement.path, statement, functions: readFunctions(statement.path, readFile) };
       if (readFile && !file.functions && !movesWorkingDirectory && !isBundledScriptPath(statement.path)) {
-        const message = `cannot find the sourced file '${statement.path}'; SystemDS rejects a script whose source() file is missing`;
+        const message = missingSourceFileMessage(statement.path, readFile.lookedIn?.(statement.path) ?? []);
         diagnostics.push({ severity: "error", message, range: statement.range, code: "source-not-found" });
       }
       const namespace = statement.namespace?.name;

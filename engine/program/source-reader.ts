@@ -15,10 +15,31 @@ import path from "node:path";
 import type { SourceReader } from "./function-scope";
 
 export function fileSourceReader(scriptPath: string, workingDirectory: string = process.cwd()): SourceReader {
-  return (sourcePath) => {
+  const reader: SourceReader = (sourcePath) => {
     const found = resolveSourcePath(scriptPath, sourcePath, workingDirectory);
     return found === undefined ? undefined : readFileSync(found, "utf8");
   };
+  reader.lookedIn = (sourcePath) => sourceCandidates(scriptPath, sourcePath, [workingDirectory]);
+  return reader;
+}
+
+/** Candidates named in a missing-source message before the rest are counted. */
+const NAMED_CANDIDATES = 2;
+
+/**
+ * A `source("file")` whose file is in none of the places looked at, in the
+ * same words from `dml check`, the editor and the runtime. Names the first
+ * places (next to the script, the working directory), counts the rest:
+ * `cannot read source file 'lib.dml': no such file (looked in /w/s/lib.dml, /w/lib.dml and 6 more places: ...)`.
+ */
+export function missingSourceFileMessage(pathText: string, candidates: readonly string[]): string {
+  if (candidates.length === 0) return `cannot read source file '${pathText}': no such file`;
+  const viaScripts = path.join("scripts", pathText);
+  const plain = candidates.filter((c) => !c.endsWith(viaScripts));
+  const named = (plain.length > 0 ? plain : candidates).slice(0, NAMED_CANDIDATES);
+  const more = candidates.length - named.length;
+  const rest = more > 0 ? ` and ${more} more place${more === 1 ? "" : "s"}: scripts/ in each, and the folders above the script` : "";
+  return `cannot read source file '${pathText}': no such file (looked in ${named.join(", ")}${rest})`;
 }
 
 /** The file `source(sourcePath)` reads: the first candidate (sourceCandidates) that exists; undefined if none does. */

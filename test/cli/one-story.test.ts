@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
+import { sourceCandidates } from "../../engine/program/source-reader";
 import { repoRoot } from "../repo-root";
 
 const bin = path.join(repoRoot, "bin", "dml.js");
@@ -99,10 +100,12 @@ describe("check, explain and run report the same problem the same way", () => {
 
   test("a missing source() file, at the source statement, with the places looked at", () => {
     const file = script("missing-source.dml", 'source("nothere_lib.dml") as L\nx = L::f(1)\nprint(x)\n');
-    const looked = `(looked in ${path.join(dir, "nothere_lib.dml")}, ${path.join(repoRoot, "nothere_lib.dml")})`;
-    assertOneStory(file, [], `1:1: error: cannot read source file 'nothere_lib.dml': no such file ${looked}`);
+    const looked = sourceCandidates(file, "nothere_lib.dml", [repoRoot]);
+    assert.deepEqual(looked.slice(0, 3), [path.join(dir, "nothere_lib.dml"), path.join(dir, "scripts", "nothere_lib.dml"), path.join(repoRoot, "nothere_lib.dml")]);
+    const message = `cannot read source file 'nothere_lib.dml': no such file (looked in ${path.join(dir, "nothere_lib.dml")}, ${path.join(repoRoot, "nothere_lib.dml")} and ${looked.length - 2} more places: scripts/ in each, and the folders above the script)`;
+    assertOneStory(file, [], `1:1: error: ${message}`);
     const run = dml("run", file, "--no-check");
-    assert.equal(run.stderr, `${file}:1:1: error: cannot read source file 'nothere_lib.dml': no such file ${looked}\n`);
+    assert.equal(run.stderr, `${file}:1:1: error: ${message}\n`);
   });
 
   test("a missing $parameter, when the command gives parameters", () => {
@@ -188,8 +191,18 @@ describe("data kept elsewhere and the workspace file", () => {
 });
 
 describe("dml run: the checks before running", () => {
-  test("a read inside a branch that is not taken is a warning for check, and run runs", () => {
+  test("a read inside a branch whose condition folds to false is dead: check is silent, and run runs", () => {
     const file = script("branch.dml", 'x = 1\nif (x > 5) {\n  X = read("gone.csv")\n  print(sum(X))\n}\nprint("done")\n');
+    const check = dml("check", file);
+    assert.equal(check.code, 0);
+    assert.doesNotMatch(check.stdout, /gone\.csv/);
+    const run = dml("run", file);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "done\n");
+  });
+
+  test("a read inside a branch that may not run is a warning for check, and run runs when it is not taken", () => {
+    const file = script("branch-unknown.dml", 'x = as.scalar(rand(rows=1, cols=1, min=0, max=1, seed=3))\nif (x > 5) {\n  X = read("gone.csv")\n  print(sum(X))\n}\nprint("done")\n');
     const check = dml("check", file);
     assert.equal(check.code, 0);
     assert.match(check.stdout, /:3:7: warning: cannot read data file 'gone\.csv': no such file/);

@@ -197,7 +197,7 @@ describe("unknown functions", () => {
   test("a sourced file that cannot be found is an error at its source(); calls into it are not checked", () => {
     const src = lines('source("missing.dml") as m', "x = m::anything(1, 2, 3)", "y = m::other()");
     assert.deepEqual(brief(src, { readFile: () => undefined }), ["1:1 error source-not-found"]);
-    assert.match(diagnose(src, { readFile: () => undefined })[0].message, /cannot find the sourced file 'missing.dml'/);
+    assert.match(diagnose(src, { readFile: () => undefined })[0].message, /cannot read source file 'missing.dml': no such file/);
     assert.deepEqual(brief(lines('source("a/b.dml")', 'source("c.dml") as c'), { readFile: () => undefined }), ["1:1 error source-not-found", "2:1 error source-not-found"]);
     // Without a reader (no file system) nothing is known about the file: no error.
     assert.deepEqual(brief(src), []);

@@ -17,7 +17,8 @@ import type { ForBlock, FunctionBlock, StatementBlock } from "../../program/stat
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
-import { missingArgumentMessage, missingSourceFileMessage, sourceFileCandidates, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
+import { missingSourceFileMessage, sourceCandidates } from "../../program/source-reader";
+import { missingArgumentMessage, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
 import { num, truthy } from "./operations";
 import { double, int, type Value } from "./values";
 
@@ -155,7 +156,7 @@ export class Interpreter {
   /** `source("file") as ns`: the file's functions become callable as `ns::f` (plain names without `as`). */
   private source(unit: Unit, statement: SourceStatement): void {
     const base = unit.file ?? this.host.scriptPath ?? path.join(process.cwd(), "script.dml");
-    const candidates = sourceFileCandidates(base, statement.path, this.host.workspaceRoot ?? process.cwd());
+    const candidates = sourceCandidates(base, statement.path, [this.host.workspaceRoot ?? process.cwd()]);
     const file = candidates.find((c) => existsSync(c) && statSync(c).isFile());
     if (file === undefined) fail(missingSourceFileMessage(statement.path, candidates), statement.range);
     const text = readFileSync(file, "utf8");

@@ -6,7 +6,6 @@
  * cli/script-problems.ts); "did you mean" comes from one helper
  * (program/edit-distance.ts).
  */
-import path from "node:path";
 import { didYouMean } from "../../program/edit-distance";
 
 /** A `$name` with no value from the command line (or the workspace file) and no `ifdef` default. */
@@ -18,22 +17,6 @@ export function missingParameterMessage(name: string): string {
 export function missingDataFileMessage(pathText: string, candidates: readonly string[]): string {
   const where = candidates.length === 0 ? "" : ` (looked in ${candidates.join(", ")})`;
   return `cannot read data file '${pathText}': no such file${where}`;
-}
-
-/** A `source("file")` whose file is not there (`candidates`: the absolute paths looked at). */
-export function missingSourceFileMessage(pathText: string, candidates: readonly string[]): string {
-  return `cannot read source file '${pathText}': no such file (looked in ${candidates.join(", ")})`;
-}
-
-/**
- * Where `source(pathText)` in `fromFile` is looked for, in order: next to
- * that file, then in the working directory (SystemDS resolves against its
- * working directory; `dml check` and the editor look in both, as for reads).
- */
-export function sourceFileCandidates(fromFile: string, pathText: string, workingDirectory: string): string[] {
-  if (path.isAbsolute(pathText)) return [path.normalize(pathText)];
-  const candidates = [path.resolve(path.dirname(path.resolve(fromFile)), pathText), path.resolve(workingDirectory, pathText)];
-  return candidates.filter((c, i) => candidates.indexOf(c) === i);
 }
 
 /** The first error of the `.mtd` of a read's data file (`position` 0-based), as the reader reports it: `x.csv.mtd:3:5: message`. */
