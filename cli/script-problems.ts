@@ -22,16 +22,15 @@
  *   check and explain analyze by its description. Likewise a data
  *   file whose `.mtd` cannot be parsed, reported at the read() call as the
  *   runtime reports it.
- * - a `source()` file found neither next to the script nor in the working
- *   directory: an error (SystemDS's parser stops), unless the analysis
- *   already reports something at that statement.
+ * (A `source()` file that cannot be found is reported by the analysis
+ * itself, engine/program/function-scope.ts, in the runtime's words.)
  */
 import path from "node:path";
 import { readFile } from "node:fs/promises";
 import type { CallExpression, Diagnostic, Expression, Program, Range, Statement } from "../engine/syntax/ast";
 import { parse } from "../engine/syntax/parse";
 import { fileSourceReader } from "../engine/program/source-reader";
-import { statementExpressions } from "../engine/program/expression-walk";
+import { childExpressions, statementExpressions } from "../engine/program/expression-walk";
 import { checkAndAnalyze } from "../engine/stats/check-document";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import {
@@ -244,22 +243,7 @@ function forEachCall(expression: Expression, visit: (call: CallExpression) => vo
 
 /** Sub-expressions, with the parameter of `ifdef` (not a read) left out. */
 function children(expression: Expression): Expression[] {
-  switch (expression.kind) {
-    case "binary":
-      return [expression.left, expression.right];
-    case "unary":
-      return [expression.operand];
-    case "call":
-      return expression.args.map((a) => a.value);
-    case "index":
-      return [expression.rows, expression.cols].flatMap((part) => (part ? [part.lower, ...(part.upper ? [part.upper] : [])] : []));
-    case "list":
-      return expression.items;
-    case "ifdef":
-      return [expression.defaultValue];
-    default:
-      return [];
-  }
+  return expression.kind === "ifdef" ? [expression.defaultValue] : childExpressions(expression);
 }
 
 function withoutHints(diagnostics: readonly Diagnostic[]): Diagnostic[] {
