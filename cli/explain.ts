@@ -23,7 +23,7 @@ import type { Diagnostic, Range } from "../engine/syntax/ast";
 import { printDag, printType } from "../engine/program/dag-print";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import { formatStats, type NodeStats } from "../engine/stats/sizes/node-stats";
-import { formatQuantity, formatSeconds } from "../engine/cost";
+import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
@@ -181,11 +181,11 @@ function explainText(file: string, diagnostics: readonly Diagnostic[], analysis:
   return `${path.basename(file)}: ${blocks.length} block${blocks.length === 1 ? "" : "s"}\n${parts.join("\n")}`;
 }
 
-/** What a variable holds after the block: dims and nnz of a matrix, the type (and constant value) of a scalar. */
+/** What a variable holds after the block: dims and nnz of a matrix (digits grouped), the type (and constant value) of a scalar. */
 function variableText(stats: NodeStats | undefined, type: Parameters<typeof printType>[0]): string {
   if (!stats) return printType(type);
   if (stats.type.dataType === "scalar") return stats.value === undefined ? printType(stats.type) : `${printType(stats.type)} = ${JSON.stringify(stats.value)}`;
-  if (stats.type.dataType === "matrix") return formatStats(stats);
+  if (stats.type.dataType === "matrix") return `${formatCount(stats.rows)} x ${formatCount(stats.cols)}, nnz ${stats.nnz !== null && !stats.nnzExact ? "~" : ""}${formatCount(stats.nnz)}`;
   return printType(type);
 }
 

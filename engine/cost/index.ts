@@ -42,3 +42,4 @@ export {
   type SaveResult,
 } from "./machine-file";
 export { formatCost, formatCostEstimate, formatQuantity, formatSeconds } from "./format-cost";
+export { formatCount, formatDims, formatFactor, formatSparsity, formatValue } from "./format-number";

@@ -166,7 +166,7 @@ describe("data kept elsewhere and the workspace file", () => {
     assert.equal(check.stdout, "");
     const explain = dmlIn(workspace, "explain", file);
     assert.equal(explain.code, 0, explain.stdout);
-    assert.match(explain.stdout, /  Z: 1000 x 3, nnz /);
+    assert.match(explain.stdout, /  Z: 1,000 x 3, nnz /);
     const run = dmlIn(workspace, "run", file);
     assert.equal(run.code, 1);
     const looked = (name: string) => `(looked in ${path.join(workspace, name)})`;
