@@ -30,7 +30,8 @@ import { readFile } from "node:fs/promises";
 import type { CallExpression, Diagnostic, Expression, Program, Range, Statement } from "../engine/syntax/ast";
 import { parse } from "../engine/syntax/parse";
 import { fileSourceReader } from "../engine/program/source-reader";
-import { childExpressions, statementExpressions } from "../engine/program/expression-walk";
+import { childExpressions, statementExpressions, walkExpression } from "../engine/program/expression-walk";
+import { forEachStatement } from "../engine/program/statement-walk";
 import { checkAndAnalyze } from "../engine/stats/check-document";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import {
@@ -149,7 +150,7 @@ function missingParameters(program: Program, params: ParameterValues): Diagnosti
     }
     for (const child of children(expression)) visit(child);
   };
-  walkStatements(program.body, false, (expression) => visit(expression));
+  walkStatements(program.body, (expression) => visit(expression));
   return diagnostics;
 }
 
@@ -162,8 +163,9 @@ function dataFileProblems(
 ): { diagnostics: Diagnostic[]; failedReads: Range[] } {
   const written = new Set<string>();
   const reads: { call: CallExpression; conditional: boolean }[] = [];
-  walkStatements(program.body, false, (expression, conditional) =>
-    forEachCall(expression, (call) => {
+  walkStatements(program.body, (expression, conditional) =>
+    walkExpression(expression, (call) => {
+      if (call.kind !== "call") return;
       const name = call.callee.name;
       if (name === "read") reads.push({ call, conditional });
       if (name === "write") {
@@ -205,41 +207,31 @@ function dataFileProblems(
  * calls, indices, conditions, loop bounds and options, parameter defaults)
  * and whether it is conditional: inside an `if` branch, a loop body or a function.
  */
-function walkStatements(body: readonly Statement[], conditional: boolean, visit: (expression: Expression, conditional: boolean) => void): void {
-  for (const statement of body) {
+function walkStatements(body: readonly Statement[], visit: (expression: Expression, conditional: boolean) => void): void {
+  forEachStatement(body, (statement, place) => {
+    const conditional = place.inBranchOrLoop || place.inFunction;
     switch (statement.kind) {
       case "if":
+      case "while":
         visit(statement.condition, conditional);
-        walkStatements(statement.thenBody, true, visit);
-        if (statement.elseBody) walkStatements(statement.elseBody, true, visit);
         break;
       case "for": {
         const it = statement.iterable;
         for (const e of it.kind === "range" ? [it.from, it.to] : [it.from, it.to, ...(it.by ? [it.by] : [])]) visit(e, conditional);
         for (const option of statement.options) visit(option.value, conditional);
-        walkStatements(statement.body, true, visit);
         break;
       }
-      case "while":
-        visit(statement.condition, conditional);
-        walkStatements(statement.body, true, visit);
-        break;
       case "function":
         for (const p of statement.params) if (p.defaultValue) visit(p.defaultValue, true);
-        walkStatements(statement.body, true, visit);
         break;
       case "externalFunction":
         break;
       default:
         for (const e of statementExpressions(statement)) visit(e, conditional);
     }
-  }
+  });
 }
 
-function forEachCall(expression: Expression, visit: (call: CallExpression) => void): void {
-  if (expression.kind === "call") visit(expression);
-  for (const child of children(expression)) forEachCall(child, visit);
-}
 
 /** Sub-expressions, with the parameter of `ifdef` (not a read) left out. */
 function children(expression: Expression): Expression[] {

@@ -19,11 +19,10 @@ import { forEachStatement } from "./statement-walk";
 
 export function callDiagnostics(program: Program, scope: FunctionScope): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const conditional = statementsInBranchesAndLoops(program.body);
-  forEachStatement(program.body, (statement) => {
+  forEachStatement(program.body, (statement, place) => {
     const found: Diagnostic[] = [];
     for (const [expression, targets, used] of statementCalls(statement)) visitCalls(expression, targets, used, scope, found);
-    diagnostics.push(...(conditional.has(statement) ? found.map(mayNotRun) : found));
+    diagnostics.push(...(place.inBranchOrLoop ? found.map(mayNotRun) : found));
   });
   return diagnostics;
 }
@@ -41,33 +40,6 @@ function mayNotRun(d: Diagnostic): Diagnostic {
   const tooMany = d.code === "argument-count" && d.message.includes(" takes at most ");
   if (!mixed && !tooMany) return d;
   return { ...d, severity: "warning", message: d.message + ONLY_WARNS_IN_BRANCH };
-}
-
-/** The statements inside if-branches and loop bodies (at any depth, in functions too). */
-function statementsInBranchesAndLoops(body: readonly Statement[]): Set<Statement> {
-  const inside = new Set<Statement>();
-  const walk = (statements: readonly Statement[], conditional: boolean) => {
-    for (const statement of statements) {
-      if (conditional) inside.add(statement);
-      switch (statement.kind) {
-        case "if":
-          walk(statement.thenBody, true);
-          if (statement.elseBody) walk(statement.elseBody, true);
-          break;
-        case "for":
-        case "while":
-          walk(statement.body, true);
-          break;
-        case "function":
-          walk(statement.body, conditional);
-          break;
-        default:
-          break;
-      }
-    }
-  };
-  walk(body, false);
-  return inside;
 }
 
 /**
