@@ -11,6 +11,7 @@
  *   `ncol(X)`), nor a constant folded from them (`1e-12` for `tol^2`); only
  *   the small constants rules introduce (`2 * a * b`, `1 - p`) are free.
  */
+import { walkExpression } from "../program/expression-walk";
 import { astEquals } from "../syntax/ast-equals";
 import type { Expression } from "../syntax/ast";
 import { parseExpression } from "../rewrite";
@@ -68,17 +69,9 @@ function tryParse(text: string): Expression | undefined {
 /** Every number literal of an expression (a negated literal counts as its negative too). */
 function numbersIn(expression: Expression): number[] {
   const found: number[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    if (typeof value !== "object" || value === null) return;
-    const node = value as { kind?: string; value?: unknown; op?: string; operand?: { kind?: string; value?: unknown } };
-    if (node.kind === "number" && typeof node.value === "number") found.push(node.value);
-    if (node.kind === "unary" && node.op === "-" && node.operand?.kind === "number" && typeof node.operand.value === "number") found.push(-node.operand.value);
-    for (const [key, field] of Object.entries(value)) if (key !== "range") visit(field);
-  };
-  visit(expression);
+  walkExpression(expression, (node) => {
+    if (node.kind === "number") found.push(node.value);
+    if (node.kind === "unary" && node.op === "-" && node.operand.kind === "number") found.push(-node.operand.value);
+  });
   return found;
 }
