@@ -8,7 +8,7 @@
  * through the relational forms). Exit 0 proven, 1 not equal or not proven,
  * 2 bad usage.
  */
-import { readFile } from "node:fs/promises";
+import { nodesReachableFrom } from "../engine/program";
 import type { BlockDag } from "../engine/program/dag-types";
 import { printTerm, type FlatExplanationStep, type Term } from "../engine/egraph";
 import {
@@ -31,19 +31,17 @@ import type { NodeStats } from "../engine/stats/sizes/node-stats";
 import { analyzeText } from "../engine/stats/program-analysis";
 import { textInRange } from "../engine/syntax/ranges";
 import { err, out } from "./output";
-import { parseArgs, UsageError } from "./usage";
+import { readScript } from "./script-problems";
+import { parameterArguments, parseArgs, UsageError } from "./usage";
 
 export const proveUsage = "dml prove FILE A B [--json] [--relational] [--budget-ms N] [name=value ...]";
-
-/** The wall-clock safety net of a proof search: the iteration and e-node limits end it first, the same on any machine. */
-const DEFAULT_BUDGET_MS = 10_000;
 
 /** Unbind joins an unbind node with the value its class binds: the explanation shows which bind that was. */
 const PROJECTIONS = new Map([["unbind", { child: 2, innerChild: 2 }]]);
 
 export interface ProveOptions {
   parameters?: ReadonlyMap<string, string>;
-  /** Wall-clock safety net of the search (default 10 s). */
+  /** The search's time safety net, ms of CPU time (default: saturation's, 10 s); the iteration and e-node limits end a search first, the same on any machine. */
   budgetMs?: number;
   /** Stop saturating as soon as both sides are in one e-class (default true; false saturates to a limit, for comparisons). */
   stopWhenEqual?: boolean;
@@ -74,7 +72,7 @@ export interface ProveOutcome {
   nodes: number;
   /** Time of the proof: e-graph, search and derivation (the script's analysis excluded). */
   ms: number;
-  /** The wall-clock safety net the search ran with. */
+  /** The time safety net the search ran with (ms of CPU time). */
   budgetMs: number;
 }
 
@@ -87,7 +85,7 @@ export function proveVariables(text: string, file: string, a: string, b: string,
   const start = performance.now();
   const nodeA = info.dag.outputs.get(a)!;
   const nodeB = info.dag.outputs.get(b)!;
-  const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  const budgetMs = options.budgetMs ?? DEFAULT_SATURATION.timeLimitMs;
   const outcome = { a, b, steps: [] as DerivationStep[], iterations: 0, nodes: 0, budgetMs };
   const differ = shapesDiffer(sizes.nodes[nodeA], sizes.nodes[nodeB], a, b);
   if (differ) return { ...outcome, verdict: "not equal", reason: differ, ms: performance.now() - start };
@@ -126,14 +124,7 @@ function relationalSteps(flat: readonly FlatExplanationStep[], leaves: LeafText,
 
 /** The block's DAG cut down to the nodes the two sides are computed from (node ids unchanged): the rest cannot matter. */
 function reachableFrom(dag: BlockDag, roots: readonly number[]): BlockDag {
-  const keep = new Set<number>();
-  const todo = [...roots];
-  while (todo.length > 0) {
-    const id = todo.pop()!;
-    if (keep.has(id)) continue;
-    keep.add(id);
-    todo.push(...dag.nodes[id]!.inputs);
-  }
+  const keep = nodesReachableFrom(dag, roots);
   return { ...dag, nodes: dag.nodes.filter((node) => keep.has(node.id)) };
 }
 
@@ -273,7 +264,7 @@ function stopText(reason: string | undefined, budgetMs: number): string {
     case "nodeLimit":
       return `stopped at the e-node limit (${DEFAULT_SATURATION.nodeLimit})`;
     case "timeLimit":
-      return `stopped at the time limit, a wall-clock safety net (--budget-ms ${budgetMs})`;
+      return `stopped at the time limit, a CPU-time safety net (--budget-ms ${budgetMs})`;
     default:
       return `stopped (${reason ?? "no search"})`;
   }
@@ -285,19 +276,9 @@ export async function prove(args: readonly string[]): Promise<number> {
   if (file === undefined || a === undefined || b === undefined) throw new UsageError("dml prove: needs FILE A B");
   const budget = parsed.values.get("--budget-ms");
   if (budget !== undefined && !(Number(budget) > 0)) throw new UsageError(`dml prove: --budget-ms needs a positive number, not '${budget}'`);
-  const parameters = new Map<string, string>();
-  for (const pair of rest) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError(`dml prove: expected name=value, not '${pair}'`);
-    parameters.set(pair.slice(0, eq).replace(/^\$/, ""), pair.slice(eq + 1));
-  }
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    err(`dml prove: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    return 2;
-  }
+  const parameters = parameterArguments("dml prove", rest);
+  const text = await readScript("dml prove", file);
+  if (text === undefined) return 2;
   const outcome = proveVariables(text, file, a, b, { parameters, relational: parsed.flags.has("--relational"), ...(budget === undefined ? {} : { budgetMs: Number(budget) }) });
   if (typeof outcome === "string") {
     err(`dml prove: ${outcome}`);

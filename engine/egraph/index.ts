@@ -3,6 +3,6 @@ export type { Analysis, ClassId, EClassView, EGraphApi, EGraphView, ENode, Expla
 export { EGraph, type EGraphOptions } from "./egraph";
 export { matchClass, parsePattern, parseTerm, printTerm, searchPattern, MatchList, Subst, type Pattern, type PatternNode } from "./pattern";
 export { applierVariableIndex, birewrite, compileInstantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";
-export { processCpuMs, runRewrites, type IterationReport, type RunOptions, type RunReport, type StopReason } from "./runner";
+export { DEFAULT_TIME_SAFETY_NET_MS, processCpuMs, runRewrites, type IterationReport, type RunOptions, type RunReport, type StopReason } from "./runner";
 export { printEGraph } from "./print";
 export type { FlatExplainOptions, Projection } from "./explain";

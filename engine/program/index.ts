@@ -36,6 +36,7 @@ export { createDagContext, typeFromSpec, type DagContext, type DagContextOptions
 export { buildProgramDags, type BlockDagInfo, type ProgramDagOptions, type ProgramDags } from "./dag-program";
 export { blockLiveness, type BlockLiveness } from "./dag-liveness";
 export { printDag, printType } from "./dag-print";
+export { nodesReachableFrom } from "./dag-reachable";
 export { ALL_BUILTINS, BUILTINS, builtinNames, lookupBuiltin } from "./builtins";
 export type { ArgumentMixing, BuiltinKind, BuiltinParam, BuiltinResultType, BuiltinSignature, UnknownNamePolicy } from "./builtins";
 export { checkDiagnostics, semanticDiagnostics, type SemanticOptions } from "./semantic-diagnostics";

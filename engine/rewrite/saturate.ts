@@ -5,7 +5,7 @@
  * process) only as a safety net that the report names when it fires. Anytime: the graph so far
  * is valid whenever it stops.
  */
-import { processCpuMs, runRewrites, type RunReport } from "../egraph";
+import { DEFAULT_TIME_SAFETY_NET_MS, processCpuMs, runRewrites, type RunReport } from "../egraph";
 import type { EGraph } from "../egraph";
 import type { OptimizerData } from "./analysis";
 import type { AttributeTable } from "./attributes";
@@ -38,7 +38,7 @@ export interface SaturationOptions extends RuleSetOptions {
  * there, the largest example block).
  */
 export const DEFAULT_SATURATION: Required<Omit<SaturationOptions, "shouldStop" | "fused" | "clock">> = {
-  timeLimitMs: 10_000,
+  timeLimitMs: DEFAULT_TIME_SAFETY_NET_MS,
   nodeLimit: 4_000,
   iterationLimit: 30,
   liftingIterationLimit: 30,

@@ -10,6 +10,7 @@
  */
 import type { ClassId, ENode } from "../egraph/types";
 import { reachableChoices, type Extraction, type ExtractionGraph } from "../extract";
+import { nodesReachableFrom } from "../program/dag-reachable";
 import type { BlockDag } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
 import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductForm, termToDml, type BlockEGraph, type SaturationOptions } from "../rewrite";
@@ -368,20 +369,11 @@ function leafText(input: BlockInput, block: BlockEGraph, op: string): string | u
  */
 function dataValues(input: BlockInput, root: StatementRoot): Set<number> {
   const values = new Set<number>();
-  const seen = new Set<number>();
-  const stack = [root.node];
-  while (stack.length > 0) {
-    const id = stack.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const node = input.dag.nodes[id];
-    if (!node) continue;
+  for (const id of nodesReachableFrom(input.dag, [root.node])) {
     const stats = input.stats[id];
-    if (node.op.kind !== "literal" && stats) {
-      if (stats.type.dataType === "scalar" && typeof stats.value === "number") values.add(stats.value);
-      if (stats.type.dataType === "matrix") for (const d of [stats.rows, stats.cols]) if (d !== null && d > 1) values.add(d);
-    }
-    stack.push(...node.inputs);
+    if (input.dag.nodes[id]!.op.kind === "literal" || !stats) continue;
+    if (stats.type.dataType === "scalar" && typeof stats.value === "number") values.add(stats.value);
+    if (stats.type.dataType === "matrix") for (const d of [stats.rows, stats.cols]) if (d !== null && d > 1) values.add(d);
   }
   values.delete(0);
   values.delete(1);

@@ -1,5 +1,6 @@
 /**
- * What to say where a wall-clock safety net stopped the optimizer's work
+ * What to say where a time safety net (saturation's on CPU time, the ILP's
+ * on the wall clock) stopped the optimizer's work
  * (explain, hover, status bar): its suggestions may then differ from those
  * of a faster or less busy machine.
  */
