@@ -7,7 +7,7 @@
  * definition in the same cell).
  */
 import { parse } from "../../engine/syntax/parse";
-import type { Position } from "../../engine/syntax";
+import { positionOffsets } from "../../engine/syntax/ranges";
 
 export interface StatementText {
   /** 0-based lines of the statement. */
@@ -27,9 +27,7 @@ export function statementTexts(text: string): StatementText[] | undefined {
   if (parsed.diagnostics.some((d) => d.severity === "error")) return undefined;
   const body = parsed.program.body;
   if (body.length === 0 || body.length > MAX_TIMED_STATEMENTS || body.some((s) => s.kind === "function")) return undefined;
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  const offset = (p: Position) => Math.min(text.length, (starts[p.line] ?? text.length) + p.character);
+  const offset = positionOffsets(text);
   const blank = (part: string) => part.replace(/[^\n]/g, " ");
   return body.map((statement) => {
     const from = offset(statement.range.start);

@@ -31,7 +31,7 @@ export function rangeContains(range: Range, position: Range["start"]): boolean {
 }
 
 /** Offsets of positions in `text` (0-based lines and UTF-16 characters; a character past the line's end means its end, as in LSP). */
-function offsets(text: string): (p: Range["start"]) => number {
+export function positionOffsets(text: string): (p: Range["start"]) => number {
   const lineStarts = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
   return (p) => {
@@ -49,7 +49,7 @@ export function textInRange(text: string, range: Range): string {
 
 /** The text of any range of `text`, with the line starts found once (for many ranges of one text). */
 export function rangeTexts(text: string): (range: Range) => string {
-  const offset = offsets(text);
+  const offset = positionOffsets(text);
   return (range) => text.slice(offset(range.start), offset(range.end));
 }
 
@@ -66,7 +66,7 @@ export interface TextEdit {
 
 /** `text` with non-overlapping edits applied (as an LSP client applies a WorkspaceEdit). */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const offset = offsets(text);
+  const offset = positionOffsets(text);
   const sorted = edits.map((e) => ({ from: offset(e.range.start), to: offset(e.range.end), newText: e.newText })).sort((a, b) => b.from - a.from || b.to - a.to);
   let result = text;
   for (const e of sorted) result = result.slice(0, e.from) + e.newText + result.slice(e.to);

@@ -11,6 +11,7 @@ import { fusedOp, termToDml } from "../../engine/rewrite";
 import type { Term } from "../../engine/egraph/types";
 import type { PlanNode } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
+import { positionOffsets } from "../../engine/syntax/ranges";
 
 export const MAX_LABEL = 32;
 
@@ -18,13 +19,6 @@ export const MAX_LABEL = 32;
 export function shorten(text: string, max = MAX_LABEL): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-/** Offsets of positions in `text` (0-based lines and characters). */
-function offsetsOf(text: string): (p: Position) => number {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return (p) => Math.min(text.length, (starts[p.line] ?? text.length) + p.character);
 }
 
 const within = (inner: Range, outer: Range, at: (p: Position) => number) => at(inner.start) >= at(outer.start) && at(inner.end) <= at(outer.end) && at(inner.end) - at(inner.start) < at(outer.end) - at(outer.start);
@@ -41,7 +35,7 @@ const SHORT_OPERAND = 12;
  * elsewhere, whose text lies outside the operation, leaves the text whole).
  */
 export function dagNodeLabels(text: string, nodes: readonly DagNode[]): string[] {
-  const at = offsetsOf(text);
+  const at = positionOffsets(text);
   return nodes.map((node) => {
     if (node.op.kind === "input") return node.op.name;
     if (node.op.kind === "parameter") return `$${node.op.name}`;
@@ -85,7 +79,7 @@ function enclosed(text: string): boolean {
  */
 export function assignedNames(text: string, nodes: readonly DagNode[]): (string | undefined)[] {
   const lines = text.split("\n");
-  const at = offsetsOf(text);
+  const at = positionOffsets(text);
   // Of the nodes written from one place (`(a - b) %*% c` and its `(a - b)`), the widest is the statement's value.
   const widest = new Map<number, number>();
   for (const node of nodes) widest.set(at(node.range.start), Math.max(widest.get(at(node.range.start)) ?? 0, at(node.range.end)));
