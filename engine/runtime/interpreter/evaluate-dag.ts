@@ -4,9 +4,6 @@
  * outputs are written to the environment.
  */
 import type { BlockDag, DagNode } from "../../program/dag-types";
-import path from "node:path";
-import { nodeFileSystem } from "../../stats/metadata/node-file-system";
-import { resolveDataPath } from "../../stats/metadata/path-resolution";
 import { typeParameterValue } from "../../stats/metadata/parameters";
 import { cbind, rbind } from "../kernels/bind";
 import { diag } from "../kernels/diag";
@@ -249,13 +246,6 @@ export class DagEvaluator {
     return { kind: "matrix", matrix: rand(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as typeof options) };
   }
 
-  /** The message of a read whose data file is not there, in the words the static checks use. */
-  private missingFile(pathText: string): string {
-    const scriptPath = this.ctx.scriptPath ?? path.join(process.cwd(), "script.dml");
-    const resolution = resolveDataPath(pathText, { scriptPath, fs: nodeFileSystem, ...(this.ctx.workspaceRoot ? { workspaceRoot: this.ctx.workspaceRoot } : {}) });
-    return missingDataFileMessage(pathText, resolution.candidates);
-  }
-
   private read(n: DagNode): Value {
     const file = text(this.arg(n, "file", 0) ?? fail("read: missing file name"));
     const params: ReadParameters = {};
@@ -277,7 +267,8 @@ export class DagEvaluator {
       ...(this.ctx.workspaceRoot ? { workspaceRoot: this.ctx.workspaceRoot } : {}),
       params,
     });
-    if (!result.ok) throw new DmlRuntimeError(result.error.code === "not-found" ? this.missingFile(file) : result.error.message, n.range);
+    // A missing file in the words the static checks use.
+    if (!result.ok) throw new DmlRuntimeError(result.error.code === "not-found" ? missingDataFileMessage(file, result.error.candidates ?? []) : result.error.message, n.range);
     const value = result.value.value;
     if (value.kind === "matrix") return { kind: "matrix", matrix: matrixFromData(value.data) };
     if (value.kind === "frame") return { kind: "frame", frame: value.frame };

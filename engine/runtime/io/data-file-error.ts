@@ -30,6 +30,8 @@ export interface DataFileErrorInit {
   /** 1-based column (character) in the line. */
   column?: number;
   code: DataFileErrorCode;
+  /** A "not-found" error: the absolute paths the read looked at, in order. */
+  candidates?: readonly string[];
 }
 
 export class DataFileError extends Error {
@@ -37,6 +39,8 @@ export class DataFileError extends Error {
   readonly line: number | undefined;
   readonly column: number | undefined;
   readonly code: DataFileErrorCode;
+  /** A "not-found" error: the absolute paths the read looked at, in order. */
+  readonly candidates: readonly string[] | undefined;
   /** The problem without the place, e.g. "expected 4 values, found 3". */
   readonly detail: string;
 
@@ -47,6 +51,7 @@ export class DataFileError extends Error {
     this.line = init.line;
     this.column = init.column;
     this.code = init.code;
+    this.candidates = init.candidates;
     this.detail = detail;
   }
 }

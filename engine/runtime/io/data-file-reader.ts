@@ -118,9 +118,9 @@ function locate(pathText: string, options: ReadFileOptions, fs: FileSystem): str
   const found = resolution.candidates.find((c) => fs.exists(c));
   if (found !== undefined) return found;
   if (resolution.resolved !== undefined) {
-    throw new DataFileError(`file not found: only its .mtd exists (${resolution.resolved}.mtd)`, { file: pathText, code: "not-found" });
+    throw new DataFileError(`file not found: only its .mtd exists (${resolution.resolved}.mtd)`, { file: pathText, code: "not-found", candidates: resolution.candidates });
   }
-  throw new DataFileError(`file not found (looked in ${resolution.candidates.join(", ")})`, { file: pathText, code: "not-found" });
+  throw new DataFileError(`file not found (looked in ${resolution.candidates.join(", ")})`, { file: pathText, code: "not-found", candidates: resolution.candidates });
 }
 
 function chooseFormat(parameters: MergedReadParameters, fs: FileSystem, dataPath: string, file: string, warnings: DataFileWarning[]): FileFormatName {
