@@ -50,7 +50,7 @@ export function callResultType(name: string, user: boolean, output: number, argT
   if (Object.hasOwn(MULTI_RESULT, name)) return MULTI_RESULT[name][output] ?? UNKNOWN_TYPE;
   if (output > 0) return UNKNOWN_TYPE;
   if (name === "ifelse") return ifelseType(argTypes);
-  if (name === "append" || name === "cbind" || name === "rbind") return appendType(argTypes);
+  if (APPEND_NAMES.has(name)) return appendType(argTypes);
   return Object.hasOwn(SINGLE_RESULT, name) ? SINGLE_RESULT[name] : UNKNOWN_TYPE;
 }
 
@@ -60,6 +60,9 @@ function ifelseType(argTypes: readonly DagType[]): DagType {
   if (argTypes.length !== 3 || argTypes.some((t) => t.dataType !== "scalar")) return UNKNOWN_TYPE;
   return joinTypes(argTypes[1], argTypes[2]);
 }
+
+/** The builtins that join strings or append to a list when their first argument is one (else they bind matrices). */
+export const APPEND_NAMES: ReadonlySet<string> = new Set(["append", "cbind", "rbind"]);
 
 /**
  * `append`/`cbind`/`rbind` kept opaque (dag-calls.ts): of a scalar (two

@@ -10,6 +10,7 @@
  */
 import type { Diagnostic } from "../../syntax/ast";
 import type { DagNode, DagType, ElementwiseBinaryOp } from "../../program/dag-types";
+import { APPEND_NAMES } from "../../program/dag-call-types";
 import { binaryType, unaryType } from "../../program/dag-typing";
 import { applyNumeric, applyNumericUnary, foldBinary, foldUnary, isNonZero } from "./scalar-fold";
 import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
@@ -44,9 +45,6 @@ export function nodeStats(node: DagNode, inputs: NodeStats[], context: NodeSizeC
 }
 
 type Report = (message: string, code: string) => void;
-
-/** The builtins that append to a list when their first argument is one (dag-calls.ts keeps those calls opaque). */
-const APPEND_NAMES: ReadonlySet<string> = new Set(["append", "cbind", "rbind"]);
 
 function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, error: Report): NodeStats {
   const op = node.op;
