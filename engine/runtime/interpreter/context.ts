@@ -4,7 +4,7 @@
  * budget, and calls of user functions.
  */
 import type { Range } from "../../syntax/ast";
-import { DmlRuntimeError } from "./errors";
+import type { MemoryMeter } from "./memory-meter";
 import type { Value } from "./values";
 
 export interface EvalContext {
@@ -16,8 +16,10 @@ export interface EvalContext {
   workspaceRoot?: string;
   /** The script's text, to name expressions in messages. */
   sourceText: string;
-  /** Bytes a dense intermediate may take. */
+  /** Bytes the values of a run may take together. */
   memoryBudget: number;
+  /** The budget's accounting, shared by every block and function call of a run. */
+  memory: MemoryMeter;
   print(line: string): void;
   callUser(name: string, args: Value[], argNames: (string | undefined)[], range: Range): Value[];
   /** The user functions callable here (for "did you mean"). */
@@ -33,21 +35,4 @@ export function sourceSlice(text: string, range: Range): string {
   for (let l = range.start.line + 1; l < range.end.line; l++) parts.push(lines[l] ?? "");
   parts.push(lines[range.end.line]?.slice(0, range.end.character) ?? "");
   return parts.join(" ").replace(/\s+/g, " ").trim();
-}
-
-function bytesText(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
-  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${bytes} bytes`;
-}
-
-/** Refuses a dense rows x cols result larger than the budget, naming the expression. */
-export function checkBudget(ctx: EvalContext, rows: number, cols: number, range: Range): void {
-  const bytes = rows * cols * 8;
-  if (bytes <= ctx.memoryBudget) return;
-  const what = sourceSlice(ctx.sourceText, range);
-  throw new DmlRuntimeError(
-    `'${what}' would materialize a dense ${rows} x ${cols} intermediate (${bytesText(bytes)}), above the memory budget of ${bytesText(ctx.memoryBudget)}`,
-    range,
-  );
 }

@@ -2,6 +2,14 @@
  * Evaluates one block DAG: nodes in id order with the kernels, effect sinks
  * (print, write, stop, ...) in source order among them, then the block's
  * outputs are written to the environment.
+ *
+ * A node's value is dropped as soon as its last consumer has been computed
+ * (outputs are kept), so a block of many statements holds only the
+ * intermediates still needed, not all of them. The values held (the block's
+ * variables and live nodes, memory-meter.ts) count against the memory
+ * budget: an operation whose result would take the total past it is refused
+ * before it allocates when its size is known up front (matrix, rand, seq,
+ * matmul, element-wise, bind, reshape, read), and right after otherwise.
  */
 import type { BlockDag, DagNode } from "../../program/dag-types";
 import { typeParameterValue } from "../../stats/metadata/parameters";
@@ -20,22 +28,37 @@ import { readDataFile } from "../io/data-file-reader";
 import { matrixFromData } from "../io/matrix-adapter";
 import type { ReadParameters } from "../io/read-parameters";
 import { BUILTINS, type CallArgs } from "./builtins";
-import { checkBudget, type EvalContext } from "./context";
+import { type EvalContext, sourceSlice } from "./context";
+import { csrBytes, denseBytes, Holdings, matrixBytes } from "./memory-meter";
+import { chooseFormat } from "../matrix/format";
 import { at, DmlRuntimeError, fail } from "./errors";
 import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
 import { builtinNames, lookupBuiltin } from "../../program/builtins";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
 import { bool, double, int, str, type Value } from "./values";
 
+/** The value of a node whose consumers have all been computed. */
+const DROPPED = Symbol("dropped");
+
 export class DagEvaluator {
-  private readonly values: (Value | undefined)[];
+  private readonly values: (Value | typeof DROPPED | undefined)[];
   private readonly userResults = new Map<string, Value[]>();
+  /** Consumers of each node not computed yet. */
+  private readonly pending: Int32Array;
+  /** Nodes whose values are kept to the end (the block's outputs and sinks, which callers read after the run). */
+  private readonly kept: Set<number>;
+  /** What the block's variables and live nodes hold. */
+  private readonly held = new Holdings();
 
   constructor(
     readonly dag: BlockDag,
     readonly ctx: EvalContext,
   ) {
     this.values = new Array(dag.nodes.length);
+    this.pending = new Int32Array(dag.nodes.length);
+    for (const n of dag.nodes) for (const i of n.inputs) this.pending[i]!++;
+    this.kept = new Set([...dag.outputs.values(), ...dag.sinks.map((s) => s.node)]);
+    for (const value of ctx.env.values()) this.held.hold(value);
   }
 
   /** Runs the whole block: sinks in order, everything else before the sink that follows it; then the outputs. */
@@ -54,11 +77,46 @@ export class DagEvaluator {
 
   node(id: number): Value {
     const known = this.values[id];
+    if (known === DROPPED) throw new Error(`node ${id} was used after its last consumer`);
     if (known) return known;
     const n = this.dag.nodes[id];
     const value = at(n.range, () => this.compute(n));
+    const added = this.held.newBytes(value);
+    if (added > 0) {
+      const refusal = this.ctx.memory.refusal(added, this.held.bytes);
+      if (refusal) throw new DmlRuntimeError(`'${sourceSlice(this.ctx.sourceText, n.range)}' ${refusal}`, n.range);
+    }
     this.values[id] = value;
+    this.held.hold(value);
+    for (const input of n.inputs) this.consumed(input);
+    if (this.pending[id] === 0) this.drop(id);
     return value;
+  }
+
+  /** One consumer of `id` is computed; the last one drops its value. */
+  private consumed(id: number): void {
+    if (--this.pending[id]! === 0) this.drop(id);
+  }
+
+  private drop(id: number): void {
+    const value = this.values[id];
+    if (this.kept.has(id) || value === undefined || value === DROPPED) return;
+    this.values[id] = DROPPED;
+    this.held.drop(value);
+  }
+
+  /**
+   * Refuses, before it allocates, an operation whose result needs `bytes`
+   * beside what the run holds; `shape` says what it would build ("a dense 10 x 5 matrix").
+   */
+  private reserve(n: DagNode, bytes: number, shape: string): void {
+    const refusal = this.ctx.memory.refusal(bytes, this.held.bytes);
+    if (refusal) throw new DmlRuntimeError(`'${sourceSlice(this.ctx.sourceText, n.range)}' would build ${shape}: it ${refusal}`, n.range);
+  }
+
+  /** `reserve` for a dense rows x cols result. */
+  private reserveDense(n: DagNode, rows: number, cols: number): void {
+    this.reserve(n, denseBytes(rows, cols), `a dense ${rows} x ${cols} matrix`);
   }
 
   private isAll(id: number): boolean {
@@ -101,7 +159,7 @@ export class DagEvaluator {
         const a = mat(input(0));
         const b = mat(input(1));
         if (a.cols !== b.rows) fail(matmulDimensionsMessage(a, b));
-        checkBudget(this.ctx, a.rows, b.cols, n.range);
+        if (isDense(a) || isDense(b)) this.reserveDense(n, a.rows, b.cols);
         return { kind: "matrix", matrix: fastMatmul(a, b) };
       }
       case "binary": {
@@ -111,7 +169,7 @@ export class DagEvaluator {
         if (a.kind === "matrix" || b.kind === "matrix") {
           const rows = Math.max(a.kind === "matrix" ? a.matrix.rows : 1, b.kind === "matrix" ? b.matrix.rows : 1);
           const cols = Math.max(a.kind === "matrix" ? a.matrix.cols : 1, b.kind === "matrix" ? b.matrix.cols : 1);
-          checkBudget(this.ctx, rows, cols, n.range);
+          this.reserveDense(n, rows, cols);
         }
         return binary(op.op, a, b);
       }
@@ -130,6 +188,9 @@ export class DagEvaluator {
         const parts = n.inputs.map((i) => mat(this.node(i)));
         const across = (m: Matrix) => (op.kind === "cbind" ? m.rows : m.cols);
         if (parts.some((m) => across(m) !== across(parts[0]!))) fail(bindDimensionsMessage(op.kind, parts));
+        const rows = op.kind === "cbind" ? parts[0]!.rows : parts.reduce((sum, m) => sum + m.rows, 0);
+        const cols = op.kind === "rbind" ? parts[0]!.cols : parts.reduce((sum, m) => sum + m.cols, 0);
+        this.reserve(n, parts.reduce((sum, m) => sum + matrixBytes(m), 0), `a ${rows} x ${cols} matrix`);
         return { kind: "matrix", matrix: op.kind === "cbind" ? cbind(...parts) : rbind(...parts) };
       }
       case "diag":
@@ -138,7 +199,9 @@ export class DagEvaluator {
         return this.table(n);
       case "seq": {
         const [from, to, by] = n.inputs.map((i) => num(this.node(i), "seq"));
-        return { kind: "matrix", matrix: seq(from, to, by) };
+        const length = seqLength(from!, to!, by);
+        if (length !== undefined) this.reserveDense(n, length, 1);
+        return { kind: "matrix", matrix: seq(from!, to!, by) };
       }
       case "matrix":
         return this.matrix(n);
@@ -168,7 +231,13 @@ export class DagEvaluator {
       let results = this.userResults.get(key);
       if (!results) {
         const a = this.named(n);
-        results = this.ctx.callUser(name, a.values, a.names, n.range);
+        const held = this.held.bytes;
+        this.ctx.memory.suspend(held);
+        try {
+          results = this.ctx.callUser(name, a.values, a.names, n.range);
+        } finally {
+          this.ctx.memory.resume(held);
+        }
         this.userResults.set(key, results);
       }
       return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
@@ -214,29 +283,33 @@ export class DagEvaluator {
     const byRow = byRowV ? truthy(byRowV) : true;
     if (data.kind === "matrix") {
       const cells = data.matrix.rows * data.matrix.cols;
-      const rows = rowsV ? num(rowsV) : colsV ? cells / num(colsV) : data.matrix.rows;
-      const cols = colsV ? num(colsV) : cells / rows;
+      const rows = rowsV ? dimension(rowsV, "matrix", "rows") : colsV ? cells / dimension(colsV, "matrix", "cols") : data.matrix.rows;
+      const cols = colsV ? dimension(colsV, "matrix", "cols") : cells / rows;
+      this.reserve(n, matrixBytes(data.matrix), `a ${rows} x ${cols} matrix`);
       return { kind: "matrix", matrix: reshape(data.matrix, rows, cols, byRow) };
     }
     if (data.kind === "scalar" && data.type === "string") {
       const values = data.value.trim().split(/[\s,]+/).filter((s) => s !== "").map(Number);
-      const rows = rowsV ? num(rowsV) : colsV ? values.length / num(colsV) : values.length;
-      const cols = colsV ? num(colsV) : values.length / rows;
+      const rows = rowsV ? dimension(rowsV, "matrix", "rows") : colsV ? values.length / dimension(colsV, "matrix", "cols") : values.length;
+      const cols = colsV ? dimension(colsV, "matrix", "cols") : values.length / rows;
       return { kind: "matrix", matrix: matrixFromValues(values, rows, cols, byRow) };
     }
-    const rows = num(rowsV ?? fail("matrix: missing rows"));
-    const cols = num(colsV ?? fail("matrix: missing cols"));
-    checkBudget(this.ctx, rows, cols, n.range);
+    const rows = dimension(rowsV ?? fail("matrix: missing rows"), "matrix", "rows");
+    const cols = dimension(colsV ?? fail("matrix: missing cols"), "matrix", "cols");
+    this.reserveDense(n, rows, cols);
     return { kind: "matrix", matrix: matrixFill(num(data), rows, cols) };
   }
 
   private rand(n: DagNode): Value {
     const get = (name: string) => this.arg(n, name, -1);
-    const rows = num(get("rows") ?? fail("rand: missing rows"));
-    const cols = num(get("cols") ?? fail("rand: missing cols"));
+    const rows = dimension(get("rows") ?? fail("rand: missing rows"), "rand", "rows");
+    const cols = dimension(get("cols") ?? fail("rand: missing cols"), "rand", "cols");
     const sparsity = get("sparsity");
     const s = sparsity ? num(sparsity) : 1;
-    if (s > 0.4) checkBudget(this.ctx, rows, cols, n.range);
+    if (!(s >= 0 && s <= 1)) fail(`rand: sparsity must be between 0 and 1, got ${s}`);
+    const nnz = Math.round(s * rows * cols);
+    if (chooseFormat(rows, cols, nnz) === "dense") this.reserveDense(n, rows, cols);
+    else this.reserve(n, csrBytes(rows, Math.ceil(s * rows * cols * 1.1) + 16), `a sparse ${rows} x ${cols} matrix with about ${nnz} non-zeros`);
     const opt = (name: string) => {
       const v = get(name);
       return v ? num(v) : undefined;
@@ -259,13 +332,14 @@ export class DagEvaluator {
     const sep = get("sep");
     if (sep) params.sep = text(sep);
     const rows = get("rows");
-    if (rows) params.rows = num(rows);
+    if (rows) params.rows = dimension(rows, "read", "rows");
     const cols = get("cols");
-    if (cols) params.cols = num(cols);
+    if (cols) params.cols = dimension(cols, "read", "cols");
     const result = readDataFile(file, {
       ...(this.ctx.scriptPath ? { scriptPath: this.ctx.scriptPath } : {}),
       ...(this.ctx.workspaceRoot ? { workspaceRoot: this.ctx.workspaceRoot } : {}),
       params,
+      memoryRefusal: (bytes) => this.ctx.memory.refusal(bytes, this.held.bytes),
     });
     // A missing file in the words the static checks use.
     if (!result.ok) throw new DmlRuntimeError(result.error.code === "not-found" ? missingDataFileMessage(file, result.error.candidates ?? []) : result.error.message, n.range);
@@ -275,6 +349,20 @@ export class DagEvaluator {
     const s = value.scalar;
     return s.type === "boolean" ? bool(s.value) : s.type === "string" ? str(s.value) : s.type === "int" ? int(s.value) : double(s.value);
   }
+}
+
+/** A dimension argument (rows=, cols=) as a count: a finite, non-negative integer, else a runtime error naming the function and the argument. */
+function dimension(value: Value, fn: string, name: string): number {
+  const x = num(value, `${fn} ${name}`);
+  if (!Number.isFinite(x) || !Number.isInteger(x) || x < 0) fail(`${fn}: ${name} must be a non-negative integer, got ${value.kind === "scalar" ? text(value) : x}`);
+  return x;
+}
+
+/** The length seq(from, to, by) would have, when its arguments make sense (else the kernel says why not). */
+function seqLength(from: number, to: number, by: number | undefined): number | undefined {
+  const incr = by ?? (from <= to ? 1 : -1);
+  if (!Number.isFinite(from) || !Number.isFinite(to) || !Number.isFinite(incr) || incr === 0 || (from < to && incr < 0) || (from > to && incr > 0)) return undefined;
+  return 1 + Math.floor(to / incr - from / incr);
 }
 
 /** Products of dense operands with at least this many multiply-adds go to the WebAssembly GEMM (when it loads). */

@@ -17,6 +17,7 @@ import type { ForBlock, FunctionBlock, StatementBlock } from "../../program/stat
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
+import { MemoryMeter } from "./memory-meter";
 import { missingSourceFileMessage, sourceCandidates } from "../../program/source-reader";
 import { missingArgumentMessage, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
 import { num, truthy } from "./operations";
@@ -61,11 +62,15 @@ function typeOf(v: Value): DagType {
 
 export class Interpreter {
   private depth = 0;
+  /** The memory budget's accounting for everything this interpreter runs. */
+  private readonly memory: MemoryMeter;
 
   constructor(
     readonly host: InterpreterHost,
     readonly sourceText: string,
-  ) {}
+  ) {
+    this.memory = new MemoryMeter(host.memoryBudget);
+  }
 
   /** Runs `program` in `env` (changed in place). */
   runProgram(program: Program, env: Map<string, Value>): void {
@@ -83,6 +88,7 @@ export class Interpreter {
       ...(host.workspaceRoot ? { workspaceRoot: host.workspaceRoot } : {}),
       sourceText: unit.text,
       memoryBudget: host.memoryBudget,
+      memory: this.memory,
       print: (line) => host.print(line),
       callUser: (name, args, names, range) => this.callUser(unit, name, args, names, range),
       functionNames: () => [...unit.functions.keys(), ...host.functions.keys()],

@@ -6,6 +6,7 @@
 import type { BlockDag } from "../../program/dag-types";
 import type { Range } from "../../syntax/ast";
 import { DEFAULT_MEMORY_BUDGET } from "./context";
+import { MemoryMeter } from "./memory-meter";
 import { DmlRuntimeError } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
 import { createSession } from "./session";
@@ -26,6 +27,7 @@ export function evaluateDag(dag: BlockDag, inputs: ReadonlyMap<string, Value>, o
     params: options.params ?? new Map(),
     sourceText: options.sourceText ?? "",
     memoryBudget: options.memoryBudget ?? DEFAULT_MEMORY_BUDGET,
+    memory: new MemoryMeter(options.memoryBudget ?? DEFAULT_MEMORY_BUDGET),
     print: (line) => printed.push(line),
     callUser: (name: string, _args: Value[], _names: (string | undefined)[], range: Range) => {
       throw new DmlRuntimeError(`the oracle cannot call user function ${name}`, range);

@@ -8,18 +8,33 @@
  * The result is a value or an error: a missing file names every path
  * tried, a bad sidecar its line and column, bad data its line (and column),
  * and data that contradicts the declared dims is refused rather than cut.
+ *
+ * Before anything is read whole, the reader refuses, with the reason: a
+ * folder (SystemDS's folders of part files), a FIFO, device or socket
+ * (never opened), a file too large to hold as text, and sizes that the
+ * `.mtd`, the read() arguments or a Matrix Market size line claim when the
+ * matrix they describe would not fit the memory the caller allows.
+ *
+ * `checkDataFile` runs the same steps for `dml check` without keeping the
+ * value, and stops after the up-front checks for a file larger than its
+ * parse limit (so checking a GB file reads its header, not its data).
  */
 import path from "node:path";
 import {
   type FileFormatName,
   type FileSystem,
   type MtdMetadata,
+  fileKind,
+  fileSize,
+  MAX_TEXT_FILE_BYTES,
   nodeFileSystem,
   readFileHead,
+  readMatrixMarketHeader,
   readMtd,
   resolveDataPath,
   looksLikeMatrixMarket,
 } from "../../stats/metadata";
+import { chooseFormat } from "../matrix/format";
 import { parseCsvFrame } from "./csv-frame-reader";
 import { parseCsvMatrix } from "./csv-matrix-reader";
 import { catchDataFileError, DataFileError, type DataFileWarning, type DataReadResult } from "./data-file-error";
@@ -51,6 +66,27 @@ export interface ReadFileOptions {
   workspaceRoot?: string;
   /** The read() arguments. */
   params?: ReadParameters;
+  /**
+   * Why `bytes` more bytes cannot be held (the runtime's memory budget), or
+   * undefined when they can; without it only what one string or typed array holds limits a read.
+   */
+  memoryRefusal?: (bytes: number) => string | undefined;
+}
+
+export interface CheckFileOptions extends ReadFileOptions {
+  /** Files up to this many bytes are parsed whole; larger ones get the up-front checks only. */
+  parseLimitBytes: number;
+}
+
+/** The error `readDataFile` would give for this file (undefined: none found), reading whole only files up to `parseLimitBytes`. */
+export function checkDataFile(pathText: string, options: CheckFileOptions): DataFileError | undefined {
+  const result = catchDataFileError(() => {
+    const warnings: DataFileWarning[] = [];
+    const prepared = prepare(pathText, options, warnings);
+    if (prepared.size === undefined || prepared.size <= options.parseLimitBytes) finishLoad(prepared, options, warnings);
+    return { value: undefined, warnings };
+  });
+  return result.ok ? undefined : result.error;
 }
 
 export function readDataFile(pathText: string, options: ReadFileOptions = {}): DataReadResult<LoadedData> {
@@ -82,11 +118,33 @@ function readKind<K extends DataValue["kind"]>(pathText: string, options: ReadFi
 }
 
 function loadData(pathText: string, options: ReadFileOptions, warnings: DataFileWarning[]): LoadedData {
+  return finishLoad(prepare(pathText, options, warnings), options, warnings);
+}
+
+/** What is known about a data file before its data is read. */
+interface PreparedRead {
+  fs: FileSystem;
+  /** The path as the script gives it (named in messages). */
+  file: string;
+  mtdFile: string;
+  dataPath: string;
+  /** Bytes of the data file (undefined when the file system cannot tell). */
+  size: number | undefined;
+  parameters: MergedReadParameters;
+  format: FileFormatName;
+  mtd?: MtdMetadata;
+}
+
+/** Finds the file, reads its .mtd and refuses what cannot be read before any data is: not a regular file, too large, claimed sizes beyond the memory allowed. */
+function prepare(pathText: string, options: ReadFileOptions, warnings: DataFileWarning[]): PreparedRead {
   const fs = options.fs ?? nodeFileSystem;
   const file = pathText;
   const mtdFile = `${pathText}.mtd`;
   const dataPath = locate(pathText, options, fs);
 
+  const kind = fileKind(fs, dataPath);
+  if (kind === "folder") throw new DataFileError("is a folder: SystemDS's folders of part files cannot be read here", { file, code: "unsupported" });
+  if (kind === "other") throw new DataFileError("is not a regular file (a FIFO, device or socket): it is not read", { file, code: "unsupported" });
   const sidecar = readMtd(fs, dataPath);
   for (const diagnostic of sidecar.diagnostics) {
     const at = { line: diagnostic.range.start.line + 1, column: diagnostic.range.start.character + 1 };
@@ -94,18 +152,71 @@ function loadData(pathText: string, options: ReadFileOptions, warnings: DataFile
     warnings.push({ file: mtdFile, line: at.line, message: diagnostic.message });
   }
   const parameters = mergeReadParameters(options.params ?? {}, sidecar.metadata, mtdFile);
-  const text = fs.readFile(dataPath);
-  if (text === undefined) {
-    throw new DataFileError("cannot be read (a folder of part files is not supported)", { file, code: "io" });
+  const size = fileSize(fs, dataPath);
+  if (size !== undefined) {
+    if (size > MAX_TEXT_FILE_BYTES) {
+      throw new DataFileError(`the file is ${mib(size)}: files are read whole as text here, at most ${mib(MAX_TEXT_FILE_BYTES)}`, { file, code: "too-large" });
+    }
+    const refusal = options.memoryRefusal?.(size);
+    if (refusal) throw new DataFileError(`reading the file's ${mib(size)} of text ${refusal}`, { file, code: "too-large" });
   }
-  const format = chooseFormat(parameters, fs, dataPath, file, warnings);
+  const format = chooseFileFormat(parameters, fs, dataPath, file, warnings);
+  const prepared: PreparedRead = { fs, file, mtdFile, dataPath, size, parameters, format };
+  if (sidecar.metadata) prepared.mtd = sidecar.metadata;
+  checkClaimedSize(prepared, options, size ?? 0);
+  return prepared;
+}
+
+/**
+ * Refuses dims that the .mtd, the read() arguments or a Matrix Market size
+ * line claim when the matrix would not fit: the message says who claims
+ * what, where, and what holding it needs.
+ */
+function checkClaimedSize(p: PreparedRead, options: ReadFileOptions, textBytes: number): void {
+  if ((p.parameters.dataType ?? "matrix") !== "matrix") return;
+  let claim: { rows: number; cols: number; nnz: number | undefined; file: string; line?: number; who: string } | undefined;
+  if (p.format === "mm") {
+    const header = readMatrixMarketHeader(p.fs, p.dataPath).header;
+    if (header) {
+      const nnz = header.format === "coordinate" ? header.entries * (header.symmetry === "general" ? 1 : 2) : undefined;
+      claim = { rows: header.rows, cols: header.cols, nnz, file: p.file, line: header.sizeLine + 1, who: "the size line" };
+    }
+  } else if (p.parameters.rows !== undefined && p.parameters.cols !== undefined) {
+    const fromMtd = p.parameters.sources.rows === "mtd" || p.parameters.sources.cols === "mtd";
+    claim = { rows: p.parameters.rows, cols: p.parameters.cols, nnz: p.parameters.nnz, file: fromMtd ? p.mtdFile : p.file, who: fromMtd ? "the .mtd" : "read()" };
+  }
+  if (!claim) return;
+  const { rows, cols, nnz } = claim;
+  const dense = rows * cols * 8;
+  const sparse = nnz === undefined ? Infinity : 4 * (rows + 1) + 12 * nnz;
+  const bytes = nnz !== undefined && chooseFormat(rows, cols, nnz) === "sparse" ? sparse : Math.min(dense, sparse);
+  const what = `${rows} x ${cols}${nnz !== undefined ? ` with ${nnz} non-zeros` : ""}`;
+  const at = { file: claim.file, ...(claim.line !== undefined ? { line: claim.line } : {}), code: "too-large" as const };
+  const refusal = options.memoryRefusal?.(bytes + textBytes);
+  if (refusal) throw new DataFileError(`${claim.who} claims a ${what} matrix: holding it (${mib(bytes)}) beside the file's text ${refusal}`, at);
+  if (!Number.isFinite(bytes) || bytes > MAX_MATRIX_BYTES) throw new DataFileError(`${claim.who} claims a ${what} matrix: holding it needs ${mib(bytes)}, more than one matrix can take here (${mib(MAX_MATRIX_BYTES)})`, at);
+}
+
+/** The most bytes one matrix read from a file may take without a budget (2^31 − 1 doubles, as dense-buffer.ts). */
+const MAX_MATRIX_BYTES = (2 ** 31 - 1) * 8;
+
+function mib(bytes: number): string {
+  if (!Number.isFinite(bytes)) return "an unbounded amount";
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${bytes} bytes`;
+}
+
+/** Reads the whole file and parses it as prepared. */
+function finishLoad(p: PreparedRead, options: ReadFileOptions, warnings: DataFileWarning[]): LoadedData {
+  const { fs, file, mtdFile, dataPath, parameters, format } = p;
+  const text = fs.readFile(dataPath);
+  if (text === undefined) throw new DataFileError("cannot be read", { file, code: "io" });
   const value = parse(text, format, parameters, file, mtdFile, warnings);
   if (value.kind === "matrix" && parameters.nnz !== undefined) {
     const nnz = matrixDataNnz(value.data);
     if (nnz !== parameters.nnz) warnings.push({ file: parameters.sources.nnz === "mtd" ? mtdFile : file, message: `nnz ${parameters.nnz} is declared, but the data has ${nnz} non-zeros` });
   }
   const loaded: LoadedData = { value, path: dataPath, format, parameters };
-  if (sidecar.metadata) loaded.mtd = sidecar.metadata;
+  if (p.mtd) loaded.mtd = p.mtd;
   return loaded;
 }
 
@@ -123,7 +234,7 @@ function locate(pathText: string, options: ReadFileOptions, fs: FileSystem): str
   throw new DataFileError(`file not found (looked in ${resolution.candidates.join(", ")})`, { file: pathText, code: "not-found", candidates: resolution.candidates });
 }
 
-function chooseFormat(parameters: MergedReadParameters, fs: FileSystem, dataPath: string, file: string, warnings: DataFileWarning[]): FileFormatName {
+function chooseFileFormat(parameters: MergedReadParameters, fs: FileSystem, dataPath: string, file: string, warnings: DataFileWarning[]): FileFormatName {
   if (parameters.format !== undefined) return parameters.format;
   const head = readFileHead(fs, dataPath, 64);
   if (head !== undefined && looksLikeMatrixMarket(head)) return "mm";

@@ -25,7 +25,7 @@ export { DataFileError, catchDataFileError } from "./data-file-error";
 export type { DataFileErrorCode, DataFileErrorInit, DataFileWarning, DataReadResult } from "./data-file-error";
 export { MAX_DENSE_CELLS } from "./dense-buffer";
 
-export { readDataFile, readMatrixFile, readFrameFile, type LoadedData, type ReadFileOptions } from "./data-file-reader";
+export { checkDataFile, readDataFile, readMatrixFile, readFrameFile, type CheckFileOptions, type LoadedData, type ReadFileOptions } from "./data-file-reader";
 export { mergeReadParameters, type ReadParameters, type MergedReadParameters } from "./read-parameters";
 export { writeDataFile, type WriteFileOptions, type WrittenData } from "./data-file-writer";
 export { nodeDataSink, memoryDataSink, type DataSink } from "./data-sink";

@@ -6,8 +6,18 @@
  * file is `undefined`.
  */
 
+/** What is at a path: a regular file, a folder, something else (FIFO, device, socket: never opened for reading) or nothing. */
+export type FileKind = "file" | "folder" | "other" | "missing";
+
+/**
+ * The largest file read whole as text (512 MiB less a little: V8's longest
+ * string). Larger files are not read (`readFile` answers undefined); their
+ * readers say so with the size.
+ */
+export const MAX_TEXT_FILE_BYTES = 0x1fffffe8;
+
 export interface FileSystem {
-  /** The whole file as UTF-8 text, or undefined when it does not exist or is not a readable file. */
+  /** The whole file as UTF-8 text, or undefined when it does not exist, is not a readable regular file or is larger than MAX_TEXT_FILE_BYTES. */
   readFile(path: string): string | undefined;
   /** Whether a file (or folder) exists at `path`. */
   exists(path: string): boolean;
@@ -15,6 +25,8 @@ export interface FileSystem {
   readHead?(path: string, maxBytes: number): string | undefined;
   /** The size in bytes, or undefined when unknown. */
   size?(path: string): number | undefined;
+  /** What is at `path`, without opening it. */
+  kind?(path: string): FileKind;
   /** The last modification time in milliseconds, or undefined when unknown (for caches keyed by file). */
   mtime?(path: string): number | undefined;
 }
@@ -31,6 +43,13 @@ export function fileSize(fs: FileSystem, path: string): number | undefined {
   if (fs.size) return fs.size(path);
   const text = fs.readFile(path);
   return text === undefined ? undefined : Buffer.byteLength(text, "utf8");
+}
+
+/** What is at `path`: `kind` when the file system has it, else a readable file, an existing folder or nothing. */
+export function fileKind(fs: FileSystem, path: string): FileKind {
+  if (fs.kind) return fs.kind(path);
+  if (!fs.exists(path)) return "missing";
+  return fs.readFile(path) !== undefined ? "file" : "folder";
 }
 
 /**
@@ -57,5 +76,6 @@ export function memoryFileSystem(files: ReadonlyMap<string, string> | Record<str
       return fallback ? fileSize(fallback, path) : undefined;
     },
     mtime: (path) => (map.has(path) ? undefined : fallback?.mtime?.(path)),
+    kind: (path) => (map.has(path) ? "file" : folders.has(path) ? "folder" : fallback ? fileKind(fallback, path) : "missing"),
   };
 }

@@ -9,7 +9,7 @@
  */
 import type { Range, Severity } from "../../syntax/ast";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
-import type { FileSystem } from "./file-system";
+import { type FileSystem, fileKind, fileSize } from "./file-system";
 import { type JsonMember, type JsonValue, jsonTypeName, parseJson } from "./json-with-positions";
 import {
   type MtdMetadata,
@@ -35,6 +35,9 @@ export interface MtdFileResult extends MtdParseResult {
   exists: boolean;
 }
 
+/** The largest .mtd read (1 MiB; SystemDS's are a few hundred bytes): a bigger one is refused, not parsed. */
+export const MAX_MTD_BYTES = 1024 * 1024;
+
 /** The path of the sidecar of a data file. */
 export function mtdPathOf(dataPath: string): string {
   return `${dataPath}.mtd`;
@@ -43,12 +46,21 @@ export function mtdPathOf(dataPath: string): string {
 /** Reads and parses `<dataPath>.mtd` through `fs`. */
 export function readMtd(fs: FileSystem, dataPath: string): MtdFileResult {
   const mtdPath = mtdPathOf(dataPath);
-  const text = fs.readFile(mtdPath);
+  const kind = fileKind(fs, mtdPath);
+  if (kind === "missing") return { mtdPath, exists: false, diagnostics: [] };
+  const size = kind === "file" ? fileSize(fs, mtdPath) : undefined;
+  const text = kind === "file" && (size === undefined || size <= MAX_MTD_BYTES) ? fs.readFile(mtdPath) : undefined;
   if (text === undefined) {
-    if (!fs.exists(mtdPath)) return { mtdPath, exists: false, diagnostics: [] };
-    const message = "this .mtd is a folder or cannot be read (.mtd folders of part files are not supported here)";
+    const message =
+      kind === "folder"
+        ? "this .mtd is a folder (.mtd folders of part files are not supported here)"
+        : kind === "other"
+          ? "this .mtd is not a regular file (a FIFO, device or socket): it is not read"
+          : size !== undefined && size > MAX_MTD_BYTES
+            ? `this .mtd is ${size} bytes, more than a metadata file holds (at most ${MAX_MTD_BYTES}): it is not read`
+            : "this .mtd cannot be read";
     const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    return { mtdPath, exists: true, diagnostics: [metadataDiagnostic(mtdPath, "warning", message, range, "mtd-unreadable")] };
+    return { mtdPath, exists: true, diagnostics: [metadataDiagnostic(mtdPath, kind === "folder" ? "warning" : "error", message, range, "mtd-unreadable")] };
   }
   return { mtdPath, exists: true, ...parseMtd(text, mtdPath) };
 }

@@ -1,18 +1,32 @@
-/** The `FileSystem` of the local disk (node:fs), for the command line and the language server. */
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import type { FileSystem } from "./file-system";
+/**
+ * The `FileSystem` of the local disk (node:fs), for the command line and the
+ * language server. Only regular files are ever opened: a FIFO, a device or a
+ * socket is `kind` "other" and reads as undefined (opening a FIFO blocks,
+ * reading /dev/zero never ends); a file larger than MAX_TEXT_FILE_BYTES is
+ * not read whole either.
+ */
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
+import { type FileKind, type FileSystem, MAX_TEXT_FILE_BYTES } from "./file-system";
 
-function isFile(path: string): boolean {
+function stat(path: string): Stats | undefined {
   try {
-    return statSync(path).isFile();
+    return statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function kindOf(stats: Stats | undefined): FileKind {
+  if (stats === undefined) return "missing";
+  if (stats.isFile()) return "file";
+  if (stats.isDirectory()) return "folder";
+  return "other";
 }
 
 export const nodeFileSystem: FileSystem = {
   readFile(path) {
-    if (!isFile(path)) return undefined;
+    const stats = stat(path);
+    if (!stats?.isFile() || stats.size > MAX_TEXT_FILE_BYTES) return undefined;
     try {
       return readFileSync(path, "utf8");
     } catch {
@@ -23,7 +37,7 @@ export const nodeFileSystem: FileSystem = {
     return existsSync(path);
   },
   readHead(path, maxBytes) {
-    if (!isFile(path)) return undefined;
+    if (!stat(path)?.isFile()) return undefined;
     let fd: number | undefined;
     try {
       fd = openSync(path, "r");
@@ -37,18 +51,13 @@ export const nodeFileSystem: FileSystem = {
     }
   },
   size(path) {
-    try {
-      const stat = statSync(path);
-      return stat.isFile() ? stat.size : undefined;
-    } catch {
-      return undefined;
-    }
+    const stats = stat(path);
+    return stats?.isFile() ? stats.size : undefined;
+  },
+  kind(path) {
+    return kindOf(stat(path));
   },
   mtime(path) {
-    try {
-      return statSync(path).mtimeMs;
-    } catch {
-      return undefined;
-    }
+    return stat(path)?.mtimeMs;
   },
 };
