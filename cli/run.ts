@@ -36,7 +36,7 @@ export async function run(args: readonly string[]): Promise<number> {
   const json = parsed.flags.has("--json");
 
   if (!parsed.flags.has("--no-check")) {
-    const errors = staticErrors(file, text, params, cell);
+    const errors = staticErrors(file, text, params, cell, memoryBudget);
     if (errors.length > 0) {
       if (json) out(JSON.stringify({ ok: false, output: [], errors, variables: [] }, null, 2));
       else for (const e of errors) err(e);
@@ -63,13 +63,13 @@ export async function run(args: readonly string[]): Promise<number> {
 }
 
 /** The errors `dml check` reports for what will run: the script, or its cells 1..N (the rest blanked, positions kept). */
-function staticErrors(file: string, text: string, params: ReadonlyMap<string, string>, cell: number | undefined): string[] {
+function staticErrors(file: string, text: string, params: ReadonlyMap<string, string>, cell: number | undefined, memoryBudget: number | undefined): string[] {
   let checked = text;
   if (cell !== undefined) {
     const last = splitCells(text)[cell - 1];
     if (last === undefined) return []; // the session reports the missing cell
     checked = isolateCell(text, { startLine: 0, endLine: last.endLine });
   }
-  const { diagnostics } = scriptProblems(checked, { file, parameters: params, invocation: true, willRun: true });
+  const { diagnostics } = scriptProblems(checked, { file, parameters: params, invocation: true, willRun: true, ...(memoryBudget !== undefined ? { memoryBudget } : {}) });
   return diagnostics.filter((d) => d.severity === "error").map((d) => formatDiagnostic(file, d));
 }

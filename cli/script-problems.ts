@@ -22,6 +22,15 @@
  *   check and explain analyze by its description. Likewise a data
  *   file whose `.mtd` cannot be parsed, reported at the read() call as the
  *   runtime reports it.
+ * - a `read()` of a file that is there but that the runtime's reader would
+ *   refuse: the reader itself checks it (engine/runtime/io checkDataFile,
+ *   with the call's constant arguments), so check says what run would say,
+ *   in its words: not a regular file, too large, sizes claimed by the `.mtd`
+ *   or a Matrix Market size line beyond the memory budget, and (for files up
+ *   to DEFAULT_SCAN_LIMIT_BYTES, parsed whole; larger ones get the up-front
+ *   checks only) ragged or non-numeric csv, Matrix Market indices out of
+ *   range or wrong entry counts, data that disagrees with its `.mtd`. A read
+ *   whose format-relevant arguments are not constants is not checked.
  * (A `source()` file that cannot be found is reported by the analysis
  * itself, engine/program/function-scope.ts, in the runtime's words.)
  */
@@ -41,12 +50,18 @@ import {
   nodeFileSystem,
   type ParameterValues,
   readArguments,
+  DEFAULT_SCAN_LIMIT_BYTES,
+  type ReadArguments,
   readMtd,
   resolveDataPath,
   workspaceParameters,
 } from "../engine/stats/metadata";
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
+import { DEFAULT_MEMORY_BUDGET } from "../engine/runtime/interpreter/context";
+import { bytesText } from "../engine/runtime/interpreter/memory-meter";
+import { checkDataFile } from "../engine/runtime/io/data-file-reader";
+import type { ReadParameters } from "../engine/runtime/io/read-parameters";
 import { err } from "./output";
 
 export interface ScriptProblemOptions {
@@ -61,6 +76,8 @@ export interface ScriptProblemOptions {
   willRun?: boolean;
   /** Only the parser's diagnostics (`dml check --syntax`). */
   syntaxOnly?: boolean;
+  /** The runtime's memory budget in bytes (default DEFAULT_MEMORY_BUDGET): data files claiming more are reported. */
+  memoryBudget?: number;
 }
 
 export interface ScriptProblems {
@@ -92,7 +109,8 @@ export function scriptProblems(text: string, options: ScriptProblemOptions): Scr
   // Without a run, a missing file whose sizes something describes (.mtd, @size, dml-lens.json "inputs") is data kept elsewhere: the analysis uses the description.
   const undescribed = new Set(checked.diagnostics.filter((d) => d.code === "read-size-unknown").map((d) => positionKey(d.range)));
   const described = (file: Range) => !options.willRun && !undescribed.has(positionKey(file));
-  const data = dataFileProblems(parsed.program, params, { scriptPath: path.resolve(options.file), workspaceRoot }, described);
+  const context = { scriptPath: path.resolve(options.file), workspaceRoot, memoryBudget: options.memoryBudget ?? DEFAULT_MEMORY_BUDGET };
+  const data = dataFileProblems(parsed.program, params, context, described);
   // A read that cannot work is reported once: its missing file or broken .mtd, not the analysis's guesses about its sizes and format.
   const analysisDiagnostics = checked.diagnostics.filter((d) => !(GUESSES.has(d.code ?? "") && data.failedReads.some((call) => contains(call, d.range))));
   return { diagnostics: sortByPosition(withoutHints([...analysisDiagnostics, ...missing, ...data.diagnostics])), analysis };
@@ -158,7 +176,7 @@ function missingParameters(program: Program, params: ParameterValues): Diagnosti
 function dataFileProblems(
   program: Program,
   params: ParameterValues,
-  context: { scriptPath: string; workspaceRoot: string },
+  context: { scriptPath: string; workspaceRoot: string; memoryBudget: number },
   described: (file: Range) => boolean,
 ): { diagnostics: Diagnostic[]; failedReads: Range[] } {
   const written = new Set<string>();
@@ -178,7 +196,8 @@ function dataFileProblems(
   const diagnostics: Diagnostic[] = [];
   const failedReads: Range[] = [];
   for (const { call, conditional } of reads) {
-    const file = readArguments(call, { params, constants: new Map() }, context.scriptPath).file;
+    const args = readArguments(call, { params, constants: new Map() }, context.scriptPath);
+    const file = args.file;
     if (!file) continue;
     const value = evaluateConstant(file, { params });
     if (!value.ok || value.value.type !== "string" || written.has(value.value.value)) continue;
@@ -195,11 +214,41 @@ function dataFileProblems(
     }
     // The first error of its .mtd stops the read (SystemDS cannot parse it either), named as the runtime names it.
     const mtdError = readMtd(nodeFileSystem, found).diagnostics.find((d) => d.severity === "error");
-    if (!mtdError) continue;
-    diagnostics.push({ severity, message: metadataErrorMessage(pathText, mtdError.range.start, mtdError.message), range: call.range, code: "data-file-metadata" });
+    if (mtdError) {
+      diagnostics.push({ severity, message: metadataErrorMessage(pathText, mtdError.range.start, mtdError.message), range: call.range, code: "data-file-metadata" });
+      failedReads.push(call.range);
+      continue;
+    }
+    const readParams = runtimeReadParameters(call, args);
+    if (!readParams) continue;
+    const error = checkDataFile(pathText, {
+      scriptPath: context.scriptPath,
+      workspaceRoot: context.workspaceRoot,
+      params: readParams,
+      parseLimitBytes: DEFAULT_SCAN_LIMIT_BYTES,
+      memoryRefusal: (bytes) => (bytes <= context.memoryBudget ? undefined : `needs ${bytesText(bytes)}, above the memory budget of ${bytesText(context.memoryBudget)}`),
+    });
+    if (!error || error.code === "not-found") continue;
+    diagnostics.push({ severity, message: error.message, range: call.range, code: "data-file" });
     failedReads.push(call.range);
   }
   return { diagnostics, failedReads };
+}
+
+/** The read() arguments the runtime passes to its reader, from the call's constants; undefined when one of them is given but not a valid constant (the read is then not checked). */
+function runtimeReadParameters(call: CallExpression, args: ReadArguments): ReadParameters | undefined {
+  const used = ["format", "data_type", "header", "sep", "rows", "cols"];
+  if (call.args.some((a) => a.name !== undefined && used.includes(a.name) && !args.texts.has(a.name))) return undefined;
+  if (args.diagnostics.some((d) => d.severity === "error")) return undefined;
+  const v = args.values;
+  const params: ReadParameters = {};
+  if (v.format) params.format = v.format.value;
+  if (v.dataType) params.dataType = v.dataType.value;
+  if (v.header) params.header = v.header.value;
+  if (v.sep) params.sep = v.sep.value;
+  if (v.rows) params.rows = v.rows.value;
+  if (v.cols) params.cols = v.cols.value;
+  return params;
 }
 
 /**

@@ -331,10 +331,11 @@ export class DagEvaluator {
     if (header) params.header = truthy(header);
     const sep = get("sep");
     if (sep) params.sep = text(sep);
+    // rows=-1 / cols=-1: unknown, as in SystemDS.
     const rows = get("rows");
-    if (rows) params.rows = dimension(rows, "read", "rows");
+    if (rows && num(rows) !== -1) params.rows = dimension(rows, "read", "rows");
     const cols = get("cols");
-    if (cols) params.cols = dimension(cols, "read", "cols");
+    if (cols && num(cols) !== -1) params.cols = dimension(cols, "read", "cols");
     const result = readDataFile(file, {
       ...(this.ctx.scriptPath ? { scriptPath: this.ctx.scriptPath } : {}),
       ...(this.ctx.workspaceRoot ? { workspaceRoot: this.ctx.workspaceRoot } : {}),
