@@ -2,10 +2,13 @@
  * Reads the non-zero structure of a numeric csv matrix (SystemDS `format:
  * "csv"`), with the sizes, `header` and `sep` of its `.mtd` sidecar when there
  * is one. Empty fields are SystemDS's default fill value 0. Problems with the
- * file are returned as messages, never thrown.
+ * file are returned as messages, never thrown. Files are read through a
+ * `FileSystem` (the local disk by default), so a caller's path guard and
+ * its regular-file and size rules apply.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
+import { type FileSystem, fileKind } from "./metadata/file-system";
+import { nodeFileSystem } from "./metadata/node-file-system";
 import { structureFromDense, type SparsityStructure } from "./structure";
 
 export type CsvStructureResult =
@@ -20,16 +23,23 @@ export interface CsvSidecar {
   sep: string;
 }
 
-export function readCsvStructure(csvPath: string): CsvStructureResult {
+export function readCsvStructure(csvPath: string, fs: FileSystem = nodeFileSystem): CsvStructureResult {
   let sidecar: CsvSidecar;
-  let text: string;
   try {
-    sidecar = readSidecar(`${csvPath}.mtd`);
-    text = readFileSync(csvPath, "utf8");
+    sidecar = readSidecar(fs, `${csvPath}.mtd`);
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+  const text = fs.readFile(csvPath);
+  if (text === undefined) return { ok: false, message: `${csvPath}: ${unreadable(fileKind(fs, csvPath))}` };
   return csvTextToStructure(text, sidecar, csvPath);
+}
+
+function unreadable(kind: ReturnType<typeof fileKind>): string {
+  if (kind === "missing") return "no such file";
+  if (kind === "folder") return "is a folder";
+  if (kind === "other") return "is not a regular file (a FIFO, device or socket)";
+  return "cannot be read (too large or not readable)";
 }
 
 /**
@@ -146,10 +156,13 @@ function grow(a: Int32Array): Int32Array {
   return bigger;
 }
 
-function readSidecar(mtdPath: string): CsvSidecar {
+function readSidecar(fs: FileSystem, mtdPath: string): CsvSidecar {
   const sidecar: CsvSidecar = { rows: null, cols: null, nnz: null, header: false, sep: "," };
-  if (!existsSync(mtdPath)) return sidecar;
-  const json: unknown = JSON.parse(readFileSync(mtdPath, "utf8"));
+  const kind = fileKind(fs, mtdPath);
+  if (kind === "missing") return sidecar;
+  const text = kind === "file" ? fs.readFile(mtdPath) : undefined;
+  if (text === undefined) throw new Error(`${mtdPath}: ${unreadable(kind)}`);
+  const json: unknown = JSON.parse(text);
   if (typeof json !== "object" || json === null) throw new Error(`${mtdPath}: not a JSON object`);
   const fields = json as Record<string, unknown>;
   const count = (key: string): number | null => {
