@@ -59,7 +59,7 @@ import {
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
 import { DEFAULT_MEMORY_BUDGET } from "../engine/runtime/interpreter/context";
-import { bytesText } from "../engine/runtime/interpreter/memory-meter";
+import { MemoryMeter } from "../engine/runtime/interpreter/memory-meter";
 import { checkDataFile } from "../engine/runtime/io/data-file-reader";
 import type { ReadParameters } from "../engine/runtime/io/read-parameters";
 import { err } from "./output";
@@ -226,7 +226,7 @@ function dataFileProblems(
       workspaceRoot: context.workspaceRoot,
       params: readParams,
       parseLimitBytes: DEFAULT_SCAN_LIMIT_BYTES,
-      memoryRefusal: (bytes) => (bytes <= context.memoryBudget ? undefined : `needs ${bytesText(bytes)}, above the memory budget of ${bytesText(context.memoryBudget)}`),
+      memoryRefusal: (bytes) => new MemoryMeter(context.memoryBudget).refusal(bytes, 0),
     });
     if (!error || error.code === "not-found") continue;
     diagnostics.push({ severity, message: error.message, range: call.range, code: "data-file" });

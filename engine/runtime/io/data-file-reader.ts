@@ -190,11 +190,11 @@ function checkClaimedSize(p: PreparedRead, options: ReadFileOptions, textBytes: 
   const dense = rows * cols * 8;
   const sparse = nnz === undefined ? Infinity : 4 * (rows + 1) + 12 * nnz;
   const bytes = nnz !== undefined && chooseFormat(rows, cols, nnz) === "sparse" ? sparse : Math.min(dense, sparse);
-  const what = `${rows} x ${cols}${nnz !== undefined ? ` with ${nnz} non-zeros` : ""}`;
+  const what = `${claim.who} claims a ${rows} x ${cols} matrix${nnz !== undefined ? ` with ${nnz} non-zeros` : ""}`;
   const at = { file: claim.file, ...(claim.line !== undefined ? { line: claim.line } : {}), code: "too-large" as const };
   const refusal = options.memoryRefusal?.(bytes + textBytes);
-  if (refusal) throw new DataFileError(`${claim.who} claims a ${what} matrix: holding it (${mib(bytes)}) beside the file's text ${refusal}`, at);
-  if (!Number.isFinite(bytes) || bytes > MAX_MATRIX_BYTES) throw new DataFileError(`${claim.who} claims a ${what} matrix: holding it needs ${mib(bytes)}, more than one matrix can take here (${mib(MAX_MATRIX_BYTES)})`, at);
+  if (refusal) throw new DataFileError(`${what}: reading it ${refusal}`, at);
+  if (!Number.isFinite(bytes) || bytes > MAX_MATRIX_BYTES) throw new DataFileError(`${what}: holding it needs ${mib(bytes)}, more than one matrix can take here (${mib(MAX_MATRIX_BYTES)})`, at);
 }
 
 /** The most bytes one matrix read from a file may take without a budget (2^31 − 1 doubles, as dense-buffer.ts). */
