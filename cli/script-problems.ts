@@ -206,6 +206,13 @@ function dataFileProblems(
     if (resolution.remote) continue;
     const severity = conditional ? "warning" : "error";
     const found = resolution.candidates.find((c) => nodeFileSystem.exists(c));
+    // A .mtd without its data: SystemDS parses the .mtd first, so a malformed one is the error to report.
+    const mtdOnlyError = found === undefined && resolution.resolved !== undefined ? firstMtdError(resolution.resolved) : undefined;
+    if (mtdOnlyError) {
+      diagnostics.push({ severity, message: metadataErrorMessage(pathText, mtdOnlyError.range.start, mtdOnlyError.message), range: call.range, code: "data-file-metadata" });
+      failedReads.push(call.range);
+      continue;
+    }
     if (found === undefined) {
       if (described(file.range)) continue;
       diagnostics.push({ severity, message: missingDataFileMessage(pathText, resolution.candidates), range: call.range, code: "missing-data-file" });
@@ -213,7 +220,7 @@ function dataFileProblems(
       continue;
     }
     // The first error of its .mtd stops the read (SystemDS cannot parse it either), named as the runtime names it.
-    const mtdError = readMtd(nodeFileSystem, found).diagnostics.find((d) => d.severity === "error");
+    const mtdError = firstMtdError(found);
     if (mtdError) {
       diagnostics.push({ severity, message: metadataErrorMessage(pathText, mtdError.range.start, mtdError.message), range: call.range, code: "data-file-metadata" });
       failedReads.push(call.range);
@@ -233,6 +240,10 @@ function dataFileProblems(
     failedReads.push(call.range);
   }
   return { diagnostics, failedReads };
+}
+
+function firstMtdError(dataPath: string): Diagnostic | undefined {
+  return readMtd(nodeFileSystem, dataPath).diagnostics.find((d) => d.severity === "error");
 }
 
 /** The read() arguments the runtime passes to its reader, from the call's constants; undefined when one of them is given but not a valid constant (the read is then not checked). */

@@ -23,6 +23,7 @@ import path from "node:path";
 import {
   type FileFormatName,
   type FileSystem,
+  type MetadataDiagnostic,
   type MtdMetadata,
   fileKind,
   fileSize,
@@ -146,11 +147,8 @@ function prepare(pathText: string, options: ReadFileOptions, warnings: DataFileW
   if (kind === "folder") throw new DataFileError("is a folder: SystemDS's folders of part files cannot be read here", { file, code: "unsupported" });
   if (kind === "other") throw new DataFileError("is not a regular file (a FIFO, device or socket): it is not read", { file, code: "unsupported" });
   const sidecar = readMtd(fs, dataPath);
-  for (const diagnostic of sidecar.diagnostics) {
-    const at = { line: diagnostic.range.start.line + 1, column: diagnostic.range.start.character + 1 };
-    if (diagnostic.severity === "error") throw new DataFileError(diagnostic.message, { file: mtdFile, ...at, code: "metadata" });
-    warnings.push({ file: mtdFile, line: at.line, message: diagnostic.message });
-  }
+  throwMtdError(sidecar.diagnostics, mtdFile);
+  for (const diagnostic of sidecar.diagnostics) warnings.push({ file: mtdFile, line: diagnostic.range.start.line + 1, message: diagnostic.message });
   const parameters = mergeReadParameters(options.params ?? {}, sidecar.metadata, mtdFile);
   const size = fileSize(fs, dataPath);
   if (size !== undefined) {
@@ -229,9 +227,18 @@ function locate(pathText: string, options: ReadFileOptions, fs: FileSystem): str
   const found = resolution.candidates.find((c) => fs.exists(c));
   if (found !== undefined) return found;
   if (resolution.resolved !== undefined) {
+    // SystemDS parses the .mtd before it looks for the data: a malformed one is the first error.
+    throwMtdError(readMtd(fs, resolution.resolved).diagnostics, `${pathText}.mtd`);
     throw new DataFileError(`file not found: only its .mtd exists (${resolution.resolved}.mtd)`, { file: pathText, code: "not-found", candidates: resolution.candidates });
   }
   throw new DataFileError(`file not found (looked in ${resolution.candidates.join(", ")})`, { file: pathText, code: "not-found", candidates: resolution.candidates });
+}
+
+/** The first error of a .mtd as a DataFileError at its line and column. */
+function throwMtdError(diagnostics: readonly MetadataDiagnostic[], mtdFile: string): void {
+  const error = diagnostics.find((d) => d.severity === "error");
+  if (!error) return;
+  throw new DataFileError(error.message, { file: mtdFile, line: error.range.start.line + 1, column: error.range.start.character + 1, code: "metadata" });
 }
 
 function chooseFileFormat(parameters: MergedReadParameters, fs: FileSystem, dataPath: string, file: string, warnings: DataFileWarning[]): FileFormatName {
