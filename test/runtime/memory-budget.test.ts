@@ -39,6 +39,16 @@ describe("runtime memory budget", () => {
     assert.deepEqual(printed, ["1.0E7"]);
   });
 
+  it("refuses a contingency table by its rows (odim1 or the largest category) and outer by its result", () => {
+    const dims = run("X = table(seq(1,3), seq(1,3), 1e9, 1e9)\nprint(sum(X))");
+    assert.match(dims.errors[0] ?? "", /1:5: error: 'table\(seq\(1,3\), seq\(1,3\), 1e9, 1e9\)' would build a 1000000000-row contingency table: it needs 7\.5 GiB/);
+    const category = run("X = table(seq(1,3) * 1e9, seq(1,3))\nprint(sum(X))");
+    assert.match(category.errors[0] ?? "", /would build a 3000000000-row contingency table: it needs 22\.4 GiB/);
+    const outer = run('X = outer(seq(1, 100000), t(seq(1, 100000)), "*")\nprint(sum(X))');
+    assert.match(outer.errors[0] ?? "", /would build a dense 100000 x 100000 matrix: it needs 74\.5 GiB while the script holds 1\.5 MiB, above the memory budget of 2\.0 GiB/);
+    assert.deepEqual(run("X = table(seq(1,3), seq(1,3))\nprint(sum(X))").lines, ["3.0"]);
+  });
+
   it("refuses a Matrix Market size line claiming 2e9 rows before reading the data, at the size line", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "dml-budget-"));
     writeFileSync(path.join(dir, "big.mtx"), "%%MatrixMarket matrix coordinate real general\n2000000000 3 1\n1 1 1.5\n");
@@ -66,6 +76,7 @@ describe("runtime: dims that are not counts", () => {
     ["X = matrix(seq(1, 6), rows=2.5, cols=2)", /1:5: error: matrix: rows must be a non-negative integer, got 2\.5/],
     ["X = rand(rows=2, cols=2, sparsity=2)", /1:5: error: rand: sparsity must be between 0 and 1, got 2/],
     ["X = seq(1, 1e20)", /1:5: error: 'seq\(1, 1e20\)' would build a dense 100000000000000000000 x 1 matrix/],
+    ["X = table(seq(1,3), seq(1,3), -1, 2)", /1:5: error: table: odim1 must be a non-negative integer, got -1/],
     ["X = seq(1, 0/0)", /1:5: error: seq\(1, NaN\): the bounds and the increment must be finite numbers/],
   ];
   for (const [script, expected] of cases) {

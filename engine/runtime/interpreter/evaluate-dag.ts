@@ -246,7 +246,10 @@ export class DagEvaluator {
     if (!builtin && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
     if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
     if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
-    return builtin(this.named(n), this.ctx);
+    const args = this.named(n);
+    const estimate = builtinResultSize(name, args.values);
+    if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
+    return builtin(args, this.ctx);
   }
 
   private arg(n: DagNode, name: string, position: number): Value | undefined {
@@ -271,7 +274,11 @@ export class DagEvaluator {
     const w = fourArgs ? undefined : this.arg(n, "W", 2);
     const rows = this.arg(n, "odim1", fourArgs ? 2 : 3);
     const cols = this.arg(n, "odim2", fourArgs ? 3 : 4);
-    const dims = rows && cols ? { rows: num(rows), cols: num(cols) } : undefined;
+    const dims = rows && cols ? { rows: dimension(rows, "table", "odim1"), cols: dimension(cols, "table", "odim2") } : undefined;
+    // The result's rows are the largest category of A (or odim1): its row pointers and the counts take 8 bytes a row.
+    const resultRows = dims?.rows ?? largest(a);
+    const cells = typeof a !== "number" ? a.rows * a.cols : typeof b !== "number" ? b.rows * b.cols : 1;
+    if (Number.isFinite(resultRows) && resultRows > 0) this.reserve(n, 8 * (resultRows + 1) + 20 * cells, `a ${resultRows}-row contingency table`);
     return { kind: "matrix", matrix: table(a, b, w ? operand(w) : 1, dims) };
   }
 
@@ -357,6 +364,21 @@ function dimension(value: Value, fn: string, name: string): number {
   const x = num(value, `${fn} ${name}`);
   if (!Number.isFinite(x) || !Number.isInteger(x) || x < 0) fail(`${fn}: ${name} must be a non-negative integer, got ${value.kind === "scalar" ? text(value) : x}`);
   return x;
+}
+
+/** The largest value of a table operand (its categories), 0 for an empty one. */
+function largest(x: Matrix | number): number {
+  if (typeof x === "number") return x;
+  let max = x.rows * x.cols > (isDense(x) ? 0 : x.nnz()) ? 0 : -Infinity;
+  const values = isDense(x) ? x.data : x.values.subarray(0, x.nnz());
+  for (let k = 0; k < values.length; k++) if (values[k]! > max) max = values[k]!;
+  return Math.max(0, Math.floor(max));
+}
+
+/** The dense result size of builtins whose result is larger than their inputs (outer: a column times a row). */
+function builtinResultSize(name: string, values: readonly Value[]): { rows: number; cols: number } | undefined {
+  if (name === "outer" && values[0]?.kind === "matrix" && values[1]?.kind === "matrix") return { rows: values[0].matrix.rows, cols: values[1].matrix.cols };
+  return undefined;
 }
 
 /** The length seq(from, to, by) would have, when its arguments make sense (else the kernel says why not). */
