@@ -57,6 +57,14 @@ describe("runtime memory budget", () => {
     assert.match(errors[0]!, /s\.dml:1:5: error: big\.mtx:2: the size line claims a 2000000000 x 3 matrix with 1 non-zeros: reading it needs 7\.5 GiB, above the memory budget of 2\.0 GiB/);
   });
 
+  it("refuses a csv whose parsed values outgrow the budget while it is read, at the line reached", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dml-budget-"));
+    writeFileSync(path.join(dir, "x.csv"), "1,1\n".repeat(100_000)); // 400 KB of text, 1.6 MB of values
+    const { errors } = run('X = read("x.csv", format="csv")\nprint(sum(X))', { scriptPath: path.join(dir, "s.dml"), memoryBudget: 1e6 });
+    // The buffer doubles from 16 rows: growing to 32768 rows (with the 16384-row one and the text) passes 1e6 bytes.
+    assert.match(errors[0] ?? "", /s\.dml:1:5: error: x\.csv:16385: 32768 rows of 2 values: the read needs 1\.1 MiB, above the memory budget of 976\.6 KiB/);
+  });
+
   it("refuses dims a .mtd claims beyond the budget, naming the .mtd", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "dml-budget-"));
     writeFileSync(path.join(dir, "x.csv"), "1,2\n3,4\n");

@@ -29,6 +29,8 @@ export interface CsvReadOptions {
   cols?: number;
   /** Where the expected dims come from, for messages (e.g. "x.csv.mtd"). */
   dimsSource?: string;
+  /** Why a value buffer of `bytes` cannot be held (the memory budget), or undefined when it can; asked before the buffer grows. */
+  memoryRefusal?: (bytes: number) => string | undefined;
 }
 
 export function parseCsvMatrix(text: string, options: CsvReadOptions): DenseMatrixData {
@@ -63,6 +65,9 @@ export function parseCsvMatrix(text: string, options: CsvReadOptions): DenseMatr
     if (rows === capacity) {
       capacity = options.rows ?? Math.max(16, capacity * 2);
       if (capacity * cols > MAX_DENSE_CELLS) capacity = Math.max(rows + 1, Math.floor(MAX_DENSE_CELLS / Math.max(cols, 1)));
+      // The grown buffer and the one it replaces are both held while copying.
+      const refusal = options.memoryRefusal?.(8 * cols * (capacity + rows));
+      if (refusal) throw new DataFileError(`${capacity} rows of ${cols} values: the read ${refusal}`, { file, line: record.line, code: "too-large" });
       const grown = allocateDenseValues(capacity, cols, file);
       grown.set(values);
       values = grown;

@@ -208,7 +208,10 @@ function finishLoad(p: PreparedRead, options: ReadFileOptions, warnings: DataFil
   const { fs, file, mtdFile, dataPath, parameters, format } = p;
   const text = fs.readFile(dataPath);
   if (text === undefined) throw new DataFileError("cannot be read", { file, code: "io" });
-  const value = parse(text, format, parameters, file, mtdFile, warnings);
+  // The text is held while the data is parsed: buffers the parser grows count beside it.
+  const refusal = options.memoryRefusal;
+  const memoryRefusal = refusal ? (bytes: number) => refusal(bytes + text.length) : undefined;
+  const value = parse(text, format, parameters, file, mtdFile, warnings, memoryRefusal);
   if (value.kind === "matrix" && parameters.nnz !== undefined) {
     const nnz = matrixDataNnz(value.data);
     if (nnz !== parameters.nnz) warnings.push({ file: parameters.sources.nnz === "mtd" ? mtdFile : file, message: `nnz ${parameters.nnz} is declared, but the data has ${nnz} non-zeros` });
@@ -252,7 +255,15 @@ function chooseFileFormat(parameters: MergedReadParameters, fs: FileSystem, data
   return "text";
 }
 
-function parse(text: string, format: FileFormatName, p: MergedReadParameters, file: string, mtdFile: string, warnings: DataFileWarning[]): DataValue {
+function parse(
+  text: string,
+  format: FileFormatName,
+  p: MergedReadParameters,
+  file: string,
+  mtdFile: string,
+  warnings: DataFileWarning[],
+  memoryRefusal: ((bytes: number) => string | undefined) | undefined,
+): DataValue {
   const dataType = p.dataType ?? "matrix";
   const source = dimsSource(p, mtdFile);
   const dims = { ...(p.rows !== undefined ? { rows: p.rows } : {}), ...(p.cols !== undefined ? { cols: p.cols } : {}), dimsSource: source };
@@ -264,7 +275,7 @@ function parse(text: string, format: FileFormatName, p: MergedReadParameters, fi
   if (dataType !== "matrix") throw new DataFileError(`a ${dataType} cannot be read from a file here`, { file, code: "unsupported" });
   switch (format) {
     case "csv":
-      return { kind: "matrix", data: parseCsvMatrix(text, { file, ...csvOptions(p), ...dims }) };
+      return { kind: "matrix", data: parseCsvMatrix(text, { file, ...csvOptions(p), ...dims, ...(memoryRefusal ? { memoryRefusal } : {}) }) };
     case "mm": {
       const { header, data } = parseMatrixMarket(text, { file, warnings });
       if ((p.rows !== undefined && p.rows !== header.rows) || (p.cols !== undefined && p.cols !== header.cols)) {
