@@ -243,6 +243,48 @@ const textOutOfRange = fc.record({ rows: fc.integer({ min: 1, max: 5 }), cols: f
   },
 );
 
+/** A .mtd with one field of the wrong type or an unknown value: an error at that field's line. */
+const mtdBadField = fc
+  .record({ m: matrixCells, field: fc.constantFrom<[string, unknown]>(["rows", "abc"], ["rows", -3], ["cols", 2.5], ["format", "xls"], ["header", "yes"], ["data_type", "tensor"]) })
+  .map(({ m, field: [key, bad] }): DataCase => {
+    const text = mtdText({ format: "csv", rows: m.rows, cols: m.cols, [key]: bad });
+    const line = text.split("\n").findIndex((l) => l.includes(`"${key}"`)) + 1;
+    // A tensor is a valid data type the reader cannot read: the .mtd is named, without a line.
+    const expected = bad === "tensor" ? { ok: false as const, file: "x.csv.mtd" } : { ok: false as const, file: "x.csv.mtd", line };
+    return { kind: "mtd-bad-field", files: { "x.csv": csvText(m, false, false), "x.csv.mtd": text }, file: "x.csv", call: 'read("x.csv")', params: {}, expected };
+  });
+
+/** Text (i j v) without dims anywhere: the reader needs them. */
+const textNoDims = fc.integer({ min: 1, max: 4 }).map(
+  (n): DataCase => ({
+    kind: "text-no-dims",
+    files: { "x.ijv": Array.from({ length: n }, (_, k) => `${k + 1} 1 ${k + 0.5}`).join("\n") + "\n" },
+    file: "x.ijv",
+    call: 'read("x.ijv", format="text")',
+    params: { format: "text" },
+    expected: { ok: false, file: "x.ijv" },
+  }),
+);
+
+/** A real Matrix Market file with NaN and infinity spellings, general or symmetric (lower triangle given). */
+const mmRealValues = fc
+  .record({ n: fc.integer({ min: 1, max: 5 }), symmetric: fc.boolean() })
+  .chain(({ n, symmetric }) =>
+    fc.uniqueArray(fc.record({ i: fc.integer({ min: 1, max: n }), j: fc.integer({ min: 1, max: n }), v: value.filter((c) => c.value !== 0) }), {
+      selector: (e) => (symmetric ? `${Math.max(e.i, e.j)},${Math.min(e.i, e.j)}` : `${e.i},${e.j}`),
+      maxLength: n * n,
+    }).map((entries) => ({ n, symmetric, entries: symmetric ? entries.map((e) => ({ ...e, i: Math.max(e.i, e.j), j: Math.min(e.i, e.j) })) : entries })),
+  )
+  .map(({ n, symmetric, entries }): DataCase => {
+    const lines = [`%%MatrixMarket matrix coordinate real ${symmetric ? "symmetric" : "general"}`, `${n} ${n} ${entries.length}`, ...entries.map((e) => `${e.i} ${e.j} ${e.v.text.trim()}`)];
+    const values = new Array<number>(n * n).fill(0);
+    for (const e of entries) {
+      values[(e.i - 1) * n + (e.j - 1)] = e.v.value;
+      if (symmetric) values[(e.j - 1) * n + (e.i - 1)] = e.v.value;
+    }
+    return { kind: "mm-real-values", ...mmRead, files: { "x.mtx": lines.join("\n") + "\n" }, expected: { ok: true, rows: n, cols: n, values } };
+  });
+
 const notAFile = fc.constantFrom<CaseFile>({ fifo: true }, { folder: true }).map(
   (what): DataCase => ({ kind: "not-a-file", files: { "x.csv": what }, file: "x.csv", call: 'read("x.csv", format="csv")', params: { format: "csv" }, expected: { ok: false, file: "x.csv" } }),
 );
@@ -256,7 +298,10 @@ export const dataCase: fc.Arbitrary<DataCase> = fc.oneof(
   mtdDisagrees,
   mtdMalformed,
   mtdHuge,
+  mtdBadField,
+  textNoDims,
   mmValid,
+  mmRealValues,
   mmOutOfRange,
   mmWrongCount,
   mmBadValue,

@@ -43,7 +43,7 @@ interface Tally {
 export const harness: FuzzHarness = {
   name: "data-readers",
   title: "bad data files (csv, .mtd, Matrix Market, text, claimed GB sizes, FIFOs): the right matrix or a located message from run and check alike",
-  ciCases: 1_500,
+  ciCases: 1_000,
   reportCases: 3_000,
   async run(options: FuzzRunOptions): Promise<FuzzResult> {
     const startRss = process.memoryUsage().rss;

@@ -272,7 +272,7 @@ function parse(
     if (format !== "csv") throw new DataFileError(`frames can be read from csv only, not ${format}`, { file, code: "unsupported" });
     return { kind: "frame", frame: parseCsvFrame(text, { file, ...csvOptions(p), ...schemaOption(p, mtdFile), ...dims }) };
   }
-  if (dataType !== "matrix") throw new DataFileError(`a ${dataType} cannot be read from a file here`, { file, code: "unsupported" });
+  if (dataType !== "matrix") throw new DataFileError(`a ${dataType} cannot be read from a file here`, { file: p.sources.dataType === "mtd" ? mtdFile : file, code: "unsupported" });
   switch (format) {
     case "csv":
       return { kind: "matrix", data: parseCsvMatrix(text, { file, ...csvOptions(p), ...dims, ...(memoryRefusal ? { memoryRefusal } : {}) }) };
