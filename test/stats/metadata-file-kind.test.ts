@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { fileKind, memoryFileSystem, nodeFileSystem, readMtd } from "../../engine/stats/metadata";
+import { fileKind, memoryFileSystem, nodeFileSystem, readMtd, resolveReadMetadata } from "../../engine/stats/metadata";
+import { parse } from "../../engine/syntax/parse";
 
 describe("file kinds", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "dml-kind-"));
@@ -49,6 +50,17 @@ describe("file kinds", () => {
     assert.deepEqual(
       result.diagnostics.map((d) => [d.severity, d.message]),
       [["error", "this .mtd is not a regular file (a FIFO, device or socket): it is not read"]],
+    );
+  });
+
+  it("the analysis does not scan a FIFO and says why (not 'larger than 50 MiB')", () => {
+    const program = parse('X = read("pipe.csv", format="csv")').program;
+    const statement = program.body[0]!;
+    if (statement.kind !== "assign" || statement.value.kind !== "call") throw new Error("expected a read assignment");
+    const r = resolveReadMetadata(statement.value, { scriptPath: path.join(dir, "s.dml"), fs: nodeFileSystem, params: new Map() });
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.code === "read-not-scanned").map((d) => d.message),
+      [`${fifo} is not a regular file (a FIFO, device or socket) and is not scanned`],
     );
   });
 });

@@ -20,7 +20,7 @@
 import type { CallExpression, Range } from "../../syntax/ast";
 import { DEFAULT_SCAN_LIMIT_BYTES, scanCsv, scanMatrixMarketNnz, scanTextCellNnz } from "./data-scan";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
-import { type FileSystem, fileSize, readFileHead } from "./file-system";
+import { type FileSystem, fileKind, fileSize, readFileHead } from "./file-system";
 import { type MatrixMarketHeader, looksLikeMatrixMarket, readMatrixMarketHeader } from "./matrix-market";
 import { readMtd } from "./mtd-reader";
 import type { DataTypeName, FileFormatName, MtdMetadata, ValueTypeName } from "./mtd-types";
@@ -269,6 +269,12 @@ function scanData(
   if (format !== "csv" && format !== "text" && format !== "mm") return undefined;
   if (format === "mm" && !mm) return undefined;
   const limit = context.scanLimitBytes ?? DEFAULT_SCAN_LIMIT_BYTES;
+  const kind = fileKind(context.fs, dataPath);
+  if (kind !== "file") {
+    const what = kind === "folder" ? "a folder (of part files?)" : "not a regular file (a FIFO, device or socket)";
+    diagnostics.push(metadataDiagnostic(context.scriptPath, "information", `${dataPath} is ${what} and is not scanned`, args.file!.range, "read-not-scanned"));
+    return undefined;
+  }
   const size = fileSize(context.fs, dataPath);
   if (size === undefined || size > limit) {
     const message = `${dataPath} is larger than ${Math.round(limit / (1024 * 1024))} MiB and is not scanned: ${result.rows === null || result.cols === null ? "its dims" : "its non-zeros"} stay unknown unless declared (# @size or dml-lens.json)`;
