@@ -11,8 +11,9 @@
  * a .mtd that disagrees with the data, a malformed (truncated) .mtd, a .mtd
  * or a Matrix Market size line claiming many GB, Matrix Market files valid,
  * with an index out of range, with a wrong entry count or a bad value,
- * text (i j v) with an index out of range, and a FIFO or a folder where the
- * file should be.
+ * text (i j v) with an index out of range or without dims, a .mtd field of
+ * the wrong type, a ragged csv frame, libsvm with a feature index out of
+ * range, and a FIFO or a folder where the file should be.
  */
 import fc from "fast-check";
 import type { ReadParameters } from "../../engine/runtime/io/read-parameters";
@@ -285,6 +286,38 @@ const mmRealValues = fc
     return { kind: "mm-real-values", ...mmRead, files: { "x.mtx": lines.join("\n") + "\n" }, expected: { ok: true, rows: n, cols: n, values } };
   });
 
+/** A csv frame (with a header) with one row short of a field: an error at that row's line. */
+const frameRagged = fc.record({ m: matrixCells.filter((m) => m.cols >= 2), row: fc.nat() }).map(({ m, row }): DataCase => {
+  const r = row % m.rows;
+  const lines = csvText(m, true, false).split("\n");
+  lines[r + 1] = lines[r + 1]!.slice(0, lines[r + 1]!.lastIndexOf(","));
+  return {
+    kind: "frame-ragged",
+    files: { "x.csv": lines.join("\n") },
+    file: "x.csv",
+    call: 'read("x.csv", data_type="frame", format="csv", header=TRUE)',
+    params: { dataType: "frame", format: "csv", header: true },
+    expected: { ok: false, file: "x.csv", line: r + 2 },
+  };
+});
+
+/** libsvm (label, then index:value features) with one feature index out of 1..cols-1: an error at its line. */
+const libsvmOutOfRange = fc
+  .record({ rows: fc.integer({ min: 1, max: 5 }), features: fc.integer({ min: 1, max: 5 }), badRow: fc.nat(), high: fc.boolean() })
+  .map(({ rows, features, badRow, high }): DataCase => {
+    const r = badRow % rows;
+    const lines = Array.from({ length: rows }, (_, i) => `${i % 2 === 0 ? 1 : -1} ${(i % features) + 1}:${i + 0.5}`);
+    lines[r] = `1 ${high ? features + 1 : 0}:2.5`;
+    return {
+      kind: "libsvm-out-of-range",
+      files: { "x.svm": lines.join("\n") + "\n" },
+      file: "x.svm",
+      call: `read("x.svm", format="libsvm", rows=${rows}, cols=${features + 1})`,
+      params: { format: "libsvm", rows, cols: features + 1 },
+      expected: { ok: false, file: "x.svm", line: r + 1 },
+    };
+  });
+
 const notAFile = fc.constantFrom<CaseFile>({ fifo: true }, { folder: true }).map(
   (what): DataCase => ({ kind: "not-a-file", files: { "x.csv": what }, file: "x.csv", call: 'read("x.csv", format="csv")', params: { format: "csv" }, expected: { ok: false, file: "x.csv" } }),
 );
@@ -307,6 +340,8 @@ export const dataCase: fc.Arbitrary<DataCase> = fc.oneof(
   mmBadValue,
   mmHuge,
   textOutOfRange,
+  frameRagged,
+  libsvmOutOfRange,
   notAFile,
 );
 
