@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { createSession, type SessionOptions } from "../../engine/runtime/interpreter";
+import { matrixKernels } from "../../engine/runtime/wasm";
 
 function run(script: string, options: SessionOptions = {}): { lines: string[]; errors: string[] } {
   const lines: string[] = [];
@@ -47,6 +48,18 @@ describe("runtime memory budget", () => {
     const outer = run('X = outer(seq(1, 100000), t(seq(1, 100000)), "*")\nprint(sum(X))');
     assert.match(outer.errors[0] ?? "", /would build a dense 100000 x 100000 matrix: it needs 74\.5 GiB while the script holds 1\.5 MiB, above the memory budget of 2\.0 GiB/);
     assert.deepEqual(run("X = table(seq(1,3), seq(1,3))\nprint(sum(X))").lines, ["3.0"]);
+  });
+
+  it("counts the WebAssembly GEMM's copies of a product's operands and result", () => {
+    // 1000 x 50 times 50 x 1000: a 7.6 MiB result; A and B take 0.8 MiB together.
+    const script = "A = matrix(1, rows=1000, cols=50)\nB = matrix(1, rows=50, cols=1000)\nC = A %*% B\nprint(sum(C))";
+    const { errors, lines } = run(script, { memoryBudget: 12e6 });
+    if (matrixKernels().backend === "wasm-simd") {
+      assert.match(errors[0] ?? "", /3:5: error: 'A %\*% B' would build a dense 1000 x 1000 matrix \(and the WebAssembly GEMM's copies of its operands and result\): it needs 16\.8 MiB while the script holds 781\.3 KiB, above the memory budget of 11\.4 MiB/);
+    } else {
+      assert.deepEqual(errors, []);
+      assert.deepEqual(lines, ["5.0E7"]);
+    }
   });
 
   it("refuses a Matrix Market size line claiming 2e9 rows before reading the data, at the size line", () => {

@@ -159,7 +159,11 @@ export class DagEvaluator {
         const a = mat(input(0));
         const b = mat(input(1));
         if (a.cols !== b.rows) fail(matmulDimensionsMessage(a, b));
-        if (isDense(a) || isDense(b)) this.reserveDense(n, a.rows, b.cols);
+        if (usesWasmGemm(a, b)) {
+          // The WebAssembly GEMM stages A, B (packed) and C in its heap beside the result.
+          const bytes = 2 * (matrixBytes(a) + matrixBytes(b)) + 2 * denseBytes(a.rows, b.cols);
+          this.reserve(n, bytes, `a dense ${a.rows} x ${b.cols} matrix (and the WebAssembly GEMM's copies of its operands and result)`);
+        } else if (isDense(a) || isDense(b)) this.reserveDense(n, a.rows, b.cols);
         return { kind: "matrix", matrix: fastMatmul(a, b) };
       }
       case "binary": {
@@ -391,14 +395,16 @@ function seqLength(from: number, to: number, by: number | undefined): number | u
 /** Products of dense operands with at least this many multiply-adds go to the WebAssembly GEMM (when it loads). */
 const WASM_GEMM_MIN_FLOPS = 1e6;
 
+/** Whether the product goes to the WebAssembly GEMM: dense operands, enough work, and the kernels loaded. */
+function usesWasmGemm(a: Matrix, b: Matrix): boolean {
+  return isDense(a) && isDense(b) && a.cols === b.rows && b.cols > 1 && a.rows * a.cols * b.cols >= WASM_GEMM_MIN_FLOPS && matrixKernels().backend === "wasm-simd";
+}
+
 function fastMatmul(a: Matrix, b: Matrix): Matrix {
-  if (isDense(a) && isDense(b) && a.cols === b.rows && b.cols > 1 && a.rows * a.cols * b.cols >= WASM_GEMM_MIN_FLOPS) {
-    const kernels = matrixKernels();
-    if (kernels.backend === "wasm-simd") {
-      const c = new DenseMatrix(a.rows, b.cols);
-      kernels.gemm(a.rows, a.cols, b.cols, a.data, b.data, c.data);
-      return c;
-    }
+  if (usesWasmGemm(a, b) && isDense(a) && isDense(b)) {
+    const c = new DenseMatrix(a.rows, b.cols);
+    matrixKernels().gemm(a.rows, a.cols, b.cols, a.data, b.data, c.data);
+    return c;
   }
   return matmul(a, b);
 }
