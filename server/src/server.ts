@@ -60,7 +60,7 @@ import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimize
 import { completions, type CompletionKind } from "./completion";
 import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { carryOver } from "./stale-diagnostics";
-import { definition, references, rename, RenameError, type SourcedFile } from "./navigation";
+import { definition, prepareRename, references, rename, RenameError, type SourcedFile } from "./navigation";
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens";
 import { PLAN_REQUEST, planView } from "./plan-view";
 import { ESTIMATE_REQUEST, runEstimate } from "./run-estimate";
@@ -255,7 +255,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       inlayHintProvider: true,
       definitionProvider: true,
       referencesProvider: true,
-      renameProvider: true,
+      renameProvider: { prepareProvider: true },
       semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
@@ -431,6 +431,17 @@ connection.onReferences((params) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   return references(stateOf(document).parsed.program, params.position).map((range) => ({ uri: document.uri, range }));
+});
+
+connection.onPrepareRename((params) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return null;
+  try {
+    return prepareRename(stateOf(document).parsed.program, params.position) ?? null;
+  } catch (error) {
+    if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
+    throw error;
+  }
 });
 
 connection.onRenameRequest((params) => {
