@@ -43,6 +43,19 @@ import {
   type InitializeParams,
   type InitializeResult,
   type RequestMessage,
+  type CodeActionParams,
+  type CodeLensParams,
+  type CompletionParams,
+  type DefinitionParams,
+  type DocumentSymbolParams,
+  type FoldingRangeParams,
+  type HoverParams,
+  type InlayHintParams,
+  type PrepareRenameParams,
+  type ReferenceParams,
+  type RenameParams,
+  type SemanticTokensParams,
+  type SignatureHelpParams,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { resolveSourcePath } from "../../engine/program/source-reader";
@@ -50,7 +63,11 @@ import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
-import { BlockOptimizer, type DocumentOptimizations } from "./block-optimizations";
+import { BlockOptimizer, type DocumentOptimizations, stoppedBlockDiagnostics } from "./block-optimizations";
+import { guarded, type GuardState } from "./request-guard";
+import { ReadableFolders } from "./readable-folders";
+import { boundedMeasuredSizes } from "./measured-sizes";
+import path from "node:path";
 import { optimizerOptions, workerRunner } from "./optimizer-thread";
 import { analysisPause } from "./analysis-pause";
 import { toLspDiagnostic } from "./convert";
@@ -87,6 +104,22 @@ const optimizer = new BlockOptimizer(() => optimizerOptions(settings), workerRun
 
 /** The editor's workspace folders (file-system paths), from initialize. */
 let workspaceFolders: string[] = [];
+/** Where analysis may read: the workspace folders and `dmlLens.analysis.readableFolders`. */
+let readable = new ReadableFolders([]);
+
+function updateReadableFolders(): void {
+  const extra = settings.readableFolders.map((folder) => path.resolve(workspaceFolders[0] ?? process.cwd(), folder));
+  readable = new ReadableFolders([...workspaceFolders, ...extra]);
+}
+
+/** Requests after `shutdown` are refused; handler failures are logged, not sent. */
+const guard: GuardState = {
+  shutDown: false,
+  logError: (message) => connection.console.error(message),
+};
+connection.onShutdown(() => {
+  guard.shutDown = true;
+});
 
 /** One analyzed version of a document. */
 interface DocumentState {
@@ -131,8 +164,8 @@ function entryOf(uri: string): OpenDocument {
   return entry;
 }
 
-/** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`); kept while the server runs. */
-const measuredSizes = new Map<string, Map<string, MeasuredSize>>();
+/** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`); bounded, dropped when the document closes. */
+const measuredSizes = boundedMeasuredSizes();
 
 function parseText(text: string): ParseResultWithComments {
   try {
@@ -166,6 +199,7 @@ function stateOf(document: TextDocument): DocumentState {
     workspaceFolders,
     sizeAssumptionsFile: settings.sizeAssumptionsFile,
     cache: entry.cache,
+    readable,
   });
   // The first analysis of a document builds everything: it says nothing about the next ones.
   if (entry.analyzed !== undefined) entry.analysisMs = [...entry.analysisMs.slice(-2), performance.now() - started];
@@ -180,7 +214,7 @@ function stateOf(document: TextDocument): DocumentState {
 
 function publish(document: TextDocument, state: DocumentState): void {
   const entry = entryOf(document.uri);
-  const hints = state.analysis ? optimizerDiagnostics(state.analysis, state.optimizations, settings.costUnit) : [];
+  const hints = state.analysis ? [...optimizerDiagnostics(state.analysis, state.optimizations, settings.costUnit), ...stoppedBlockDiagnostics(state.optimizations)] : [];
   const diagnostics = [...state.diagnostics, ...hints];
   entry.analyzed = { text: document.getText(), diagnostics: diagnostics.filter((d) => !state.parsed.diagnostics.includes(d)) };
   void connection.sendDiagnostics({ uri: document.uri, version: state.version, diagnostics: diagnostics.map(toLspDiagnostic) });
@@ -207,7 +241,7 @@ function scheduleOptimization(document: TextDocument, state: DocumentState): voi
     const isCurrent = () => documents.get(document.uri)?.version === state.version && open.get(document.uri)?.state === state;
     void connection.sendNotification(OPTIMIZER_STATE_NOTIFICATION, { uri: document.uri, state: "optimizing" });
     optimizer
-      .optimize(document.getText(), analysis, isCurrent)
+      .optimize(document.uri, document.getText(), analysis, isCurrent)
       .then((results) => {
         if (!results || !isCurrent()) return;
         state.optimizations = results;
@@ -233,16 +267,18 @@ function reanalyze(documentsToDo: readonly TextDocument[]): void {
   }
 }
 
-function applySettings(given: unknown): void {
-  const merged = mergeSettings(settings, given);
+function applySettings(optimizer: unknown, analysis?: unknown): void {
+  const merged = mergeSettings(settings, optimizer, analysis);
   for (const problem of merged.problems) connection.console.warn(`settings: ${problem}`);
   settings = merged.settings;
+  updateReadableFolders();
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  applySettings((params.initializationOptions as { optimizer?: unknown } | undefined)?.optimizer);
   const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
   workspaceFolders = folders.filter((uri) => uri.startsWith("file:")).map((uri) => fileURLToPath(uri));
+  const options = params.initializationOptions as { optimizer?: unknown; analysis?: unknown } | undefined;
+  applySettings(options?.optimizer, options?.analysis);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -323,33 +359,35 @@ documents.onDidClose((event) => {
   const uri = event.document.uri;
   const entry = open.get(uri);
   open.delete(uri);
+  measuredSizes.delete(uri);
+  optimizer.forget(uri);
   if (!entry) return;
   for (const timer of [entry.state?.timer, entry.quickTimer, entry.analysisTimer]) if (timer) clearTimeout(timer);
   void connection.sendDiagnostics({ uri, diagnostics: [] });
   publishOtherFiles(entry, []);
 });
 
-connection.onDocumentSymbol((params) => {
+connection.onDocumentSymbol(guarded(guard, "documentSymbol", [], (params: DocumentSymbolParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   return documentSymbols(stateOf(document).parsed.program, document.getText());
-});
+}));
 
-connection.onFoldingRanges((params) => {
+connection.onFoldingRanges(guarded(guard, "foldingRange", [], (params: FoldingRangeParams) => {
   const document = documents.get(params.textDocument.uri);
   return document ? foldingRanges(document.getText()) : [];
-});
+}));
 
-connection.onHover((params) => {
+connection.onHover(guarded(guard, "hover", null, (params: HoverParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   const state = stateOf(document);
   if (!state.analysis) return null;
   const text = hoverText(document.getText(), state.analysis, state.optimizations, params.position, settings);
   return text === undefined ? null : { contents: { kind: MarkupKind.Markdown, value: text } };
-});
+}));
 
-connection.onCodeAction((params): CodeAction[] => {
+connection.onCodeAction(guarded(guard, "codeAction", [], (params: CodeActionParams): CodeAction[] => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   const state = stateOf(document);
@@ -360,7 +398,7 @@ connection.onCodeAction((params): CodeAction[] => {
     diagnostics: params.context.diagnostics.filter((d) => d.code === "cheaper-rewrite"),
     edit: { changes: { [document.uri]: fix.edits } },
   }));
-});
+}));
 
 const completionKinds: Record<CompletionKind, CompletionItemKind> = {
   function: CompletionItemKind.Function,
@@ -370,7 +408,7 @@ const completionKinds: Record<CompletionKind, CompletionItemKind> = {
   keyword: CompletionItemKind.Keyword,
 };
 
-connection.onCompletion((params): CompletionItem[] => {
+connection.onCompletion(guarded(guard, "completion", [], (params: CompletionParams): CompletionItem[] => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   const state = stateOf(document);
@@ -381,39 +419,39 @@ connection.onCompletion((params): CompletionItem[] => {
     if (c.insertText !== undefined) item.insertText = c.insertText;
     return item;
   });
-});
+}));
 
-connection.onSignatureHelp((params) => {
+connection.onSignatureHelp(guarded(guard, "signatureHelp", null, (params: SignatureHelpParams) => {
   const document = documents.get(params.textDocument.uri);
   const help = document ? signatureHelp(document.getText(), params.position) : undefined;
   if (!help) return null;
   return { signatures: [{ label: help.label, parameters: help.parameters.map((label) => ({ label })) }], activeSignature: 0, activeParameter: help.active };
-});
+}));
 
-connection.onCodeLens((params) => {
+connection.onCodeLens(guarded(guard, "codeLens", [], (params: CodeLensParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   return cellLenses(document.getText()).map((lens) => ({
     range: { start: { line: lens.line, character: 0 }, end: { line: lens.line, character: 0 } },
     command: { title: lens.title, command: lens.command, arguments: [document.uri, lens.cell] },
   }));
-});
+}));
 
-connection.languages.inlayHint.on((params) => {
+connection.languages.inlayHint.on(guarded(guard, "inlayHint", [], (params: InlayHintParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document || !settings.inlayHints) return [];
   const state = stateOf(document);
   if (!state.analysis) return [];
   return dimsHints(state.analysis, params.range).map((hint) => ({ position: hint.position, label: hint.label, kind: InlayHintKind.Type, paddingLeft: false }));
-});
+}));
 
-connection.onDefinition((params) => {
+connection.onDefinition(guarded(guard, "definition", null, (params: DefinitionParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   const found = definition(stateOf(document).parsed.program, params.position, sourcedFiles(document.uri));
   if (!found) return null;
   return { uri: found.file !== undefined ? pathToFileURL(found.file).href : document.uri, range: found.range };
-});
+}));
 
 /** Files a saved document names in `source(...)`, parsed (for `ns::f` definitions). */
 function sourcedFiles(uri: string): SourcedFile | undefined {
@@ -427,13 +465,13 @@ function sourcedFiles(uri: string): SourcedFile | undefined {
   };
 }
 
-connection.onReferences((params) => {
+connection.onReferences(guarded(guard, "references", [], (params: ReferenceParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   return references(stateOf(document).parsed.program, params.position).map((range) => ({ uri: document.uri, range }));
-});
+}));
 
-connection.onPrepareRename((params) => {
+connection.onPrepareRename(guarded(guard, "prepareRename", null, (params: PrepareRenameParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   try {
@@ -442,9 +480,9 @@ connection.onPrepareRename((params) => {
     if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
     throw error;
   }
-});
+}));
 
-connection.onRenameRequest((params) => {
+connection.onRenameRequest(guarded(guard, "rename", null, (params: RenameParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   try {
@@ -454,51 +492,49 @@ connection.onRenameRequest((params) => {
     if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
     throw error;
   }
-});
+}));
 
-connection.languages.semanticTokens.on((params) => {
+connection.languages.semanticTokens.on(guarded(guard, "semanticTokens", { data: [] }, (params: SemanticTokensParams) => {
   const document = documents.get(params.textDocument.uri);
   return { data: document ? semanticTokens(document.getText()) : [] };
-});
+}));
 
-connection.onRequest(ESTIMATE_REQUEST, (params: { textDocument: { uri: string }; startLine: number; endLine: number }) => {
+connection.onRequest(ESTIMATE_REQUEST, guarded(guard, "dmlLens/estimate", null, (params: { textDocument: { uri: string }; startLine: number; endLine: number }) => {
   const document = documents.get(params.textDocument.uri);
   const analysis = document ? stateOf(document).analysis : undefined;
   return analysis && document ? runEstimate(analysis, params.startLine, params.endLine, document.getText()) : null;
-});
+}));
 
 /** The `$name` values of a document's workspace file (dml-lens.json or the size-assumptions file), for a run. */
-connection.onRequest(RUN_PARAMETERS_REQUEST, (params: { textDocument: { uri: string } }) => {
+connection.onRequest(RUN_PARAMETERS_REQUEST, guarded(guard, "dmlLens/runParameters", {}, (params: { textDocument: { uri: string } }) => {
   const document = documents.get(params.textDocument.uri);
   const analysis = document ? stateOf(document).analysis : undefined;
   return analysis ? Object.fromEntries(analysis.parameters) : {};
-});
+}));
 
-connection.onRequest(PLAN_REQUEST, (params: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
+connection.onRequest(PLAN_REQUEST, guarded(guard, "dmlLens/plan", null, (params: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   const state = stateOf(document);
   return state.analysis ? planView(state.analysis, state.optimizations, params.position, document.getText()) : null;
-});
+}));
 
 /** `{"dmlLens": {"optimizer": {...}}}` from the client's settings: the fields of settings.ts. */
 connection.onDidChangeConfiguration((change) => {
-  const given = (change.settings as { dmlLens?: { optimizer?: unknown } } | undefined)?.dmlLens?.optimizer;
-  if (given === undefined) return;
+  const section = (change.settings as { dmlLens?: { optimizer?: unknown; analysis?: unknown } } | undefined)?.dmlLens;
+  if (section?.optimizer === undefined && section?.analysis === undefined) return;
   const before = settings;
-  applySettings(given);
+  applySettings(section.optimizer, section.analysis);
   if (JSON.stringify(optimizerOptions(before)) !== JSON.stringify(optimizerOptions(settings))) optimizer.clear();
   reanalyze(documents.all());
 });
 
 /** After a run, the client reports the variables' measured sizes: they replace estimates (hover, hints, suggestions). */
 connection.onNotification(MEASURED_SIZES_NOTIFICATION, (params: { textDocument: { uri: string }; variables: ({ name: string } & MeasuredSize)[] }) => {
-  const sizes = measuredSizes.get(params.textDocument.uri) ?? new Map<string, MeasuredSize>();
-  for (const v of params.variables) {
-    if ([v.rows, v.cols, v.nnz].every((n) => Number.isInteger(n) && n >= 0)) sizes.set(v.name, { rows: v.rows, cols: v.cols, nnz: v.nnz });
-  }
-  measuredSizes.set(params.textDocument.uri, sizes);
-  const document = documents.get(params.textDocument.uri);
+  const uri = params?.textDocument?.uri;
+  if (typeof uri !== "string" || !Array.isArray(params.variables)) return;
+  measuredSizes.add(uri, params.variables);
+  const document = documents.get(uri);
   if (document) reanalyze([document]);
 });
 
