@@ -45,7 +45,7 @@ export interface DocumentAnalysisOptions {
 
 /** Documents with more statements get syntax diagnostics only: one analysis of 5,000 statements takes about a second on the main thread. */
 export const MAX_ANALYZED_STATEMENTS = 5_000;
-export const TOO_LARGE_CODE = "document-too-large";
+export const TOO_MANY_STATEMENTS_CODE = "too-many-statements";
 
 export function documentDiagnostics(uri: string, text: string, result: ParseResultWithComments): Diagnostic[] {
   return documentCheck(uri, text, result).diagnostics;
@@ -115,7 +115,7 @@ function tooLarge(limit: number): Diagnostic {
     severity: "information",
     message: `this document has more than ${limit.toLocaleString("en-US")} statements, the most the editor analyzes per document: only syntax errors are shown here (no sizes, semantic checks or rewrite hints); \`dml check\` analyzes it in full`,
     range: { start: zero, end: zero },
-    code: TOO_LARGE_CODE,
+    code: TOO_MANY_STATEMENTS_CODE,
   };
 }
 

@@ -66,6 +66,8 @@ import { parse, type Diagnostic, type ParseResultWithComments } from "../../engi
 import { BlockOptimizer, type DocumentOptimizations, stoppedBlockDiagnostics } from "./block-optimizations";
 import { guarded, type GuardState } from "./request-guard";
 import { ReadableFolders } from "./readable-folders";
+import { MAX_CHECKED_CHARACTERS, MAX_CHECKED_LINES, tooLargeToCheck, uncheckedDocument } from "./document-bounds";
+import { statSync } from "node:fs";
 import { boundedMeasuredSizes } from "./measured-sizes";
 import path from "node:path";
 import { optimizerOptions, workerRunner } from "./optimizer-thread";
@@ -168,6 +170,8 @@ function entryOf(uri: string): OpenDocument {
 const measuredSizes = boundedMeasuredSizes();
 
 function parseText(text: string): ParseResultWithComments {
+  const tooLarge = tooLargeToCheck(text);
+  if (tooLarge !== undefined) return uncheckedDocument(tooLarge);
   try {
     return parse(text, { keepComments: true });
   } catch (error) {
@@ -375,7 +379,7 @@ connection.onDocumentSymbol(guarded(guard, "documentSymbol", [], (params: Docume
 
 connection.onFoldingRanges(guarded(guard, "foldingRange", [], (params: FoldingRangeParams) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? foldingRanges(document.getText()) : [];
+  return document && checked(document) ? foldingRanges(document.getText()) : [];
 }));
 
 connection.onHover(guarded(guard, "hover", null, (params: HoverParams) => {
@@ -412,6 +416,7 @@ connection.onCompletion(guarded(guard, "completion", [], (params: CompletionPara
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   const state = stateOf(document);
+  if (!checked(document)) return [];
   return completions(document.getText(), state.parsed.program, state.analysis, params.position).map((c) => {
     const item: CompletionItem = { label: c.label, kind: completionKinds[c.kind] };
     if (c.detail !== undefined) item.detail = c.detail;
@@ -423,7 +428,7 @@ connection.onCompletion(guarded(guard, "completion", [], (params: CompletionPara
 
 connection.onSignatureHelp(guarded(guard, "signatureHelp", null, (params: SignatureHelpParams) => {
   const document = documents.get(params.textDocument.uri);
-  const help = document ? signatureHelp(document.getText(), params.position) : undefined;
+  const help = document && checked(document) ? signatureHelp(document.getText(), params.position) : undefined;
   if (!help) return null;
   return { signatures: [{ label: help.label, parameters: help.parameters.map((label) => ({ label })) }], activeSignature: 0, activeParameter: help.active };
 }));
@@ -431,6 +436,7 @@ connection.onSignatureHelp(guarded(guard, "signatureHelp", null, (params: Signat
 connection.onCodeLens(guarded(guard, "codeLens", [], (params: CodeLensParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
+  if (!checked(document)) return [];
   return cellLenses(document.getText()).map((lens) => ({
     range: { start: { line: lens.line, character: 0 }, end: { line: lens.line, character: 0 } },
     command: { title: lens.title, command: lens.command, arguments: [document.uri, lens.cell] },
@@ -461,8 +467,25 @@ function sourcedFiles(uri: string): SourcedFile | undefined {
     const file = resolveSourcePath(scriptPath, sourcePath, workspaceFolders[0]);
     if (file === undefined) return undefined;
     const opened = documents.get(pathToFileURL(file).href);
-    return { file, program: parseText(opened ? opened.getText() : readFileSync(file, "utf8")).program };
+    if (opened) return { file, program: parseText(opened.getText()).program };
+    // Only regular files inside the readable folders, and not larger than a document the server checks.
+    if (!readable.allows(file) || !isSmallFile(file)) return undefined;
+    return { file, program: parseText(readFileSync(file, "utf8")).program };
   };
+}
+
+/** A document within the bounds of what the server checks (document-bounds.ts). */
+function checked(document: TextDocument): boolean {
+  return document.getText().length <= MAX_CHECKED_CHARACTERS && document.lineCount <= MAX_CHECKED_LINES;
+}
+
+function isSmallFile(file: string): boolean {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() && stat.size <= MAX_CHECKED_CHARACTERS;
+  } catch {
+    return false;
+  }
 }
 
 connection.onReferences(guarded(guard, "references", [], (params: ReferenceParams) => {
@@ -496,7 +519,7 @@ connection.onRenameRequest(guarded(guard, "rename", null, (params: RenameParams)
 
 connection.languages.semanticTokens.on(guarded(guard, "semanticTokens", { data: [] }, (params: SemanticTokensParams) => {
   const document = documents.get(params.textDocument.uri);
-  return { data: document ? semanticTokens(document.getText()) : [] };
+  return { data: document && checked(document) ? semanticTokens(document.getText()) : [] };
 }));
 
 connection.onRequest(ESTIMATE_REQUEST, guarded(guard, "dmlLens/estimate", null, (params: { textDocument: { uri: string }; startLine: number; endLine: number }) => {

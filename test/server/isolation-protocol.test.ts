@@ -29,7 +29,7 @@ test("a hanging optimizer block is stopped by the watchdog; the rest of the work
     assert.ok(performance.now() - started < 2_000, `hover took ${performance.now() - started} ms`);
     const stopped = await session.diagnosticsWhere((p) => p.uri === bad && p.diagnostics.some((d) => d.code === "optimizer-stopped"), 30_000);
     const warning = stopped.diagnostics.find((d) => d.code === "optimizer-stopped")!;
-    assert.match(warning.message, /no rewrites for this block: the optimizer did not answer within 7000 ms \(safety net\): it was stopped and restarted/);
+    assert.match(String(warning.message), /no rewrites for this block: the optimizer did not answer within 7000 ms \(safety net\): it was stopped and restarted/);
     const hinted = await session.diagnosticsWhere((p) => p.uri === good && p.version === 1 && p.diagnostics.filter((d) => d.code === "cheaper-rewrite").length >= 5, 60_000);
     assert.ok(hinted);
     await connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: bad } });

@@ -58,8 +58,8 @@ test("read() outside the workspace is refused at its argument, until readableFol
     const first = await session.diagnosticsWhere((p) => p.uri === uri && p.version === 1);
     const refusals = first.diagnostics.filter((d) => d.code === "outside-readable-folders");
     assert.deepEqual(refusals.map((d) => [d.range.start.line, d.range.start.character]), [[0, 9], [1, 9], [2, 9]]);
-    assert.equal(refusals[0]!.message, `analysis does not read '${path.join(outside, "X.csv")}': it is outside the folders analysis may read while you type (the workspace folders and dmlLens.analysis.readableFolders); add its folder to dmlLens.analysis.readableFolders in your user settings to allow it`);
-    assert.match(refusals[1]!.message, new RegExp(`'${path.join(ws, "link", "X.csv")}'`));
+    assert.equal(String(refusals[0]!.message), `analysis does not read '${path.join(outside, "X.csv")}': it is outside the folders analysis may read while you type (the workspace folders and dmlLens.analysis.readableFolders); add its folder to dmlLens.analysis.readableFolders in your user settings to allow it`);
+    assert.match(String(refusals[1]!.message), new RegExp(`'${path.join(ws, "link", "X.csv")}'`));
     assert.ok(!first.diagnostics.some((d) => d.range.start.line === 3), "data/Y.csv inside the workspace is read");
     const hoverD = JSON.stringify(await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 0 } }));
     assert.match(hoverD, /5×2|5 × 2/);
@@ -82,15 +82,15 @@ test("a size-assumptions file that is not .json, or lies outside, is not read an
   writeFileSync(file, text);
   const session = await startLspSession({ rootUri: pathToFileURL(ws).href, initializationOptions: { optimizer: { sizeAssumptionsFile: "/etc/passwd" } } });
   const { connection } = session;
-  const quoted = (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => /root:|SECRET_TOKEN/.test(d.message));
+  const quoted = (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => /root:|SECRET_TOKEN/.test(String(d.message)));
   try {
     await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text } });
     const first = await session.diagnosticsWhere((p) => p.uri === uri && p.version === 1);
-    assert.match(first.diagnostics[0]!.message, /^dmlLens\.optimizer\.sizeAssumptionsFile '\/etc\/passwd' is not a \.json file, so it is not read/);
+    assert.match(String(first.diagnostics[0]!.message), /^dmlLens\.optimizer\.sizeAssumptionsFile '\/etc\/passwd' is not a \.json file, so it is not read/);
     await connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { dmlLens: { optimizer: { sizeAssumptionsFile: "../outside/sizes.json" } } } });
     const second = await session.nextDiagnostics((p) => p.uri === uri);
     assert.deepEqual(second.diagnostics.map((d) => d.code), ["outside-readable-folders"]);
-    assert.match(second.diagnostics[0]!.message, /analysis does not read '.*\/outside\/sizes\.json'/);
+    assert.match(String(second.diagnostics[0]!.message), /analysis does not read '.*\/outside\/sizes\.json'/);
     assert.deepEqual(session.published.filter((p) => p.uri !== uri).map((p) => p.uri), [], "no diagnostics on other files");
     assert.deepEqual(session.published.filter(quoted), []);
   } finally {
