@@ -22,9 +22,9 @@ function lineCount(text: string): number {
 
 /** Why the text is too large to check, or undefined. */
 export function tooLargeToCheck(text: string): string | undefined {
-  if (text.length > MAX_CHECKED_CHARACTERS) return `${text.length.toLocaleString("en-US")} characters, more than the ${MAX_CHECKED_CHARACTERS.toLocaleString("en-US")}`;
   const lines = lineCount(text);
   if (lines > MAX_CHECKED_LINES) return `${lines.toLocaleString("en-US")} lines, more than the ${MAX_CHECKED_LINES.toLocaleString("en-US")}`;
+  if (text.length > MAX_CHECKED_CHARACTERS) return `${text.length.toLocaleString("en-US")} characters, more than the ${MAX_CHECKED_CHARACTERS.toLocaleString("en-US")}`;
   return undefined;
 }
 
