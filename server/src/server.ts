@@ -21,10 +21,21 @@
  * in; problems found in other files (dml-lens.json, .mtd) are published on
  * those files.
  *
+ * Every request goes through request-guard.ts (none after `shutdown`,
+ * InvalidParams for positions that are not whole numbers from 0, an empty
+ * answer and a logged internal error when a handler fails). What one
+ * document may cost is bounded (docs/EDITOR_SAFETY.md): documents too large
+ * to check (document-bounds.ts) or to analyze (document-diagnostics.ts) get
+ * a diagnostic saying so; the optimizer worker has a watchdog
+ * (optimizer-thread.ts); the optimizer cache and measured sizes are bounded
+ * and dropped on close. Analysis reads files only inside the readable
+ * folders (readable-folders.ts).
+ *
  * Transport comes from the command line (`--node-ipc` when VS Code starts it,
  * `--stdio` via `dml lsp --stdio` for other editors).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CodeActionKind,
@@ -67,9 +78,7 @@ import { BlockOptimizer, type DocumentOptimizations, stoppedBlockDiagnostics } f
 import { guarded, type GuardState } from "./request-guard";
 import { ReadableFolders } from "./readable-folders";
 import { MAX_CHECKED_CHARACTERS, MAX_CHECKED_LINES, tooLargeToCheck, uncheckedDocument } from "./document-bounds";
-import { statSync } from "node:fs";
 import { boundedMeasuredSizes } from "./measured-sizes";
-import path from "node:path";
 import { optimizerOptions, workerRunner } from "./optimizer-thread";
 import { analysisPause } from "./analysis-pause";
 import { toLspDiagnostic } from "./convert";
@@ -414,9 +423,8 @@ const completionKinds: Record<CompletionKind, CompletionItemKind> = {
 
 connection.onCompletion(guarded(guard, "completion", [], (params: CompletionParams): CompletionItem[] => {
   const document = documents.get(params.textDocument.uri);
-  if (!document) return [];
+  if (!document || !checked(document)) return [];
   const state = stateOf(document);
-  if (!checked(document)) return [];
   return completions(document.getText(), state.parsed.program, state.analysis, params.position).map((c) => {
     const item: CompletionItem = { label: c.label, kind: completionKinds[c.kind] };
     if (c.detail !== undefined) item.detail = c.detail;
@@ -435,8 +443,7 @@ connection.onSignatureHelp(guarded(guard, "signatureHelp", null, (params: Signat
 
 connection.onCodeLens(guarded(guard, "codeLens", [], (params: CodeLensParams) => {
   const document = documents.get(params.textDocument.uri);
-  if (!document) return [];
-  if (!checked(document)) return [];
+  if (!document || !checked(document)) return [];
   return cellLenses(document.getText()).map((lens) => ({
     range: { start: { line: lens.line, character: 0 }, end: { line: lens.line, character: 0 } },
     command: { title: lens.title, command: lens.command, arguments: [document.uri, lens.cell] },
