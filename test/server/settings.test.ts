@@ -55,6 +55,8 @@ test("settings that name files or folders are restricted: an untrusted workspace
   const pathLike = Object.entries(manifest.contributes.configuration.properties).filter(([key, spec]) => spec.type === "array" || (spec.type === "string" && /File|Folder|Path|Command/i.test(key)));
   assert.deepEqual(pathLike.map(([key]) => key).sort(), ["dmlLens.analysis.readableFolders", "dmlLens.optimizer.sizeAssumptionsFile"]);
   for (const [key, spec] of pathLike) assert.equal(spec.restricted, true, key);
+  const trust = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces;
+  assert.deepEqual([...trust.restrictedConfigurations].sort(), pathLike.map(([key]) => key).sort());
 });
 
 test("dmlLens.analysis.readableFolders is a list of strings, read only from dmlLens.analysis", () => {
