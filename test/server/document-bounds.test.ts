@@ -44,7 +44,7 @@ test("editing a 50,000-line document never holds up another document's hover", {
     const hover = await connection.sendRequest(HoverRequest.type, { textDocument: { uri: small }, position: { line: 0, character: 0 } });
     const ms = performance.now() - started;
     assert.ok(hover !== null);
-    assert.ok(ms < 2_000, `the small document's hover took ${Math.round(ms)} ms`);
+    assert.ok(ms < 5_000, `the small document's hover took ${Math.round(ms)} ms`);
     const published = await session.diagnosticsWhere((p) => p.uri === big && p.version === 6);
     assert.deepEqual(published.diagnostics.map((d) => d.code), ["document-too-large"]);
     assert.match(String(published.diagnostics[0]!.message), /^this document has 50,005 lines, more than the 10,000 the editor checks while you type/);

@@ -26,7 +26,7 @@ test("a hanging optimizer block is stopped by the watchdog; the rest of the work
     const started = performance.now();
     const hover = await connection.sendRequest(HoverRequest.type, { textDocument: { uri: good }, position: { line: 5, character: 0 } });
     assert.ok(hover !== null, "hover answered while the worker hangs");
-    assert.ok(performance.now() - started < 2_000, `hover took ${performance.now() - started} ms`);
+    assert.ok(performance.now() - started < 5_000, `hover took ${performance.now() - started} ms`);
     const stopped = await session.diagnosticsWhere((p) => p.uri === bad && p.diagnostics.some((d) => d.code === "optimizer-stopped"), 30_000);
     const warning = stopped.diagnostics.find((d) => d.code === "optimizer-stopped")!;
     assert.match(String(warning.message), /no rewrites for this block: the optimizer did not answer within 7000 ms \(safety net\): it was stopped and restarted/);
