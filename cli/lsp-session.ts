@@ -4,7 +4,7 @@
  * tests talk to. Keeps every published diagnostics notification and every
  * log message, and waits for diagnostics that match a condition.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import {
@@ -35,15 +35,29 @@ export interface LspSession {
   diagnosticsWhere(accept: (p: PublishDiagnosticsParams) => boolean, ms?: number): Promise<PublishDiagnosticsParams>;
   /** The first diagnostics `accept` takes among those published from now on. */
   nextDiagnostics(accept: (p: PublishDiagnosticsParams) => boolean, ms?: number): Promise<PublishDiagnosticsParams>;
+  /** The server process (its pid for memory measures; its stdin for raw bytes such as malformed messages). */
+  child: ChildProcessWithoutNullStreams;
+  /** The server's exit code (a signal's name when killed), once it exits. */
+  exited: Promise<number | string>;
+  /** Everything the server wrote on stderr. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
-export type SessionOptions = Partial<Pick<InitializeParams, "rootUri" | "workspaceFolders" | "initializationOptions">>;
+export type SessionOptions = Partial<Pick<InitializeParams, "rootUri" | "workspaceFolders" | "initializationOptions">> & {
+  /** Extra environment variables of the server process. */
+  env?: Record<string, string>;
+};
 
 export async function startLspSession(options: SessionOptions = {}): Promise<LspSession> {
   const server = path.join(packageRoot(), "dist", "server.js");
   if (!existsSync(server)) throw new Error("dist/server.js is missing: run `npm run build` first");
-  const child = spawn(process.execPath, [server, "--stdio"], { cwd: packageRoot(), stdio: "pipe" });
+  const child = spawn(process.execPath, [server, "--stdio"], { cwd: packageRoot(), stdio: "pipe", env: { ...process.env, ...options.env } });
+  const exited = new Promise<number | string>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    if (stderr.length < 1_000_000) stderr += chunk.toString();
+  });
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const published: PublishDiagnosticsParams[] = [];
   const logs: string[] = [];
@@ -88,9 +102,21 @@ export async function startLspSession(options: SessionOptions = {}): Promise<Lsp
       return earlier ? Promise.resolve(earlier) : wait(accept, ms);
     },
     nextDiagnostics: (accept, ms = 30_000) => wait(accept, ms),
+    child,
+    exited,
+    stderr: () => stderr,
     stop: async () => {
-      await connection.sendRequest(ShutdownRequest.type);
-      await connection.sendNotification(ExitNotification.type);
+      if (child.exitCode === null && child.signalCode === null) {
+        const ended = await Promise.race([
+          (async () => {
+            await connection.sendRequest(ShutdownRequest.type);
+            await connection.sendNotification(ExitNotification.type);
+            return true;
+          })().catch(() => false),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref()),
+        ]);
+        if (ended) await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      }
       connection.dispose();
       child.kill();
     },

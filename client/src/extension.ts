@@ -38,8 +38,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
       { scheme: "file", language: "dml" },
       { scheme: "untitled", language: "dml" },
     ],
-    // The `dmlLens.optimizer.*` settings at start, then on every change (server/src/settings.ts).
-    initializationOptions: { optimizer: workspace.getConfiguration("dmlLens").get("optimizer") ?? {} },
+    // The `dmlLens.optimizer.*` and `dmlLens.analysis.*` settings at start, then on every change (server/src/settings.ts).
+    initializationOptions: { optimizer: workspace.getConfiguration("dmlLens").get("optimizer") ?? {}, analysis: workspace.getConfiguration("dmlLens").get("analysis") ?? {} },
     synchronize: { configurationSection: "dmlLens" },
   };
   client = new LanguageClient("dmlLens", "DML Lens", serverOptions, clientOptions);

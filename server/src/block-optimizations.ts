@@ -6,32 +6,59 @@
  * recomputes only the blocks it touched or whose inputs changed shape. A
  * cached result moved by lines above it is shifted, never recomputed. A run
  * stops as soon as the document has changed since it started.
+ *
+ * The cache is bounded by the estimated bytes of its entries (oldest out
+ * first) and each entry remembers the documents that used it: closing a
+ * document drops the entries no other open document uses. A block the
+ * worker's watchdog stopped (optimizer-thread.ts) gets an empty result that
+ * says so (`stopReason` "stopped"), cached like any other, so the same
+ * block is not tried again on every edit, and the other blocks go on.
  */
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { BlockDagInfo as BlockInfo } from "../../engine/program/dag-program";
 import type { BlockOptimization, Suggestion } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 import { rangeTexts, shiftRange } from "../../engine/syntax/ranges";
-import { type BlockRequestOptions, inProcessRunner, type BlockRunner } from "./optimizer-thread";
+import type { Diagnostic } from "../../engine/syntax";
+import { type BlockRequestOptions, inProcessRunner, OptimizerStoppedError, type BlockRunner } from "./optimizer-thread";
 
 interface Cached {
   result: BlockOptimization;
   /** Where the block started when it was optimized. */
   start: Position;
+  /** Estimated bytes of the entry (its key and result as JSON, 2 bytes a character). */
+  bytes: number;
+  /** The documents (URIs) that used this entry. */
+  users: Set<string>;
 }
+
+/** `stopReason` of a block whose optimization the watchdog stopped or whose worker died. */
+export const STOPPED = "stopped";
 
 /** Results of one analyzed document version, by block. */
 export type DocumentOptimizations = Map<BlockInfo, BlockOptimization>;
 
-const MAX_CACHED_BLOCKS = 2000;
+/** The cache's bound: estimated bytes of all entries. */
+export const MAX_CACHED_BYTES = 64 * 1024 * 1024;
 
 export class BlockOptimizer {
   private readonly cache = new Map<string, Cached>();
+  private bytes = 0;
 
   constructor(
     private readonly options: () => BlockRequestOptions,
     private readonly run: BlockRunner = inProcessRunner,
+    private readonly maxBytes = MAX_CACHED_BYTES,
   ) {}
+
+  /** Estimated bytes held by the cache. */
+  get cachedBytes(): number {
+    return this.bytes;
+  }
+
+  get cachedBlocks(): number {
+    return this.cache.size;
+  }
 
   /** What is known now for the document's blocks (cached results only). */
   known(text: string, analysis: ProgramAnalysis): DocumentOptimizations {
@@ -49,7 +76,7 @@ export class BlockOptimizer {
    * Optimizes every block not in the cache, yielding between blocks; gives up
    * (returns undefined) when `isCurrent` turns false.
    */
-  async optimize(text: string, analysis: ProgramAnalysis, isCurrent: () => boolean): Promise<DocumentOptimizations | undefined> {
+  async optimize(uri: string, text: string, analysis: ProgramAnalysis, isCurrent: () => boolean): Promise<DocumentOptimizations | undefined> {
     const results: DocumentOptimizations = new Map();
     const textOf = rangeTexts(text);
     for (const info of analysis.dags.blocks) {
@@ -59,11 +86,10 @@ export class BlockOptimizer {
       let cached = this.cache.get(key);
       if (!cached) {
         if (!isCurrent()) return undefined;
-        const result = await this.run({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, this.options());
-        cached = { result, start: info.block.range.start };
-        if (this.cache.size >= MAX_CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
-        this.cache.set(key, cached);
+        const result = await this.run({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, this.options()).catch(stoppedResult);
+        cached = this.store(key, { result, start: info.block.range.start, bytes: 2 * (key.length + JSON.stringify(result).length), users: new Set() });
       }
+      cached.users.add(uri);
       results.set(info, shifted(cached, info.block.range.start));
     }
     return isCurrent() ? results : undefined;
@@ -72,7 +98,56 @@ export class BlockOptimizer {
   /** Forgets everything (e.g. after the optimizer settings changed). */
   clear(): void {
     this.cache.clear();
+    this.bytes = 0;
   }
+
+  /** The document was closed: drops the entries no other document used. */
+  forget(uri: string): void {
+    for (const [key, cached] of this.cache) {
+      cached.users.delete(uri);
+      if (cached.users.size === 0) this.remove(key, cached);
+    }
+  }
+
+  private store(key: string, cached: Cached): Cached {
+    if (cached.bytes > this.maxBytes) return cached; // used for this run, never kept
+    for (const [oldKey, old] of this.cache) {
+      if (this.bytes + cached.bytes <= this.maxBytes) break;
+      this.remove(oldKey, old);
+    }
+    this.cache.set(key, cached);
+    this.bytes += cached.bytes;
+    return cached;
+  }
+
+  private remove(key: string, cached: Cached): void {
+    this.cache.delete(key);
+    this.bytes -= cached.bytes;
+  }
+}
+
+/** The result of a block whose worker was stopped by the watchdog or died: no suggestions, and why. */
+function stoppedResult(error: unknown): BlockOptimization {
+  const limitMs = error instanceof OptimizerStoppedError ? error.limitMs : 0;
+  const why = error instanceof Error ? error.message : String(error);
+  return { suggestions: [], fusion: [], dropped: [], stopReason: STOPPED, ...(limitMs > 0 ? { safetyNet: { what: "saturation" as const, limitMs, ms: limitMs } } : {}), work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: limitMs, planGraphs: [], stoppedBecause: why } as BlockOptimization;
+}
+
+/** A warning on the first line of each block whose optimization was stopped: the block gets no hints, the rest of the workspace does. */
+export function stoppedBlockDiagnostics(optimizations: DocumentOptimizations): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  for (const [info, result] of optimizations) {
+    if (result.stopReason !== STOPPED) continue;
+    const start = info.block.range.start;
+    const because = (result as { stoppedBecause?: string }).stoppedBecause ?? "the optimizer stopped";
+    found.push({
+      severity: "warning",
+      message: `no rewrites for this block: ${because}. The other blocks and documents are still optimized; edit the block to try again.`,
+      range: { start, end: { line: start.line, character: start.character + 1 } },
+      code: "optimizer-stopped",
+    });
+  }
+  return found;
 }
 
 /**

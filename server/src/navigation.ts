@@ -7,7 +7,10 @@
  * `source()`d file for `ns::f`.
  */
 import { expressionReadOccurrences, statementReadOccurrences, statementWriteOccurrences, type NameOccurrence } from "../../engine/program/variable-occurrences";
-import { walkExpression } from "../../engine/program/expression-walk";
+import { statementExpressions, walkExpression } from "../../engine/program/expression-walk";
+import { BUILTIN_CONSTANTS } from "../../engine/program/builtin-constants";
+import { lookupBuiltin } from "../../engine/program/builtins";
+import { keywordNames } from "../../engine/syntax/tokens";
 import { forEachStatement } from "../../engine/program/statement-walk";
 import type { Expression, Position, Program, Range, Statement } from "../../engine/syntax";
 import { positionBefore, rangeContains } from "../../engine/syntax/ranges";
@@ -139,10 +142,96 @@ export function references(program: Program, position: Position): Range[] {
 
 export class RenameError extends Error {}
 
-const KEYWORDS = new Set(["if", "else", "for", "parfor", "while", "function", "return", "source", "in", "as", "TRUE", "FALSE", "externalFunction", "setwd", "ifdef"]);
+/** What the name at a position is, for an editor's prepareRename: its range, or a RenameError saying why it cannot be renamed. */
+export function prepareRename(program: Program, position: Position): { range: Range; placeholder: string } | undefined {
+  const at = nameAt(program, position);
+  if (!at) return undefined;
+  if (at.kind === "function" && !at.found.definitions.has(at.name)) throw new RenameError(notDefinedHere(at.name));
+  const list = at.kind === "function" ? at.found.functions.get(at.name)! : at.scope.variables.filter((o) => o.name === at.name);
+  const range = list.find((o) => rangeContains(o.range, position))!.range;
+  return { range, placeholder: at.name };
+}
 
-/** Edits that rename the variable or function at `position`; throws RenameError for a bad new name. */
+/**
+ * Edits that rename the variable or function at `position`. Throws
+ * RenameError for a name DML does not accept (not an identifier, a keyword,
+ * a builtin constant) and for a rename that would change what the program
+ * computes: the new name already names a variable of the same scope, a
+ * function, or a builtin function (for functions); a builtin or sourced
+ * function cannot be renamed. A parameter's named arguments (`f(X=...)`)
+ * are renamed with it.
+ */
 export function rename(program: Program, position: Position, newName: string): { range: Range; newText: string }[] {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(newName) || KEYWORDS.has(newName)) throw new RenameError(`'${newName}' is not a valid DML name`);
-  return references(program, position).map((range) => ({ range, newText: newName }));
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(newName)) throw new RenameError(`'${newName}' is not a valid DML name (a letter or _, then letters, digits or _)`);
+  if (RESERVED.has(newName)) throw new RenameError(`'${newName}' is not a valid DML name: it is ${BUILTIN_CONSTANTS.includes(newName) ? "a builtin constant" : "a keyword"} in DML`);
+  const at = nameAt(program, position);
+  if (!at) return [];
+  if (at.kind === "function" && !at.found.definitions.has(at.name)) throw new RenameError(notDefinedHere(at.name));
+  const ranges = references(program, position);
+  if (newName === at.name) return ranges.map((range) => ({ range, newText: newName }));
+  const refuse = (what: string, range: Range) => {
+    throw new RenameError(`cannot rename '${at.name}' to '${newName}': ${what} on line ${range.start.line + 1}; the renamed program would compute something else`);
+  };
+  const found = at.found;
+  const definedAt = found.definitions.get(newName);
+  if (definedAt) refuse(`'${newName}' is the function defined`, definedAt);
+  if (at.kind === "variable") {
+    const clash = at.scope.variables.find((o) => o.name === newName);
+    if (clash) refuse(`'${newName}' is already ${clash.write ? "assigned" : "used"} in the same scope`, clash.range);
+    const called = (found.functions.get(newName) ?? []).find((o) => rangeContains(at.scope.range, o.range.start));
+    if (called) refuse(`'${newName}' is the function called`, called.range);
+    return [...ranges, ...namedArguments(program, at.scope, at.name)].map((range) => ({ range, newText: newName }));
+  }
+  if (lookupBuiltin(newName)) refuse(`'${newName}' is a builtin function (a call would no longer reach the function '${at.name}')`, found.definitions.get(at.name)!);
+  for (const call of found.functions.get(at.name)!) {
+    const scope = found.scopes.find((s) => rangeContains(s.range, call.range.start));
+    const clash = scope?.variables.find((o) => o.name === newName);
+    if (clash) refuse(`'${newName}' is a variable where '${at.name}' is called`, clash.range);
+  }
+  return ranges.map((range) => ({ range, newText: newName }));
+}
+
+const RESERVED: ReadonlySet<string> = new Set<string>([...keywordNames, ...BUILTIN_CONSTANTS]);
+
+function notDefinedHere(name: string): string {
+  return `'${name}' is ${lookupBuiltin(name) ? "a builtin function" : "not a function defined in this document"}: only variables and the document's own functions can be renamed`;
+}
+
+/** Where a parameter of the function whose scope is `scope` is passed by name (`f(name=...)`): the ranges of those names. */
+function namedArguments(program: Program, scope: Scope, name: string): Range[] {
+  let fn: string | undefined;
+  for (const statement of program.body) {
+    if ((statement.kind === "function" || statement.kind === "externalFunction") && statement.range === scope.range && statement.params.some((p) => p.name.name === name)) fn = statement.name.name;
+  }
+  if (fn === undefined) return [];
+  const ranges: Range[] = [];
+  forEachStatement(program.body, (statement) => {
+    for (const e of expressionsOf(statement)) {
+      walkExpression(e, (node) => {
+        if (node.kind !== "call" || node.callee.name !== fn) return;
+        for (const arg of node.args) {
+          if (arg.name === name) ranges.push({ start: arg.range.start, end: { line: arg.range.start.line, character: arg.range.start.character + name.length } });
+        }
+      });
+    }
+  });
+  return ranges;
+}
+
+/** The expressions a statement holds itself (not those of its body). */
+function expressionsOf(statement: Statement): Expression[] {
+  switch (statement.kind) {
+    case "if":
+    case "while":
+      return [statement.condition];
+    case "for": {
+      const iterable = statement.iterable;
+      return [iterable.from, iterable.to, ...(iterable.kind === "seq" && iterable.by ? [iterable.by] : [])];
+    }
+    case "function":
+    case "externalFunction":
+      return [];
+    default:
+      return statementExpressions(statement);
+  }
 }

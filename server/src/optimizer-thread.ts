@@ -39,35 +39,89 @@ export const inProcessRunner: BlockRunner = async (input, options) => {
   return optimizeBlock(input, await suggestOptions(options));
 };
 
-export function workerRunner(file = path.join(__dirname, "optimizer-worker.js")): BlockRunner {
+/**
+ * Thrown for a block the worker did not answer within the watchdog's time:
+ * the worker was terminated (and is restarted for the next block), so one
+ * wedged block never stops the optimizer for the other blocks and documents.
+ */
+export class OptimizerStoppedError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`the optimizer did not answer within ${limitMs} ms (safety net): it was stopped and restarted`);
+  }
+}
+
+/**
+ * How long the worker may take for one block before the watchdog stops it:
+ * twice the optimizer's own per-block safety net plus 5 s, so it fires only
+ * when a block's work ignores its own limits (a wedge).
+ */
+export function watchdogMs(options: BlockRequestOptions): number {
+  return 2 * (options.saturation?.timeLimitMs ?? DEFAULT_SATURATION.timeLimitMs) + 5_000;
+}
+
+/**
+ * Blocks go to the worker one at a time, in order. A block not answered
+ * within `limitMs(options)` terminates the worker and fails with
+ * OptimizerStoppedError; a worker that dies fails its block; either way the
+ * next block starts a fresh worker. The file can be replaced for tests
+ * (`DML_LENS_OPTIMIZER_WORKER`, e.g. a worker that hangs).
+ */
+export function workerRunner(file = process.env.DML_LENS_OPTIMIZER_WORKER ?? path.join(__dirname, "optimizer-worker.js"), limitMs: (options: BlockRequestOptions) => number = watchdogMs): BlockRunner {
   if (!existsSync(file)) return inProcessRunner;
   let worker: Worker | undefined;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (r: BlockOptimization) => void; reject: (e: Error) => void }>();
-  const fail = (error: Error) => {
-    for (const p of pending.values()) p.reject(error);
-    pending.clear();
-    worker = undefined;
+  interface Job {
+    id: number;
+    input: BlockInput;
+    options: BlockRequestOptions;
+    resolve: (r: BlockOptimization) => void;
+    reject: (e: Error) => void;
+  }
+  const queue: Job[] = [];
+  let running: { job: Job; timer: NodeJS.Timeout; worker: Worker } | undefined;
+  const finish = (id: number, outcome: { result?: BlockOptimization; error?: Error }) => {
+    if (!running || running.job.id !== id) return;
+    const { job, timer } = running;
+    clearTimeout(timer);
+    running = undefined;
+    if (outcome.result) job.resolve(outcome.result);
+    else job.reject(outcome.error ?? new Error("the optimizer worker failed"));
+    next();
+  };
+  const stop = (w: Worker) => {
+    if (worker === w) worker = undefined;
+    void w.terminate();
   };
   const start = (): Worker => {
     const w = new Worker(file);
     w.on("message", (message: { id: number; result?: BlockOptimization; error?: string }) => {
-      const p = pending.get(message.id);
-      pending.delete(message.id);
-      if (!p) return;
-      if (message.result) p.resolve(message.result);
-      else p.reject(new Error(message.error ?? "the optimizer worker failed"));
+      finish(message.id, message.result ? { result: message.result } : { error: new Error(message.error ?? "the optimizer worker failed") });
     });
-    w.on("error", (error) => fail(error));
-    w.on("exit", (code) => fail(new Error(`the optimizer worker exited (${code})`)));
+    const died = (error: Error) => {
+      if (worker === w) worker = undefined;
+      if (running?.worker === w) finish(running.job.id, { error }); // a terminated worker's exit concerns no later block
+    };
+    w.on("error", died);
+    w.on("exit", (code) => died(new Error(`the optimizer worker exited (${code})`)));
     w.unref();
     return w;
   };
+  const next = () => {
+    if (running) return;
+    const job = queue.shift();
+    if (!job) return;
+    const w = (worker ??= start());
+    const limit = limitMs(job.options);
+    const timer = setTimeout(() => {
+      stop(w);
+      finish(job.id, { error: new OptimizerStoppedError(limit) });
+    }, limit);
+    running = { job, timer, worker: w };
+    w.postMessage({ id: job.id, input: job.input, options: job.options });
+  };
   return (input, options) =>
     new Promise((resolve, reject) => {
-      worker ??= start();
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ id, input, options });
+      queue.push({ id: nextId++, input, options, resolve, reject });
+      next();
     });
 }

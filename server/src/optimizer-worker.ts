@@ -14,10 +14,23 @@ export interface OptimizeRequest {
   options: BlockRequestOptions;
 }
 
+/**
+ * Test hook of the server's watchdog (test/server/isolation-protocol.test.ts):
+ * a block whose text contains this string never answers, as a wedged
+ * optimizer would not. Unset outside those tests.
+ */
+const HANG_ON = process.env.DML_LENS_TEST_OPTIMIZER_HANG_ON;
+
 parentPort?.on("message", async (request: OptimizeRequest) => {
+  if (HANG_ON && blockText(request).includes(HANG_ON)) for (;;);
   try {
     parentPort!.postMessage({ id: request.id, result: optimizeBlock(request.input, await suggestOptions(request.options)) });
   } catch (error) {
     parentPort!.postMessage({ id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
 });
+
+function blockText({ input }: OptimizeRequest): string {
+  const { start, end } = input.block.range;
+  return input.sourceText.split("\n").slice(start.line, end.line + 1).join("\n");
+}

@@ -21,10 +21,21 @@
  * in; problems found in other files (dml-lens.json, .mtd) are published on
  * those files.
  *
+ * Every request goes through request-guard.ts (none after `shutdown`,
+ * InvalidParams for positions that are not whole numbers from 0, an empty
+ * answer and a logged internal error when a handler fails). What one
+ * document may cost is bounded (docs/EDITOR_SAFETY.md): documents too large
+ * to check (document-bounds.ts) or to analyze (document-diagnostics.ts) get
+ * a diagnostic saying so; the optimizer worker has a watchdog
+ * (optimizer-thread.ts); the optimizer cache and measured sizes are bounded
+ * and dropped on close. Analysis reads files only inside the readable
+ * folders (readable-folders.ts).
+ *
  * Transport comes from the command line (`--node-ipc` when VS Code starts it,
  * `--stdio` via `dml lsp --stdio` for other editors).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CodeActionKind,
@@ -43,6 +54,19 @@ import {
   type InitializeParams,
   type InitializeResult,
   type RequestMessage,
+  type CodeActionParams,
+  type CodeLensParams,
+  type CompletionParams,
+  type DefinitionParams,
+  type DocumentSymbolParams,
+  type FoldingRangeParams,
+  type HoverParams,
+  type InlayHintParams,
+  type PrepareRenameParams,
+  type ReferenceParams,
+  type RenameParams,
+  type SemanticTokensParams,
+  type SignatureHelpParams,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { resolveSourcePath } from "../../engine/program/source-reader";
@@ -50,7 +74,11 @@ import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
-import { BlockOptimizer, type DocumentOptimizations } from "./block-optimizations";
+import { BlockOptimizer, type DocumentOptimizations, stoppedBlockDiagnostics } from "./block-optimizations";
+import { guarded, type GuardState } from "./request-guard";
+import { ReadableFolders } from "./readable-folders";
+import { MAX_CHECKED_CHARACTERS, MAX_CHECKED_LINES, tooLargeToCheck, uncheckedDocument } from "./document-bounds";
+import { boundedMeasuredSizes } from "./measured-sizes";
 import { optimizerOptions, workerRunner } from "./optimizer-thread";
 import { analysisPause } from "./analysis-pause";
 import { toLspDiagnostic } from "./convert";
@@ -60,7 +88,7 @@ import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimize
 import { completions, type CompletionKind } from "./completion";
 import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { carryOver } from "./stale-diagnostics";
-import { definition, references, rename, RenameError, type SourcedFile } from "./navigation";
+import { definition, prepareRename, references, rename, RenameError, type SourcedFile } from "./navigation";
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens";
 import { PLAN_REQUEST, planView } from "./plan-view";
 import { ESTIMATE_REQUEST, runEstimate } from "./run-estimate";
@@ -87,6 +115,22 @@ const optimizer = new BlockOptimizer(() => optimizerOptions(settings), workerRun
 
 /** The editor's workspace folders (file-system paths), from initialize. */
 let workspaceFolders: string[] = [];
+/** Where analysis may read: the workspace folders and `dmlLens.analysis.readableFolders`. */
+let readable = new ReadableFolders([]);
+
+function updateReadableFolders(): void {
+  const extra = settings.readableFolders.map((folder) => path.resolve(workspaceFolders[0] ?? process.cwd(), folder));
+  readable = new ReadableFolders([...workspaceFolders, ...extra]);
+}
+
+/** Requests after `shutdown` are refused; handler failures are logged, not sent. */
+const guard: GuardState = {
+  shutDown: false,
+  logError: (message) => connection.console.error(message),
+};
+connection.onShutdown(() => {
+  guard.shutDown = true;
+});
 
 /** One analyzed version of a document. */
 interface DocumentState {
@@ -131,10 +175,12 @@ function entryOf(uri: string): OpenDocument {
   return entry;
 }
 
-/** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`); kept while the server runs. */
-const measuredSizes = new Map<string, Map<string, MeasuredSize>>();
+/** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`); bounded, dropped when the document closes. */
+const measuredSizes = boundedMeasuredSizes();
 
 function parseText(text: string): ParseResultWithComments {
+  const tooLarge = tooLargeToCheck(text);
+  if (tooLarge !== undefined) return uncheckedDocument(tooLarge);
   try {
     return parse(text, { keepComments: true });
   } catch (error) {
@@ -166,6 +212,7 @@ function stateOf(document: TextDocument): DocumentState {
     workspaceFolders,
     sizeAssumptionsFile: settings.sizeAssumptionsFile,
     cache: entry.cache,
+    readable,
   });
   // The first analysis of a document builds everything: it says nothing about the next ones.
   if (entry.analyzed !== undefined) entry.analysisMs = [...entry.analysisMs.slice(-2), performance.now() - started];
@@ -180,7 +227,7 @@ function stateOf(document: TextDocument): DocumentState {
 
 function publish(document: TextDocument, state: DocumentState): void {
   const entry = entryOf(document.uri);
-  const hints = state.analysis ? optimizerDiagnostics(state.analysis, state.optimizations, settings.costUnit) : [];
+  const hints = state.analysis ? [...optimizerDiagnostics(state.analysis, state.optimizations, settings.costUnit), ...stoppedBlockDiagnostics(state.optimizations)] : [];
   const diagnostics = [...state.diagnostics, ...hints];
   entry.analyzed = { text: document.getText(), diagnostics: diagnostics.filter((d) => !state.parsed.diagnostics.includes(d)) };
   void connection.sendDiagnostics({ uri: document.uri, version: state.version, diagnostics: diagnostics.map(toLspDiagnostic) });
@@ -207,7 +254,7 @@ function scheduleOptimization(document: TextDocument, state: DocumentState): voi
     const isCurrent = () => documents.get(document.uri)?.version === state.version && open.get(document.uri)?.state === state;
     void connection.sendNotification(OPTIMIZER_STATE_NOTIFICATION, { uri: document.uri, state: "optimizing" });
     optimizer
-      .optimize(document.getText(), analysis, isCurrent)
+      .optimize(document.uri, document.getText(), analysis, isCurrent)
       .then((results) => {
         if (!results || !isCurrent()) return;
         state.optimizations = results;
@@ -233,16 +280,18 @@ function reanalyze(documentsToDo: readonly TextDocument[]): void {
   }
 }
 
-function applySettings(given: unknown): void {
-  const merged = mergeSettings(settings, given);
+function applySettings(optimizer: unknown, analysis?: unknown): void {
+  const merged = mergeSettings(settings, optimizer, analysis);
   for (const problem of merged.problems) connection.console.warn(`settings: ${problem}`);
   settings = merged.settings;
+  updateReadableFolders();
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  applySettings((params.initializationOptions as { optimizer?: unknown } | undefined)?.optimizer);
   const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
   workspaceFolders = folders.filter((uri) => uri.startsWith("file:")).map((uri) => fileURLToPath(uri));
+  const options = params.initializationOptions as { optimizer?: unknown; analysis?: unknown } | undefined;
+  applySettings(options?.optimizer, options?.analysis);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -255,7 +304,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       inlayHintProvider: true,
       definitionProvider: true,
       referencesProvider: true,
-      renameProvider: true,
+      renameProvider: { prepareProvider: true },
       semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
@@ -323,33 +372,35 @@ documents.onDidClose((event) => {
   const uri = event.document.uri;
   const entry = open.get(uri);
   open.delete(uri);
+  measuredSizes.delete(uri);
+  optimizer.forget(uri);
   if (!entry) return;
   for (const timer of [entry.state?.timer, entry.quickTimer, entry.analysisTimer]) if (timer) clearTimeout(timer);
   void connection.sendDiagnostics({ uri, diagnostics: [] });
   publishOtherFiles(entry, []);
 });
 
-connection.onDocumentSymbol((params) => {
+connection.onDocumentSymbol(guarded(guard, "documentSymbol", [], (params: DocumentSymbolParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   return documentSymbols(stateOf(document).parsed.program, document.getText());
-});
+}));
 
-connection.onFoldingRanges((params) => {
+connection.onFoldingRanges(guarded(guard, "foldingRange", [], (params: FoldingRangeParams) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? foldingRanges(document.getText()) : [];
-});
+  return document && checked(document) ? foldingRanges(document.getText()) : [];
+}));
 
-connection.onHover((params) => {
+connection.onHover(guarded(guard, "hover", null, (params: HoverParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   const state = stateOf(document);
   if (!state.analysis) return null;
   const text = hoverText(document.getText(), state.analysis, state.optimizations, params.position, settings);
   return text === undefined ? null : { contents: { kind: MarkupKind.Markdown, value: text } };
-});
+}));
 
-connection.onCodeAction((params): CodeAction[] => {
+connection.onCodeAction(guarded(guard, "codeAction", [], (params: CodeActionParams): CodeAction[] => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   const state = stateOf(document);
@@ -360,7 +411,7 @@ connection.onCodeAction((params): CodeAction[] => {
     diagnostics: params.context.diagnostics.filter((d) => d.code === "cheaper-rewrite"),
     edit: { changes: { [document.uri]: fix.edits } },
   }));
-});
+}));
 
 const completionKinds: Record<CompletionKind, CompletionItemKind> = {
   function: CompletionItemKind.Function,
@@ -370,9 +421,9 @@ const completionKinds: Record<CompletionKind, CompletionItemKind> = {
   keyword: CompletionItemKind.Keyword,
 };
 
-connection.onCompletion((params): CompletionItem[] => {
+connection.onCompletion(guarded(guard, "completion", [], (params: CompletionParams): CompletionItem[] => {
   const document = documents.get(params.textDocument.uri);
-  if (!document) return [];
+  if (!document || !checked(document)) return [];
   const state = stateOf(document);
   return completions(document.getText(), state.parsed.program, state.analysis, params.position).map((c) => {
     const item: CompletionItem = { label: c.label, kind: completionKinds[c.kind] };
@@ -381,39 +432,39 @@ connection.onCompletion((params): CompletionItem[] => {
     if (c.insertText !== undefined) item.insertText = c.insertText;
     return item;
   });
-});
+}));
 
-connection.onSignatureHelp((params) => {
+connection.onSignatureHelp(guarded(guard, "signatureHelp", null, (params: SignatureHelpParams) => {
   const document = documents.get(params.textDocument.uri);
-  const help = document ? signatureHelp(document.getText(), params.position) : undefined;
+  const help = document && checked(document) ? signatureHelp(document.getText(), params.position) : undefined;
   if (!help) return null;
   return { signatures: [{ label: help.label, parameters: help.parameters.map((label) => ({ label })) }], activeSignature: 0, activeParameter: help.active };
-});
+}));
 
-connection.onCodeLens((params) => {
+connection.onCodeLens(guarded(guard, "codeLens", [], (params: CodeLensParams) => {
   const document = documents.get(params.textDocument.uri);
-  if (!document) return [];
+  if (!document || !checked(document)) return [];
   return cellLenses(document.getText()).map((lens) => ({
     range: { start: { line: lens.line, character: 0 }, end: { line: lens.line, character: 0 } },
     command: { title: lens.title, command: lens.command, arguments: [document.uri, lens.cell] },
   }));
-});
+}));
 
-connection.languages.inlayHint.on((params) => {
+connection.languages.inlayHint.on(guarded(guard, "inlayHint", [], (params: InlayHintParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document || !settings.inlayHints) return [];
   const state = stateOf(document);
   if (!state.analysis) return [];
   return dimsHints(state.analysis, params.range).map((hint) => ({ position: hint.position, label: hint.label, kind: InlayHintKind.Type, paddingLeft: false }));
-});
+}));
 
-connection.onDefinition((params) => {
+connection.onDefinition(guarded(guard, "definition", null, (params: DefinitionParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   const found = definition(stateOf(document).parsed.program, params.position, sourcedFiles(document.uri));
   if (!found) return null;
   return { uri: found.file !== undefined ? pathToFileURL(found.file).href : document.uri, range: found.range };
-});
+}));
 
 /** Files a saved document names in `source(...)`, parsed (for `ns::f` definitions). */
 function sourcedFiles(uri: string): SourcedFile | undefined {
@@ -423,17 +474,45 @@ function sourcedFiles(uri: string): SourcedFile | undefined {
     const file = resolveSourcePath(scriptPath, sourcePath, workspaceFolders[0]);
     if (file === undefined) return undefined;
     const opened = documents.get(pathToFileURL(file).href);
-    return { file, program: parseText(opened ? opened.getText() : readFileSync(file, "utf8")).program };
+    if (opened) return { file, program: parseText(opened.getText()).program };
+    // Only regular files inside the readable folders, and not larger than a document the server checks.
+    if (!readable.allows(file) || !isSmallFile(file)) return undefined;
+    return { file, program: parseText(readFileSync(file, "utf8")).program };
   };
 }
 
-connection.onReferences((params) => {
+/** A document within the bounds of what the server checks (document-bounds.ts). */
+function checked(document: TextDocument): boolean {
+  return document.getText().length <= MAX_CHECKED_CHARACTERS && document.lineCount <= MAX_CHECKED_LINES;
+}
+
+function isSmallFile(file: string): boolean {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() && stat.size <= MAX_CHECKED_CHARACTERS;
+  } catch {
+    return false;
+  }
+}
+
+connection.onReferences(guarded(guard, "references", [], (params: ReferenceParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   return references(stateOf(document).parsed.program, params.position).map((range) => ({ uri: document.uri, range }));
-});
+}));
 
-connection.onRenameRequest((params) => {
+connection.onPrepareRename(guarded(guard, "prepareRename", null, (params: PrepareRenameParams) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return null;
+  try {
+    return prepareRename(stateOf(document).parsed.program, params.position) ?? null;
+  } catch (error) {
+    if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
+    throw error;
+  }
+}));
+
+connection.onRenameRequest(guarded(guard, "rename", null, (params: RenameParams) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   try {
@@ -443,51 +522,49 @@ connection.onRenameRequest((params) => {
     if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
     throw error;
   }
-});
+}));
 
-connection.languages.semanticTokens.on((params) => {
+connection.languages.semanticTokens.on(guarded(guard, "semanticTokens", { data: [] }, (params: SemanticTokensParams) => {
   const document = documents.get(params.textDocument.uri);
-  return { data: document ? semanticTokens(document.getText()) : [] };
-});
+  return { data: document && checked(document) ? semanticTokens(document.getText()) : [] };
+}));
 
-connection.onRequest(ESTIMATE_REQUEST, (params: { textDocument: { uri: string }; startLine: number; endLine: number }) => {
+connection.onRequest(ESTIMATE_REQUEST, guarded(guard, "dmlLens/estimate", null, (params: { textDocument: { uri: string }; startLine: number; endLine: number }) => {
   const document = documents.get(params.textDocument.uri);
   const analysis = document ? stateOf(document).analysis : undefined;
   return analysis && document ? runEstimate(analysis, params.startLine, params.endLine, document.getText()) : null;
-});
+}));
 
 /** The `$name` values of a document's workspace file (dml-lens.json or the size-assumptions file), for a run. */
-connection.onRequest(RUN_PARAMETERS_REQUEST, (params: { textDocument: { uri: string } }) => {
+connection.onRequest(RUN_PARAMETERS_REQUEST, guarded(guard, "dmlLens/runParameters", {}, (params: { textDocument: { uri: string } }) => {
   const document = documents.get(params.textDocument.uri);
   const analysis = document ? stateOf(document).analysis : undefined;
   return analysis ? Object.fromEntries(analysis.parameters) : {};
-});
+}));
 
-connection.onRequest(PLAN_REQUEST, (params: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
+connection.onRequest(PLAN_REQUEST, guarded(guard, "dmlLens/plan", null, (params: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
   const document = documents.get(params.textDocument.uri);
   if (!document) return null;
   const state = stateOf(document);
   return state.analysis ? planView(state.analysis, state.optimizations, params.position, document.getText()) : null;
-});
+}));
 
 /** `{"dmlLens": {"optimizer": {...}}}` from the client's settings: the fields of settings.ts. */
 connection.onDidChangeConfiguration((change) => {
-  const given = (change.settings as { dmlLens?: { optimizer?: unknown } } | undefined)?.dmlLens?.optimizer;
-  if (given === undefined) return;
+  const section = (change.settings as { dmlLens?: { optimizer?: unknown; analysis?: unknown } } | undefined)?.dmlLens;
+  if (section?.optimizer === undefined && section?.analysis === undefined) return;
   const before = settings;
-  applySettings(given);
+  applySettings(section.optimizer, section.analysis);
   if (JSON.stringify(optimizerOptions(before)) !== JSON.stringify(optimizerOptions(settings))) optimizer.clear();
   reanalyze(documents.all());
 });
 
 /** After a run, the client reports the variables' measured sizes: they replace estimates (hover, hints, suggestions). */
 connection.onNotification(MEASURED_SIZES_NOTIFICATION, (params: { textDocument: { uri: string }; variables: ({ name: string } & MeasuredSize)[] }) => {
-  const sizes = measuredSizes.get(params.textDocument.uri) ?? new Map<string, MeasuredSize>();
-  for (const v of params.variables) {
-    if ([v.rows, v.cols, v.nnz].every((n) => Number.isInteger(n) && n >= 0)) sizes.set(v.name, { rows: v.rows, cols: v.cols, nnz: v.nnz });
-  }
-  measuredSizes.set(params.textDocument.uri, sizes);
-  const document = documents.get(params.textDocument.uri);
+  const uri = params?.textDocument?.uri;
+  if (typeof uri !== "string" || !Array.isArray(params.variables)) return;
+  measuredSizes.add(uri, params.variables);
+  const document = documents.get(uri);
   if (document) reanalyze([document]);
 });
 

@@ -38,6 +38,8 @@ export interface ServerSettings {
   /** A size-assumptions file (dml-lens.json format) to use instead of the workspace's dml-lens.json; relative to the workspace folder; "" for the default. */
   sizeAssumptionsFile: string;
   costUnit: CostUnit;
+  /** `dmlLens.analysis.readableFolders`: folders analysis may read besides the workspace folders (absolute, or relative to the first workspace folder). */
+  readableFolders: string[];
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -54,6 +56,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   sparsityEstimator: "mnc",
   sizeAssumptionsFile: "",
   costUnit: "time",
+  readableFolders: [],
 };
 
 type Check = (value: unknown) => string | undefined;
@@ -65,6 +68,10 @@ const oneOf = (choices: readonly string[]): Check => (v) => (typeof v === "strin
 const count: Check = (v) => (typeof v === "number" && Number.isInteger(v) && v > 0 ? undefined : "a positive whole number");
 const share: Check = (v) => (typeof v === "number" && v >= 0 && v < 1 ? undefined : "a share from 0 up to (not including) 1, e.g. 0.2");
 const string: Check = (v) => (typeof v === "string" ? undefined : "a string");
+const strings: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? undefined : "a list of folder paths");
+
+/** The settings of `dmlLens.analysis` (the rest are `dmlLens.optimizer`'s). */
+const ANALYSIS_SETTINGS: ReadonlySet<keyof ServerSettings> = new Set(["readableFolders"]);
 
 const CHECKS: Record<keyof ServerSettings, Check> = {
   enabled: boolean,
@@ -80,23 +87,29 @@ const CHECKS: Record<keyof ServerSettings, Check> = {
   sparsityEstimator: oneOf(SPARSITY_ESTIMATORS),
   sizeAssumptionsFile: string,
   costUnit: oneOf(["time", "flops", "bytes"]),
+  readableFolders: strings,
 };
 
-/** `current` with the valid fields of `given`; a message for each field left out. */
-export function mergeSettings(current: ServerSettings, given: unknown): { settings: ServerSettings; problems: string[] } {
+/** `current` with the valid fields of `optimizer` (`dmlLens.optimizer`) and `analysis` (`dmlLens.analysis`); a message for each field left out. */
+export function mergeSettings(current: ServerSettings, optimizer: unknown, analysis?: unknown): { settings: ServerSettings; problems: string[] } {
   const settings = { ...current };
   const problems: string[] = [];
-  if (given === undefined || given === null) return { settings, problems };
-  if (typeof given !== "object" || Array.isArray(given)) return { settings, problems: ["dmlLens.optimizer must be an object"] };
-  for (const [key, value] of Object.entries(given)) {
-    if (!(key in CHECKS)) {
-      problems.push(`unknown setting dmlLens.optimizer.${key}`);
+  for (const [section, given] of [["optimizer", optimizer], ["analysis", analysis]] as const) {
+    if (given === undefined || given === null) continue;
+    if (typeof given !== "object" || Array.isArray(given)) {
+      problems.push(`dmlLens.${section} must be an object`);
       continue;
     }
-    const field = key as keyof ServerSettings;
-    const expected = CHECKS[field](value);
-    if (expected) problems.push(`dmlLens.optimizer.${key} must be ${expected}, not ${JSON.stringify(value)}; keeping ${JSON.stringify(settings[field])}`);
-    else (settings as Record<string, unknown>)[field] = value;
+    for (const [key, value] of Object.entries(given)) {
+      if (!(key in CHECKS) || ANALYSIS_SETTINGS.has(key as keyof ServerSettings) !== (section === "analysis")) {
+        problems.push(`unknown setting dmlLens.${section}.${key}`);
+        continue;
+      }
+      const field = key as keyof ServerSettings;
+      const expected = CHECKS[field](value);
+      if (expected) problems.push(`dmlLens.${section}.${key} must be ${expected}, not ${JSON.stringify(value)}; keeping ${JSON.stringify(settings[field])}`);
+      else (settings as Record<string, unknown>)[field] = value;
+    }
   }
   return { settings, problems };
 }

@@ -31,17 +31,36 @@ test("valid fields apply, invalid ones keep the old value and are reported, unkn
 
 test("package.json contributes exactly the server's settings, with its defaults, each described", () => {
   const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
-    contributes: { configuration: { properties: Record<string, { default: unknown; description: string; enum?: string[] }> } };
+    contributes: { configuration: { properties: Record<string, { default: unknown; description?: string; markdownDescription?: string; enum?: string[]; restricted?: boolean }> } };
   };
   const properties = manifest.contributes.configuration.properties;
-  const prefix = "dmlLens.optimizer.";
-  assert.deepEqual(Object.keys(properties).map((k) => k.slice(prefix.length)).sort(), Object.keys(DEFAULT_SETTINGS).sort());
+  const nameOf = (key: string) => key.replace(/^dmlLens\.(optimizer|analysis)\./, "") as keyof typeof DEFAULT_SETTINGS;
+  assert.deepEqual(Object.keys(properties).map(nameOf).sort(), Object.keys(DEFAULT_SETTINGS).sort());
   for (const [key, spec] of Object.entries(properties)) {
-    const name = key.slice(prefix.length) as keyof typeof DEFAULT_SETTINGS;
+    const name = nameOf(key);
+    const section = key.startsWith("dmlLens.analysis.") ? { analysis: { [name]: spec.default } } : undefined;
     assert.deepEqual(spec.default, DEFAULT_SETTINGS[name], key);
-    assert.ok(spec.description.length > 20, `${key} has a description`);
+    assert.deepEqual(section ? mergeSettings(DEFAULT_SETTINGS, undefined, section.analysis).problems : mergeSettings(DEFAULT_SETTINGS, { [name]: spec.default }).problems, [], `${key} is read from its own section`);
+    assert.ok((spec.description ?? spec.markdownDescription ?? "").length > 20, `${key} has a description`);
     // Every choice the manifest offers is one the server accepts, and the other way round.
     for (const choice of spec.enum ?? []) assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, { [name]: choice }).problems, [], `${key}: ${choice}`);
     if (spec.enum) assert.equal(mergeSettings(DEFAULT_SETTINGS, { [name]: "no-such-choice" }).problems.length, 1);
   }
+});
+
+test("settings that name files or folders are restricted: an untrusted workspace cannot set them", () => {
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    contributes: { configuration: { properties: Record<string, { type: string; restricted?: boolean }> } };
+  };
+  const pathLike = Object.entries(manifest.contributes.configuration.properties).filter(([key, spec]) => spec.type === "array" || (spec.type === "string" && /File|Folder|Path|Command/i.test(key)));
+  assert.deepEqual(pathLike.map(([key]) => key).sort(), ["dmlLens.analysis.readableFolders", "dmlLens.optimizer.sizeAssumptionsFile"]);
+  for (const [key, spec] of pathLike) assert.equal(spec.restricted, true, key);
+  const trust = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces;
+  assert.deepEqual([...trust.restrictedConfigurations].sort(), pathLike.map(([key]) => key).sort());
+});
+
+test("dmlLens.analysis.readableFolders is a list of strings, read only from dmlLens.analysis", () => {
+  assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined, { readableFolders: ["/data", "../shared"] }).settings.readableFolders, ["/data", "../shared"]);
+  assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined, { readableFolders: "/data" }).problems, ['dmlLens.analysis.readableFolders must be a list of folder paths, not "/data"; keeping []']);
+  assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, { readableFolders: ["/"] }).problems, ["unknown setting dmlLens.optimizer.readableFolders"]);
 });
