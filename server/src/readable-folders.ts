@@ -64,6 +64,7 @@ export function guardedFileSystem(fs: FileSystem, readable: ReadableFolders, ref
   };
   if (fs.readHead) guarded.readHead = (file, maxBytes) => (allowed(file) ? fs.readHead!(file, maxBytes) : undefined);
   if (fs.size) guarded.size = (file) => (allowed(file) ? fs.size!(file) : undefined);
+  if (fs.kind) guarded.kind = (file) => (allowed(file) ? fs.kind!(file) : "missing");
   if (fs.mtime) guarded.mtime = (file) => (allowed(file) ? fs.mtime!(file) : undefined);
   return guarded;
 }

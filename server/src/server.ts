@@ -123,6 +123,17 @@ function updateReadableFolders(): void {
   readable = new ReadableFolders([...workspaceFolders, ...extra]);
 }
 
+/**
+ * Where analysis of the document `uri` may read: the readable folders; with
+ * no workspace folder open (a single file opened), also the document's own
+ * folder and what is below it, as a user opening one script expects its data
+ * beside it to be read.
+ */
+function readableFor(uri: string): ReadableFolders {
+  if (workspaceFolders.length > 0 || !uri.startsWith("file:")) return readable;
+  return new ReadableFolders([...readable.folders, path.dirname(fileURLToPath(uri))]);
+}
+
 /** Requests after `shutdown` are refused; handler failures are logged, not sent. */
 const guard: GuardState = {
   shutDown: false,
@@ -212,7 +223,7 @@ function stateOf(document: TextDocument): DocumentState {
     workspaceFolders,
     sizeAssumptionsFile: settings.sizeAssumptionsFile,
     cache: entry.cache,
-    readable,
+    readable: readableFor(document.uri),
   });
   // The first analysis of a document builds everything: it says nothing about the next ones.
   if (entry.analyzed !== undefined) entry.analysisMs = [...entry.analysisMs.slice(-2), performance.now() - started];
@@ -476,7 +487,7 @@ function sourcedFiles(uri: string): SourcedFile | undefined {
     const opened = documents.get(pathToFileURL(file).href);
     if (opened) return { file, program: parseText(opened.getText()).program };
     // Only regular files inside the readable folders, and not larger than a document the server checks.
-    if (!readable.allows(file) || !isSmallFile(file)) return undefined;
+    if (!readableFor(uri).allows(file) || !isSmallFile(file)) return undefined;
     return { file, program: parseText(readFileSync(file, "utf8")).program };
   };
 }

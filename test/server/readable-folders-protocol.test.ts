@@ -97,3 +97,23 @@ test("a size-assumptions file that is not .json, or lies outside, is not read an
     await session.stop();
   }
 });
+
+test("with no workspace folder open, analysis reads beside the opened script and below, not above it", { timeout: 60_000 }, async () => {
+  const { ws, outside } = layout();
+  const file = path.join(ws, "single.dml");
+  const uri = pathToFileURL(file).href;
+  const text = [`D = read("data/Y.csv")`, `A = read("../outside/X.csv")`, `print(sum(A) + sum(D))`, ""].join("\n");
+  writeFileSync(file, text);
+  const session = await startLspSession({ rootUri: null });
+  const { connection } = session;
+  try {
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text } });
+    const first = await session.diagnosticsWhere((p) => p.uri === uri && p.version === 1);
+    assert.deepEqual(first.diagnostics.filter((d) => d.code === "outside-readable-folders").map((d) => d.range.start.line), [1]);
+    assert.match(String(first.diagnostics.find((d) => d.code === "outside-readable-folders")!.message), new RegExp(`'${path.join(outside, "X.csv")}'`));
+    const hoverD = JSON.stringify(await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 0 } }));
+    assert.match(hoverD, /5×2|5 × 2/);
+  } finally {
+    await session.stop();
+  }
+});
