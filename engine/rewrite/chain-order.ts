@@ -51,14 +51,34 @@ export function greedyChainOrder<S>(operands: readonly S[], model: ChainCostMode
 }
 
 /**
+ * Work bound of the exact search: products costed (calls of `multiply`).
+ * The search costs up to n^3 / 6 of them for n operands, so it runs in full
+ * for chains up to about 65 operands; a longer chain (or a block's chains
+ * past their shared budget) keeps greedy's order.
+ */
+export const DEFAULT_CHAIN_PRODUCT_LIMIT = 50_000;
+
+/** What the exact search may still spend, shared by the chains of a block: products costed. */
+export interface ChainBudget {
+  products: number;
+}
+
+/**
  * The cheapest order: best[i][j] is the cheapest plan for operands i..j;
  * plans that cost more than the bound (default: greedy's cost) are pruned.
- * An interval's stats are those of its cheapest plan.
+ * An interval's stats are those of its cheapest plan. The search costs at
+ * most `budget.products` products (counted, and taken from the budget):
+ * when its worst case (n^3 / 6) does not fit, greedy's plan is returned.
  */
-export function optimalChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>, bound?: number): ChainPlan<S> {
-  const greedy = greedyChainOrder(operands, model);
-  const limit = bound ?? greedy.cost;
+export function optimalChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>, bound?: number, budget: ChainBudget = { products: DEFAULT_CHAIN_PRODUCT_LIMIT }): ChainPlan<S> {
   const n = operands.length;
+  const greedyProducts = (n * (n - 1)) / 2;
+  budget.products -= Math.min(budget.products, greedyProducts);
+  const greedy = greedyChainOrder(operands, model);
+  const exactProducts = ((n - 1) * n * (n + 1)) / 6;
+  if (exactProducts > budget.products) return greedy;
+  budget.products -= exactProducts;
+  const limit = bound ?? greedy.cost;
   const best: (Entry<S> | undefined)[][] = Array.from({ length: n }, () => new Array<Entry<S> | undefined>(n));
   for (let i = 0; i < n; i++) best[i]![i] = { tree: { leaf: i }, cost: 0, result: operands[i]! };
   for (let length = 2; length <= n; length++) {

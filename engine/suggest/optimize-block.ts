@@ -233,9 +233,33 @@ function seedBlock(block: BlockEGraph, roots: readonly ClassId[]): void {
   seedChainOrders(egraph, nodeOf, roots);
   for (const root of roots) {
     const bind = bindRoot(egraph, attributes, root);
-    if (bind !== undefined) seedSumProductForm(egraph, attributes, nodeOf, root, bind);
+    if (bind !== undefined && withinSize(nodeOf, root, SUM_PRODUCT_SEED_NODE_LIMIT)) seedSumProductForm(egraph, attributes, nodeOf, root, bind);
   }
   egraph.rebuild();
+}
+
+/**
+ * Work bound of a statement's sum-product seed: the DAG nodes under it
+ * (through earlier statements too). Its polynomial is built by recursion
+ * over them, so a longer one (a statement over 10,000 earlier ones) is left
+ * to the rules: the seed would cost time, memory and stack per statement.
+ */
+export const SUM_PRODUCT_SEED_NODE_LIMIT = 256;
+
+/** Whether at most `limit` distinct classes lie under `root` (following `nodeOf`; a walk of at most limit + 1 classes). */
+function withinSize(nodeOf: (cls: ClassId) => ENode | undefined, root: ClassId, limit: number): boolean {
+  const seen = new Set<ClassId>([root]);
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = nodeOf(stack.pop()!);
+    for (const child of node?.children ?? []) {
+      if (seen.has(child)) continue;
+      if (seen.size >= limit) return false;
+      seen.add(child);
+      stack.push(child);
+    }
+  }
+  return true;
 }
 
 /** Statements worth optimizing: their value is a matrix or scalar expression over known sizes, not a bare leaf. */
@@ -386,12 +410,11 @@ function variableShapes(input: BlockInput, block: BlockEGraph, root: StatementRo
   const used = new Set(texts.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []);
   const dimensions = new Set([...texts.matchAll(/\b(?:rows|cols)\s*=\s*([A-Za-z_][A-Za-z0-9_.]*)/g)].map((m) => m[1]!));
   const byName = new Map<string, NodeStats>();
-  for (const [node, name] of root.named) byName.set(name, input.stats[node]!);
-  for (const [op, node] of block.leafNodes) {
-    if (op.startsWith("var:") && !byName.has(op.slice(4))) byName.set(op.slice(4), input.stats[node.id]!);
+  for (const name of used) {
+    const node = root.scope.nodeOf(name) ?? block.leafNodes.get(`var:${name}`)?.id;
+    if (node !== undefined) byName.set(name, input.stats[node]!);
   }
   for (const [name, stats] of byName) {
-    if (!used.has(name)) continue;
     if (stats.type.dataType === "scalar") {
       // The verifier evaluates with the value the optimizer folded; an unknown scalar used as a dimension is a positive integer.
       const shape: VariableShape = { name, kind: "scalar" };
