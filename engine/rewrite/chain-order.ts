@@ -30,22 +30,26 @@ interface Entry<S> {
   result: S;
 }
 
-/** Eliminates the cheapest inner index first, until one operand is left. */
+/**
+ * Eliminates the cheapest inner index first, until one operand is left.
+ * Each neighbouring pair's product is costed once and kept: a step costs
+ * only the two new pairs next to the one it multiplied (3n products in
+ * all, not n^2 / 2).
+ */
 export function greedyChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>): ChainPlan<S> {
   if (operands.length === 0) throw new Error("an empty multiplication chain");
   const run: Entry<S>[] = operands.map((result, k) => ({ tree: { leaf: k }, cost: 0, result }));
+  const pairs: { result: S; cost: number }[] = [];
+  for (let k = 0; k + 1 < run.length; k++) pairs.push(model.multiply(run[k]!.result, run[k + 1]!.result));
   while (run.length > 1) {
-    let best = -1;
-    let bestProduct: { result: S; cost: number } | undefined;
-    for (let k = 0; k + 1 < run.length; k++) {
-      const product = model.multiply(run[k]!.result, run[k + 1]!.result);
-      if (bestProduct === undefined || product.cost < bestProduct.cost) {
-        best = k;
-        bestProduct = product;
-      }
-    }
+    let best = 0;
+    for (let k = 1; k < pairs.length; k++) if (pairs[k]!.cost < pairs[best]!.cost) best = k;
+    const product = pairs[best]!;
     const [a, b] = [run[best]!, run[best + 1]!];
-    run.splice(best, 2, { tree: { left: a.tree, right: b.tree }, cost: a.cost + b.cost + bestProduct!.cost, result: bestProduct!.result });
+    run.splice(best, 2, { tree: { left: a.tree, right: b.tree }, cost: a.cost + b.cost + product.cost, result: product.result });
+    pairs.splice(best, 1);
+    if (best > 0) pairs[best - 1] = model.multiply(run[best - 1]!.result, run[best]!.result);
+    if (best < pairs.length) pairs[best] = model.multiply(run[best]!.result, run[best + 1]!.result);
   }
   return run[0]!;
 }
@@ -72,7 +76,7 @@ export interface ChainBudget {
  */
 export function optimalChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>, bound?: number, budget: ChainBudget = { products: DEFAULT_CHAIN_PRODUCT_LIMIT }): ChainPlan<S> {
   const n = operands.length;
-  const greedyProducts = (n * (n - 1)) / 2;
+  const greedyProducts = 3 * n;
   budget.products -= Math.min(budget.products, greedyProducts);
   const greedy = greedyChainOrder(operands, model);
   const exactProducts = ((n - 1) * n * (n + 1)) / 6;
