@@ -420,7 +420,7 @@ function variableShapes(input: BlockInput, block: BlockEGraph, root: StatementRo
       const shape: VariableShape = { name, kind: "scalar" };
       if (typeof stats.value === "number") shape.value = stats.value;
       else if (typeof stats.value === "boolean") shape.value = stats.value ? 1 : 0;
-      else if (dimensions.has(name)) shape.dimension = true;
+      if (dimensions.has(name)) shape.dimension = true;
       shapes.push(shape);
     }
     else if (stats.type.dataType === "matrix" && stats.rows !== null && stats.cols !== null) {
