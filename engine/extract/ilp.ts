@@ -20,6 +20,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { dagCost, reachableChoices, treeCost, validateExtraction } from "./costs";
 import { childClass, type Extraction, type ExtractionGraph } from "./extraction-graph";
+import { GlpkWorker } from "./glpk-worker";
 import { extractGreedyDag } from "./greedy-dag";
 
 export interface IlpOptions {
@@ -45,38 +46,76 @@ interface Glpk {
   solve(lp: unknown, options: unknown): { result: { status: number; z: number; vars: Record<string, number> } };
 }
 
+type GlpkResult = ReturnType<Glpk["solve"]>["result"];
+
 let solver: Promise<Glpk> | undefined;
+let worker: GlpkWorker<GlpkResult> | undefined;
 
 /**
- * GLPK, loaded once: the copy the build puts next to the bundles
+ * Where GLPK is loaded from: the copy the build puts next to the bundles
  * (dist/glpk/, so the packaged extension needs no node_modules), else the
- * glpk.js package. Its WebAssembly lies next to its module.
+ * glpk.js package found in a node_modules above this file. Its WebAssembly
+ * lies next to its module.
  */
-function glpk(): Promise<Glpk> {
+function glpkSpecifier(): string {
   const bundled = path.join(__dirname, "glpk", "glpk.mjs");
-  const specifier = existsSync(bundled) ? pathToFileURL(bundled).href : "glpk.js/node";
-  solver ??= (import(specifier) as Promise<{ default: () => Promise<unknown> }>).then((m) => m.default() as Promise<Glpk>);
+  if (existsSync(bundled)) return pathToFileURL(bundled).href;
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", "glpk.js", "dist", "glpk.js");
+    if (existsSync(candidate)) return pathToFileURL(candidate).href;
+    if (path.dirname(dir) === dir) return "glpk.js/node";
+  }
+}
+
+/** GLPK in this thread, loaded once (its constants build the model; it solves when no worker can). */
+function glpk(): Promise<Glpk> {
+  solver ??= (import(glpkSpecifier()) as Promise<{ default: () => Promise<unknown> }>).then((m) => m.default() as Promise<Glpk>);
   return solver;
 }
 
+/** The GLPK worker, with GLPK loaded (loading it is not counted against the first solve's limit). */
+async function loadedWorker(): Promise<GlpkWorker<GlpkResult>> {
+  worker ??= new GlpkWorker<GlpkResult>(glpkSpecifier());
+  await worker.loaded();
+  return worker;
+}
+
+/** Solves in the GLPK worker within `hardLimitMs` (undefined: it ran out of time), or in this thread if the worker cannot load GLPK. */
+function solveBounded(g: Glpk, lp: unknown, options: unknown, hardLimitMs: number): GlpkResult | undefined {
+  worker ??= new GlpkWorker<GlpkResult>(glpkSpecifier());
+  const reply = worker.solve(lp, options, hardLimitMs);
+  if ("result" in reply) return reply.result;
+  if ("timedOut" in reply) return undefined;
+  return g.solve(lp, options).result;
+}
+
 export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {}): Promise<Extraction> {
+  await loadedWorker();
   return solveIlp(await glpk(), graph, options);
 }
 
 /** ILP extraction as a synchronous function (the solver loaded first), e.g. for the optimizer's per-statement plans. */
 export async function ilpExtractor(options: Omit<IlpOptions, "initial"> = {}): Promise<(graph: ExtractionGraph) => Extraction> {
   const g = await glpk();
+  await loadedWorker();
   return (graph) => solveIlp(g, graph, options);
 }
 
-/** Share of the time limit kept back for building the model and reading the result (GLPK gets the rest). */
+/**
+ * GLPK's own time limit: this share of ours, less the time spent before the
+ * solve (building the model); it then returns the best plan it found.
+ */
 const SOLVER_SHARE = 0.85;
+/** The hard limit: past this share of ours the worker is stopped (what is left reads the result back). */
+const HARD_SHARE = 0.95;
 
 function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extraction {
   const start = performance.now();
   const initial = options.initial ?? extractGreedyDag(graph);
   const timeLimitMs = options.timeLimitMs ?? 10_000;
   const fallback = (timedOut: boolean): Extraction => ({ ...initial, ms: performance.now() - start, method: initial.method, timedOut, ...(timedOut ? { timeLimitMs } : {}) });
+  // The greedy plan (the bound and the fallback) can take the whole limit on a large graph: then there is no time to solve.
+  if (performance.now() - start >= timeLimitMs * SOLVER_SHARE) return fallback(true);
   const { classes, nodes } = prune(graph);
   if (nodes.length === 0) return fallback(false);
   const classIndex = new Map(classes.map((c, k) => [c, k]));
@@ -137,12 +176,13 @@ function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extract
   // GLPK's limit is what is left of ours after building the model, less a share for reading the result back.
   const solverMs = timeLimitMs * SOLVER_SHARE - (performance.now() - start);
   if (solverMs <= 0) return fallback(true);
-  let result: ReturnType<Glpk["solve"]>["result"];
+  let result: GlpkResult | undefined;
   try {
-    result = g.solve(lp, { msglev: g.GLP_MSG_OFF, tmlim: Math.max(solverMs / 1000, 0.001), presol: true }).result;
+    result = solveBounded(g, lp, { msglev: g.GLP_MSG_OFF, tmlim: Math.max(solverMs / 1000, 0.001), presol: true }, timeLimitMs * HARD_SHARE - (performance.now() - start));
   } catch {
     return fallback(false);
   }
+  if (result === undefined) return fallback(true);
   const elapsed = performance.now() - start;
   const proven = result.status === g.GLP_OPT;
   if (!proven && result.status !== g.GLP_FEAS) return fallback(elapsed >= solverMs);
