@@ -23,6 +23,7 @@ import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
 import { type Extractor, originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
 import { statementRoots, type StatementRoot } from "./statement-roots";
 import { verifyRewrite, type VariableShape } from "./verify-rewrite";
+import { blockSaturation, spend, type DocumentBudget } from "./document-budget";
 import { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough } from "./worth-taking";
 
 export interface SuggestOptions {
@@ -37,6 +38,14 @@ export interface SuggestOptions {
   keepPlanGraphs?: boolean;
   /** How the cheapest plan is picked (default: greedy with DAG costs; `ilpExtractor` for the ILP). */
   extract?: Extractor;
+  /**
+   * The work left for the whole document (counts, shared by its blocks and
+   * spent in block order): each block's saturation is bounded by what is
+   * left, and takes off what it used; with nothing left a block is not
+   * saturated (stopReason "documentBudget"; its seeded plans are still
+   * extracted). See document-budget.ts.
+   */
+  documentBudget?: DocumentBudget;
 }
 
 export interface Suggestion {
@@ -102,7 +111,7 @@ export interface BlockOptimization {
   /** Statements whose original plan SystemDS runs with fused operators. */
   fusion: StatementFusion[];
   dropped: DroppedSuggestion[];
-  /** Why saturation stopped: "saturated", a work bound ("iterationLimit", "nodeLimit", "applyLimit"), the safety net ("timeLimit"), "cancelled". */
+  /** Why saturation stopped: "saturated", a work bound ("iterationLimit", "nodeLimit", "applyLimit", "rebuildLimit", "documentBudget"), the safety net ("timeLimit"), "cancelled". */
   stopReason: string;
   /**
    * Present when a time safety net stopped the work (saturation's, on this
@@ -144,7 +153,9 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   if (roots.length === 0) return { suggestions: [], fusion: [], dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start };
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
-  const report = saturate(block.egraph, block.attributes, options.saturation);
+  const bounded = blockSaturation(options.saturation ?? {}, options.documentBudget);
+  const report = bounded === undefined ? undefined : saturate(block.egraph, block.attributes, bounded);
+  if (options.documentBudget) spend(options.documentBudget, block.egraph.nodeCount, report?.applied ?? 0);
   const isOriginal = originalPlanFilter(block);
   const outcomes = new Map<StatementRoot, Outcome>();
   const planGraphs: ExtractionGraph[] = [];
@@ -172,13 +183,14 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
     suggestions,
     fusion,
     dropped,
-    stopReason: report.stopReason,
-    work: { iterations: report.iterations.length, applied: report.applied },
+    // No report: the document's work budget was spent by earlier blocks.
+    stopReason: report?.stopReason ?? "documentBudget",
+    work: { iterations: report?.iterations.length ?? 0, applied: report?.applied ?? 0 },
     nodes: block.egraph.nodeCount,
     classes: block.egraph.classCount,
     ms: performance.now() - start,
   };
-  if (report.safetyNet) result.safetyNet = { what: "saturation", ...report.safetyNet };
+  if (report?.safetyNet) result.safetyNet = { what: "saturation", ...report.safetyNet };
   else if (extractionSafetyNet) result.safetyNet = { what: "extraction", ...extractionSafetyNet };
   if (options.keepPlanGraphs) result.planGraphs = planGraphs;
   return result;
