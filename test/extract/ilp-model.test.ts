@@ -92,3 +92,21 @@ test("the extraction-gym graphs: ILP's proven optimum is at most greedy's; the 3
     if (!ilp.optimal) assert.equal(ilp.timedOut, true, name);
   }
 });
+
+test("found by the optimizer harness: two roots, a negative node that reuses the other root (old model claimed 13 optimal)", async () => {
+  const g = parseSerializedEGraph({
+    nodes: {
+      "0.0": { op: "f0", cost: 13, eclass: "c0", children: [] },
+      "1.0": { op: "f0", cost: 0, eclass: "c1", children: [] },
+      "2.0": { op: "f0", cost: 0, eclass: "c2", children: [] },
+      "2.1": { op: "f1", cost: -1, eclass: "c2", children: ["0.0"] },
+    },
+    root_eclasses: ["c0", "c2"],
+  });
+  const ilp = await extractIlp(g);
+  assert.equal(ilp.optimal, true);
+  assert.equal(ilp.dagCost, 12);
+  assert.equal(bruteForceOptimum(g), 12);
+  assert.equal(ilp.choices.get("c2"), "2.1");
+  assert.equal(ilp.choices.has("c1"), false);
+});

@@ -116,8 +116,26 @@ const nonFiniteScripts: fc.Arbitrary<string> = fc
 const tinyEGraphs = serializedEGraphs({ maxClasses: 6, maxNodesPerClass: 3, maxChildren: 2, negative: true });
 const largeEGraphs = serializedEGraphs({ maxClasses: 60, maxNodesPerClass: 4, maxChildren: 3, negative: true });
 
-function draw<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
-  return fc.sample(arbitrary, { seed, numRuns: 1 })[0]!;
+/** Shrinking a failure re-runs the case many times: this much time at most (a safety net; the shrunk input so far is reported). */
+const SHRINK_MS = 60_000;
+
+/**
+ * One case drawn from `arbitrary` with `seed` and checked; a failing one is
+ * shrunk by fast-check to a smaller input that still fails. Returns the
+ * (shrunk) input as text and its problems (none when the case passed).
+ */
+function checkShrinking<T>(arbitrary: fc.Arbitrary<T>, seed: number, check: (value: T) => string[], show: (value: T) => string): { input: string; problems: string[] } {
+  const guarded = (value: T): string[] => {
+    try {
+      return check(value);
+    } catch (error) {
+      return [`threw: ${(error as Error).stack ?? String(error)}`];
+    }
+  };
+  const outcome = fc.check(fc.property(arbitrary, (value) => guarded(value).length === 0), { seed, numRuns: 1, interruptAfterTimeLimit: SHRINK_MS, markInterruptAsFailure: false });
+  if (!outcome.failed || outcome.counterexample === null) return { input: "", problems: [] };
+  const [shrunk] = outcome.counterexample;
+  return { input: show(shrunk), problems: guarded(shrunk) };
 }
 
 /**
@@ -235,7 +253,9 @@ function checkExtractors(graph: ExtractionGraph, tally: Tally, ilp: IlpSolve | u
 
 const WORK_BOUND_STOPS = new Set(["saturated", "iterationLimit", "nodeLimit", "applyLimit", "nothing to optimize"]);
 
+/** One optimizer case: every block of the script optimized (with verification) and its plans' extractions checked. */
 function optimizerCase(text: string, tally: Tally, ilp: IlpSolve): string[] {
+  const start = performance.now();
   const problems: string[] = [];
   const analysis = analyzeText(text);
   for (const info of analysis.dags.blocks) {
@@ -258,6 +278,7 @@ function optimizerCase(text: string, tally: Tally, ilp: IlpSolve): string[] {
       problems.push(...checkExtractors(graph, tally, small ? ilp : undefined, false, ILP_LIMIT_MS));
     }
   }
+  tally.maxCaseMs = Math.max(tally.maxCaseMs, performance.now() - start);
   return problems;
 }
 
@@ -290,28 +311,13 @@ async function run(options: FuzzRunOptions): Promise<FuzzResult> {
     }
     const kind = KINDS[i % KINDS.length]!;
     const seed = options.seed + i;
-    let input: string;
-    let problems: string[];
-    const start = performance.now();
-    try {
-      if (kind === "egraph" || kind === "egraph-tiny") {
-        const json = draw(kind === "egraph" ? largeEGraphs : tinyEGraphs, seed);
-        input = JSON.stringify(json);
-        problems = checkExtractors(randomGraph(json), tally, ilp, kind === "egraph-tiny", ILP_LIMIT_MS);
-      } else {
-        input = draw(kind === "chain" ? chainScripts : kind === "sum" ? sumScripts : kind === "nest" ? nestScripts : nonFiniteScripts, seed);
-        problems = optimizerCase(input, tally, ilp);
-      }
-    } catch (error) {
-      input ??= `(case ${kind}, seed ${seed})`;
-      problems = [`threw: ${(error as Error).stack ?? String(error)}`];
-    }
-    const ms = performance.now() - start;
-    if (kind !== "egraph" && kind !== "egraph-tiny") tally.maxCaseMs = Math.max(tally.maxCaseMs, ms);
+    const { input, problems } = kind === "egraph" || kind === "egraph-tiny"
+      ? checkShrinking(kind === "egraph" ? largeEGraphs : tinyEGraphs, seed, (json) => checkExtractors(randomGraph(json), tally, ilp, kind === "egraph-tiny", ILP_LIMIT_MS), (json) => JSON.stringify(json))
+      : checkShrinking(kind === "chain" ? chainScripts : kind === "sum" ? sumScripts : kind === "nest" ? nestScripts : nonFiniteScripts, seed, (text) => optimizerCase(text, tally, ilp), (text) => text);
     tally.maxRssMb = Math.max(tally.maxRssMb, process.memoryUsage().rss / 2 ** 20);
     tally.caseKinds.set(kind, (tally.caseKinds.get(kind) ?? 0) + 1);
     cases++;
-    if (problems.length > 0) tally.failures.push({ input: input!, problem: `${kind} case (seed ${seed}): ${problems.slice(0, 5).join("; ")}` });
+    if (problems.length > 0) tally.failures.push({ input, problem: `${kind} case (seed ${seed}, shrunk): ${problems.slice(0, 5).join("; ")}` });
     if (cases % 25 === 0) options.log(`optimizer: ${cases} cases, ${tally.failures.length} failures`);
   }
   const measures: FuzzMeasure[] = [
