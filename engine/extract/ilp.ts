@@ -27,7 +27,10 @@ export interface IlpOptions {
   /**
    * A safety net, not a budget (default 10 s): GLPK bounds its search only by
    * time, so a solve it stops early is marked `timedOut` (the greedy plan or
-   * the best found is used; a faster machine may do better).
+   * the best found is used; a faster machine may do better). The call keeps
+   * to it: GLPK runs in a worker that is stopped at 95 % of the limit
+   * (glpk-worker.ts); only the greedy plan, computed first, can take longer
+   * on a huge graph.
    */
   timeLimitMs?: number;
   /** A known extraction (default: greedy DAG): its cost bounds the search and it is returned if the ILP fails. */
