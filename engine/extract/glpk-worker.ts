@@ -7,8 +7,8 @@
  * worker is terminated and a fresh one is started on the next call, so the
  * limit holds whatever GLPK does. The worker loads GLPK once and stays up
  * between calls (unref'd: it never keeps the process alive); after a
- * timeout its replacement starts loading at once, in its own thread, and a
- * call that finds it still loading falls back (it waits only its limit).
+ * timeout its replacement is started by the next call, which waits for it
+ * to load GLPK only within its own limit (else it falls back).
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 
@@ -58,8 +58,7 @@ export class GlpkWorker<R> {
 
   /**
    * Solves `lp` in the worker, waiting at most `limitMs` in all (loading
-   * GLPK included): past it the worker is terminated and a new one starts
-   * loading for the next call.
+   * GLPK included): past it the worker is terminated.
    */
   solve(lp: unknown, options: unknown, limitMs: number): WorkerSolve<R> {
     const start = performance.now();
@@ -71,8 +70,8 @@ export class GlpkWorker<R> {
     const reply = this.receive(pending, limitMs - (performance.now() - start));
     pending.port.close();
     if (reply === undefined) {
+      // Its replacement starts at the next call (spawning a thread here would add to this call's time).
       this.stop();
-      this.start();
       return { timedOut: true };
     }
     return reply as WorkerSolve<R>;
