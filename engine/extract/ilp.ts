@@ -93,7 +93,8 @@ function solveBounded(g: Glpk, lp: unknown, options: unknown, hardLimitMs: numbe
 }
 
 export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {}): Promise<Extraction> {
-  await loadedWorker();
+  // GLPK's first load is not counted against the limit; a worker restarted after a timeout loads within it.
+  if (worker === undefined) await loadedWorker();
   return solveIlp(await glpk(), graph, options);
 }
 
