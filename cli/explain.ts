@@ -27,7 +27,7 @@ import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
-import { optimizeBlock, safetyNetNote, type BlockOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
+import { optimizeProgram, safetyNetNote, type ProgramOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
 import { out } from "./output";
 import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
@@ -89,18 +89,7 @@ function variables(analysis: ProgramAnalysis, block: ProgramAnalysis["dags"]["bl
   });
 }
 
-type Optimized = Map<ProgramAnalysis["dags"]["blocks"][number], BlockOptimization>;
-
-/** Runs the optimizer on every block with sizes (suggestions per statement). */
-function optimizeProgram(analysis: ProgramAnalysis, text: string, options: SuggestOptions): Optimized {
-  const result: Optimized = new Map();
-  for (const info of analysis.dags.blocks) {
-    const sizes = analysis.sizes.blocks.get(info.block);
-    if (!sizes) continue;
-    result.set(info, optimizeBlock({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, options));
-  }
-  return result;
-}
+type Optimized = ProgramOptimization;
 
 function suggestionJson(s: Suggestion) {
   return {
@@ -162,6 +151,8 @@ function lines(range: Range): string {
   return a === b ? `line ${a}` : `lines ${a}-${b}`;
 }
 
+const DOCUMENT_BUDGET_NOTE = "  not searched for rewrites: earlier blocks used the optimizer's work budget for this file (only multiplication-chain orders were tried)";
+
 function explainText(file: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, optimized: Optimized, options: { dag: boolean; hasErrors: boolean }): string {
   const blocks = analysis?.dags.blocks ?? [];
   const parts = diagnostics.map((d) => formatDiagnostic(file, d));
@@ -175,6 +166,7 @@ function explainText(file: string, diagnostics: readonly Diagnostic[], analysis:
     parts.push(...(assigned.length > 0 ? assigned : ["  (assigns no variable)"]));
     const safetyNet = optimized.get(block)?.safetyNet;
     if (safetyNet) parts.push(safetyNetNote(safetyNet));
+    if (optimized.get(block)?.stopReason === "documentBudget") parts.push(DOCUMENT_BUDGET_NOTE);
     for (const s of optimized.get(block)?.suggestions ?? []) parts.push(...suggestionLines(s));
     if (options.dag) parts.push("dag:", printDag(block.dag, (id) => (sizes ? formatStats(sizes.nodes[id]) : undefined)));
   }

@@ -12,7 +12,21 @@ import { nodeHash, NodeTable, sameNode } from "./node-table";
 export interface EGraphOptions {
   /** Record why classes were merged, so that `explain` can give the rule steps (default false). */
   explanations?: boolean;
+  /**
+   * Work bound of one `rebuild`'s analysis repairs (re-making a node's data
+   * after a child's data changed): this many per e-node in the graph, plus
+   * ANALYSIS_REPAIR_BASE. An analysis whose data settles (a lattice, merges
+   * that say "unchanged" for equal values) never comes near it; one that
+   * keeps calling its data changed is cut off here instead of spinning, and
+   * `analysisCutoffs` counts it (the runner then stops with "rebuildLimit").
+   */
+  analysisRepairsPerNode?: number;
 }
+
+/** Default analysis repairs per e-node per rebuild (see EGraphOptions.analysisRepairsPerNode). */
+export const ANALYSIS_REPAIRS_PER_NODE = 64;
+/** Analysis repairs every rebuild may make on top of the per-node share. */
+export const ANALYSIS_REPAIR_BASE = 10_000;
 
 interface EClass<D> extends EClassView<D> {
   readonly id: ClassId;
@@ -43,14 +57,18 @@ export class EGraph<D> implements EGraphApi<D> {
   /** Classes whose node lists may hold stale or duplicate nodes since the last rebuild. */
   private dirty = new Set<ClassId>();
   private readonly proofs: ProofForest | undefined;
+  private readonly analysisRepairsPerNode: number;
   /** Changes on every added node and every effective union (saturation detection). */
   version = 0;
+  /** Rebuilds whose analysis repairs hit their bound and were cut off (the analysis data may then not be settled). */
+  analysisCutoffs = 0;
 
   constructor(
     readonly analysis: Analysis<D>,
     options: EGraphOptions = {},
   ) {
     this.proofs = options.explanations ? new ProofForest() : undefined;
+    this.analysisRepairsPerNode = options.analysisRepairsPerNode ?? ANALYSIS_REPAIRS_PER_NODE;
   }
 
   /** E-nodes in the graph (exact after `rebuild`; congruent duplicates are counted until then). */
@@ -221,6 +239,8 @@ export class EGraph<D> implements EGraphApi<D> {
   /** Restores the invariants after unions: congruence, the hash-cons, analysis data, canonical class nodes. */
   rebuild(): number {
     let repairs = 0;
+    let analysisRepairs = 0;
+    let analysisCut = false;
     while (this.pending.length > 0 || this.analysisPending.length > 0) {
       const todo = this.pending;
       this.pending = [];
@@ -240,7 +260,15 @@ export class EGraph<D> implements EGraphApi<D> {
       }
       const analysisTodo = this.analysisPending;
       this.analysisPending = [];
+      if (analysisCut) continue;
       for (const node of analysisTodo) {
+        if (++analysisRepairs > ANALYSIS_REPAIR_BASE + this.analysisRepairsPerNode * this.liveNodes) {
+          // Congruence still closes (unions only shrink the class count); the analysis stops propagating.
+          analysisCut = true;
+          this.analysisCutoffs++;
+          this.analysisPending = [];
+          break;
+        }
         const id = this.find(node.owner);
         const eclass = this.classById[id]!;
         const fresh = this.analysis.make(this, this.canonicalize(node));

@@ -17,8 +17,12 @@ import { MatchList, searchPattern } from "./pattern";
 import { applierVariableIndex, compileInstantiate, type Rewrite } from "./rewrite";
 import type { ClassId } from "./types";
 
-/** Why a run stopped: saturation, a work bound (iterations, e-nodes, matches applied), the time safety net, or a cancel. */
-export type StopReason = "saturated" | "iterationLimit" | "nodeLimit" | "applyLimit" | "timeLimit" | "cancelled";
+/**
+ * Why a run stopped: saturation, a work bound (iterations, e-nodes, matches
+ * applied, or "rebuildLimit": a rebuild's analysis repairs hit their bound,
+ * see EGraphOptions.analysisRepairsPerNode), the time safety net, or a cancel.
+ */
+export type StopReason = "saturated" | "iterationLimit" | "nodeLimit" | "applyLimit" | "rebuildLimit" | "timeLimit" | "cancelled";
 
 export interface RunOptions {
   /** Work bound: iterations (default 30). */
@@ -135,6 +139,8 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
   /** Search every candidate class (after an iteration that changed nothing). */
   let exhaustive = false;
   egraph.rebuild();
+  // A graph whose analysis did not settle (before this run, or in it) is not searched further.
+  if (egraph.analysisCutoffs > 0) stopReason = "rebuildLimit";
 
   for (let iteration = 0; stopReason === undefined; iteration++) {
     if (iteration >= iterationLimit) {
@@ -228,7 +234,8 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     const t3 = performance.now();
     iterations.push({ nodes: egraph.nodeCount, classes: egraph.classCount, applied, searchMs: t1 - t0, applyMs: t2 - t1, rebuildMs: t3 - t2 });
     if (stopReason !== undefined) break;
-    if (options.shouldStop?.()) stopReason = "cancelled";
+    if (egraph.analysisCutoffs > 0) stopReason = "rebuildLimit";
+    else if (options.shouldStop?.()) stopReason = "cancelled";
     else if (timedOut || clock() > deadline) stopReason = "timeLimit";
     else if (egraph.nodeCount > nodeLimit) stopReason = "nodeLimit";
     else if (egraph.version === versionBefore && !banned && (!truncated || exhaustive)) stopReason = "saturated";

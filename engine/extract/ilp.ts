@@ -1,25 +1,36 @@
 /**
  * Optimal DAG-cost extraction as an integer linear program (SPORES, Fig. 11),
  * solved by GLPK (glpk.js, WebAssembly): a 0/1 variable per e-node and per
- * e-class; the roots are chosen; a chosen node chooses its children's
- * classes; a chosen class chooses at least one member; the objective is the
- * sum of the chosen nodes' costs, so a shared sub-expression is paid once.
- * Cycles are ruled out with a level per class (a chosen node's class sits
- * above its children's). The greedy-DAG result bounds the objective and is
- * the fallback when the solver runs out of time.
+ * e-class. The model's feasible points are exactly the valid extractions,
+ * so its optimum is the cheapest one even with negative node costs:
+ * - the roots' classes are chosen;
+ * - a chosen class takes exactly one of its nodes (a class not chosen, none);
+ * - a chosen node chooses its children's classes;
+ * - a class that is not a root is chosen only if some chosen node uses it
+ *   (else a negative-cost class no root needs would lower the objective);
+ * - no cycle: a level per class, a chosen node's class sits above its
+ *   children's (only needed inside strongly connected components).
+ * The objective is the sum of the chosen nodes' costs (each once: the DAG
+ * cost). The greedy-DAG result bounds the objective and is the fallback.
+ * "optimal" is claimed only when GLPK proved the optimum of this model and
+ * the extraction read back costs what GLPK's objective says.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { dagCost, reachableChoices, treeCost, validateExtraction } from "./costs";
 import { childClass, type Extraction, type ExtractionGraph } from "./extraction-graph";
+import { GlpkWorker } from "./glpk-worker";
 import { extractGreedyDag } from "./greedy-dag";
 
 export interface IlpOptions {
   /**
    * A safety net, not a budget (default 10 s): GLPK bounds its search only by
    * time, so a solve it stops early is marked `timedOut` (the greedy plan or
-   * the best found is used; a faster machine may do better).
+   * the best found is used; a faster machine may do better). The call keeps
+   * to it: GLPK runs in a worker that is stopped at 95 % of the limit
+   * (glpk-worker.ts); only the greedy plan, computed first, can take longer
+   * on a huge graph.
    */
   timeLimitMs?: number;
   /** A known extraction (default: greedy DAG): its cost bounds the search and it is returned if the ILP fails. */
@@ -38,56 +49,105 @@ interface Glpk {
   solve(lp: unknown, options: unknown): { result: { status: number; z: number; vars: Record<string, number> } };
 }
 
+type GlpkResult = ReturnType<Glpk["solve"]>["result"];
+
 let solver: Promise<Glpk> | undefined;
+let worker: GlpkWorker<GlpkResult> | undefined;
 
 /**
- * GLPK, loaded once: the copy the build puts next to the bundles
+ * Where GLPK is loaded from: the copy the build puts next to the bundles
  * (dist/glpk/, so the packaged extension needs no node_modules), else the
- * glpk.js package. Its WebAssembly lies next to its module.
+ * glpk.js package found in a node_modules above this file. Its WebAssembly
+ * lies next to its module.
  */
-function glpk(): Promise<Glpk> {
+function glpkSpecifier(): string {
   const bundled = path.join(__dirname, "glpk", "glpk.mjs");
-  const specifier = existsSync(bundled) ? pathToFileURL(bundled).href : "glpk.js/node";
-  solver ??= (import(specifier) as Promise<{ default: () => Promise<unknown> }>).then((m) => m.default() as Promise<Glpk>);
+  if (existsSync(bundled)) return pathToFileURL(bundled).href;
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", "glpk.js", "dist", "glpk.js");
+    if (existsSync(candidate)) return pathToFileURL(candidate).href;
+    if (path.dirname(dir) === dir) return "glpk.js/node";
+  }
+}
+
+/** GLPK in this thread, loaded once (its constants build the model; it solves when no worker can). */
+function glpk(): Promise<Glpk> {
+  solver ??= (import(glpkSpecifier()) as Promise<{ default: () => Promise<unknown> }>).then((m) => m.default() as Promise<Glpk>);
   return solver;
 }
 
+/** The GLPK worker, with GLPK loaded (loading it is not counted against the first solve's limit). */
+async function loadedWorker(): Promise<GlpkWorker<GlpkResult>> {
+  worker ??= new GlpkWorker<GlpkResult>(glpkSpecifier());
+  await worker.loaded();
+  return worker;
+}
+
+/** Solves in the GLPK worker within `hardLimitMs` (undefined: it ran out of time), or in this thread if the worker cannot load GLPK. */
+function solveBounded(g: Glpk, lp: unknown, options: unknown, hardLimitMs: number): GlpkResult | undefined {
+  worker ??= new GlpkWorker<GlpkResult>(glpkSpecifier());
+  const reply = worker.solve(lp, options, hardLimitMs);
+  if ("result" in reply) return reply.result;
+  if ("timedOut" in reply) return undefined;
+  return g.solve(lp, options).result;
+}
+
 export async function extractIlp(graph: ExtractionGraph, options: IlpOptions = {}): Promise<Extraction> {
+  // GLPK's first load is not counted against the limit; a worker restarted after a timeout loads within it.
+  if (worker === undefined) await loadedWorker();
   return solveIlp(await glpk(), graph, options);
 }
 
 /** ILP extraction as a synchronous function (the solver loaded first), e.g. for the optimizer's per-statement plans. */
 export async function ilpExtractor(options: Omit<IlpOptions, "initial"> = {}): Promise<(graph: ExtractionGraph) => Extraction> {
   const g = await glpk();
+  await loadedWorker();
   return (graph) => solveIlp(g, graph, options);
 }
+
+/**
+ * GLPK's own time limit: this share of ours, less the time spent before the
+ * solve (building the model); it then returns the best plan it found.
+ */
+const SOLVER_SHARE = 0.85;
+/** The hard limit: past this share of ours the worker is stopped (what is left reads the result back). */
+const HARD_SHARE = 0.95;
 
 function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extraction {
   const start = performance.now();
   const initial = options.initial ?? extractGreedyDag(graph);
   const timeLimitMs = options.timeLimitMs ?? 10_000;
   const fallback = (timedOut: boolean): Extraction => ({ ...initial, ms: performance.now() - start, method: initial.method, timedOut, ...(timedOut ? { timeLimitMs } : {}) });
+  // The greedy plan (the bound and the fallback) can take the whole limit on a large graph: then there is no time to solve.
+  if (performance.now() - start >= timeLimitMs * SOLVER_SHARE) return fallback(true);
   const { classes, nodes } = prune(graph);
   if (nodes.length === 0) return fallback(false);
   const classIndex = new Map(classes.map((c, k) => [c, k]));
+  const rootSet = new Set(graph.roots);
+  for (const root of graph.roots) if (!classIndex.has(root)) return fallback(false);
   // Only an edge inside a strongly connected component can close a cycle: levels are needed there only.
   const component = stronglyConnected(classes, nodes);
   const componentSize = new Map<number, number>();
   for (const c of component.values()) componentSize.set(c, (componentSize.get(c) ?? 0) + 1);
-  const subjectTo: { name: string; vars: { name: string; coef: number }[]; bnds: { type: number; lb: number; ub: number } }[] = [];
+  type Row = { name: string; vars: { name: string; coef: number }[]; bnds: { type: number; lb: number; ub: number } };
+  const subjectTo: Row[] = [];
   const bounds: { name: string; type: number; lb: number; ub: number }[] = [];
   const binaries: string[] = [];
+  const atMost = (ub: number) => ({ type: g.GLP_UP, lb: 0, ub });
   classes.forEach((_, k) => binaries.push(`c${k}`));
+  /** For each class, the nodes that use it as a child. */
+  const users = new Map<string, { name: string; coef: number }[]>(classes.map((c) => [c, []]));
   nodes.forEach((node, k) => {
     binaries.push(`n${k}`);
     const own = classIndex.get(node.eclass)!;
-    // A chosen node chooses its own class and each child's class, and sits above the children.
-    subjectTo.push({ name: `own${k}`, vars: [{ name: `n${k}`, coef: 1 }, { name: `c${own}`, coef: -1 }], bnds: { type: g.GLP_UP, lb: 0, ub: 0 } });
     for (const [j, child] of node.childClasses.entries()) {
       const h = classIndex.get(child)!;
-      subjectTo.push({ name: `child${k}_${j}`, vars: [{ name: `n${k}`, coef: 1 }, { name: `c${h}`, coef: -1 }], bnds: { type: g.GLP_UP, lb: 0, ub: 0 } });
+      users.get(child)!.push({ name: `n${k}`, coef: 1 });
+      // A chosen node chooses each child's class...
+      subjectTo.push({ name: `child${k}_${j}`, vars: [{ name: `n${k}`, coef: 1 }, { name: `c${h}`, coef: -1 }], bnds: atMost(0) });
       const scc = component.get(node.eclass)!;
       if (scc !== component.get(child)) continue;
+      // ...and sits above it: l_own - l_child >= 1 when chosen (vacuous when not).
       const levelBound = componentSize.get(scc)! + 1;
       subjectTo.push({
         name: `level${k}_${j}`,
@@ -99,30 +159,37 @@ function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extract
   const membersOf = new Map<string, { name: string; coef: number }[]>(classes.map((c) => [c, []]));
   nodes.forEach((n, i) => membersOf.get(n.eclass)!.push({ name: `n${i}`, coef: 1 }));
   classes.forEach((cls, k) => {
-    const members = membersOf.get(cls)!;
-    subjectTo.push({ name: `member${k}`, vars: [...members, { name: `c${k}`, coef: -1 }], bnds: { type: g.GLP_LO, lb: 0, ub: 0 } });
+    // A chosen class takes exactly one member; a class not chosen takes none.
+    subjectTo.push({ name: `member${k}`, vars: [...membersOf.get(cls)!, { name: `c${k}`, coef: -1 }], bnds: { type: g.GLP_FX, lb: 0, ub: 0 } });
+    if (rootSet.has(cls)) {
+      // A row, not a column bound: glpk.js resets the bounds of binary columns to [0, 1].
+      subjectTo.push({ name: `root${k}`, vars: [{ name: `c${k}`, coef: 1 }], bnds: { type: g.GLP_LO, lb: 1, ub: 1 } });
+    } else {
+      // Chosen only when some chosen node uses it: c <= sum of its users.
+      subjectTo.push({ name: `used${k}`, vars: [{ name: `c${k}`, coef: 1 }, ...users.get(cls)!.map((u) => ({ name: u.name, coef: -1 }))], bnds: atMost(0) });
+    }
     const size = componentSize.get(component.get(cls)!)!;
     if (size > 1) bounds.push({ name: `l${k}`, type: g.GLP_DB, lb: 0, ub: size + 1 });
   });
-  for (const root of graph.roots) {
-    const k = classIndex.get(root);
-    if (k === undefined) return fallback(false);
-    // A row, not a column bound: glpk.js resets the bounds of binary columns to [0, 1].
-    subjectTo.push({ name: `root${k}`, vars: [{ name: `c${k}`, coef: 1 }], bnds: { type: g.GLP_LO, lb: 1, ub: 1 } });
-  }
   const objective = nodes.map((n, k) => ({ name: `n${k}`, coef: n.cost }));
   if (Number.isFinite(initial.dagCost)) {
-    subjectTo.push({ name: "bound", vars: objective, bnds: { type: g.GLP_UP, lb: 0, ub: initial.dagCost * (1 + 1e-9) + 1e-12 } });
+    // The greedy plan is feasible, so the optimum costs at most as much (a small tolerance keeps it feasible, negative costs too).
+    subjectTo.push({ name: "bound", vars: objective, bnds: atMost(initial.dagCost + 1e-9 * Math.abs(initial.dagCost) + 1e-9) });
   }
   const lp = { name: "extract", objective: { direction: g.GLP_MIN, name: "cost", vars: objective }, subjectTo, bounds, binaries };
-  let result: ReturnType<Glpk["solve"]>["result"];
+  // GLPK's limit is what is left of ours after building the model, less a share for reading the result back.
+  const solverMs = timeLimitMs * SOLVER_SHARE - (performance.now() - start);
+  if (solverMs <= 0) return fallback(true);
+  let result: GlpkResult | undefined;
   try {
-    result = g.solve(lp, { msglev: g.GLP_MSG_OFF, tmlim: Math.max(timeLimitMs / 1000, 0.001), presol: true }).result;
+    result = solveBounded(g, lp, { msglev: g.GLP_MSG_OFF, tmlim: Math.max(solverMs / 1000, 0.001), presol: true }, timeLimitMs * HARD_SHARE - (performance.now() - start));
   } catch {
     return fallback(false);
   }
+  if (result === undefined) return fallback(true);
   const elapsed = performance.now() - start;
-  if (result.status !== g.GLP_OPT && result.status !== g.GLP_FEAS) return fallback(elapsed >= timeLimitMs);
+  const proven = result.status === g.GLP_OPT;
+  if (!proven && result.status !== g.GLP_FEAS) return fallback(elapsed >= solverMs);
   const choices = new Map<string, string>();
   nodes.forEach((node, k) => {
     if ((result.vars[`n${k}`] ?? 0) > 0.5 && !choices.has(node.eclass)) choices.set(node.eclass, node.id);
@@ -130,8 +197,10 @@ function solveIlp(g: Glpk, graph: ExtractionGraph, options: IlpOptions): Extract
   const chosen = reachableChoices(graph, choices);
   if (validateExtraction(graph, chosen).length > 0) return fallback(false);
   const cost = dagCost(graph, chosen);
-  if (cost > initial.dagCost) return fallback(elapsed >= timeLimitMs);
-  return { choices: chosen, dagCost: cost, treeCost: treeCost(graph, chosen), ms: performance.now() - start, method: "ilp", optimal: result.status === g.GLP_OPT, timedOut: result.status !== g.GLP_OPT, ...(result.status !== g.GLP_OPT ? { timeLimitMs } : {}) };
+  if (cost > initial.dagCost) return fallback(!proven);
+  // The model's objective is the DAG cost of its choice: a proof holds only for the extraction it describes.
+  const optimal = proven && Math.abs(cost - result.z) <= 1e-6 * Math.max(1, Math.abs(cost));
+  return { choices: chosen, dagCost: cost, treeCost: treeCost(graph, chosen), ms: performance.now() - start, method: "ilp", optimal, timedOut: !proven, ...(!proven ? { timeLimitMs } : {}) };
 }
 
 interface PrunedNode {

@@ -8,6 +8,7 @@
  * known gets the literal (or the constant matrix) as a member.
  */
 import type { Analysis, ClassId, EGraphApi, EGraphView, ENode, MergeResult } from "../egraph/types";
+import { sameValue } from "../egraph/same-value";
 import type { DagNode, DagOp, DagType } from "../program/dag-types";
 import { matrixStats, scalarStats, type NodeStats } from "../stats/sizes/node-stats";
 import { nodeStats, type NodeSizeContext, type NodeSizeResult } from "../stats/sizes/node-sizes";
@@ -126,8 +127,8 @@ export class OptimizerAnalysis implements Analysis<OptimizerData> {
       const data: RaData = withConstant({ family: "ra", schema }, constant);
       return {
         data,
-        changedA: schema.length !== a.schema.length || constant !== a.constant,
-        changedB: schema.length !== b.schema.length || constant !== b.constant,
+        changedA: !sameValue(schema, a.schema) || !sameValue(constant, a.constant),
+        changedB: !sameValue(schema, b.schema) || !sameValue(constant, b.constant),
       };
     }
     return { data: a, changedA: false, changedB: a !== b };
@@ -244,7 +245,14 @@ function mergeLinearAlgebra(a: LaData, b: LaData): MergeResult<LaData> {
   const data: LaData = { family: "la", stats };
   if (constant !== undefined) data.constant = constant;
   if (invalid) data.invalid = true;
-  const same = (x: LaData) => x.stats.nnz === stats.nnz && x.stats.rows === stats.rows && x.stats.cols === stats.cols && x.constant === constant && (x.invalid === true) === invalid && (x.stats.nnzExact === true) === (stats.nnzExact === true);
+  // Value equality (NaN equals NaN): a merge that keeps the data must not count as a change, or rebuilding never settles.
+  const same = (x: LaData) =>
+    sameValue(x.stats.nnz, stats.nnz) &&
+    sameValue(x.stats.rows, stats.rows) &&
+    sameValue(x.stats.cols, stats.cols) &&
+    sameValue(x.constant, constant) &&
+    (x.invalid === true) === invalid &&
+    (x.stats.nnzExact === true) === (stats.nnzExact === true);
   return { data, changedA: !same(a), changedB: !same(b) };
 }
 
@@ -262,6 +270,6 @@ function mergeStats(a: NodeStats, b: NodeStats): NodeStats {
   else if (a.nnz === null) nnz = b.nnz;
   else if (b.nnz === null) nnz = a.nnz;
   else nnz = Math.min(a.nnz, b.nnz);
-  const base = nnz === a.nnz && rows === a.rows && cols === a.cols && exact === (a.nnzExact === true) ? a : undefined;
+  const base = sameValue(nnz, a.nnz) && sameValue(rows, a.rows) && sameValue(cols, a.cols) && exact === (a.nnzExact === true) ? a : undefined;
   return base ?? { ...matrixStats(rows, cols, nnz, exact), type: a.type };
 }

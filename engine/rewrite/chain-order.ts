@@ -30,35 +30,59 @@ interface Entry<S> {
   result: S;
 }
 
-/** Eliminates the cheapest inner index first, until one operand is left. */
+/**
+ * Eliminates the cheapest inner index first, until one operand is left.
+ * Each neighbouring pair's product is costed once and kept: a step costs
+ * only the two new pairs next to the one it multiplied (3n products in
+ * all, not n^2 / 2).
+ */
 export function greedyChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>): ChainPlan<S> {
   if (operands.length === 0) throw new Error("an empty multiplication chain");
   const run: Entry<S>[] = operands.map((result, k) => ({ tree: { leaf: k }, cost: 0, result }));
+  const pairs: { result: S; cost: number }[] = [];
+  for (let k = 0; k + 1 < run.length; k++) pairs.push(model.multiply(run[k]!.result, run[k + 1]!.result));
   while (run.length > 1) {
-    let best = -1;
-    let bestProduct: { result: S; cost: number } | undefined;
-    for (let k = 0; k + 1 < run.length; k++) {
-      const product = model.multiply(run[k]!.result, run[k + 1]!.result);
-      if (bestProduct === undefined || product.cost < bestProduct.cost) {
-        best = k;
-        bestProduct = product;
-      }
-    }
+    let best = 0;
+    for (let k = 1; k < pairs.length; k++) if (pairs[k]!.cost < pairs[best]!.cost) best = k;
+    const product = pairs[best]!;
     const [a, b] = [run[best]!, run[best + 1]!];
-    run.splice(best, 2, { tree: { left: a.tree, right: b.tree }, cost: a.cost + b.cost + bestProduct!.cost, result: bestProduct!.result });
+    run.splice(best, 2, { tree: { left: a.tree, right: b.tree }, cost: a.cost + b.cost + product.cost, result: product.result });
+    pairs.splice(best, 1);
+    if (best > 0) pairs[best - 1] = model.multiply(run[best - 1]!.result, run[best]!.result);
+    if (best < pairs.length) pairs[best] = model.multiply(run[best]!.result, run[best + 1]!.result);
   }
   return run[0]!;
 }
 
 /**
+ * Work bound of the exact search: products costed (calls of `multiply`).
+ * The search costs up to n^3 / 6 of them for n operands, so it runs in full
+ * for chains up to about 65 operands; a longer chain (or a block's chains
+ * past their shared budget) keeps greedy's order.
+ */
+export const DEFAULT_CHAIN_PRODUCT_LIMIT = 50_000;
+
+/** What the exact search may still spend, shared by the chains of a block: products costed. */
+export interface ChainBudget {
+  products: number;
+}
+
+/**
  * The cheapest order: best[i][j] is the cheapest plan for operands i..j;
  * plans that cost more than the bound (default: greedy's cost) are pruned.
- * An interval's stats are those of its cheapest plan.
+ * An interval's stats are those of its cheapest plan. The search costs at
+ * most `budget.products` products (counted, and taken from the budget):
+ * when its worst case (n^3 / 6) does not fit, greedy's plan is returned.
  */
-export function optimalChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>, bound?: number): ChainPlan<S> {
-  const greedy = greedyChainOrder(operands, model);
-  const limit = bound ?? greedy.cost;
+export function optimalChainOrder<S>(operands: readonly S[], model: ChainCostModel<S>, bound?: number, budget: ChainBudget = { products: DEFAULT_CHAIN_PRODUCT_LIMIT }): ChainPlan<S> {
   const n = operands.length;
+  const greedyProducts = 3 * n;
+  budget.products -= Math.min(budget.products, greedyProducts);
+  const greedy = greedyChainOrder(operands, model);
+  const exactProducts = ((n - 1) * n * (n + 1)) / 6;
+  if (exactProducts > budget.products) return greedy;
+  budget.products -= exactProducts;
+  const limit = bound ?? greedy.cost;
   const best: (Entry<S> | undefined)[][] = Array.from({ length: n }, () => new Array<Entry<S> | undefined>(n));
   for (let i = 0; i < n; i++) best[i]![i] = { tree: { leaf: i }, cost: 0, result: operands[i]! };
   for (let length = 2; length <= n; length++) {

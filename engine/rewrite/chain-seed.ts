@@ -10,7 +10,7 @@ import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../cost";
 import type { DagOp, DagType } from "../program/dag-types";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { operationStats, type OptimizerData } from "./analysis";
-import { optimalChainOrder, type ChainCostModel, type ChainTree } from "./chain-order";
+import { DEFAULT_CHAIN_PRODUCT_LIMIT, optimalChainOrder, type ChainBudget, type ChainCostModel, type ChainTree } from "./chain-order";
 
 const MATMUL: DagOp = { kind: "matmul" };
 const MATRIX_DOUBLE: DagType = { dataType: "matrix", valueType: "double" };
@@ -24,37 +24,51 @@ export const MATMUL_COST: ChainCostModel<NodeStats> = {
   },
 };
 
-/** Orders every maximal chain under `roots`; returns how many chains were seeded. */
-export function seedChainOrders(egraph: EGraphApi<OptimizerData>, nodeOf: (cls: ClassId) => ENode | undefined, roots: readonly ClassId[]): number {
+/**
+ * Orders every maximal chain under `roots`; returns how many chains were
+ * seeded. The exact orders of all chains together cost at most `budget`
+ * products (a count: chains past it keep greedy's order).
+ */
+export function seedChainOrders(egraph: EGraphApi<OptimizerData>, nodeOf: (cls: ClassId) => ENode | undefined, roots: readonly ClassId[], budget: ChainBudget = { products: DEFAULT_CHAIN_PRODUCT_LIMIT }): number {
   const isProduct = (cls: ClassId) => nodeOf(egraph.find(cls))?.op === "mm";
-  const operands = (cls: ClassId): ClassId[] => (isProduct(cls) ? nodeOf(egraph.find(cls))!.children.flatMap(operands) : [egraph.find(cls)]);
+  // Both walks keep their own stack (a chain or a DAG thousands of nodes deep must not overflow the call stack).
+  const operands = (cls: ClassId): ClassId[] => {
+    const found: ClassId[] = [];
+    const stack = [cls];
+    while (stack.length > 0) {
+      const top = egraph.find(stack.pop()!);
+      if (isProduct(top)) stack.push(...[...nodeOf(top)!.children].reverse());
+      else found.push(top);
+    }
+    return found;
+  };
   const seen = new Set<ClassId>();
   let seeded = 0;
-  const visit = (cls: ClassId): void => {
-    const id = egraph.find(cls);
+  const stack = [...roots].reverse();
+  while (stack.length > 0) {
+    const id = egraph.find(stack.pop()!);
     const node = nodeOf(id);
-    if (!node || seen.has(id)) return;
+    if (!node || seen.has(id)) continue;
     seen.add(id);
     if (node.op === "mm") {
       const chain = operands(id);
-      if (chain.length >= 3 && seedChain(egraph, id, chain)) seeded++;
-      for (const operand of chain) visit(operand);
-      return;
+      if (chain.length >= 3 && seedChain(egraph, id, chain, budget)) seeded++;
+      for (let k = chain.length - 1; k >= 0; k--) stack.push(chain[k]!);
+      continue;
     }
-    for (const child of node.children) visit(child);
-  };
-  for (const root of roots) visit(root);
+    for (let k = node.children.length - 1; k >= 0; k--) stack.push(node.children[k]!);
+  }
   return seeded;
 }
 
-function seedChain(egraph: EGraphApi<OptimizerData>, cls: ClassId, chain: readonly ClassId[]): boolean {
+function seedChain(egraph: EGraphApi<OptimizerData>, cls: ClassId, chain: readonly ClassId[], budget: ChainBudget): boolean {
   const stats: NodeStats[] = [];
   for (const operand of chain) {
     const data = egraph.data(operand);
     if (data.family !== "la" || data.invalid || data.stats.type.dataType !== "matrix" || data.stats.rows === null || data.stats.cols === null) return false;
     stats.push(data.stats);
   }
-  const plan = optimalChainOrder(stats, MATMUL_COST);
+  const plan = optimalChainOrder(stats, MATMUL_COST, undefined, budget);
   if (!Number.isFinite(plan.cost)) return false;
   const build = (tree: ChainTree): ClassId => ("leaf" in tree ? chain[tree.leaf]! : egraph.add({ op: "mm", children: [build(tree.left), build(tree.right)] }));
   egraph.union(cls, build(plan.tree), "chain order (variable elimination)");

@@ -6,3 +6,5 @@ export { randomInputs, shrinkDimensions, type InputCase, type VariableShape } fr
 export { valueDifference, verifyRewrite, type VerifyOptions, type VerifyResult } from "./verify-rewrite";
 export { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough, type SavingThresholds } from "./worth-taking";
 export { safetyNetNote } from "./safety-net";
+export { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, spend, type DocumentBudget } from "./document-budget";
+export { optimizeProgram, type ProgramOptimization } from "./optimize-program";

@@ -23,6 +23,7 @@ import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
 import { type Extractor, originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
 import { statementRoots, type StatementRoot } from "./statement-roots";
 import { verifyRewrite, type VariableShape } from "./verify-rewrite";
+import { blockSaturation, spend, type DocumentBudget } from "./document-budget";
 import { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough } from "./worth-taking";
 
 export interface SuggestOptions {
@@ -37,6 +38,14 @@ export interface SuggestOptions {
   keepPlanGraphs?: boolean;
   /** How the cheapest plan is picked (default: greedy with DAG costs; `ilpExtractor` for the ILP). */
   extract?: Extractor;
+  /**
+   * The work left for the whole document (counts, shared by its blocks and
+   * spent in block order): each block's saturation is bounded by what is
+   * left, and takes off what it used; with nothing left a block is not
+   * saturated (stopReason "documentBudget"; its seeded plans are still
+   * extracted). See document-budget.ts.
+   */
+  documentBudget?: DocumentBudget;
 }
 
 export interface Suggestion {
@@ -102,7 +111,7 @@ export interface BlockOptimization {
   /** Statements whose original plan SystemDS runs with fused operators. */
   fusion: StatementFusion[];
   dropped: DroppedSuggestion[];
-  /** Why saturation stopped: "saturated", a work bound ("iterationLimit", "nodeLimit", "applyLimit"), the safety net ("timeLimit"), "cancelled". */
+  /** Why saturation stopped: "saturated", a work bound ("iterationLimit", "nodeLimit", "applyLimit", "rebuildLimit", "documentBudget"), the safety net ("timeLimit"), "cancelled". */
   stopReason: string;
   /**
    * Present when a time safety net stopped the work (saturation's, on this
@@ -144,7 +153,9 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   if (roots.length === 0) return { suggestions: [], fusion: [], dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start };
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
-  const report = saturate(block.egraph, block.attributes, options.saturation);
+  const bounded = blockSaturation(options.saturation ?? {}, options.documentBudget);
+  const report = bounded === undefined ? undefined : saturate(block.egraph, block.attributes, bounded);
+  if (options.documentBudget) spend(options.documentBudget, block.egraph.nodeCount, report?.applied ?? 0);
   const isOriginal = originalPlanFilter(block);
   const outcomes = new Map<StatementRoot, Outcome>();
   const planGraphs: ExtractionGraph[] = [];
@@ -172,13 +183,14 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
     suggestions,
     fusion,
     dropped,
-    stopReason: report.stopReason,
-    work: { iterations: report.iterations.length, applied: report.applied },
+    // No report: the document's work budget was spent by earlier blocks.
+    stopReason: report?.stopReason ?? "documentBudget",
+    work: { iterations: report?.iterations.length ?? 0, applied: report?.applied ?? 0 },
     nodes: block.egraph.nodeCount,
     classes: block.egraph.classCount,
     ms: performance.now() - start,
   };
-  if (report.safetyNet) result.safetyNet = { what: "saturation", ...report.safetyNet };
+  if (report?.safetyNet) result.safetyNet = { what: "saturation", ...report.safetyNet };
   else if (extractionSafetyNet) result.safetyNet = { what: "extraction", ...extractionSafetyNet };
   if (options.keepPlanGraphs) result.planGraphs = planGraphs;
   return result;
@@ -233,9 +245,33 @@ function seedBlock(block: BlockEGraph, roots: readonly ClassId[]): void {
   seedChainOrders(egraph, nodeOf, roots);
   for (const root of roots) {
     const bind = bindRoot(egraph, attributes, root);
-    if (bind !== undefined) seedSumProductForm(egraph, attributes, nodeOf, root, bind);
+    if (bind !== undefined && withinSize(nodeOf, root, SUM_PRODUCT_SEED_NODE_LIMIT)) seedSumProductForm(egraph, attributes, nodeOf, root, bind);
   }
   egraph.rebuild();
+}
+
+/**
+ * Work bound of a statement's sum-product seed: the DAG nodes under it
+ * (through earlier statements too). Its polynomial is built by recursion
+ * over them, so a longer one (a statement over 10,000 earlier ones) is left
+ * to the rules: the seed would cost time, memory and stack per statement.
+ */
+export const SUM_PRODUCT_SEED_NODE_LIMIT = 256;
+
+/** Whether at most `limit` distinct classes lie under `root` (following `nodeOf`; a walk of at most limit + 1 classes). */
+function withinSize(nodeOf: (cls: ClassId) => ENode | undefined, root: ClassId, limit: number): boolean {
+  const seen = new Set<ClassId>([root]);
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = nodeOf(stack.pop()!);
+    for (const child of node?.children ?? []) {
+      if (seen.has(child)) continue;
+      if (seen.size >= limit) return false;
+      seen.add(child);
+      stack.push(child);
+    }
+  }
+  return true;
 }
 
 /** Statements worth optimizing: their value is a matrix or scalar expression over known sizes, not a bare leaf. */
@@ -386,18 +422,17 @@ function variableShapes(input: BlockInput, block: BlockEGraph, root: StatementRo
   const used = new Set(texts.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []);
   const dimensions = new Set([...texts.matchAll(/\b(?:rows|cols)\s*=\s*([A-Za-z_][A-Za-z0-9_.]*)/g)].map((m) => m[1]!));
   const byName = new Map<string, NodeStats>();
-  for (const [node, name] of root.named) byName.set(name, input.stats[node]!);
-  for (const [op, node] of block.leafNodes) {
-    if (op.startsWith("var:") && !byName.has(op.slice(4))) byName.set(op.slice(4), input.stats[node.id]!);
+  for (const name of used) {
+    const node = root.scope.nodeOf(name) ?? block.leafNodes.get(`var:${name}`)?.id;
+    if (node !== undefined) byName.set(name, input.stats[node]!);
   }
   for (const [name, stats] of byName) {
-    if (!used.has(name)) continue;
     if (stats.type.dataType === "scalar") {
       // The verifier evaluates with the value the optimizer folded; an unknown scalar used as a dimension is a positive integer.
       const shape: VariableShape = { name, kind: "scalar" };
       if (typeof stats.value === "number") shape.value = stats.value;
       else if (typeof stats.value === "boolean") shape.value = stats.value ? 1 : 0;
-      else if (dimensions.has(name)) shape.dimension = true;
+      if (dimensions.has(name)) shape.dimension = true;
       shapes.push(shape);
     }
     else if (stats.type.dataType === "matrix" && stats.rows !== null && stats.cols !== null) {

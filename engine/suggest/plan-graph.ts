@@ -12,8 +12,8 @@ import type { OptimizerData } from "../rewrite";
 import { enodeCost } from "../rewrite";
 
 export interface PlanGraphOptions {
-  /** Class → the variable that holds its value before the statement. */
-  named: ReadonlyMap<ClassId, string>;
+  /** Class → the variable that holds its value before the statement (undefined: none). */
+  nameOf: (cls: ClassId) => string | undefined;
   /** Which nodes may be chosen (default: all). */
   allowed?: (node: ENode, id: ClassId) => boolean;
   /** Cost of a node (default: the cost model). */
@@ -27,7 +27,7 @@ export function planGraph(egraph: EGraph<OptimizerData>, root: ClassId, options:
   const rootId = egraph.find(root);
   return extractionGraphOf(egraph, [rootId], (node, id) => (options.allowed && !options.allowed(node, id) ? Number.POSITIVE_INFINITY : cost(node, id)), {
     leaf: (cls) => {
-      const name = cls === rootId ? undefined : options.named.get(cls);
+      const name = cls === rootId ? undefined : options.nameOf(cls);
       return name === undefined ? undefined : NAME_PREFIX + name;
     },
   });

@@ -32,15 +32,50 @@ export const MAX_SHRUNK_DIMENSION = 64;
 
 export type InputCase = "dense" | "sparse" | "empty-rows-cols" | "all-zero";
 
-/** Each distinct dimension above 1 → a smaller one, so that every matrix has at most `maxCells` cells. */
+/**
+ * Why the shapes cannot be given random inputs, or undefined: every
+ * dimension (a matrix's rows and cols, a known scalar used as a dimension)
+ * must be a whole number from 0 up. A NaN or infinite size (an overflowed
+ * estimate) has no consistent smaller stand-in.
+ */
+export function shapeProblem(shapes: readonly VariableShape[]): string | undefined {
+  const whole = (d: number) => Number.isInteger(d) && d >= 0;
+  for (const s of shapes) {
+    if (s.kind === "matrix") {
+      for (const [what, d] of [["rows", s.rows], ["cols", s.cols]] as const) {
+        if (d !== undefined && !whole(d)) return `${s.name} has ${d} ${what}: random inputs need a whole number of rows and columns from 0 up`;
+      }
+    } else if (s.dimension && s.value !== undefined && !whole(s.value)) {
+      return `${s.name} = ${s.value} is used as a size: random inputs need a whole number from 0 up`;
+    }
+  }
+  return undefined;
+}
+
+/** The dimensions the shapes use: matrices' rows and cols, and the known values of scalars used as sizes. */
+function dimensionsOf(shapes: readonly VariableShape[]): number[] {
+  const dims: number[] = [];
+  for (const s of shapes) {
+    if (s.kind === "matrix") dims.push(s.rows ?? 1, s.cols ?? 1);
+    else if (s.dimension && s.value !== undefined) dims.push(s.value);
+  }
+  return dims;
+}
+
+/**
+ * Each distinct dimension above 1 → a smaller one, so that every matrix has
+ * at most `maxCells` cells (dims are first checked by `shapeProblem`: a
+ * NaN or infinite one throws).
+ */
 export function shrinkDimensions(shapes: readonly VariableShape[], maxCells: number): Map<number, number> {
+  const problem = shapeProblem(shapes);
+  if (problem !== undefined) throw new RangeError(problem);
   let largest = 1;
   for (const s of shapes) if (s.kind === "matrix") largest = Math.max(largest, (s.rows ?? 1) * (s.cols ?? 1));
-  const factor = largest > maxCells ? Math.sqrt(maxCells / largest) : 1;
+  // An overflowed product (1e308 x 1e308) shrinks every dimension to the smallest sizes.
+  const factor = largest > maxCells ? (Number.isFinite(largest) ? Math.sqrt(maxCells / largest) : 0) : 1;
   const map = new Map<number, number>();
-  for (const s of shapes) {
-    for (const d of [s.rows ?? 1, s.cols ?? 1]) if (!map.has(d)) map.set(d, d <= 1 ? d : Math.max(2, Math.min(MAX_SHRUNK_DIMENSION, Math.round(d * factor))));
-  }
+  for (const d of dimensionsOf(shapes)) if (!map.has(d)) map.set(d, d <= 1 ? d : Math.max(2, Math.min(MAX_SHRUNK_DIMENSION, Math.round(d * factor))));
   // Distinct sizes stay distinct, so a shape mismatch is not hidden by the shrinking.
   const used = new Set<number>();
   for (const [d, small] of [...map].sort((a, b) => a[0] - b[0])) {
@@ -61,9 +96,13 @@ export function randomInputs(shapes: readonly VariableShape[], inputCase: InputC
     return positive || random() < 0.5 ? magnitude : -magnitude;
   };
   for (const shape of shapes) {
-    if (shape.kind === "scalar" && shape.value !== undefined) {
+    if (shape.kind === "scalar" && shape.value !== undefined && !shape.dimension) {
       // A known dimension-like value follows the shrinking of the matrices it describes.
       inputs.set(shape.name, double(Number.isInteger(shape.value) ? (dims.get(shape.value) ?? shape.value) : shape.value));
+      continue;
+    }
+    if (shape.kind === "scalar" && shape.dimension && shape.value !== undefined) {
+      inputs.set(shape.name, double(dims.get(shape.value)!));
       continue;
     }
     if (shape.kind === "scalar" && shape.dimension) {

@@ -23,7 +23,8 @@ export type Extractor = (graph: ExtractionGraph) => Extraction;
 export interface StatementPlan {
   root: StatementRoot;
   rootClass: ClassId;
-  named: Map<ClassId, string>;
+  /** Class → the variable holding its value before the statement. */
+  nameOf: (cls: ClassId) => string | undefined;
   before: { graph: ExtractionGraph; extraction: Extraction };
   after: { graph: ExtractionGraph; extraction: Extraction };
 }
@@ -88,20 +89,49 @@ export function symbolicFilter(block: BlockEGraph): (node: ENode, id: ClassId) =
 
 const symbolicFilters = new WeakMap<BlockEGraph, { version: number; filter: (node: ENode, id: ClassId) => boolean }>();
 
+/** Canonical class → the DAG nodes in it (built once per e-graph version, shared by the block's statements). */
+function dagNodesByClass(block: BlockEGraph): Map<ClassId, number[]> {
+  const known = dagNodeIndexes.get(block);
+  if (known && known.version === block.egraph.version) return known.index;
+  const index = new Map<ClassId, number[]>();
+  block.classOfNode.forEach((cls, node) => {
+    const root = block.egraph.find(cls);
+    const list = index.get(root);
+    if (list) list.push(node);
+    else index.set(root, [node]);
+  });
+  dagNodeIndexes.set(block, { version: block.egraph.version, index });
+  return index;
+}
+
+const dagNodeIndexes = new WeakMap<BlockEGraph, { version: number; index: Map<ClassId, number[]> }>();
+
+/** The variable that holds a class's value just before the statement (the first of its DAG nodes a variable holds). */
+function classNames(block: BlockEGraph, root: StatementRoot): (cls: ClassId) => string | undefined {
+  const index = dagNodesByClass(block);
+  return (cls) => {
+    for (const node of index.get(block.egraph.find(cls)) ?? []) {
+      const name = root.scope.nameOf(node);
+      if (name !== undefined) return name;
+    }
+    return undefined;
+  };
+}
+
 /** The statement's plans, or undefined when one cannot be extracted (e.g. an unknown size everywhere). */
 export function planStatement(block: BlockEGraph, root: StatementRoot, isOriginal: (node: ENode) => boolean, extract: Extractor = extractGreedyDag, extraNames: ReadonlyMap<ClassId, string> = new Map()): StatementPlan | undefined {
   const { egraph } = block;
   const symbolic = symbolicFilter(block);
   const rootClass = egraph.find(block.classOfNode[root.node]!);
-  const named = new Map<ClassId, string>();
-  for (const [node, name] of root.named) named.set(egraph.find(block.classOfNode[node]!), name);
-  const staleLeaf = (node: ENode) => node.op.startsWith("var:") && root.stale.has(node.op.slice(4));
-  const before = planGraph(egraph, rootClass, { named, allowed: (node) => !staleLeaf(node) && isOriginal(node) });
-  const afterNames = new Map(named);
-  for (const [cls, name] of extraNames) if (egraph.find(cls) !== rootClass) afterNames.set(egraph.find(cls), name);
-  const after = planGraph(egraph, rootClass, { named: afterNames, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
+  const nameOf = classNames(block, root);
+  const staleLeaf = (node: ENode) => node.op.startsWith("var:") && root.scope.isStale(node.op.slice(4));
+  const before = planGraph(egraph, rootClass, { nameOf, allowed: (node) => !staleLeaf(node) && isOriginal(node) });
+  const extra = new Map<ClassId, string>();
+  for (const [cls, name] of extraNames) if (egraph.find(cls) !== rootClass) extra.set(egraph.find(cls), name);
+  const afterNameOf = (cls: ClassId) => extra.get(egraph.find(cls)) ?? nameOf(cls);
+  const after = planGraph(egraph, rootClass, { nameOf: afterNameOf, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
   try {
-    return { root, rootClass, named, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extract(after) } };
+    return { root, rootClass, nameOf, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extract(after) } };
   } catch {
     return undefined;
   }
@@ -109,9 +139,9 @@ export function planStatement(block: BlockEGraph, root: StatementRoot, isOrigina
 
 /** The plan of any class, with the statement's names (a shared temporary's definition). */
 export function planClass(block: BlockEGraph, cls: ClassId, plan: StatementPlan, extract: Extractor = extractGreedyDag): { graph: ExtractionGraph; extraction: Extraction; term: Term } | undefined {
-  const staleLeaf = (node: ENode) => node.op.startsWith("var:") && plan.root.stale.has(node.op.slice(4));
+  const staleLeaf = (node: ENode) => node.op.startsWith("var:") && plan.root.scope.isStale(node.op.slice(4));
   const symbolic = symbolicFilter(block);
-  const graph = planGraph(block.egraph, block.egraph.find(cls), { named: plan.named, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
+  const graph = planGraph(block.egraph, block.egraph.find(cls), { nameOf: plan.nameOf, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
   try {
     const extraction = extract(graph);
     return { graph, extraction, term: extractedTerm(graph, extraction) };

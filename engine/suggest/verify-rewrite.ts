@@ -6,7 +6,7 @@
  */
 import { evaluateExpression } from "../runtime/interpreter";
 import type { Value } from "../runtime/interpreter/values";
-import { randomInputs, type InputCase, type VariableShape } from "./random-inputs";
+import { randomInputs, shapeProblem, type InputCase, type VariableShape } from "./random-inputs";
 
 export type { InputCase, VariableShape } from "./random-inputs";
 
@@ -26,6 +26,8 @@ export type VerifyResult = { verified: true; trials: number } | { verified: fals
 export function verifyRewrite(original: string, rewritten: string, shapes: readonly VariableShape[], options: VerifyOptions = {}): VerifyResult {
   const cases = options.cases ?? ["dense", "sparse", "empty-rows-cols"];
   const trials = options.trials ?? 2;
+  const problem = shapeProblem(shapes);
+  if (problem !== undefined) return { verified: false, reason: `cannot check the rewrite: ${problem}` };
   let count = 0;
   for (const inputCase of cases) {
     for (let t = 0; t < trials; t++) {
