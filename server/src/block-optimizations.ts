@@ -13,10 +13,16 @@
  * worker's watchdog stopped (optimizer-thread.ts) gets an empty result that
  * says so (`stopReason` "stopped"), cached like any other, so the same
  * block is not tried again on every edit, and the other blocks go on.
+ *
+ * A document's blocks share one work budget in counts (engine/suggest
+ * document-budget.ts), spent in block order by each block's result, cached
+ * or not: a block's saturation bound is what its document has left, and that
+ * bound is part of its cache key, so the same text gets the same hints
+ * whatever was edited or cached before.
  */
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { BlockDagInfo as BlockInfo } from "../../engine/program/dag-program";
-import type { BlockOptimization, Suggestion } from "../../engine/suggest";
+import { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, spend, type BlockOptimization, type DocumentBudget, type Suggestion } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 import { rangeTexts, shiftRange } from "../../engine/syntax/ranges";
 import type { Diagnostic } from "../../engine/syntax";
@@ -64,10 +70,15 @@ export class BlockOptimizer {
   known(text: string, analysis: ProgramAnalysis): DocumentOptimizations {
     const known: DocumentOptimizations = new Map();
     const textOf = rangeTexts(text);
+    const left = documentBudget();
     for (const info of analysis.dags.blocks) {
       const key = blockKey(textOf, analysis, info);
-      const cached = key === undefined ? undefined : this.cache.get(key);
-      if (cached) known.set(info, shifted(cached, info.block.range.start));
+      if (key === undefined) continue;
+      const cached = this.cache.get(this.budgeted(key, left));
+      // The blocks after one not optimized yet depend on what it will spend.
+      if (!cached) break;
+      known.set(info, shifted(cached, info.block.range.start));
+      spend(left, cached.result.nodes, cached.result.work.applied);
     }
     return known;
   }
@@ -79,20 +90,30 @@ export class BlockOptimizer {
   async optimize(uri: string, text: string, analysis: ProgramAnalysis, isCurrent: () => boolean): Promise<DocumentOptimizations | undefined> {
     const results: DocumentOptimizations = new Map();
     const textOf = rangeTexts(text);
+    const left = documentBudget();
     for (const info of analysis.dags.blocks) {
-      const key = blockKey(textOf, analysis, info);
+      const blockText = blockKey(textOf, analysis, info);
       const sizes = analysis.sizes.blocks.get(info.block);
-      if (key === undefined || !sizes) continue;
+      if (blockText === undefined || !sizes) continue;
+      const key = this.budgeted(blockText, left);
       let cached = this.cache.get(key);
       if (!cached) {
         if (!isCurrent()) return undefined;
-        const result = await this.run({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, this.options()).catch(stoppedResult);
+        const options = { ...this.options(), documentBudget: { ...left } };
+        const result = await this.run({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, options).catch(stoppedResult);
         cached = this.store(key, { result, start: info.block.range.start, bytes: 2 * (key.length + JSON.stringify(result).length), users: new Set() });
       }
       cached.users.add(uri);
       results.set(info, shifted(cached, info.block.range.start));
+      spend(left, cached.result.nodes, cached.result.work.applied);
     }
     return isCurrent() ? results : undefined;
+  }
+
+  /** The block's cache key with the saturation bound its document has left for it ("spent": none). */
+  private budgeted(key: string, left: DocumentBudget): string {
+    const bound = blockSaturation(this.options().saturation ?? {}, left);
+    return `${key}|${bound === undefined ? "spent" : `${bound.nodeLimit}:${bound.applyLimit}`}`;
   }
 
   /** Forgets everything (e.g. after the optimizer settings changed). */
@@ -148,6 +169,24 @@ export function stoppedBlockDiagnostics(optimizations: DocumentOptimizations): D
     });
   }
   return found;
+}
+
+/**
+ * One note on the first block the document's work budget did not reach:
+ * that block and the later ones are not searched for rewrites (only their
+ * multiplication-chain orders are tried), and it says how many.
+ */
+export function budgetSpentDiagnostics(optimizations: DocumentOptimizations): Diagnostic[] {
+  const spentBlocks = [...optimizations].filter(([, result]) => result.stopReason === "documentBudget").map(([info]) => info.block.range.start);
+  const first = spentBlocks.sort((a, b) => a.line - b.line || a.character - b.character)[0];
+  if (first === undefined) return [];
+  const { nodes, applied } = DEFAULT_DOCUMENT_BUDGET;
+  return [{
+    severity: "information",
+    message: `the optimizer's work budget for this document (${nodes.toLocaleString("en-US")} e-nodes, ${applied.toLocaleString("en-US")} rewrites applied) is spent: ${spentBlocks.length === 1 ? "this block is" : `this block and ${spentBlocks.length - 1} later ${spentBlocks.length === 2 ? "one are" : "ones are"}`} not searched for rewrites (only multiplication-chain orders are tried).`,
+    range: { start: first, end: { line: first.line, character: first.character + 1 } },
+    code: "optimizer-budget-spent",
+  }];
 }
 
 /**

@@ -74,7 +74,7 @@ import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
-import { BlockOptimizer, type DocumentOptimizations, stoppedBlockDiagnostics } from "./block-optimizations";
+import { BlockOptimizer, budgetSpentDiagnostics, type DocumentOptimizations, stoppedBlockDiagnostics } from "./block-optimizations";
 import { guarded, type GuardState } from "./request-guard";
 import { ReadableFolders } from "./readable-folders";
 import { MAX_CHECKED_CHARACTERS, MAX_CHECKED_LINES, tooLargeToCheck, uncheckedDocument } from "./document-bounds";
@@ -238,7 +238,7 @@ function stateOf(document: TextDocument): DocumentState {
 
 function publish(document: TextDocument, state: DocumentState): void {
   const entry = entryOf(document.uri);
-  const hints = state.analysis ? [...optimizerDiagnostics(state.analysis, state.optimizations, settings.costUnit), ...stoppedBlockDiagnostics(state.optimizations)] : [];
+  const hints = state.analysis ? [...optimizerDiagnostics(state.analysis, state.optimizations, settings.costUnit), ...stoppedBlockDiagnostics(state.optimizations), ...budgetSpentDiagnostics(state.optimizations)] : [];
   const diagnostics = [...state.diagnostics, ...hints];
   entry.analyzed = { text: document.getText(), diagnostics: diagnostics.filter((d) => !state.parsed.diagnostics.includes(d)) };
   void connection.sendDiagnostics({ uri: document.uri, version: state.version, diagnostics: diagnostics.map(toLspDiagnostic) });

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { analyzeText } from "../../engine/stats/program-analysis";
-import { BlockOptimizer, STOPPED, stoppedBlockDiagnostics } from "../../server/src/block-optimizations";
+import { BlockOptimizer, budgetSpentDiagnostics, STOPPED, stoppedBlockDiagnostics } from "../../server/src/block-optimizations";
 import { boundedMeasuredSizes } from "../../server/src/measured-sizes";
 import { OptimizerStoppedError, workerRunner, type BlockRunner } from "../../server/src/optimizer-thread";
 import type { BlockOptimization } from "../../engine/suggest";
@@ -77,4 +77,46 @@ parentPort.on("message", (m) => { if (m.input === "hang") for (;;); parentPort.p
   await assert.rejects(hanging, (e: unknown) => e instanceof OptimizerStoppedError && e.limitMs === 500);
   assert.deepEqual(await after, { answered: "fine" });
   assert.deepEqual(await run("again" as never, { saturation: { timeLimitMs: 30_000 } }), { answered: "again" });
+});
+
+test("a document's blocks share one work budget in block order, cached or not: the same text gets the same bounds", async () => {
+  const seen: Array<{ nodes: number; applied: number } | undefined> = [];
+  // Each block reports 15,000 e-nodes and 100 matches: the 40,000-node budget lasts for three blocks.
+  const runner: BlockRunner = async (_input, options) => {
+    seen.push(options.documentBudget ? { ...options.documentBudget } : undefined);
+    return { ...empty(), nodes: 15_000, work: { iterations: 1, applied: 100 } };
+  };
+  const optimizer = new BlockOptimizer(() => ({}), runner);
+  const text = Array.from({ length: 5 }, (_, i) => `X${i} = rand(rows=3, cols=${i + 2})\nprint(sum(X${i}))`).join("\nif (TRUE) { print(1) }\n");
+  const analysis = analyzeText(text);
+  const results = (await optimizer.optimize("a", text, analysis, () => true))!;
+  assert.deepEqual(seen.slice(0, 4), [
+    { nodes: 40_000, applied: 800_000 },
+    { nodes: 25_000, applied: 799_900 },
+    { nodes: 10_000, applied: 799_800 },
+    { nodes: -5_000, applied: 799_700 },
+  ]);
+  assert.ok(seen.slice(3).every((b) => b!.nodes <= 0), "after the budget is spent every block is asked with nothing left");
+  assert.ok(seen.length < results.size, "equal blocks with the same bound share a cache entry");
+  // From the cache, the same blocks get the same results; a second document with the same text runs nothing.
+  const known = optimizer.known(text, analysis);
+  assert.equal(known.size, results.size);
+  seen.length = 0;
+  await optimizer.optimize("b", text, analyzeText(text), () => true);
+  assert.deepEqual(seen, []);
+  // A block whose earlier blocks spend differently is a different cache entry: its bound differs.
+  const shorter = text.split("\n").slice(3).join("\n");
+  await optimizer.optimize("c", shorter, analyzeText(shorter), () => true);
+  assert.ok(seen.length > 0, "the blocks that moved up the budget order are optimized with their new bound");
+});
+
+test("the first block the document budget did not reach gets one note saying how many blocks were not searched", () => {
+  const text = "X = rand(rows=3, cols=3)\nprint(sum(X))\nif (TRUE) { print(2) }\nY = X %*% X\nprint(sum(Y))\nif (TRUE) { print(3) }\nZ = Y %*% X\nprint(sum(Z))\n";
+  const analysis = analyzeText(text);
+  const results = new Map(analysis.dags.blocks.map((info, i) => [info, { ...empty(), stopReason: i >= 2 ? "documentBudget" : "saturated" }]));
+  const notes = budgetSpentDiagnostics(results);
+  assert.equal(notes.length, 1);
+  assert.equal(notes[0]!.range.start.line, analysis.dags.blocks[2]!.block.range.start.line);
+  assert.match(notes[0]!.message, new RegExp(`^the optimizer's work budget for this document \\(40,000 e-nodes, 800,000 rewrites applied\\) is spent: this block and ${results.size - 3} later ones? (is|are) not searched`));
+  assert.deepEqual(budgetSpentDiagnostics(new Map(analysis.dags.blocks.map((info) => [info, empty()]))), []);
 });
