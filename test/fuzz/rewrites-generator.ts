@@ -7,10 +7,11 @@
  * 1 x 1 matrix and scalar appears), then the dimensions get values from
  * 0 to 4 per case, so 0-row and 0-column matrices (empty), 1 x 1 matrices
  * and vectors happen by themselves. Operators are those the optimizer
- * rewrites (engine/rewrite/la-ops.ts: %*%, t, + - * / ^2, min/max,
- * comparisons, neg, abs, sign, sum/rowSums/colSums, as.scalar, constant
- * fills, broadcasts of row and column vectors and scalars) plus some it
- * treats as opaque (diag, trace, mean, nrow/ncol).
+ * rewrites (engine/rewrite/la-ops.ts: %*%, t, + - * / ^0..3, min/max,
+ * comparisons, neg, abs, sign, sqrt, exp, sum/rowSums/colSums and other
+ * aggregates, as.scalar/as.matrix, constant fills, broadcasts of row and
+ * column vectors and scalars) plus some it treats as opaque (diag, trace,
+ * nrow/ncol).
  *
  * Each input a program uses is declared at the top of the script, in one of
  * four forms chosen by a per-case seed: a literal matrix (small multiples of
@@ -63,6 +64,7 @@ function expressionArbitraries(maxDepth: number): Record<ShapeKey, fc.Arbitrary<
           fc.tuple(fc.constantFrom(...DIMS), fc.constantFrom(...DIMS)).chain(([r, c]) => tie(`${r},${c}`).map((e) => `sum(${e}^2)`)),
           fc.tuple(fc.constantFrom("m", "n", "p" as const), fc.constantFrom("nrow", "ncol")).map(([d, f]) => `${f}(${inputName("A", d, d === "m" ? "n" : "m")})`),
           fc.tuple(fc.constantFrom("m", "n", "p" as const)).chain(([d]) => tie(`${d},1`).map((e) => `mean(${e})`)),
+          fc.tuple(fc.constantFrom("max", "min"), fc.constantFrom(...DIMS)).chain(([f, d]) => tie(`${d},${d}`).map((e) => `${f}(${e})`)),
         );
         continue;
       }
@@ -83,15 +85,18 @@ function expressionArbitraries(maxDepth: number): Record<ShapeKey, fc.Arbitrary<
           fc.tuple(tie(`${r},${k}`), tie(`${k},${c}`)).map(([a, b]) => (lean ? `(${a} %*% ${b})` : `${a} %*% ${b}`)),
         )),
         ...repeat(2, tie(`${c},${r}`).map((e) => `t(${e})`)),
-        same.map((e) => `(${e})^2`),
+        ...repeat(2, same.map((e) => `(${e})^2`)),
+        fc.tuple(same, fc.constantFrom("0", "1", "3")).map(([e, k]) => `(${e})^${k}`),
+        fc.tuple(fc.constantFrom("sqrt", "abs"), same).map(([f, e]) => `${f}((${e})^2)`),
+        same.map((e) => `exp(${e} / 4)`),
         same.map((e) => `(-${e})`),
         fc.tuple(fc.constantFrom("abs", "sign"), same).map(([f, e]) => `${f}(${e})`),
         fc.tuple(fc.constantFrom("min", "max"), same, same).map(([f, a, b]) => `${f}(${a}, ${b})`),
         fc.tuple(same, fc.constantFrom(">", "<", "==", "!=")).map(([a, op]) => `(${a} ${op} 0)`),
         fc.tuple(fc.constantFrom("0", "1", "2", "-1"), fc.constantFrom(...NONZERO_CONSTANTS)).map(([v]) => `matrix(${v}, rows=${dimText(r)}, cols=${dimText(c)})`),
       ];
-      if (c === "1") choices.push(fc.constantFrom(...DIMS).chain((k) => tie(`${r},${k}`).map((e) => `rowSums(${e})`)));
-      if (r === "1") choices.push(fc.constantFrom(...DIMS).chain((k) => tie(`${k},${c}`).map((e) => `colSums(${e})`)));
+      if (c === "1") choices.push(fc.tuple(fc.constantFrom(...DIMS), fc.constantFrom("rowSums", "rowSums", "rowMeans", "rowMaxs")).chain(([k, f]) => tie(`${r},${k}`).map((e) => `${f}(${e})`)));
+      if (r === "1") choices.push(fc.tuple(fc.constantFrom(...DIMS), fc.constantFrom("colSums", "colSums", "colMeans", "colMins")).chain(([k, f]) => tie(`${k},${c}`).map((e) => `${f}(${e})`)));
       // Broadcasts: a matrix with a column vector, a row vector (either side).
       if (c !== "1") choices.push(fc.tuple(same, fc.constantFrom("+", "-", "*"), tie(`${r},1`), fc.boolean()).map(([a, op, v, left]) => (left ? `(${v} ${op} ${a})` : `(${a} ${op} ${v})`)));
       if (r !== "1") choices.push(fc.tuple(same, fc.constantFrom("+", "-", "*"), tie(`1,${c}`), fc.boolean()).map(([a, op, v, left]) => (left ? `(${v} ${op} ${a})` : `(${a} ${op} ${v})`)));
@@ -109,7 +114,7 @@ function repeat<T>(times: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T>[]
 
 /** A never-zero version of an expression: E^2 + c with c > 0. */
 function positive(e: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  return fc.tuple(e, fc.constantFrom("1", "0.5", "2")).map(([a, k]) => `(${a}^2 + ${k})`);
+  return fc.tuple(e, fc.constantFrom("1", "0.5", "2")).map(([a, k]) => `((${a})^2 + ${k})`);
 }
 
 /** A dimension in DML text: the input it belongs to measures it, so the script stays valid at any size. */
