@@ -13,6 +13,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { extractGreedyDag, extractGreedyTree, ilpExtractor } from "../../engine/extract";
 import { AttributeTable, bindRoot, expressionEGraph } from "../../engine/rewrite";
+import { analyzeText } from "../../engine/stats/program-analysis";
 import { differentialCheck, prepareScript } from "../fuzz/rewrites-differential";
 
 const SCRIPTS: Record<string, string> = {
@@ -40,6 +41,17 @@ R1 = min(t(A), (((A)^2 / 2) / 2))
 R2 = ((min(P, (B %*% Q)) / 2) / 2)
 R3 = sum(matrix(2, rows=nrow(F), cols=1))
 `,
+  // Aggregates over no cells: only sums are 0 (min/max are ±Inf, means NaN), so the sizes must not call them all-zero.
+  "rowMaxs over 0 columns": `E = matrix(0, rows=1, cols=0)
+s = -2
+Z = matrix(0, rows=0, cols=0)
+R1 = (sqrt(((rowMaxs(((E / ((E)^2 + 1)))^0) + as.matrix(s)))^2) + sum(t(abs(Z))))
+`,
+  "colMins over 0 rows": `E = matrix(0, rows=1, cols=0)
+F = matrix(0, rows=0, cols=1)
+A = matrix("0", rows=1, cols=1)
+R1 = (((E)^0 %*% F - A) + exp(colMins(F) / 4))
+`,
 };
 
 for (const [name, script] of Object.entries(SCRIPTS)) {
@@ -59,4 +71,27 @@ test("empty dimensions: an empty matrix has no relational form", () => {
   assert.equal(bindRoot(egraph, new AttributeTable(), root), undefined);
   const column = expressionEGraph("u", { u: { rows: 3, cols: 1 } });
   assert.notEqual(bindRoot(column.egraph, new AttributeTable(), column.root), undefined);
+});
+
+test("empty dimensions: row and column aggregates over no cells are non-zero except sums", () => {
+  const script = `E = matrix(0, rows=2, cols=0)
+F = matrix(0, rows=0, cols=3)
+a = rowSums(E)
+b = rowMaxs(E)
+c = rowMeans(E)
+d = colSums(F)
+e = colMins(F)
+f = colProds(F)
+`;
+  const analysis = analyzeText(script);
+  const [info] = analysis.dags.blocks;
+  const sizes = analysis.sizes.blocks.get(info!.block)!;
+  const nnz = (name: string) => {
+    const stats = sizes.nodes[info!.dag.outputs.get(name)!]!;
+    return `${stats.rows}x${stats.cols} nnz ${stats.nnz}${stats.nnzExact ? " exact" : ""}`;
+  };
+  assert.deepEqual(
+    ["a", "b", "c", "d", "e", "f"].map(nnz),
+    ["2x1 nnz 0 exact", "2x1 nnz 2 exact", "2x1 nnz 2 exact", "1x3 nnz 0 exact", "1x3 nnz 3 exact", "1x3 nnz 3 exact"],
+  );
 });
