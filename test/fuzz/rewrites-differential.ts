@@ -7,7 +7,8 @@
  * the product's runtime (a Session); every statement target must hold equal
  * values within the tolerance below.
  *
- * The optimizer runs with its own runtime verification off and no minimum
+ * Scripts whose original results hold Inf or NaN are counted, not compared
+ * (see prepareScript). The optimizer runs with its own runtime verification off and no minimum
  * saving, so every cheaper plan it finds is a suggestion and an unsound one
  * shows up here instead of being dropped quietly.
  *
@@ -120,13 +121,30 @@ export interface PreparedScript {
   before: Map<string, Value>;
 }
 
-/** Checks and runs the script: the prepared script, or why it cannot be used (a generator bug). */
+/**
+ * Checks and runs the script: the prepared script, or why it cannot be used
+ * (a checker error or a failing run is a generator bug). A script whose
+ * results hold Inf or NaN (e.g. colMins over 0 rows) is outside what the
+ * rewrites promise: the algebra they use (0 * x = 0, reassociating a
+ * product) holds for finite numbers only, so such cases are counted apart.
+ */
 export function prepareScript(script: string, targets: readonly string[]): PreparedScript | { kind: "skipped"; reason: string } {
   const checked = checkedAnalysis(script);
   if (checked.error !== undefined) return { kind: "skipped", reason: `the checker reports: ${checked.error}` };
   const before = runScript(script, targets);
   if (typeof before === "string") return { kind: "skipped", reason: `the original fails: ${before}` };
+  for (const [name, value] of before) if (!isFinite(value)) return { kind: "skipped", reason: `${NON_FINITE}: ${name}` };
   return { script, targets, analysis: checked.analysis, before };
+}
+
+export const NON_FINITE = "the original computes Inf or NaN";
+
+function isFinite(value: Value): boolean {
+  if (value.kind === "scalar") return typeof value.value !== "number" || Number.isFinite(value.value);
+  if (value.kind !== "matrix") return true;
+  const m = value.matrix;
+  for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) if (!Number.isFinite(m.get(i, j))) return false;
+  return true;
 }
 
 /** Optimizes the script with `extract`, applies every suggestion, and compares the targets' values before and after. */

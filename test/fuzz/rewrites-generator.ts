@@ -36,7 +36,7 @@ export interface RewriteCase {
   /** Seed of the inputs' forms and values. */
   readonly inputSeed: number;
   /** Right-hand sides of R1, R2, ... with their shapes (a later one may use the earlier results). */
-  readonly statements: readonly { readonly shape: ShapeKey; readonly text: string }[];
+  readonly statements: readonly { readonly shape: ShapeKey; readonly text: string; readonly share: boolean }[];
 }
 
 /** Input names by shape: A_m_n, B_m_n (two distinct operands per shape); `s`, `x` scalars. */
@@ -127,7 +127,9 @@ export function rewriteCaseArbitrary(options: { maxDim: number; maxDepth: number
   const expressions = expressionArbitraries(options.maxDepth);
   const dim = fc.oneof(fc.constantFrom(0, 1), fc.integer({ min: 0, max: options.maxDim }), fc.integer({ min: 2, max: options.maxDim }));
   const shape = fc.constantFrom<ShapeKey>("scalar", "m,n", "m,1", "1,n", "m,m", "1,1", "n,p");
-  const statement = shape.chain((key) => expressions[key].map((text) => ({ shape: key, text })));
+  const statement = fc
+    .tuple(shape, fc.boolean())
+    .chain(([key, share]) => expressions[key].map((text) => ({ shape: key, text, share })));
   return fc.record({
     dims: fc.record({ m: dim, n: dim, p: dim }),
     inputSeed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
@@ -190,12 +192,16 @@ export function targetName(k: number): string {
 
 /**
  * The case as a script: the inputs' declarations, then `R1 = ...` and the
- * later statements, where a later statement may also read an earlier result
+ * later statements, where a later statement may repeat an earlier one's
+ * expression (a sub-expression they share) and may read an earlier result
  * of the same shape (its input name is replaced by the result once).
  */
 export function caseScript(rewriteCase: RewriteCase): string {
   const texts = rewriteCase.statements.map((statement, k) => {
     let text = statement.text;
+    // A shared sub-expression: the first earlier statement of the same shape, written out again (the optimizer may compute it once).
+    const same = statement.share ? rewriteCase.statements.slice(0, k).find((s) => s.shape === statement.shape) : undefined;
+    if (same) text = `(${same.text}) * 2 - ${text}`;
     for (let j = 0; j < k; j++) {
       const earlier = rewriteCase.statements[j]!.shape;
       const name = earlier === "scalar" ? "x" : inputName("A", ...(earlier.split(",") as [Dim, Dim]));
