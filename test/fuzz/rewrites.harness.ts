@@ -155,7 +155,7 @@ export const harness: FuzzHarness = {
   name: "rewrites",
   title:
     "Rewrites, differential: random well-typed LA scripts (dims 0-4, vectors, 1 x 1, empty, zero, sparse) optimized with greedy tree, greedy DAG and ILP extraction; original vs rewritten equal in the runtime (fusion: not yet, issue 15)",
-  ciCases: 200,
+  ciCases: 120,
   reportCases: 10_000,
   run: runRewriteFuzz,
 };
