@@ -36,7 +36,8 @@ export interface PolynomialLimits {
 
 export const DEFAULT_POLYNOMIAL_LIMITS: PolynomialLimits = { maxMonomials: 32, maxFactors: 8, maxPower: 4 };
 
-class TooLarge extends Error {}
+/** Thrown where a term has no polynomial within the limits (too large, an unknown size, an empty dimension). */
+class NoPolynomial extends Error {}
 
 /**
  * The polynomial of class `root` with free attributes (`row`, `col`) (those
@@ -53,7 +54,11 @@ export function toPolynomial(
   limits: PolynomialLimits = DEFAULT_POLYNOMIAL_LIMITS,
 ): Polynomial | undefined {
   let fresh = 0;
-  const newAttribute = (dim: number) => (dim === 1 ? -1 : attributes.fresh(`polynomial|${root}|${fresh++}`, dim));
+  // An empty dimension has no relational form (see freshAttribute in rules-la-to-ra.ts): no polynomial then.
+  const newAttribute = (dim: number) => {
+    if (dim === 0) throw new NoPolynomial();
+    return dim === 1 ? -1 : attributes.fresh(`polynomial|${root}|${fresh++}`, dim);
+  };
   const la = (cls: ClassId): LaData | undefined => {
     const data = egraph.data(cls);
     return data.family === "la" && !data.invalid ? data : undefined;
@@ -66,14 +71,14 @@ export function toPolynomial(
     return [d.stats.rows === 1 ? -1 : i, d.stats.cols === 1 ? -1 : j];
   };
   const check = (p: Polynomial): Polynomial => {
-    if (p.length > limits.maxMonomials || p.some((m) => m.factors.length > limits.maxFactors)) throw new TooLarge();
+    if (p.length > limits.maxMonomials || p.some((m) => m.factors.length > limits.maxFactors)) throw new NoPolynomial();
     return p;
   };
   const opaque = (cls: ClassId, i: number, j: number): Polynomial => [{ coef: 1, sums: [], factors: [{ cls, row: i, col: j }] }];
 
   const translate = (cls: ClassId, i: number, j: number): Polynomial => {
     const data = la(cls);
-    if (!data) throw new TooLarge();
+    if (!data) throw new NoPolynomial();
     if (isScalar(data) && data.constant !== undefined && Number.isFinite(data.constant)) return [{ coef: data.constant, sums: [], factors: [] }];
     const node = nodeOf(egraph.find(cls));
     if (!node) return opaque(cls, i, j);
@@ -81,7 +86,7 @@ export function toPolynomial(
     const operand = (k: number): Polynomial => {
       const d = la(kids[k]!);
       const at = d && operandAttributes(d, i, j);
-      if (!at) throw new TooLarge();
+      if (!at) throw new NoPolynomial();
       return translate(kids[k]!, at[0], at[1]);
     };
     switch (node.op) {
@@ -109,7 +114,7 @@ export function toPolynomial(
       case "mm": {
         const a = la(kids[0]!);
         const b = la(kids[1]!);
-        if (!a || !b || a.stats.cols === null || isScalar(a) || isScalar(b)) throw new TooLarge();
+        if (!a || !b || a.stats.cols === null || isScalar(a) || isScalar(b)) throw new NoPolynomial();
         const inner = newAttribute(a.stats.cols);
         const left = translate(kids[0]!, a.stats.rows === 1 ? -1 : i, inner);
         const right = translate(kids[1]!, inner, b.stats.cols === 1 ? -1 : j);
@@ -117,14 +122,14 @@ export function toPolynomial(
       }
       case "t": {
         const a = la(kids[0]!);
-        if (!a || isScalar(a)) throw new TooLarge();
+        if (!a || isScalar(a)) throw new NoPolynomial();
         return translate(kids[0]!, a.stats.rows === 1 ? -1 : j, a.stats.cols === 1 ? -1 : i);
       }
       case "sum":
       case "rowSums":
       case "colSums": {
         const a = la(kids[0]!);
-        if (!a || isScalar(a) || a.stats.rows === null || a.stats.cols === null) throw new TooLarge();
+        if (!a || isScalar(a) || a.stats.rows === null || a.stats.cols === null) throw new NoPolynomial();
         const r = node.op === "rowSums" ? (a.stats.rows === 1 ? -1 : i) : newAttribute(a.stats.rows);
         const c = node.op === "colSums" ? (a.stats.cols === 1 ? -1 : j) : newAttribute(a.stats.cols);
         let p = translate(kids[0]!, r, c);
@@ -143,7 +148,7 @@ export function toPolynomial(
   try {
     return combineIsomorphic(translate(root, row, col), (a) => attributes.dim(a));
   } catch (error) {
-    if (error instanceof TooLarge) return undefined;
+    if (error instanceof NoPolynomial) return undefined;
     throw error;
   }
 }

@@ -1,4 +1,8 @@
-/** The relational form of an LA class: `(b i j X)` with attributes named after the class (none for size-1 dims). */
+/**
+ * The relational form of an LA class: `(b i j X)` with attributes named after
+ * the class (none for size-1 dims); none for an empty matrix (0 rows or
+ * columns), which has nothing to optimize and no relation to broadcast.
+ */
 import type { ClassId, EGraphApi } from "../egraph/types";
 import type { OptimizerData } from "./analysis";
 import type { AttributeTable } from "./attributes";
@@ -9,7 +13,7 @@ export function bindRoot(egraph: EGraphApi<OptimizerData>, attributes: Attribute
   if (data.family !== "la" || data.invalid) return undefined;
   const { stats } = data;
   if (stats.type.dataType === "scalar") return bindNode(egraph, -1, -1, root);
-  if (stats.type.dataType !== "matrix" || stats.rows === null || stats.cols === null) return undefined;
+  if (stats.type.dataType !== "matrix" || stats.rows === null || stats.cols === null || stats.rows === 0 || stats.cols === 0) return undefined;
   const id = egraph.find(root);
   const i = stats.rows === 1 ? -1 : attributes.fresh(`rows|${id}`, stats.rows);
   const j = stats.cols === 1 ? -1 : attributes.fresh(`cols|${id}`, stats.cols);

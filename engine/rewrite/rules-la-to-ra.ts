@@ -40,7 +40,13 @@ const known = (m: Match, v: string) => isMatrix(m, v) && rows(m, v) !== null && 
  * never equal a free attribute of the bind (its key contains them), and it
  * is always introduced under its own Σ.
  */
-function freshAttribute(m: Match, role: string, free: readonly number[], dim: number): number {
+/**
+ * The attribute of a new dimension: none (-1) for size 1; undefined for size
+ * 0, which stays out of the relational form (an empty matrix is no relation
+ * to broadcast: a class holding one would take its vacuous constant).
+ */
+function freshAttribute(m: Match, role: string, free: readonly number[], dim: number): number | undefined {
+  if (dim === 0) return undefined;
   return dim === 1 ? -1 : m.attributes.fresh(`${role}|${free.join(",")}|${dim}`, dim);
 }
 
@@ -64,6 +70,7 @@ export const LA_TO_RA_RULES: readonly RuleSpec[] = [
     const x = m.cls("x");
     const y = m.cls("y");
     const j = freshAttribute(m, "inner", [m.attribute("i"), m.attribute("k")], inner);
+    if (j === undefined) return undefined;
     const product = add(m, RA_MUL, [bind(m, m.attribute("i"), j, x), bind(m, j, m.attribute("k"), y)]);
     return sumOver(m, j, product);
   }),
@@ -72,18 +79,21 @@ export const LA_TO_RA_RULES: readonly RuleSpec[] = [
     const x = m.cls("x");
     const r = freshAttribute(m, "sum-rows", [], rows(m, "x")!);
     const c = freshAttribute(m, "sum-cols", [], cols(m, "x")!);
+    if (r === undefined || c === undefined) return undefined;
     return sumOver(m, r, sumOver(m, c, bind(m, r, c, x)));
   }),
   rule("bind-row-sums", "(b ?i _ (rowSums ?x))", (m) => {
     if (!known(m, "x")) return undefined;
     const x = m.cls("x");
     const c = freshAttribute(m, "row-sums", [m.attribute("i")], cols(m, "x")!);
+    if (c === undefined) return undefined;
     return sumOver(m, c, bind(m, m.attribute("i"), c, x));
   }),
   rule("bind-col-sums", "(b _ ?j (colSums ?x))", (m) => {
     if (!known(m, "x")) return undefined;
     const x = m.cls("x");
     const r = freshAttribute(m, "col-sums", [m.attribute("j")], rows(m, "x")!);
+    if (r === undefined) return undefined;
     return sumOver(m, r, bind(m, r, m.attribute("j"), x));
   }),
 ];

@@ -245,6 +245,9 @@ function unary(op: ElementwiseUnaryOp, x: NodeStats): Derived | undefined {
 /** Row or column aggregates: every function stays inside the pattern of the sum; MNC's estimate is for sum-like ones. */
 function aggregate(fn: AggregateFunction, over: AggregateAxis, x: NodeStats): Derived | undefined {
   if (!isMatrix(x)) return undefined;
+  // Over no cells (0 columns for row aggregates, 0 rows for column ones) only sums are 0: means are NaN, min/max ±Inf, prod 1.
+  const outCells = over === "cols" ? x.rows : x.cols;
+  if ((over === "cols" ? x.cols : x.rows) === 0 && outCells !== null) return { sketch: fresh(undefined, undefined), nnz: { value: fn === "sum" || fn === "sumSq" ? 0 : outCells, exact: true } };
   const d = degreesOf(x);
   const c = d && chain.aggregate(d, over);
   const m = x.sketch?.mnc;

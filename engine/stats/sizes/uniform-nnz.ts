@@ -39,6 +39,8 @@ export function aggregateNnz(fn: AggregateFunction, direction: AggregateDirectio
   if (s === null || a.rows === null || a.cols === null) return null;
   const outCells = direction === "row" ? a.rows : a.cols;
   const span = direction === "row" ? a.cols : a.rows;
+  // Over no cells only sums are 0 (means are NaN, min/max ±Inf, prod 1).
+  if (span === 0) return fn === "sum" || fn === "sumSq" ? 0 : outCells;
   if (fn === "prod") return outCells * Math.pow(s, span);
   return outCells * (1 - Math.pow(1 - s, span));
 }
