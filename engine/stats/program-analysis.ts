@@ -61,6 +61,8 @@ export interface AnalysisOptions {
   estimator?: SparsityEstimator;
   /** DAGs and sizes of earlier analyses of the same document (an editor's), reused for blocks that did not change. */
   cache?: AnalysisCache;
+  /** Work bound of the size analysis of function calls (program-sizes.ts MAX_CALL_SIZING_NODES by default). */
+  callSizingNodes?: number;
   /** Sourced files already read and parsed by this analysis's checks (source-reader.ts), by resolved path: each is parsed once. */
   sourceCache?: Map<string, LoadedSource>;
 }
@@ -158,7 +160,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
     cacheable: declaresNoSize(annotations, measured ? measuredLines(program, options.measured!) : new Set()),
     textOf: rangeTexts(text),
   };
-  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program), estimator, ...(sizesCache ? { cache: sizesCache } : {}) });
+  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program), estimator, ...(sizesCache ? { cache: sizesCache } : {}), ...(options.callSizingNodes !== undefined ? { callSizingNodes: options.callSizingNodes } : {}) });
   cache?.sizes.sweep();
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
