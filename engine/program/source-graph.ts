@@ -36,8 +36,9 @@ export function sourceChainProblems(scriptPath: string, statement: SourceStateme
   // Depth-first over the files, each visited once; `chain` is the path from the script to the current file.
   const visited = new Set<string>([loaded.file]);
   const stack: { file: LoadedSource & { kind: "file" }; chain: string[] }[] = [{ file: loaded, chain: [script, loaded.file] }];
-  let cycle: string[] | undefined;
+  let cycle: string[] | undefined = loaded.file === script ? [script, script] : undefined;
   let tooDeep = false;
+  if (cycle) stack.length = 0; // the script sources itself: its problems are its own
   while (stack.length > 0) {
     const { file, chain } = stack.pop()!;
     const syntax = file.parsed.diagnostics.find((d) => d.severity === "error");
