@@ -44,7 +44,9 @@ export function nestingDepth(root: unknown, limit = MAX_NESTING_DEPTH): Deepest 
     const level = depth + 1;
     if (level > result.depth) result.depth = level;
     if (level > limit && result.tooDeep === undefined) result.tooDeep = node.range;
-    for (const [key, value] of Object.entries(node)) {
+    const fields = node as unknown as Record<string, unknown>;
+    for (const key in fields) {
+      const value = fields[key];
       if (key === "range" || value === null || typeof value !== "object") continue;
       stack.push({ node: value, depth: level });
     }
