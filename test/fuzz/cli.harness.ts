@@ -32,6 +32,8 @@ const SLOWEST_RUN_BOUND_MS = 20_000;
 const SLOWEST_HUGE_RUN_BOUND_MS = 90_000;
 const PEAK_RSS_BOUND_MB = 1536;
 const SHRINK_RUNS = 60;
+/** Reruns when the failure is a run that did not end (each costs the whole time limit). */
+const SHRINK_RUNS_STOPPED = 4;
 
 const LOCATED_ERROR = /^.+:\d+:\d+: error: \S/;
 const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\)|\(<anonymous>\))$/m;
@@ -112,7 +114,8 @@ async function run(options: FuzzRunOptions): Promise<FuzzResult> {
         exits.set(exit, (exits.get(exit) ?? 0) + 1);
         const problem = problemOf(materialized.args, outcome);
         if (problem !== undefined) {
-          const input = descriptor.kind === "mutated" ? await shrink(materialized.text, descriptor, scriptPath, (args) => attempt(args, subprocess)) : materialized.text;
+          const budget = outcome.stopped ? SHRINK_RUNS_STOPPED : SHRINK_RUNS;
+          const input = descriptor.kind === "mutated" ? await shrink(materialized.text, descriptor, scriptPath, (args) => attempt(args, subprocess), budget) : materialized.text;
           failures.push({ input: input.length > 4000 ? `${input.slice(0, 4000)}\n... (${input.length} characters)` : input, problem: `${problem}\n  case: ${describeCase(descriptor)}, ${subprocess ? "subprocess" : "in-process"}: dml ${shownArgs.join(" ")}` });
         }
       }
@@ -139,7 +142,7 @@ async function run(options: FuzzRunOptions): Promise<FuzzResult> {
  * A smaller script that still breaks the property: drops chunks of lines
  * (halves, then quarters, ... down to single lines) while the failure stays.
  */
-async function shrink(text: string, descriptor: CaseDescriptor & { kind: "mutated" }, scriptPath: string, attempt: (args: readonly string[]) => Promise<RunOutcome>): Promise<string> {
+async function shrink(text: string, descriptor: CaseDescriptor & { kind: "mutated" }, scriptPath: string, attempt: (args: readonly string[]) => Promise<RunOutcome>, maxRuns: number): Promise<string> {
   const { writeFileSync } = await import("node:fs");
   const args = commandArgs(descriptor.command, scriptPath);
   const fails = async (candidate: string) => {
@@ -148,8 +151,8 @@ async function shrink(text: string, descriptor: CaseDescriptor & { kind: "mutate
   };
   let lines = text.split("\n");
   let runs = 0;
-  for (let chunk = Math.ceil(lines.length / 2); chunk >= 1 && runs < SHRINK_RUNS; chunk = chunk === 1 ? 0 : Math.ceil(chunk / 2)) {
-    for (let start = 0; start < lines.length && runs < SHRINK_RUNS; ) {
+  for (let chunk = Math.ceil(lines.length / 2); chunk >= 1 && runs < maxRuns; chunk = chunk === 1 ? 0 : Math.ceil(chunk / 2)) {
+    for (let start = 0; start < lines.length && runs < maxRuns; ) {
       const candidate = [...lines.slice(0, start), ...lines.slice(start + chunk)];
       runs++;
       if (candidate.length > 0 && (await fails(candidate.join("\n")))) lines = candidate;
