@@ -4,7 +4,7 @@ import { harness } from "./cli.harness";
 import { ciRunOptions, describeFailures, exceededBounds } from "./harness";
 
 describe("fuzz: command line", () => {
-  it(`${harness.ciCases} hostile dml check/explain/run runs: exit 0/1/2, located errors, no internal error, bounded time and memory`, { timeout: 180_000 }, async () => {
+  it(`${harness.ciCases} hostile dml check/explain/run runs: exit 0/1/2, located errors, no internal error, bounded time and memory`, { timeout: 300_000 }, async () => {
     const result = await harness.run(ciRunOptions(harness));
     assert.equal(result.cases, harness.ciCases);
     assert.deepEqual(result.failures, [], describeFailures(result.failures));
