@@ -12,6 +12,8 @@ import { lsp, lspUsage } from "./lsp";
 import { prove, proveUsage } from "./prove";
 import { run, runUsage } from "./run";
 import { err, out } from "./output";
+
+export { captureOutput } from "./output";
 import { packageRoot } from "./package-root";
 import { UsageError } from "./usage";
 

@@ -10,17 +10,19 @@
  * `$name` values come from the workspace file's "params" (dml-lens.json in
  * the working directory), then from the command line, as for check and explain.
  * --json prints the assigned variables with their measured dims and nnz.
+ * --time-limit S stops the run after S seconds of running (checked at every
+ * loop iteration and function call) with a located "interrupted" error, exit 1.
  */
 import path from "node:path";
 import { createSession, isolateCell, splitCells } from "../engine/runtime/interpreter";
-import { err, out } from "./output";
+import { err, out, write } from "./output";
 import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 
-export const runUsage = "dml run FILE [--cell N] [--json] [--memory-budget BYTES] [--no-check] [name=value ...]";
+export const runUsage = "dml run FILE [--cell N] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] [name=value ...]";
 
 export async function run(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check"], values: ["--cell", "--memory-budget"] });
+  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check"], values: ["--cell", "--memory-budget", "--time-limit"] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
   const commandLine = parameterArguments("dml run", rest);
@@ -30,6 +32,9 @@ export async function run(args: readonly string[]): Promise<number> {
   const budgetText = parsed.values.get("--memory-budget");
   const memoryBudget = budgetText === undefined ? undefined : Number(budgetText);
   if (memoryBudget !== undefined && !(memoryBudget > 0)) throw new UsageError(`dml run: --memory-budget needs a positive number of bytes, found '${budgetText}'`);
+  const limitText = parsed.values.get("--time-limit");
+  const timeLimitMs = limitText === undefined ? undefined : Number(limitText) * 1000;
+  if (timeLimitMs !== undefined && !(timeLimitMs > 0)) throw new UsageError(`dml run: --time-limit needs a positive number of seconds, found '${limitText}'`);
   const text = await readScript("dml run", file);
   if (text === undefined) return 2;
   const params = runParameters(file, commandLine);
@@ -45,15 +50,21 @@ export async function run(args: readonly string[]): Promise<number> {
   }
 
   const printed: string[] = [];
+  const startedAt = Date.now();
   const session = createSession({
     params,
     scriptPath: path.resolve(file),
     workspaceRoot: process.cwd(),
     ...(memoryBudget !== undefined ? { memoryBudget } : {}),
-    print: json ? (line) => printed.push(line) : (line) => process.stdout.write(`${line}\n`),
+    print: json ? (line) => printed.push(line) : (line) => write(`${line}\n`),
+    ...(timeLimitMs !== undefined ? { shouldInterrupt: () => Date.now() > startedAt + timeLimitMs } : {}),
   });
   const result = cell === undefined ? session.runScript(text) : session.runCellsThrough(text, cell);
-  const errors = result.errors.map((e) => e.replace(path.resolve(file), file));
+  const timedOut = timeLimitMs !== undefined && Date.now() > startedAt + timeLimitMs;
+  const errors = result.errors.map((e) => {
+    const shown = e.replace(path.resolve(file), file);
+    return timedOut ? shown.replace(/: interrupted$/, `: interrupted: the --time-limit of ${limitText} s was reached`) : shown;
+  });
   if (json) {
     out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables() }, null, 2));
   } else {

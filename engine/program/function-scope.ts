@@ -18,9 +18,9 @@ import { parse } from "../syntax/parse";
 import type { Diagnostic, ExternalFunctionDefinition, FunctionDefinition, Program, SourceStatement } from "../syntax/ast";
 import type { BuiltinSignature } from "./builtin-types";
 import { lookupBuiltin } from "./builtins";
-import { isBundledScriptPath } from "./source-reader";
+import { isBundledScriptPath, type LoadedSource, missingSourceFileMessage, type SourceFiles } from "./source-reader";
+import { sourceChainProblems } from "./source-graph";
 import { forEachStatement } from "./statement-walk";
-import { missingSourceFileMessage } from "./source-reader";
 
 export type UserFunction = FunctionDefinition | ExternalFunctionDefinition;
 
@@ -28,6 +28,12 @@ export type UserFunction = FunctionDefinition | ExternalFunctionDefinition;
 export type SourceReader = ((path: string) => string | undefined) & {
   /** The places a path was looked for, in order (for the message when it is in none). */
   lookedIn?: (path: string) => string[];
+  /** The file with its parse, or why it cannot be used (source-reader.ts): each file read and parsed once. */
+  load?: (path: string) => LoadedSource;
+  /** The files read so far (shared with the size analysis, which then parses each file once too). */
+  files?: SourceFiles;
+  /** The script the paths are sourced from (absolute). */
+  scriptPath?: string;
 };
 
 export interface SourcedFile {
@@ -71,10 +77,15 @@ export function buildFunctionScope(program: Program, readFile?: SourceReader): F
     if (statement.kind === "function" || statement.kind === "externalFunction") {
       if (!local.has(statement.name.name)) local.set(statement.name.name, statement);
     } else if (statement.kind === "source") {
-      const file: SourcedFile = { path: statement.path, statement, functions: readFunctions(statement.path, readFile) };
-      if (readFile && !file.functions && !movesWorkingDirectory && !isBundledScriptPath(statement.path)) {
+      const loaded = readFile?.load?.(statement.path);
+      const file: SourcedFile = { path: statement.path, statement, functions: loaded ? functionsOf(loaded) : readFunctions(statement.path, readFile) };
+      if (readFile && !file.functions && loaded?.kind !== "unreadable" && !movesWorkingDirectory && !isBundledScriptPath(statement.path)) {
         const message = missingSourceFileMessage(statement.path, readFile.lookedIn?.(statement.path) ?? []);
         diagnostics.push({ severity: "error", message, range: statement.range, code: "source-not-found" });
+      }
+      if (loaded && readFile?.load && !movesWorkingDirectory) {
+        const load = readFile.files ? readFile.files.load.bind(readFile.files) : (_from: string, p: string) => readFile.load!(p);
+        diagnostics.push(...sourceChainProblems(readFile.scriptPath ?? "script.dml", statement, loaded, load));
       }
       const namespace = statement.namespace?.name;
       if (namespace === undefined) {
@@ -118,6 +129,21 @@ export function resolveCall(callee: string, scope: FunctionScope): Resolution {
   return maybeFrom ? { kind: "unknown", name: callee, maybeFrom } : { kind: "unknown", name: callee };
 }
 
+/** The functions of a loaded file; undefined when it could not be read. */
+function functionsOf(loaded: LoadedSource): ReadonlyMap<string, UserFunction> | undefined {
+  return loaded.kind === "file" ? functionDefinitions(loaded.parsed.program) : undefined;
+}
+
+function functionDefinitions(program: Program): Map<string, UserFunction> {
+  const functions = new Map<string, UserFunction>();
+  forEachStatement(program.body, (statement) => {
+    if ((statement.kind === "function" || statement.kind === "externalFunction") && !functions.has(statement.name.name)) {
+      functions.set(statement.name.name, statement);
+    }
+  });
+  return functions;
+}
+
 function readFunctions(path: string, readFile: SourceReader | undefined): ReadonlyMap<string, UserFunction> | undefined {
   if (!readFile) return undefined;
   let text: string | undefined;
@@ -127,11 +153,5 @@ function readFunctions(path: string, readFile: SourceReader | undefined): Readon
     return undefined;
   }
   if (text === undefined) return undefined;
-  const functions = new Map<string, UserFunction>();
-  forEachStatement(parse(text).program.body, (statement) => {
-    if ((statement.kind === "function" || statement.kind === "externalFunction") && !functions.has(statement.name.name)) {
-      functions.set(statement.name.name, statement);
-    }
-  });
-  return functions;
+  return functionDefinitions(parse(text).program);
 }

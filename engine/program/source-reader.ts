@@ -9,18 +9,180 @@
  * `scripts/`), then each folder above the script (and its `scripts/`), as if
  * SystemDS ran from there (the repository root, for SystemDS's own scripts
  * and tests).
+ *
+ * One safe reader for every place that loads a sourced file (the checks, the
+ * size analysis, the runtime): only a regular file is read (a folder, a
+ * device such as /dev/zero, a FIFO or a socket is refused without reading:
+ * the type is checked before opening, and again on the opened descriptor,
+ * opened non-blocking so a FIFO cannot block), at most MAX_SOURCE_BYTES of
+ * it, and only UTF-8 text (a binary such as /proc/self/exe is refused). Each
+ * refusal is a message in the runtime's words. A `SourceFiles` keeps what it
+ * read and parsed, so one analysis reads and parses each file once however
+ * often it is sourced (a diamond of sources).
  */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
+import type { ParseResult } from "../syntax/ast";
+import { parse } from "../syntax/parse";
 import type { SourceReader } from "./function-scope";
 
+/** The largest sourced file read: DML libraries are kilobytes; SystemDS's largest builtin is ~100 KB. */
+export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+
+/** A sourced file's text, or why it cannot be read (`cannot read source file 'x': <problem>`). */
+export type SourceText = { text: string } | { problem: string };
+
+/**
+ * The text of a sourced file, read safely (see the header): never blocks,
+ * never reads more than `maxBytes + 1` bytes, never throws.
+ */
+export function readSourceText(file: string, maxBytes: number = MAX_SOURCE_BYTES): SourceText {
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch (error) {
+    return { problem: systemProblem(error) };
+  }
+  const kind = notRegular(stats);
+  if (kind) return { problem: kind };
+  let fd: number;
+  try {
+    // Non-blocking: should the path have become a FIFO since the stat, opening it does not wait for a writer.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return { problem: systemProblem(error) };
+  }
+  try {
+    const opened = fstatSync(fd);
+    const openedKind = notRegular(opened);
+    if (openedKind) return { problem: openedKind };
+    if (opened.size > maxBytes) return { problem: tooLarge(opened.size, maxBytes) };
+    // Read to the end, but never past the limit (files under /proc say size 0 and have content).
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - total));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+      if (total > maxBytes) return { problem: tooLarge(total, maxBytes, true) };
+    }
+    return textOf(Buffer.concat(chunks, total));
+  } catch (error) {
+    return { problem: systemProblem(error) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** UTF-8 text without NUL bytes (a BOM is dropped), else why not. */
+function textOf(bytes: Buffer): SourceText {
+  if (bytes.includes(0)) return { problem: "it is not a text file (it contains NUL bytes)" };
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    return { problem: "it is not UTF-8 text" };
+  }
+}
+
+function notRegular(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return "it is a folder, not a file";
+  if (stats.isFIFO()) return "it is a named pipe (FIFO), not a regular file";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "it is a device, not a regular file";
+  if (stats.isSocket()) return "it is a socket, not a regular file";
+  return "it is not a regular file";
+}
+
+function tooLarge(bytes: number, maxBytes: number, atLeast = false): string {
+  return `it is ${atLeast ? "over " : ""}${atLeast ? maxBytes : bytes} bytes; source files are read up to ${maxBytes} bytes (${maxBytes / (1024 * 1024)} MB)`;
+}
+
+function systemProblem(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EISDIR") return "it is a folder, not a file";
+  if (code === "ELOOP") return "too many levels of symbolic links";
+  return `${code ?? "error"}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** A sourced file as found: its path and parse, or the places looked in, or why it cannot be read. */
+export type LoadedSource =
+  | { kind: "file"; file: string; text: string; parsed: ParseResult }
+  | { kind: "missing"; candidates: string[] }
+  | { kind: "unreadable"; file: string; problem: string };
+
+/** How a `SourceFiles` sees the file system (the analysis's tests give a file system in memory). */
+export interface SourceFileAccess {
+  exists(file: string): boolean;
+  read(file: string): SourceText;
+}
+
+/** The disk, read safely. */
+export const diskSourceAccess: SourceFileAccess = { exists, read: (file) => readSourceText(file) };
+
+/**
+ * The sourced files of one analysis or run: each path is looked up among
+ * its candidates (the first that exists, whatever it is, so that a folder or
+ * a device is named as such, not as missing), read and parsed once per
+ * resolved file. Readers of one analysis with different working
+ * directories (the checks, the sizes) share `cache`.
+ */
+export class SourceFiles {
+  constructor(
+    private readonly workingDirectories: readonly string[] = [process.cwd()],
+    private readonly access: SourceFileAccess = diskSourceAccess,
+    readonly cache: Map<string, LoadedSource> = new Map(),
+  ) {}
+
+  /** `source(sourcePath)` in the file `fromFile` (the script, or a sourced file for its own sources). */
+  load(fromFile: string, sourcePath: string): LoadedSource {
+    const candidates = sourceCandidates(fromFile, sourcePath, this.workingDirectories);
+    const file = candidates.find((c) => this.access.exists(c));
+    if (file === undefined) return { kind: "missing", candidates };
+    let loaded = this.cache.get(file);
+    if (!loaded) {
+      const read = this.access.read(file);
+      loaded = "text" in read ? { kind: "file", file, text: read.text, parsed: parse(read.text) } : { kind: "unreadable", file, problem: read.problem };
+      this.cache.set(file, loaded);
+    }
+    return loaded;
+  }
+}
+
+/** The message of a sourced file that cannot be used, in the same words from check, the editor and the runtime. */
+export function sourceProblemMessage(pathText: string, loaded: Exclude<LoadedSource, { kind: "file" }>): string {
+  if (loaded.kind === "missing") return missingSourceFileMessage(pathText, loaded.candidates);
+  const where = path.isAbsolute(pathText) && path.normalize(pathText) === loaded.file ? "" : ` (${loaded.file})`;
+  return `cannot read source file '${pathText}'${where}: ${loaded.problem}`;
+}
+
+/**
+ * The reader `dml check` and the editor give the checks (function-scope.ts):
+ * the text of a sourced file, its parse, and why it cannot be read.
+ */
 export function fileSourceReader(scriptPath: string, workingDirectory: string = process.cwd()): SourceReader {
+  const files = new SourceFiles([workingDirectory]);
   const reader: SourceReader = (sourcePath) => {
-    const found = resolveSourcePath(scriptPath, sourcePath, workingDirectory);
-    return found === undefined ? undefined : readFileSync(found, "utf8");
+    const loaded = files.load(scriptPath, sourcePath);
+    return loaded.kind === "file" ? loaded.text : undefined;
   };
   reader.lookedIn = (sourcePath) => sourceCandidates(scriptPath, sourcePath, [workingDirectory]);
+  reader.load = (sourcePath) => files.load(scriptPath, sourcePath);
+  reader.files = files;
+  reader.scriptPath = path.resolve(scriptPath);
   return reader;
+}
+
+function exists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false; // not there: try the next candidate
+  }
 }
 
 /** Candidates named in a missing-source message before the rest are counted. */

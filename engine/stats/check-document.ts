@@ -26,7 +26,8 @@ export function checkDocument(text: string, options: CheckOptions = {}, parsed: 
 export function checkAndAnalyze(text: string, options: CheckOptions, parsed: ParseResultWithComments): { diagnostics: Diagnostic[]; analysis?: ProgramAnalysis } {
   if (parsed.diagnostics.some((d) => d.severity === "error")) return { diagnostics: sortByPosition([...parsed.diagnostics]) };
   const semantic = semanticDiagnostics(parsed.program, options.readFile ? { readFile: options.readFile } : {});
-  const analysis = analyzeParsed(text, parsed, options);
+  const sourceCache = options.readFile?.files?.cache;
+  const analysis = analyzeParsed(text, parsed, sourceCache ? { ...options, sourceCache } : options);
   return { diagnostics: sortByPosition(unique([...parsed.diagnostics, ...semantic, ...analysis.diagnostics])), analysis };
 }
 

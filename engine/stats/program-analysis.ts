@@ -13,7 +13,7 @@ import type { AnalysisCache } from "./analysis-cache";
 import { createDagContext } from "../program/dag-context";
 import type { DagNode } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
-import { sourceCandidates } from "../program/source-reader";
+import { diskSourceAccess, type LoadedSource, type SourceFileAccess, SourceFiles } from "../program/source-reader";
 import { forEachStatement } from "../program/statement-walk";
 import { statementExpressions, walkExpression } from "../program/expression-walk";
 import {
@@ -61,6 +61,10 @@ export interface AnalysisOptions {
   estimator?: SparsityEstimator;
   /** DAGs and sizes of earlier analyses of the same document (an editor's), reused for blocks that did not change. */
   cache?: AnalysisCache;
+  /** Work bound of the size analysis of function calls (program-sizes.ts MAX_CALL_SIZING_NODES by default). */
+  callSizingNodes?: number;
+  /** Sourced files already read and parsed by this analysis's checks (source-reader.ts), by resolved path: each is parsed once. */
+  sourceCache?: Map<string, LoadedSource>;
 }
 
 export interface MeasuredSize {
@@ -145,7 +149,8 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   };
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
-  const sourced = sourcedPrograms(scriptPath, workspaceRoot, fs, { parameters, estimator });
+  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fs === nodeFileSystem ? diskSourceAccess : fileSystemAccess(fs), options.sourceCache);
+  const sourced = sourcedPrograms(scriptPath, sourceFiles, { parameters, estimator });
   const annotated = declaredSizes(annotations);
   const measured = options.measured ? measuredSizes(program, options.measured) : undefined;
   const declared = (node: DagNode, found: NodeStats) => measured?.(node, found) ?? annotated(node, found);
@@ -155,7 +160,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
     cacheable: declaresNoSize(annotations, measured ? measuredLines(program, options.measured!) : new Set()),
     textOf: rangeTexts(text),
   };
-  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program), estimator, ...(sizesCache ? { cache: sizesCache } : {}) });
+  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program), estimator, ...(sizesCache ? { cache: sizesCache } : {}), ...(options.callSizingNodes !== undefined ? { callSizingNodes: options.callSizingNodes } : {}) });
   cache?.sizes.sweep();
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
@@ -165,22 +170,18 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
 /**
  * Resolves `source("f.dml") as ns` for the size analysis: the file is looked
  * up as `dml check` does (source-reader.ts, the workspace root as working directory),
- * parsed and turned into DAGs once per path; a file that sources itself,
+ * read safely and parsed once (SourceFiles), turned into DAGs once per path; a file that sources itself,
  * directly or not, resolves to nothing the second time.
  */
-function sourcedPrograms(scriptPath: string, workspaceRoot: string | undefined, fs: FileSystem, base: ProgramSizeOptions) {
+function sourcedPrograms(scriptPath: string, files: SourceFiles, base: ProgramSizeOptions) {
   const loaded = new Map<string, SourcedProgram | undefined>();
-  const resolve = (file: string): string | undefined => {
-    return sourceCandidates(scriptPath, file, workspaceRoot ? [workspaceRoot] : []).find((candidate) => fs.exists(candidate));
-  };
   const load = (file: string): SourcedProgram | undefined => {
-    const resolved = resolve(file);
-    if (!resolved) return undefined;
+    const found = files.load(scriptPath, file);
+    if (found.kind !== "file") return undefined;
+    const resolved = found.file;
     if (loaded.has(resolved)) return loaded.get(resolved);
     loaded.set(resolved, undefined); // cycle guard
-    const text = fs.readFile(resolved);
-    if (text === undefined) return undefined;
-    const program = parse(text).program;
+    const program = found.parsed.program;
     const result: SourcedProgram = {
       dags: buildProgramDags(program),
       context: createDagContext(program),
@@ -200,6 +201,17 @@ function sourcedPrograms(scriptPath: string, workspaceRoot: string | undefined, 
     };
   };
   return namespacesOf;
+}
+
+/** A file system given to the analysis (tests keep files in memory) as sourced files see it. */
+function fileSystemAccess(fs: FileSystem): SourceFileAccess {
+  return {
+    exists: (file) => fs.exists(file),
+    read: (file) => {
+      const text = fs.readFile(file);
+      return text === undefined ? { problem: "it cannot be read" } : { text };
+    },
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Diagnostic, ParseResult, Program, Range } from "./ast";
 import { DmlParser } from "./parser";
 import { afterTokenRange, tokenRange } from "./ranges";
 import * as T from "./tokens";
+import { bracketNestingDiagnostic, deepestBracket, nestingDiagnostic } from "./nesting-depth";
 
 let sharedParser: DmlParser | undefined;
 
@@ -30,13 +31,20 @@ export function parse(text: string, options: ParseOptions = {}): ParseResult | P
     ...lexed.errors.map((error) => strayCharactersDiagnostic(text, error)),
     ...lexerDiagnostics(text, lexed.groups.problems ?? [], lexed.tokens, lexed.groups.comments ?? []),
   ];
-  let { body, diagnostics: syntaxDiagnostics } = parseTokens(text, lexed.tokens, false);
+  const tooManyBrackets = bracketNestingDiagnostic(lexed.tokens);
+  let { body, diagnostics: syntaxDiagnostics } = tooManyBrackets ? { body: [], diagnostics: [tooManyBrackets] } : parseTokens(text, lexed.tokens, false);
   if (syntaxDiagnostics.some((d) => d.code === "unclosed-brace")) {
     // A '{' lacks its '}': parse again, ending blocks by indentation, so the
     // error lands on the brace that is really open.
     ({ body, diagnostics: syntaxDiagnostics } = parseTokens(text, lexed.tokens, true));
   }
   diagnostics.push(...syntaxDiagnostics);
+  const tooDeep = nestingDiagnostic(body);
+  if (tooDeep) {
+    // Later stages walk the tree recursively: a script this deep gets this error and nothing else.
+    diagnostics.push(tooDeep);
+    body = [];
+  }
   const program: Program = { kind: "program", body, range: wholeRange(text) };
   const result: ParseResult = { program, diagnostics: oneDiagnosticPerPlace(diagnostics) };
   if (!options.keepComments) return result;
@@ -52,8 +60,10 @@ function parseTokens(text: string, tokens: IToken[], useIndentation: boolean): {
     return { body, diagnostics: [...p.errors.map(syntaxErrorDiagnostic), ...p.takeProblems()] };
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    const message = "this script is nested too deeply to be parsed";
-    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    // The parser ran out of stack (a chain of `^` or prefix operators, brackets under their limit on a small stack).
+    const message = "this script is nested too deeply to be parsed: split its deepest expression into several statements";
+    const at = deepestBracket(tokens);
+    const range = { start: at, end: at };
     return { body: [], diagnostics: [{ severity: "error", message, range, code: "too-deep" }] };
   }
 }

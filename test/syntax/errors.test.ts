@@ -179,23 +179,45 @@ describe("lexer problems SystemDS tolerates are warnings", () => {
 });
 
 describe("robustness", () => {
-  it("deep nesting: 200 nested calls (SystemDS accepts them) and 250 parentheses parse, even cold", () => {
-    const calls = "x = " + "f(".repeat(200) + "1" + ")".repeat(200) + "\n";
+  it("deep nesting: 150 nested calls and 150 parentheses parse, even cold", () => {
+    const calls = "x = " + "f(".repeat(150) + "1" + ")".repeat(150) + "\n";
     assert.deepEqual(parse(calls).diagnostics, []);
-    const parens = "x = " + "(".repeat(250) + "1" + ")".repeat(250) + "\n";
+    const parens = "x = " + "(".repeat(150) + "1" + ")".repeat(150) + "\n";
     assert.deepEqual(parse(parens).diagnostics, []);
   });
 
-  it("deeper nesting than the stack allows gives a diagnostic, not a crash", () => {
+  it("brackets nested deeper than the limit get a located error at the first bracket past it, before the parser recurses", () => {
     const deep = "x = " + "(".repeat(20000) + "1" + ")".repeat(20000) + "\n";
-    const { diagnostics } = parse(deep);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.message]), [["too-deep", "this script is nested too deeply to be parsed"]]);
+    const { diagnostics, program } = parse(deep);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.message, d.range.start.line, d.range.start.character]),
+      [["too-deep", "expression nested too deeply (20000 levels of brackets; limit 150): split it into several statements", 0, 4 + 150]],
+    );
+    assert.deepEqual(program.body, []);
     assert.deepEqual(parse("x = (1)\n").diagnostics, [], "the parser works again afterwards");
   });
 
-  it("a long flat expression parses", () => {
-    const long = "x = " + Array.from({ length: 20000 }, (_, i) => `a${i}`).join(" + ") + "\n";
-    assert.deepEqual(parse(long).diagnostics, []);
+  it("a chain of 10,000 '^' or prefix operators (no brackets) gives a diagnostic, not a crash", () => {
+    for (const text of ["x = " + Array.from({ length: 10000 }, () => "2").join("^") + "\n", "x = " + "-".repeat(10000) + "2\n"]) {
+      const { diagnostics } = parse(text);
+      assert.deepEqual(diagnostics.map((d) => d.code), ["too-deep"]);
+      assert.match(diagnostics[0]!.message, /nested too deeply/);
+    }
+    assert.deepEqual(parse("x = 2^3\n").diagnostics, [], "the parser works again afterwards");
+  });
+
+  it("a flat expression of 999 operands parses; one of 3,000 or 20,000 gets a located error (later stages walk trees recursively)", () => {
+    const chain = (n: number) => "x = " + Array.from({ length: n }, (_, i) => `a${i}`).join(" + ") + "\n";
+    assert.deepEqual(parse(chain(999)).diagnostics, []);
+    for (const n of [3000, 20000]) {
+      const { diagnostics, program } = parse(chain(n));
+      assert.equal(diagnostics.length, 1);
+      assert.equal(diagnostics[0]!.code, "too-deep");
+      assert.equal(diagnostics[0]!.message, `expression nested too deeply (${n + 1} levels; limit 1000): split it into several statements`);
+      assert.equal(diagnostics[0]!.range.start.line, 0);
+      assert.ok(diagnostics[0]!.range.start.character > 4, "at the node past the limit, not the start of the line");
+      assert.deepEqual(program.body, []);
+    }
   });
 
   it("empty and whitespace-only files", () => {

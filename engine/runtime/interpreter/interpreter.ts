@@ -4,10 +4,8 @@
  * bounds by predicate DAGs, user functions with defaults and multiple
  * returns. Functions of earlier programs of a session stay callable.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax/ast";
-import { parse } from "../../syntax/parse";
 import { builtinNames } from "../../program/builtins";
 import { buildPredicateDag } from "../../program/dag-build";
 import { createDagContext, typeFromSpec, type DagContext } from "../../program/dag-context";
@@ -18,7 +16,7 @@ import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
 import { MemoryMeter } from "./memory-meter";
-import { missingSourceFileMessage, sourceCandidates } from "../../program/source-reader";
+import { SourceFiles, sourceProblemMessage } from "../../program/source-reader";
 import { missingArgumentMessage, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
 import { num, truthy } from "./operations";
 import { double, int, type Value } from "./values";
@@ -159,18 +157,29 @@ export class Interpreter {
     }
   }
 
+  /** The files this run sources, each read (safely: regular UTF-8 files of bounded size) and parsed once (source-reader.ts). */
+  private sourceFiles: SourceFiles | undefined;
+  /** The unit of each sourced file, and the (namespace, file) pairs loaded: a file sourced again (a diamond, a cycle) is not loaded again. */
+  private readonly sourcedUnits = new Map<string, Unit>();
+  private readonly sourcedAs = new Set<string>();
+
   /** `source("file") as ns`: the file's functions become callable as `ns::f` (plain names without `as`). */
   private source(unit: Unit, statement: SourceStatement): void {
     const base = unit.file ?? this.host.scriptPath ?? path.join(process.cwd(), "script.dml");
-    const candidates = sourceCandidates(base, statement.path, [this.host.workspaceRoot ?? process.cwd()]);
-    const file = candidates.find((c) => existsSync(c) && statSync(c).isFile());
-    if (file === undefined) fail(missingSourceFileMessage(statement.path, candidates), statement.range);
-    const text = readFileSync(file, "utf8");
-    const parsed = parse(text);
-    const syntax = parsed.diagnostics.find((d) => d.severity === "error");
+    this.sourceFiles ??= new SourceFiles([this.host.workspaceRoot ?? process.cwd()]);
+    const loaded = this.sourceFiles.load(base, statement.path);
+    if (loaded.kind !== "file") fail(sourceProblemMessage(statement.path, loaded), statement.range);
+    const file = loaded.file;
+    const syntax = loaded.parsed.diagnostics.find((d) => d.severity === "error");
     if (syntax) fail(`source: ${file}:${syntax.range.start.line + 1}:${syntax.range.start.character + 1}: ${syntax.message}`, statement.range);
-    const sourced = makeUnit(parsed.program, text, file);
     const prefix = statement.namespace ? `${statement.namespace.name}::` : "";
+    if (this.sourcedAs.has(`${prefix}${file}`)) return;
+    this.sourcedAs.add(`${prefix}${file}`);
+    let sourced = this.sourcedUnits.get(file);
+    if (!sourced) {
+      sourced = makeUnit(loaded.parsed.program, loaded.text, file);
+      this.sourcedUnits.set(file, sourced);
+    }
     for (const [name, f] of sourced.functions) {
       this.host.functions.set(prefix + name, f);
       unit.functions.set(prefix + name, f);

@@ -33,12 +33,26 @@ function numberOf(s: NodeStats | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/**
+ * A `rows` or `cols` argument: its constant value when it is a non-negative
+ * integer; null when it is not known, or (reported, located at the call) when
+ * it is not a non-negative integer (`rows=-5`, `cols=1e-308`, `rows=NaN`):
+ * SystemDS rejects such dims, and the rest of the analysis must not size with them.
+ */
+function dimension(node: DagNode, s: NodeStats | undefined, name: string, report: Report): number | null {
+  if (!s || isMatrix(s) || s.value === undefined || typeof s.value === "string") return null;
+  const n = typeof s.value === "boolean" ? (s.value ? 1 : 0) : Number(s.value);
+  if (Number.isInteger(n) && n >= 0) return n;
+  report(`${node.op.kind}(...): ${name} must be a non-negative integer, found ${String(s.value)}`, "bad-dimension");
+  return null;
+}
+
 export function constructorStats(node: DagNode, inputs: NodeStats[], report: Report): NodeStats | undefined {
   const get = (name: string) => argument(node, inputs, node.op.kind, name);
   switch (node.op.kind) {
     case "rand": {
-      const rows = numberOf(get("rows"));
-      const cols = numberOf(get("cols"));
+      const rows = dimension(node, get("rows"), "rows", report);
+      const cols = dimension(node, get("cols"), "cols", report);
       const min = get("min") ? numberOf(get("min")) : 0;
       const max = get("max") ? numberOf(get("max")) : 1;
       const density = get("sparsity") ? numberOf(get("sparsity")) : 1;
@@ -48,8 +62,8 @@ export function constructorStats(node: DagNode, inputs: NodeStats[], report: Rep
     }
     case "matrix": {
       const data = get("data");
-      const rows = numberOf(get("rows"));
-      const cols = numberOf(get("cols"));
+      const rows = dimension(node, get("rows"), "rows", report);
+      const cols = dimension(node, get("cols"), "cols", report);
       const n = rows !== null && cols !== null ? rows * cols : null;
       if (data && isMatrix(data)) {
         const dataCells = cells(data);

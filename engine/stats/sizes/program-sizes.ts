@@ -32,6 +32,8 @@ export interface ProgramSizeOptions {
   namespace?: (name: string) => SourcedProgram | undefined;
   /** Which estimate an inexact nnz is (default `mnc`). */
   estimator?: SparsityEstimator;
+  /** Work bound of the call analyses (default MAX_CALL_SIZING_NODES DAG nodes sized in function bodies). */
+  callSizingNodes?: number;
   /**
    * Block sizes of earlier analyses (needs the DAG cache's keys in the
    * ProgramDags): `key` is what the whole analysis contributes (parameters,
@@ -66,8 +68,29 @@ type Mode = "final" | "call" | "probe";
 const MAX_LOOP_ROUNDS = 6;
 const MAX_CALL_DEPTH = 20;
 
+/**
+ * Work bound of the inter-procedural analysis of one document: DAG nodes
+ * sized inside function bodies analysed for call sites (memoized per
+ * function and argument stats, so a call tree is analysed once per distinct
+ * signature; a tree whose arguments differ at every call, 3 calls a level,
+ * would otherwise take 3^depth analyses). Past it, calls not analysed yet
+ * have unknown results and one warning says so, at the first such call.
+ */
+export const MAX_CALL_SIZING_NODES = 200_000;
+
+/** The work of one document's call analyses, shared by the walkers of its sourced files. */
+interface CallBudget {
+  nodes: number;
+  readonly limit: number;
+  /** Set once a call was left unanalysed for the limit. */
+  exhausted: boolean;
+  /** Set once the warning was given (at a call in the script itself, where the first unanalysed call leads from). */
+  reported: boolean;
+}
+
 export function programSizes(dags: ProgramDags, context: DagContext, options: ProgramSizeOptions = {}): ProgramSizes {
-  const walker = new SizeWalker(dags, context, options);
+  const budget: CallBudget = { nodes: 0, limit: options.callSizingNodes ?? MAX_CALL_SIZING_NODES, exhausted: false, reported: false };
+  const walker = new SizeWalker(dags, context, options, budget, true);
   walker.sequence(dags.programBlocks.main, LayeredEnv.of(), "final");
   for (const f of dags.programBlocks.functions) {
     if (!f.external) walker.sequence(f.bodyBlocks, LayeredEnv.of(), "final");
@@ -89,6 +112,9 @@ class SizeWalker {
     private readonly dags: ProgramDags,
     private readonly context: DagContext,
     private readonly options: ProgramSizeOptions,
+    private readonly budget: CallBudget,
+    /** Whether this walker is the script's own (not a sourced file's): its diagnostics are the ones reported. */
+    private readonly isScript = false,
   ) {
     this.functions = new Map(dags.programBlocks.functions.map((f) => [f.name, f]));
   }
@@ -274,6 +300,7 @@ class SizeWalker {
       call: (node, inputs) => this.call(node, inputs),
       ...(this.options.estimator ? { estimator: this.options.estimator } : {}),
     };
+    if (this.callDepth > 0) this.budget.nodes += dag.nodes.length;
     return blockSizes(dag, context, this.options.declared);
   }
 
@@ -281,15 +308,16 @@ class SizeWalker {
   private call(node: DagNode, inputs: NodeStats[]): NodeStats | undefined {
     if (node.op.kind !== "call") return undefined;
     const separator = node.op.name.indexOf("::");
-    if (separator < 0) return this.callFunction(node.op.name, node, inputs);
-    const walker = this.namespaceWalker(node.op.name.slice(0, separator));
-    return walker?.callFunction(node.op.name.slice(separator + 2), node, inputs);
+    const result =
+      separator < 0 ? this.callFunction(node.op.name, node, inputs) : this.namespaceWalker(node.op.name.slice(0, separator))?.callFunction(node.op.name.slice(separator + 2), node, inputs);
+    if (this.isScript && this.callDepth === 0 && this.budget.exhausted && !this.budget.reported) this.budgetWarning(node);
+    return result;
   }
 
   private namespaceWalker(name: string): SizeWalker | undefined {
     if (!this.namespaces.has(name)) {
       const sourced = this.options.namespace?.(name);
-      this.namespaces.set(name, sourced && new SizeWalker(sourced.dags, sourced.context, sourced.options));
+      this.namespaces.set(name, sourced && new SizeWalker(sourced.dags, sourced.context, sourced.options, this.budget));
     }
     return this.namespaces.get(name);
   }
@@ -304,6 +332,10 @@ class SizeWalker {
     let outputs = this.memo.get(key);
     if (!outputs) {
       if (this.callDepth >= MAX_CALL_DEPTH) return undefined;
+      if (this.budget.nodes >= this.budget.limit) {
+        this.budget.exhausted = true;
+        return undefined;
+      }
       this.memo.set(key, definition.returns.map(() => unknownStats)); // recursion sees unknown
       this.callDepth++;
       try {
@@ -324,6 +356,18 @@ class SizeWalker {
     if (!result || result === unknownStats) return undefined;
     // The declared type wins; a sourced function's result type is known only from its body.
     return node.type.dataType === "unknown" ? result : { ...result, type: node.type };
+  }
+
+  /** The warning that calls were left unanalysed for the work bound, at a call of the script (given whatever the mode: it concerns the whole document). */
+  private budgetWarning(node: DagNode): void {
+    this.budget.reported = true;
+    const d: Diagnostic = {
+      severity: "warning",
+      message: `some function results are sized as unknown from this call on: the size analysis of function calls reached its work limit (${this.budget.limit} DAG nodes sized in function bodies; a call tree with different arguments at every call)`,
+      range: node.range,
+      code: "call-sizing-limit",
+    };
+    this.diagnostics.set(`${d.range.start.line}:${d.range.start.character}:${d.code}`, d);
   }
 
   /** What a call's result depends on of one argument: its shown stats, and which sketch it carries. */
