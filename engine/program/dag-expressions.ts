@@ -11,7 +11,8 @@
  *   SystemDS rejects, are read as `&`/`|`), prefix `-`/`!` are `unary`
  *   (prefix `+` is no node);
  * - `X[rl:ru, cl:cu]` is `index` with inputs X, rl, ru, cl, cu; a missing
- *   bound is the int literal -1 ("all"), a single index `i` is `i:i`;
+ *   bound is the literal ALL_INDICES (a value no index expression can
+ *   have, so `X[-1, 1]` stays an out-of-range row), a single index `i` is `i:i`;
  * - calls: dag-calls.ts.
  */
 import type { BinaryOperator, Expression, IndexExpression, NumberLiteral, Range } from "../syntax/ast";
@@ -89,12 +90,19 @@ export function binaryNode(b: DagBuilder, op: BinaryOperator, left: number, righ
   return b.add({ kind: "binary", op: elementwise }, [left, right], binaryType(elementwise, b.typeOf(left), b.typeOf(right)), range);
 }
 
-/** The four bounds rl, ru, cl, cu of an index expression (-1 for "all"). */
+/**
+ * The value of the literal that stands for an omitted index bound ("all rows"
+ * or "all columns"): a string, so no number a user writes or computes, such
+ * as -1, is ever taken for it.
+ */
+export const ALL_INDICES = ":";
+
+/** The four bounds rl, ru, cl, cu of an index expression (ALL_INDICES for an omitted one). */
 export function indexBounds(b: DagBuilder, expression: IndexExpression): number[] {
   const bounds: number[] = [];
   for (const part of [expression.rows, expression.cols]) {
     if (!part) {
-      const all = b.add({ kind: "literal", value: -1 }, [], SCALAR_INT, expression.range);
+      const all = b.add({ kind: "literal", value: ALL_INDICES }, [], SCALAR_INT, expression.range);
       bounds.push(all, all);
       continue;
     }

@@ -34,7 +34,6 @@
  * Transport comes from the command line (`--node-ipc` when VS Code starts it,
  * `--stdio` via `dml lsp --stdio` for other editors).
  */
-import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
@@ -69,7 +68,7 @@ import {
   type SignatureHelpParams,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { resolveSourcePath } from "../../engine/program/source-reader";
+import { readSourceText, resolveSourcePath } from "../../engine/program/source-reader";
 import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
@@ -487,23 +486,15 @@ function sourcedFiles(uri: string): SourcedFile | undefined {
     const opened = documents.get(pathToFileURL(file).href);
     if (opened) return { file, program: parseText(opened.getText()).program };
     // Only regular files inside the readable folders, and not larger than a document the server checks.
-    if (!readableFor(uri).allows(file) || !isSmallFile(file)) return undefined;
-    return { file, program: parseText(readFileSync(file, "utf8")).program };
+    if (!readableFor(uri).allows(file)) return undefined;
+    const read = readSourceText(file, MAX_CHECKED_CHARACTERS);
+    return "text" in read ? { file, program: parseText(read.text).program } : undefined;
   };
 }
 
 /** A document within the bounds of what the server checks (document-bounds.ts). */
 function checked(document: TextDocument): boolean {
   return document.getText().length <= MAX_CHECKED_CHARACTERS && document.lineCount <= MAX_CHECKED_LINES;
-}
-
-function isSmallFile(file: string): boolean {
-  try {
-    const stat = statSync(file);
-    return stat.isFile() && stat.size <= MAX_CHECKED_CHARACTERS;
-  } catch {
-    return false;
-  }
 }
 
 connection.onReferences(guarded(guard, "references", [], (params: ReferenceParams) => {

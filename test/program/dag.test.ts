@@ -104,12 +104,12 @@ describe("variables within a block", () => {
 });
 
 describe("indexing", () => {
-  test("right indexing: index(X, rl, ru, cl, cu), -1 for an omitted part, i for i:i", () => {
+  test("right indexing: index(X, rl, ru, cl, cu), the literal \":\" (ALL_INDICES) for an omitted part, i for i:i", () => {
     const dag = dagOf("a = X[i, j]\nb = X[1:n, ]\nc = X[, 2]\nd = X[i]");
     assert.equal(valueOf(dag, "a"), "index(X, i, i, j, j)");
-    assert.equal(valueOf(dag, "b"), "index(X, 1, n, -1, -1)");
-    assert.equal(valueOf(dag, "c"), "index(X, -1, -1, 2, 2)");
-    assert.equal(valueOf(dag, "d"), "index(X, i, i, -1, -1)");
+    assert.equal(valueOf(dag, "b"), 'index(X, 1, n, ":", ":")');
+    assert.equal(valueOf(dag, "c"), 'index(X, ":", ":", 2, 2)');
+    assert.equal(valueOf(dag, "d"), 'index(X, i, i, ":", ":")');
   });
 
   test("X[i, j] = v is leftIndex(X, v, bounds), the new value of X", () => {
@@ -119,8 +119,8 @@ describe("indexing", () => {
   });
 
   test("ranges and omitted parts on the left; += on an indexed target", () => {
-    assert.equal(valueOf(dagOf("X[a:b, ] = Y[, c:d]"), "X"), "leftIndex(X, index(Y, -1, -1, c, d), a, b, -1, -1)");
-    assert.equal(valueOf(dagOf("X[, 2] += v"), "X"), "leftIndex(X, (index(X, -1, -1, 2, 2) + v), -1, -1, 2, 2)");
+    assert.equal(valueOf(dagOf("X[a:b, ] = Y[, c:d]"), "X"), 'leftIndex(X, index(Y, ":", ":", c, d), a, b, ":", ":")');
+    assert.equal(valueOf(dagOf("X[, 2] += v"), "X"), 'leftIndex(X, (index(X, ":", ":", 2, 2) + v), ":", ":", 2, 2)');
   });
 
   test("successive left indexings chain", () => {

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import type { DagNode, DagOp, DagType } from "../../engine/program/dag-types";
 import { type NodeSizeContext, nodeStats } from "../../engine/stats/sizes/node-sizes";
 import { formatStats, matrixStats, type NodeStats, scalarStats } from "../../engine/stats/sizes/node-stats";
+import { ALL_INDICES } from "../../engine/program/dag-expressions";
 
 const range = { start: { line: 2, character: 4 }, end: { line: 2, character: 9 } };
 const matrixType: DagType = { dataType: "matrix", valueType: "double" };
@@ -84,10 +85,11 @@ describe("size propagation per operation", () => {
   });
 
   it("indexing with constant bounds, all, and out of range", () => {
-    const all = lit(-1);
+    const all = lit(ALL_INDICES);
     assert.equal(run({ kind: "index" }, [X, lit(1), lit(10), all, all]).text, "10 x 200, nnz ~20");
     assert.equal(run({ kind: "index" }, [X, all, all, lit(3), lit(3)]).text, "1000 x 1, nnz ~10");
     assert.equal(run({ kind: "index" }, [X, all, all, all, all]).text, "1000 x 200, nnz 2000");
+    assert.deepEqual(run({ kind: "index" }, [X, lit(-1), lit(-1), all, all]).errors, ["index-out-of-range: index out of range: rows -1 of 1000"], "a written -1 is a row, not 'all'");
     assert.equal(run({ kind: "index" }, [X, scalarStats(intType), scalarStats(intType), all, all]).text, "? x 200, nnz ?");
     assert.deepEqual(run({ kind: "index" }, [X, lit(1), lit(1001), all, all]).errors, ["index-out-of-range: index out of range: rows 1:1001 of 1000"]);
     const left = run({ kind: "leftIndex" }, [X, matrixStats(1000, 2, 0, true), all, all, lit(1), lit(3)]);

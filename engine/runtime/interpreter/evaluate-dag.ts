@@ -12,6 +12,7 @@
  * matmul, element-wise, bind, reshape, read), and right after otherwise.
  */
 import type { BlockDag, DagNode } from "../../program/dag-types";
+import { ALL_INDICES } from "../../program/dag-expressions";
 import { typeParameterValue } from "../../stats/metadata/parameters";
 import { cbind, rbind } from "../kernels/bind";
 import { diag } from "../kernels/diag";
@@ -121,7 +122,7 @@ export class DagEvaluator {
 
   private isAll(id: number): boolean {
     const op = this.dag.nodes[id].op;
-    return op.kind === "literal" && op.value === -1;
+    return op.kind === "literal" && op.value === ALL_INDICES;
   }
 
   private bounds(ids: number[]): (number | undefined)[] {

@@ -3,6 +3,7 @@
  * (a literal -1 stands for "all"); known bounds outside the matrix are errors.
  */
 import type { DagNode } from "../../program/dag-types";
+import { ALL_INDICES } from "../../program/dag-expressions";
 import { cells, isMatrix, matrixStats, type NodeStats } from "./node-stats";
 
 type Report = (message: string, code: string) => void;
@@ -16,8 +17,8 @@ interface Span {
 
 function bound(s: NodeStats | undefined): number | null | "all" {
   if (!s || s.value === undefined) return null;
+  if (s.value === ALL_INDICES) return "all";
   const v = typeof s.value === "boolean" ? (s.value ? 1 : 0) : Number(s.value);
-  if (v === -1) return "all";
   return Number.isFinite(v) ? v : null;
 }
 
