@@ -10,6 +10,7 @@
 //   --report      also write out/fuzz/report.md and out/fuzz/report.json
 // Exit status: 0 when no harness found a failure or broke a bound, 1 otherwise.
 import { build } from "esbuild";
+import { testBundleOptions } from "./test-bundle-options.mjs";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -53,14 +54,7 @@ const outdir = path.join(root, "out", "fuzz");
 await build({
   entryPoints: harnessFiles.map((f) => path.join(fuzzDir, f)),
   outdir,
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  sourcemap: "inline",
-  logLevel: "warning",
-  external: ["glpk.js"],
+  ...testBundleOptions,
 });
 
 const harnesses = harnessFiles

@@ -9,6 +9,7 @@
 // node's full report.
 import { spawnSync } from "node:child_process";
 import { build } from "esbuild";
+import { testBundleOptions } from "./test-bundle-options.mjs";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,14 +48,7 @@ await build({
   entryPoints: files,
   outbase: path.join(root, "test"),
   outdir,
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  sourcemap: "inline",
-  logLevel: "warning",
-  external: ["glpk.js"],
+  ...testBundleOptions,
   // Fixes fast-check's seed when DML_LENS_FC_SEED is set (CI), see test/fast-check-seed.ts.
   inject: [path.join(root, "test", "fast-check-seed.ts")],
 });
