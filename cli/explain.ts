@@ -22,7 +22,7 @@ import path from "node:path";
 import type { Diagnostic, Range } from "../engine/syntax/ast";
 import { printDag, printType } from "../engine/program/dag-print";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
-import { formatStats, type NodeStats } from "../engine/stats/sizes/node-stats";
+import { formatStats, type NodeStats, scalarValueText } from "../engine/stats/sizes/node-stats";
 import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
@@ -176,7 +176,7 @@ function explainText(file: string, diagnostics: readonly Diagnostic[], analysis:
 /** What a variable holds after the block: dims and nnz of a matrix (digits grouped), the type (and constant value) of a scalar. */
 function variableText(stats: NodeStats | undefined, type: Parameters<typeof printType>[0]): string {
   if (!stats) return printType(type);
-  if (stats.type.dataType === "scalar") return stats.value === undefined ? printType(stats.type) : `${printType(stats.type)} = ${JSON.stringify(stats.value)}`;
+  if (stats.type.dataType === "scalar") return stats.value === undefined ? printType(stats.type) : `${printType(stats.type)} = ${scalarValueText(stats.value)}`;
   if (stats.type.dataType === "matrix") return `${formatCount(stats.rows)} x ${formatCount(stats.cols)}, nnz ${stats.nnz !== null && !stats.nnzExact ? "~" : ""}${formatCount(stats.nnz)}`;
   return printType(type);
 }

@@ -68,4 +68,12 @@ describe("dml explain", () => {
     assert.equal(dml("explain").code, 2);
     assert.equal(dml("explain", script, "--budget-ms", "x").code, 2);
   });
+
+  test("constant scalars print as DML prints them: NaN and infinities, not null; strings quoted", () => {
+    const constants = path.join(dir, "constants.dml");
+    writeFileSync(constants, 'x = 0/0\ny = 1/0\nz = -1/0\ns = "a"\nprint(x + y + z)\nprint(s)\n');
+    const r = dml("explain", constants);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /x: scalar<double> = NaN\n  y: scalar<double> = Infinity\n  z: scalar<double> = -Infinity\n  s: scalar<string> = "a"/);
+  });
 });

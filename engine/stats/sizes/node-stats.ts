@@ -92,10 +92,15 @@ export function sparsity(stats: NodeStats): number | null {
   return n === 0 ? 0 : stats.nnz / n;
 }
 
+/** A constant scalar as a reader expects it: strings quoted, numbers as DML prints them (NaN, Infinity, -Infinity). */
+export function scalarValueText(value: number | string | boolean): string {
+  return typeof value === "number" ? String(value) : JSON.stringify(value);
+}
+
 /** `1000 x 20, nnz 2000` (or `? x 20`), `scalar 3`, used by printers and tests. */
 export function formatStats(stats: NodeStats): string {
   if (stats.type.dataType === "scalar") {
-    return stats.value === undefined ? `scalar ${stats.type.valueType}` : `scalar ${JSON.stringify(stats.value)}`;
+    return stats.value === undefined ? `scalar ${stats.type.valueType}` : `scalar ${scalarValueText(stats.value)}`;
   }
   if (stats.type.dataType !== "matrix") return stats.type.dataType;
   const dim = (n: number | null) => (n === null ? "?" : String(n));
