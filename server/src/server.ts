@@ -117,9 +117,13 @@ let workspaceFolders: string[] = [];
 /** Where analysis may read: the workspace folders and `dmlLens.analysis.readableFolders`. */
 let readable = new ReadableFolders([]);
 
+/** With no workspace folder open: the readable folders plus one script's folder, by that folder (real paths resolved once). */
+const readableBesideScript = new Map<string, ReadableFolders>();
+
 function updateReadableFolders(): void {
   const extra = settings.readableFolders.map((folder) => path.resolve(workspaceFolders[0] ?? process.cwd(), folder));
   readable = new ReadableFolders([...workspaceFolders, ...extra]);
+  readableBesideScript.clear();
 }
 
 /**
@@ -130,7 +134,10 @@ function updateReadableFolders(): void {
  */
 function readableFor(uri: string): ReadableFolders {
   if (workspaceFolders.length > 0 || !uri.startsWith("file:")) return readable;
-  return new ReadableFolders([...readable.folders, path.dirname(fileURLToPath(uri))]);
+  const folder = path.dirname(fileURLToPath(uri));
+  let found = readableBesideScript.get(folder);
+  if (!found) readableBesideScript.set(folder, (found = new ReadableFolders([...readable.folders, folder])));
+  return found;
 }
 
 /** Requests after `shutdown` are refused; handler failures are logged, not sent. */

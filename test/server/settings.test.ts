@@ -60,7 +60,7 @@ test("settings that name files or folders are restricted: an untrusted workspace
 });
 
 test("dmlLens.analysis.readableFolders is a list of strings, read only from dmlLens.analysis", () => {
-  assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined, { readableFolders: ["/data", "../shared"] }).settings.readableFolders, ["/data", "../shared"]);
+  assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined, { readableFolders: ["/data", "../datasets"] }).settings.readableFolders, ["/data", "../datasets"]);
   assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined, { readableFolders: "/data" }).problems, ['dmlLens.analysis.readableFolders must be a list of folder paths, not "/data"; keeping []']);
   assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, { readableFolders: ["/"] }).problems, ["unknown setting dmlLens.optimizer.readableFolders"]);
 });
