@@ -1,0 +1,78 @@
+/**
+ * CPlan construction: the selected memo table (at most one entry per
+ * template in a group) becomes fused operators. A top-down walk from the
+ * DAG's roots opens an operator at each materialized node with a valid
+ * entry, follows the entry's fusion references into its inputs' groups
+ * (an entry of the same template, or a Cell entry it merged), and collects
+ * the covered nodes and the materialized inputs; those inputs are then
+ * walked as materialized nodes in turn. The template binds the operator's
+ * data (main input, side inputs, variant) or rejects it, in which case the
+ * node runs unfused.
+ */
+import type { FusionDag } from "./fusion-dag";
+import { isValidRoot, type MemoTable } from "./memo-table";
+import { fusedOperatorSeconds } from "./select/operator-cost";
+import type { FusedOperator, FusionTemplate, MemoEntry, TemplateType } from "./types";
+import type { MachineConstants } from "../cost";
+
+/** Template preference when several selected entries could root an operator at one node. */
+const ROOT_PREFERENCE: readonly TemplateType[] = ["outer", "row", "magg", "cell"];
+
+export function constructOperators(dag: FusionDag, selected: MemoTable, templates: readonly FusionTemplate[], constants?: MachineConstants): FusedOperator[] {
+  const byType = new Map(templates.map((t) => [t.type, t]));
+  const operators: FusedOperator[] = [];
+  const visited = new Set<number>();
+  const stack = [...dag.roots].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (visited.has(node)) continue;
+    visited.add(node);
+    const operator = operatorAt(dag, selected, byType, node);
+    if (operator) {
+      operators.push({ ...operator, id: operators.length, seconds: fusedOperatorSeconds(dag, operator, constants) });
+      stack.push(...[...operator.inputs].reverse());
+    } else stack.push(...[...new Set(dag.nodes[node]!.inputs)].reverse());
+  }
+  return operators.sort((a, b) => a.roots[0]! - b.roots[0]!).map((op, id) => ({ ...op, id }));
+}
+
+/** The best valid root entry of a node: the preferred template, then the most fused inputs. */
+export function rootEntry(selected: MemoTable, node: number): MemoEntry | undefined {
+  const candidates = selected.get(node).filter((e) => isValidRoot(e.status) && e.inputs.some((i) => i >= 0));
+  candidates.sort((a, b) => ROOT_PREFERENCE.indexOf(a.template) - ROOT_PREFERENCE.indexOf(b.template) || fusedCount(b) - fusedCount(a));
+  return candidates[0];
+}
+
+function operatorAt(dag: FusionDag, selected: MemoTable, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number): Omit<FusedOperator, "id" | "seconds"> | undefined {
+  const entry = rootEntry(selected, node);
+  if (!entry) return undefined;
+  const template = byType.get(entry.template);
+  if (!template) return undefined;
+  const covered = new Set<number>();
+  const inputs: number[] = [];
+  const cover = (at: number, e: MemoEntry) => {
+    if (covered.has(at)) return;
+    covered.add(at);
+    dag.nodes[at]!.inputs.forEach((input, k) => {
+      const ref = e.inputs[k]!;
+      const child = ref >= 0 ? referencedEntry(selected, ref, entry.template) : undefined;
+      if (child) cover(input, child);
+      else if (!inputs.includes(input)) inputs.push(input);
+    });
+  };
+  cover(node, entry);
+  const materialized = inputs.filter((i) => !covered.has(i));
+  const binding = template.describe(dag, node, covered, materialized);
+  if (!binding) return undefined;
+  return { template: entry.template, roots: [node], covered: [...covered].sort((a, b) => a - b), inputs: materialized, binding };
+}
+
+/** The entry a reference from an operator of `template` continues with: the input's entry of that template, else its Cell entry (merged). */
+export function referencedEntry(selected: MemoTable, node: number, template: TemplateType): MemoEntry | undefined {
+  const group = selected.get(node);
+  return group.find((e) => e.template === template) ?? group.find((e) => e.template === "cell");
+}
+
+function fusedCount(entry: MemoEntry): number {
+  return entry.inputs.filter((i) => i >= 0).length;
+}

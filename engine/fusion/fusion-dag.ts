@@ -1,0 +1,45 @@
+/**
+ * The planner's input: a DAG of operations (the program stage's `DagNode`s:
+ * operator, inputs, source range) with the size and sparsity of every node,
+ * and the nodes whose values leave it. The block DAG as written and the
+ * rewriter's extracted plan are both turned into this form.
+ */
+import type { DagNode } from "../program/dag-types";
+import type { NodeStats } from "../stats/sizes/node-stats";
+
+export interface FusionDag {
+  /** Inputs of a node always have smaller ids (a topological order). */
+  readonly nodes: readonly DagNode[];
+  /** Stats of every node, by id. */
+  readonly stats: readonly NodeStats[];
+  /** Nodes whose values leave the DAG (live-out variables, effects): always materialized. */
+  readonly roots: readonly number[];
+  /** Consumers of each node, by id (ascending, a consumer listed once per use). */
+  readonly consumers: readonly (readonly number[])[];
+}
+
+export function fusionDag(nodes: readonly DagNode[], stats: readonly NodeStats[], roots: readonly number[]): FusionDag {
+  const consumers: number[][] = nodes.map(() => []);
+  for (const node of nodes) for (const input of node.inputs) consumers[input]!.push(node.id);
+  return { nodes, stats, roots: [...new Set(roots)].sort((a, b) => a - b), consumers };
+}
+
+/** The node's rows and cols when it is a matrix of known size. */
+export function knownDims(dag: FusionDag, node: number): { rows: number; cols: number } | undefined {
+  const s = dag.stats[node];
+  if (!s || s.type.dataType !== "matrix" || s.rows === null || s.cols === null) return undefined;
+  return { rows: s.rows, cols: s.cols };
+}
+
+export function isScalarNode(dag: FusionDag, node: number): boolean {
+  return dag.stats[node]?.type.dataType === "scalar";
+}
+
+export function isMatrixNode(dag: FusionDag, node: number): boolean {
+  return dag.stats[node]?.type.dataType === "matrix";
+}
+
+/** Whether `node` is a root or has a consumer outside `inside`. */
+export function isReadOutside(dag: FusionDag, node: number, inside: ReadonlySet<number>): boolean {
+  return dag.roots.includes(node) || dag.consumers[node]!.some((c) => !inside.has(c));
+}

@@ -1,0 +1,12 @@
+/**
+ * Public surface of the fusion stage (SystemML's codegen optimizer): plans
+ * which operations of a DAG run as one fused operator (Cell, Row, MAgg,
+ * Outer templates), by exact cost-based selection (MPSkipEnum).
+ */
+export { planFusion, dagCosts, type FusionOptions } from "./plan-fusion";
+export { fusionDag, knownDims, type FusionDag } from "./fusion-dag";
+export { fusionDagOfBlock } from "./from-block";
+export { exploreFusionPlans } from "./explore";
+export { MemoTable, printEntry } from "./memo-table";
+export { FUSION_TEMPLATES } from "./templates";
+export type { CloseStatus, FusedOperator, FusionPlan, FusionTemplate, MemoEntry, OperatorBinding, SearchStats, TemplateType } from "./types";
