@@ -35,8 +35,9 @@ export function partitionSignature(dag: FusionDag, memo: MemoTable, part: PlanPa
   return JSON.stringify([nodes, points]);
 }
 
+/** The operation (a read variable by kind only: its name does not change a plan). */
 function opKey(op: FusionDag["nodes"][number]["op"]): string {
-  return JSON.stringify(op);
+  return op.kind === "input" || op.kind === "parameter" ? op.kind : JSON.stringify(op);
 }
 
 function statsKey(dag: FusionDag, node: number): unknown[] {
