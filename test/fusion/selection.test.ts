@@ -4,32 +4,11 @@
 // the plan cache and the approximation past the exact limit.
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
-import { constructOperators } from "../../engine/fusion/construct";
-import { exploreFusionPlans, reachableAscending } from "../../engine/fusion/explore";
-import type { FusionDag } from "../../engine/fusion/fusion-dag";
-import { dagCosts } from "../../engine/fusion/plan-fusion";
+import { exploreFusionPlans } from "../../engine/fusion/explore";
 import { choosePartitionPlans, selectFusionPlan } from "../../engine/fusion/select";
-import { nodeSeconds } from "../../engine/fusion/select/operator-cost";
 import { analyzePartitions } from "../../engine/fusion/select/partitions";
 import { ReachabilityGraph } from "../../engine/fusion/select/reachability-graph";
-import { DagBuilder, TEST_TEMPLATES } from "./selection-fixtures";
-
-/** The DAG's fused cost as plan-fusion computes it (without multi-aggregates), from the selected memo table. */
-export function constructedCost(dag: FusionDag, pruning: boolean, exactLimit?: number): number {
-  const memo = exploreFusionPlans(dag, TEST_TEMPLATES);
-  const { selected } = selectFusionPlan(dag, memo, TEST_TEMPLATES, { pruning, exactLimit });
-  const ops = constructOperators(dag, selected, TEST_TEMPLATES).filter((op) => op.covered.length > 1);
-  return dagCosts(dag, ops).fused;
-}
-
-/** The same cost from the selection's own partition costs plus the single operations outside every partition. */
-export function selectionCost(dag: FusionDag, pruning: boolean, exactLimit?: number): number {
-  const memo = exploreFusionPlans(dag, TEST_TEMPLATES);
-  const choices = choosePartitionPlans(dag, memo, TEST_TEMPLATES, { pruning, exactLimit });
-  const inPartition = new Set(choices.flatMap((c) => c.partition.nodes));
-  const outside = reachableAscending(dag).filter((n) => !inPartition.has(n));
-  return choices.reduce((sum, c) => sum + c.cost, 0) + outside.reduce((sum, n) => sum + nodeSeconds(dag, n), 0);
-}
+import { constructedCost, DagBuilder, selectionCost, TEST_TEMPLATES } from "./selection-fixtures";
 
 /** X*Y shared by abs and a sum; a second, independent chain over Z. */
 function sharedProduct() {
