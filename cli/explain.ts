@@ -173,7 +173,7 @@ function fusionJson(fusion: BlockFusion) {
       cacheHits: v.search.cacheHits,
       approximated: v.search.approximated,
     },
-    ...(withNodes ? { nodes: v.nodes.map((n) => ({ id: n.id, label: n.label, inputs: n.children })) } : {}),
+    ...(withNodes ? { nodes: v.nodes.map((n) => ({ id: n.id, label: n.label, inputs: n.children, rows: n.rows, cols: n.cols, nnz: n.nnz })) } : {}),
   });
   return { asWritten: view(fusion.asWritten, false), ...(fusion.rewritten ? { rewritten: view(fusion.rewritten, true) } : {}) };
 }

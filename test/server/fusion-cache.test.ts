@@ -31,6 +31,8 @@ test("a block moved by inserted lines keeps its cached fusion plan, its ranges s
   assert.deepEqual(runs, ["0", "3"], "both blocks optimized (the empty loop has none)");
   const last = [...first.entries()].find(([info]) => info.block.range.start.line === 3)![1];
   assert.equal(lineOf(last.fusion.asWritten, "sum"), 3);
+  assert.equal(last.fusion.asWritten.operators.length, 1, "sum(X * Y * 2) is one fused operator");
+  assert.equal(last.fusion.asWritten.operators[0]!.range!.start.line, 3);
   const moved = `# two new\n# comment lines\n${script}`;
   const second = (await optimizer.optimize("a", moved, analyzeText(moved), () => true))!;
   assert.equal(runs.length, 2, "nothing optimized again");

@@ -1,7 +1,8 @@
 /**
  * The optimizer on the SPORES examples (examples/sum_product.dml, a copy of
  * examples/sum_product.dml): each statement gets its cheaper, verified
- * rewrite; with X dense the squared loss is left alone (the cost decides).
+ * rewrite; with X dense the squared loss saves far less (the cost after
+ * fusion decides).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -82,12 +83,21 @@ test("P * Xd - P * rowSums(P) * Xd factors out P: one vector, then one pass over
   assert.equal(s.rewritten.match(/\bXd\b/g)?.length, 1, s.rewritten);
   assert.match(squash(s.rewritten), /P\*\(1-P\)|\(1-P\)\*P|P-P\^2|P-P\*P/, s.rewritten);
   assert.doesNotMatch(s.rewritten, /rowSums/);
-  assert.ok(s.costBefore / s.costAfter > 2.5, `only ${s.costBefore / s.costAfter}x`);
+  // Both sides costed with fusion: the original already runs as one Row operator over Xd (no Xd-sized
+  // intermediates), so the saving is smaller than against the unfused original (about 1.8x, was 3.2x).
+  assert.ok(s.costBefore / s.costAfter > 1.5, `only ${s.costBefore / s.costAfter}x`);
 });
 
-test("with X dense, the squared loss is not rewritten: the fused original is cheaper", () => {
+test("with X dense, the squared loss saves far less: both sides are costed with their fused operators", () => {
+  // As written, sum((X - U %*% t(V))^2) runs as one Cell operator over X and the materialized
+  // U %*% t(V) (an Outer operator needs a sparse-safe driver, which X - U %*% t(V) is not). The
+  // rewrite reads X twice instead of writing and reading a dense X-sized product: with X dense that
+  // still saves about a quarter, so it is offered, but by the cost, not by hundreds of times as with X sparse.
   const dense = suggestions(script.replace("sparsity=0.001", "sparsity=1.0"));
-  assert.equal(dense.get("l1"), undefined, `unexpected: ${dense.get("l1")?.rewritten}`);
+  const l1 = cheaper(dense.get("l1"), "l1");
+  const ratio = l1.costBefore / l1.costAfter;
+  assert.ok(ratio > 1.25 && ratio < 2, `${ratio}x`);
+  assert.ok(sparse.get("l1")!.costBefore / sparse.get("l1")!.costAfter > 100 * ratio);
   assert.ok(dense.get("s1"), "the other rewrites do not depend on X");
 });
 
