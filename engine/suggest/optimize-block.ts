@@ -7,6 +7,12 @@
  * suggestion, after the runtime has checked both sides agree on random
  * inputs (with the constants the optimizer folded). Sub-plans that several suggestions compute become shared
  * temporaries (a multi-statement edit).
+ *
+ * Savings are measured after fusion: the original plan and the rewritten
+ * one are each costed with the fused operators the fusion planner picks for
+ * them (fused-plan-cost.ts), so a rewrite that only beats the unfused
+ * original is not offered. The block's fusion plans, as written and with the
+ * suggestions applied, are part of the result (fusion-input.ts).
  */
 import type { ClassId, ENode } from "../egraph/types";
 import { type Extraction, type ExtractionGraph } from "../extract";
