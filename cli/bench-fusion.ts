@@ -1,0 +1,156 @@
+/**
+ * `dml bench fusion`: the fusion planner over every statement block of the
+ * shipped scripts (examples/*.dml, each block's DAG as written with its
+ * sizes):
+ * - planning time per block (median and max; targets 20 ms and 200 ms) and
+ *   the operators planned, per template;
+ * - plans evaluated by MPSkipEnum with its pruning against an enumeration
+ *   without pruning (`pruning: false`), with the chosen plans' costs, which
+ *   must be equal (a row fails when they are not). A block with a partition
+ *   of more than NO_PRUNING_MAX_POINTS interesting points (2^points plans)
+ *   is not enumerated without pruning, and the row says how many were skipped;
+ * - SystemDS's fusion test patterns (test/fixtures/fusion-patterns): how many
+ *   get the operator SystemDS generates.
+ * Each block is planned once per mode, in file order: the first blocks pay
+ * the JIT's warm-up, as in a fresh language server (the patterns are planned
+ * first, so the examples' times are those of a warmed-up planner).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fusionDagOfBlock, planFusion, type FusionDag, type FusionPlan, type TemplateType } from "../engine/fusion";
+import { analyzeText } from "../engine/stats/program-analysis";
+import type { BenchRow } from "./bench-report";
+import { formatCoverage, FUSION_PATTERN_DIR, patternCoverage, patternMatches, readFusionPatterns } from "./fusion-patterns";
+import { packageRoot } from "./package-root";
+
+const BLOCK_MEDIAN_TARGET_MS = 20;
+const BLOCK_MAX_TARGET_MS = 200;
+/** Partitions with more interesting points than this are not enumerated without pruning (2^16 = 65,536 plans). */
+export const NO_PRUNING_MAX_POINTS = 16;
+const TEMPLATES: readonly TemplateType[] = ["cell", "row", "magg", "outer"];
+
+export interface FusionBenchOptions {
+  /** File names in examples/ to plan (default: every `.dml`). */
+  exampleFiles?: readonly string[];
+  /** Plan only the first N fixtures of test/fixtures/fusion-patterns (default: all). */
+  patternLimit?: number;
+}
+
+interface PlannedBlock {
+  name: string;
+  nodes: number;
+  dag: FusionDag;
+  plan: FusionPlan;
+}
+
+/** Every statement block of a script as the planner's input, with a name `file:line`. */
+function scriptDags(file: string, text: string, root: string): { name: string; dag: FusionDag }[] {
+  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: root });
+  const dags: { name: string; dag: FusionDag }[] = [];
+  for (const info of analysis.dags.blocks) {
+    const sizes = analysis.sizes.blocks.get(info.block);
+    if (!sizes) continue;
+    dags.push({ name: `${path.basename(file)}:${info.block.range.start.line + 1}`, dag: fusionDagOfBlock(info.dag, sizes.nodes) });
+  }
+  return dags;
+}
+
+function median(sorted: readonly number[]): number {
+  if (sorted.length === 0) return 0;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function sameCost(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1e-12);
+}
+
+function patternRow(root: string, limit: number | undefined): BenchRow {
+  const dir = path.join(root, FUSION_PATTERN_DIR);
+  const base = { suite: "fusion", baseline: "SystemDS codegen tests (the operator they assert)", baseline_ms: null, ratio: null };
+  if (!existsSync(dir)) return { ...base, case: `SystemDS fusion patterns (${FUSION_PATTERN_DIR} not found)`, ours_ms: 0, matched: null, total: 0 };
+  const patterns = readFusionPatterns(dir).slice(0, limit);
+  const start = performance.now();
+  const results = patterns.map((pattern) => {
+    const templates = scriptDags(path.join(dir, `${pattern.name}.dml`), pattern.text, root).flatMap(({ dag }) => planFusion(dag).operators.map((op) => op.template));
+    return { pattern, matched: patternMatches(pattern, templates) };
+  });
+  const coverage = patternCoverage(results);
+  return {
+    ...base,
+    case: `SystemDS fusion patterns, ${patterns.length} scripts of ${FUSION_PATTERN_DIR}`,
+    ours_ms: performance.now() - start,
+    matched: coverage.matched,
+    total: coverage.total,
+    ...Object.fromEntries(TEMPLATES.map((t) => [`${t}_matched`, `${coverage.byTemplate[t].matched}/${coverage.byTemplate[t].total}`])),
+    coverage: formatCoverage(coverage),
+    missing: results.filter((r) => !r.matched).map((r) => r.pattern.name).join(", ") || "none",
+  };
+}
+
+export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
+  const root = packageRoot();
+  const rows: BenchRow[] = [patternRow(root, options.patternLimit)];
+
+  const dir = path.join(root, "examples");
+  const files = options.exampleFiles ?? readdirSync(dir).filter((f) => f.endsWith(".dml")).sort();
+  const inputs = files.flatMap((file) => scriptDags(path.join(dir, file), readFileSync(path.join(dir, file), "utf8"), root));
+  const blocks: PlannedBlock[] = inputs.map(({ name, dag }) => ({ name, nodes: dag.nodes.length, dag, plan: planFusion(dag) }));
+
+  const times = blocks.map((b) => b.plan.ms).sort((a, b) => a - b);
+  const med = median(times);
+  const max = times[times.length - 1] ?? 0;
+  const slowest = blocks.reduce<PlannedBlock | undefined>((a, b) => (a === undefined || b.plan.ms > a.plan.ms ? b : a), undefined);
+  const operators = blocks.flatMap((b) => b.plan.operators);
+  const sum = (f: (s: FusionPlan["search"]) => number) => blocks.reduce((t, b) => t + f(b.plan.search), 0);
+  rows.push({
+    suite: "fusion",
+    case: `planning per block, ${blocks.length} blocks of examples/*.dml`,
+    ours_ms: med,
+    baseline: "none",
+    baseline_ms: null,
+    ratio: null,
+    median_ms: med,
+    max_ms: max,
+    slowest: slowest ? `${slowest.name} (${slowest.nodes} nodes, ${slowest.plan.search.maxInterestingPoints} interesting points)` : "none",
+    target: `median <= ${BLOCK_MEDIAN_TARGET_MS} ms, max <= ${BLOCK_MAX_TARGET_MS} ms`,
+    target_met: med <= BLOCK_MEDIAN_TARGET_MS && max <= BLOCK_MAX_TARGET_MS,
+    operators: operators.length,
+    ...Object.fromEntries(TEMPLATES.map((t) => [`${t}_operators`, operators.filter((op) => op.template === t).length])),
+    blocks_with_operators: blocks.filter((b) => b.plan.operators.length > 0).length,
+    partitions: sum((s) => s.partitions),
+    max_interesting_points: blocks.reduce((m, b) => Math.max(m, b.plan.search.maxInterestingPoints), 0),
+    approximated_partitions: sum((s) => s.approximated),
+    cache_hits: sum((s) => s.cacheHits),
+  });
+
+  const compared: { block: PlannedBlock; unpruned: FusionPlan }[] = [];
+  const skipped: PlannedBlock[] = [];
+  for (const block of blocks) {
+    if (block.plan.search.maxInterestingPoints > NO_PRUNING_MAX_POINTS) skipped.push(block);
+    else compared.push({ block, unpruned: planFusion(block.dag, { pruning: false }) });
+  }
+  const withPruning = compared.reduce((t, c) => t + c.block.plan.search.plansEvaluated, 0);
+  const withoutPruning = compared.reduce((t, c) => t + c.unpruned.search.plansEvaluated, 0);
+  const costDiffers = compared.filter((c) => !sameCost(c.block.plan.cost.fused, c.unpruned.cost.fused));
+  const prunedMs = compared.reduce((t, c) => t + c.block.plan.ms, 0);
+  const unprunedMs = compared.reduce((t, c) => t + c.unpruned.ms, 0);
+  rows.push({
+    suite: "fusion",
+    case: `plans evaluated with vs without pruning, ${compared.length} blocks of examples/*.dml`,
+    ours_ms: prunedMs,
+    baseline: "no pruning (same run)",
+    baseline_ms: unprunedMs,
+    ratio: prunedMs > 0 ? unprunedMs / prunedMs : null,
+    plans_with_pruning: withPruning,
+    plans_without_pruning: withoutPruning,
+    plans_without_pruning_all_blocks: sum((s) => s.plansWithoutPruning),
+    skipped_blocks: skipped.length,
+    skipped: skipped.length === 0 ? "none" : `${skipped.map((b) => `${b.name} (${b.plan.search.maxInterestingPoints} interesting points)`).join(", ")}: a partition above ${NO_PRUNING_MAX_POINTS} interesting points is not enumerated without pruning`,
+    same_cost: costDiffers.length === 0,
+    ...(costDiffers.length > 0
+      ? { failed: true, cost_differs: costDiffers.map((c) => `${c.block.name}: ${c.block.plan.cost.fused} s with pruning, ${c.unpruned.cost.fused} s without`).join("; ") }
+      : {}),
+  });
+  return rows;
+}
