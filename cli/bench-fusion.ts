@@ -4,11 +4,12 @@
  * sizes):
  * - planning time per block (median and max; targets 20 ms and 200 ms) and
  *   the operators planned, per template;
- * - plans evaluated by MPSkipEnum with its pruning against an enumeration
- *   without pruning (`pruning: false`), with the chosen plans' costs, which
- *   must be equal (a row fails when they are not). A block with a partition
- *   of more than NO_PRUNING_MAX_POINTS interesting points (2^points plans)
- *   is not enumerated without pruning, and the row says how many were skipped;
+ * - per plan partition, the plans MPSkipEnum evaluates with its pruning and
+ *   plan cache against an enumeration without pruning (`pruning: false`),
+ *   and the costs of the plans both choose, which must be equal (the row
+ *   fails when they are not). A partition of more than NO_PRUNING_MAX_POINTS
+ *   interesting points (2^points plans) is not enumerated without pruning;
+ *   the row lists them;
  * - SystemDS's fusion test patterns (test/fixtures/fusion-patterns): how many
  *   get the operator SystemDS generates.
  * Each block is planned once per mode, in file order: the first blocks pay
@@ -17,7 +18,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fusionDagOfBlock, planFusion, type FusionDag, type FusionPlan, type TemplateType } from "../engine/fusion";
+import { exploreFusionPlans, FUSION_TEMPLATES, fusionDagOfBlock, planFusion, type FusionDag, type FusionPlan, type TemplateType } from "../engine/fusion";
+import { choosePartitionPlans, type PartitionChoice } from "../engine/fusion/select";
 import { analyzeText } from "../engine/stats/program-analysis";
 import type { BenchRow } from "./bench-report";
 import { formatCoverage, FUSION_PATTERN_DIR, patternCoverage, patternMatches, readFusionPatterns } from "./fusion-patterns";
@@ -25,8 +27,12 @@ import { packageRoot } from "./package-root";
 
 const BLOCK_MEDIAN_TARGET_MS = 20;
 const BLOCK_MAX_TARGET_MS = 200;
-/** Partitions with more interesting points than this are not enumerated without pruning (2^16 = 65,536 plans). */
-export const NO_PRUNING_MAX_POINTS = 16;
+/**
+ * Partitions with more interesting points than this are not enumerated
+ * without pruning (2^15 = 32,768 plans; the planner's own exact limit, past
+ * which it approximates in both modes).
+ */
+export const NO_PRUNING_MAX_POINTS = 15;
 const TEMPLATES: readonly TemplateType[] = ["cell", "row", "magg", "outer"];
 
 export interface FusionBenchOptions {
@@ -124,33 +130,56 @@ export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
     cache_hits: sum((s) => s.cacheHits),
   });
 
-  const compared: { block: PlannedBlock; unpruned: FusionPlan }[] = [];
-  const skipped: PlannedBlock[] = [];
+  rows.push(pruningRow(blocks));
+  return rows;
+}
+
+/**
+ * Per partition, MPSkipEnum (pruning, plan cache) against costing every
+ * plan: the plans each evaluates and the cost of the plan each chooses,
+ * which must be equal. Partitions above NO_PRUNING_MAX_POINTS are not
+ * enumerated without pruning (they are listed), nor are partitions both
+ * modes approximate.
+ */
+function pruningRow(blocks: readonly PlannedBlock[]): BenchRow {
+  const compared: { block: string; pruned: PartitionChoice; unpruned: PartitionChoice }[] = [];
+  const skipped: string[] = [];
+  let prunedMs = 0;
+  let unprunedMs = 0;
   for (const block of blocks) {
-    if (block.plan.search.maxInterestingPoints > NO_PRUNING_MAX_POINTS) skipped.push(block);
-    else compared.push({ block, unpruned: planFusion(block.dag, { pruning: false }) });
+    const memo = exploreFusionPlans(block.dag, FUSION_TEMPLATES);
+    let start = performance.now();
+    const pruned = choosePartitionPlans(block.dag, memo, FUSION_TEMPLATES);
+    prunedMs += performance.now() - start;
+    start = performance.now();
+    const unpruned = choosePartitionPlans(block.dag, memo, FUSION_TEMPLATES, { pruning: false, exactLimit: NO_PRUNING_MAX_POINTS });
+    unprunedMs += performance.now() - start;
+    pruned.forEach((choice, k) => {
+      const other = unpruned[k]!;
+      if (other.approximated) skipped.push(`${block.name} (${choice.partition.points.length} interesting points)`);
+      else if (!choice.approximated) compared.push({ block: block.name, pruned: choice, unpruned: other });
+    });
   }
-  const withPruning = compared.reduce((t, c) => t + c.block.plan.search.plansEvaluated, 0);
-  const withoutPruning = compared.reduce((t, c) => t + c.unpruned.search.plansEvaluated, 0);
-  const costDiffers = compared.filter((c) => !sameCost(c.block.plan.cost.fused, c.unpruned.cost.fused));
-  const prunedMs = compared.reduce((t, c) => t + c.block.plan.ms, 0);
-  const unprunedMs = compared.reduce((t, c) => t + c.unpruned.ms, 0);
-  rows.push({
+  const differs = compared.filter((c) => !sameCost(c.pruned.cost, c.unpruned.cost));
+  const withPruning = compared.reduce((t, c) => t + c.pruned.evaluated, 0);
+  const withoutPruning = compared.reduce((t, c) => t + c.unpruned.evaluated, 0);
+  return {
     suite: "fusion",
-    case: `plans evaluated with vs without pruning, ${compared.length} blocks of examples/*.dml`,
+    case: `plans evaluated with vs without pruning, ${compared.length} plan partitions of examples/*.dml`,
     ours_ms: prunedMs,
     baseline: "no pruning (same run)",
     baseline_ms: unprunedMs,
     ratio: prunedMs > 0 ? unprunedMs / prunedMs : null,
     plans_with_pruning: withPruning,
     plans_without_pruning: withoutPruning,
-    plans_without_pruning_all_blocks: sum((s) => s.plansWithoutPruning),
-    skipped_blocks: skipped.length,
-    skipped: skipped.length === 0 ? "none" : `${skipped.map((b) => `${b.name} (${b.plan.search.maxInterestingPoints} interesting points)`).join(", ")}: a partition above ${NO_PRUNING_MAX_POINTS} interesting points is not enumerated without pruning`,
-    same_cost: costDiffers.length === 0,
-    ...(costDiffers.length > 0
-      ? { failed: true, cost_differs: costDiffers.map((c) => `${c.block.name}: ${c.block.plan.cost.fused} s with pruning, ${c.unpruned.cost.fused} s without`).join("; ") }
+    plans_without_pruning_expected: compared.reduce((t, c) => t + 2 ** c.pruned.partition.points.length, 0),
+    max_interesting_points: compared.reduce((m, c) => Math.max(m, c.pruned.partition.points.length), 0),
+    cache_hits: compared.filter((c) => c.pruned.cached).length,
+    skipped_partitions: skipped.length,
+    skipped: skipped.length === 0 ? "none" : `${skipped.join(", ")}: more than ${NO_PRUNING_MAX_POINTS} interesting points, not enumerated without pruning`,
+    same_cost: differs.length === 0,
+    ...(differs.length > 0
+      ? { failed: true, cost_differs: differs.map((c) => `${c.block}: ${c.pruned.cost} s with pruning, ${c.unpruned.cost} s without`).join("; ") }
       : {}),
-  });
-  return rows;
+  };
 }

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { benchSuites } from "../../cli/bench";
-import { runFusionBench } from "../../cli/bench-fusion";
+import { NO_PRUNING_MAX_POINTS, runFusionBench } from "../../cli/bench-fusion";
 import type { BenchRow } from "../../cli/bench-report";
 import { analyzeText } from "../../engine/stats/program-analysis";
 import { repoRoot } from "../repo-root";
@@ -63,14 +63,14 @@ test("plans with pruning never exceed plans without, and both choose plans of eq
   const without = row.plans_without_pruning as number;
   assert.ok(Number.isInteger(withPruning) && Number.isInteger(without));
   assert.ok(withPruning <= without, `${withPruning} with pruning, ${without} without`);
+  // Without pruning, every plan of every compared partition is costed: 2^|interesting points| each.
+  assert.equal(without, row.plans_without_pruning_expected);
+  assert.ok((row.max_interesting_points as number) <= NO_PRUNING_MAX_POINTS);
   assert.equal(row.same_cost, true);
   assert.equal(row.baseline, "no pruning (same run)");
-  const skipped = row.skipped_blocks as number;
-  const blocks = FILES.reduce((n, f) => n + blockCount(f), 0);
-  assert.equal(row.case, `plans evaluated with vs without pruning, ${blocks - skipped} blocks of examples/*.dml`);
-  // Without pruning, the enumeration costs every plan of every partition: 2^|interesting points| each.
-  if (skipped === 0) assert.equal(without, row.plans_without_pruning_all_blocks);
-  else assert.match(String(row.skipped), /interesting points is not enumerated without pruning/);
+  assert.match(row.case, /^plans evaluated with vs without pruning, \d+ plan partitions of examples\/\*\.dml$/);
+  if ((row.skipped_partitions as number) === 0) assert.equal(row.skipped, "none");
+  else assert.match(String(row.skipped), /interesting points, not enumerated without pruning$/);
 });
 
 test("SystemDS pattern coverage over the chosen fixtures", () => {
