@@ -48,6 +48,7 @@ test("planning time per block: every block of the chosen scripts, median <= max,
   assert.equal(row.case, `planning per block, ${blocks} blocks of examples/*.dml`);
   assert.ok((row.median_ms as number) <= (row.max_ms as number));
   assert.equal(row.ours_ms, row.median_ms);
+  assert.equal(row.runs_per_block, 3);
   assert.equal(row.target, "median <= 20 ms, max <= 200 ms");
   assert.equal(row.target_met, (row.median_ms as number) <= 20 && (row.max_ms as number) <= 200);
   const perTemplate = ["cell", "row", "magg", "outer"].reduce((n, t) => n + (row[`${t}_operators`] as number), 0);
@@ -79,6 +80,7 @@ test("SystemDS pattern coverage over the chosen fixtures", () => {
   const matched = row.matched as number;
   assert.ok(Number.isInteger(matched) && matched >= 0 && matched <= PATTERNS);
   assert.match(String(row.coverage), new RegExp(`^${matched} of ${PATTERNS} patterns get the operator SystemDS generates \\(cell \\d+/\\d+, row \\d+/\\d+, magg \\d+/\\d+, outer \\d+/\\d+\\)$`));
+  assert.ok(typeof row.slowest_block_ms === "number" && row.slowest_block_ms >= 0);
   const missing = String(row.missing);
   assert.equal(missing === "none" ? 0 : missing.split(", ").length, PATTERNS - matched);
 });
