@@ -18,7 +18,7 @@ import { edgeKey, type InterestingPoint } from "./interesting-points";
 import { lowerBound, materializationCost, staticCosts } from "./lower-bound";
 import { approximate, bruteForce, mpSkipEnum, type PlanSpace, type SearchResult } from "./mp-skip-enum";
 import { FusedCostModel } from "./operator-cost";
-import { partitionPlanCost, type CostContext } from "./plan-cost";
+import { OpenedOperators, partitionPlanCost, type CostContext } from "./plan-cost";
 import { PlanEntries } from "./plan-entries";
 import { analyzePartitions, type PlanPartition } from "./partitions";
 import { partitionSignature } from "./plan-signature";
@@ -86,11 +86,12 @@ export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates:
 /** The partition's cost function and lower bound over assignments of its points. */
 function planSpace(ctx: CostContext, memo: MemoTable, part: PlanPartition): PlanSpace {
   const statics = staticCosts(ctx.dag, part, ctx.model);
+  const operators = new OpenedOperators(ctx, memo, part);
   const truePoints = (points: readonly InterestingPoint[], plan: readonly boolean[]) => points.filter((_, i) => plan[i]);
   return {
     cost(points, plan, bound) {
       const materialized = new Set(truePoints(points, plan).map((p) => edgeKey(p.consumer, p.target)));
-      return partitionPlanCost(ctx, part, new PlanEntries(memo, materialized), bound);
+      return partitionPlanCost(operators, memo, part, materialized, bound);
     },
     lowerBound(points, plan) {
       return lowerBound(statics, materializationCost(ctx.dag, part, ctx.model, statics, truePoints(points, plan)));
