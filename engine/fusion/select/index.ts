@@ -49,7 +49,7 @@ export interface PartitionChoice {
 export function selectFusionPlan(dag: FusionDag, memo: MemoTable, templates: readonly FusionTemplate[], options: SelectionOptions = {}): { selected: MemoTable; search: SearchStats } {
   const choices = choosePartitionPlans(dag, memo, templates, options);
   const materialized = new Set(choices.flatMap((c) => c.materialized.map((p) => edgeKey(p.consumer, p.target))));
-  const entries = new PlanEntries(memo, materialized);
+  const entries = new PlanEntries(memo, (consumer, target) => materialized.has(edgeKey(consumer, target)));
   const selected = new MemoTable();
   for (const node of memo.nodes()) selected.set(node, entries.get(node));
   return { selected, search: searchStats(choices) };
@@ -88,10 +88,14 @@ function planSpace(ctx: CostContext, memo: MemoTable, part: PlanPartition): Plan
   const statics = staticCosts(ctx.dag, part, ctx.model);
   const operators = new OpenedOperators(ctx, memo, part);
   const truePoints = (points: readonly InterestingPoint[], plan: readonly boolean[]) => points.filter((_, i) => plan[i]);
+  const position = new Map(part.points.map((p, i) => [p, i]));
   return {
     cost(points, plan, bound) {
-      const materialized = new Set(truePoints(points, plan).map((p) => edgeKey(p.consumer, p.target)));
-      return partitionPlanCost(operators, memo, part, materialized, bound);
+      const flags = new Uint8Array(part.points.length);
+      points.forEach((p, i) => {
+        if (plan[i]) flags[position.get(p)!] = 1;
+      });
+      return partitionPlanCost(operators, memo, part, flags, bound);
     },
     lowerBound(points, plan) {
       return lowerBound(statics, materializationCost(ctx.dag, part, ctx.model, statics, truePoints(points, plan)));

@@ -21,7 +21,6 @@ import { operatorAt } from "../construct";
 import type { FusionDag } from "../fusion-dag";
 import { fusedInputs, type MemoTable } from "../memo-table";
 import type { FusionTemplate, TemplateType } from "../types";
-import { edgeKey } from "./interesting-points";
 import type { FusedCostModel } from "./operator-cost";
 import type { PlanPartition } from "./partitions";
 import { PlanEntries } from "./plan-entries";
@@ -43,8 +42,8 @@ interface Opened {
 
 /** The operators opened at each node of one partition, memoized across plans. */
 export class OpenedOperators {
-  private readonly relevant = new Map<number, string[]>();
-  private readonly opened = new Map<string, Opened>();
+  private readonly relevant = new Map<number, number[]>();
+  private readonly opened = new Map<number, Map<number | string, Opened>>();
   private readonly always: ReadonlySet<number>;
 
   constructor(
@@ -55,12 +54,18 @@ export class OpenedOperators {
     this.always = new Set(part.alwaysMaterialized);
   }
 
-  at(node: number, materialized: ReadonlySet<string>, entries: PlanEntries): Opened {
-    const key = `${node}:${this.relevantEdges(node).map((e) => (materialized.has(e) ? 1 : 0)).join("")}`;
-    let result = this.opened.get(key);
+  /** `flags`: per point of the partition (in `part.points` order), 1 when assigned true. */
+  at(node: number, flags: Uint8Array, entries: PlanEntries): Opened {
+    const relevant = this.relevantPoints(node);
+    let key: number | string = 0;
+    if (relevant.length <= 30) for (const i of relevant) key = key * 2 + flags[i]!;
+    else key = relevant.map((i) => flags[i]).join("");
+    let byKey = this.opened.get(node);
+    if (!byKey) this.opened.set(node, (byKey = new Map()));
+    let result = byKey.get(key);
     if (!result) {
       result = this.open(node, entries);
-      this.opened.set(key, result);
+      byKey.set(key, result);
     }
     return result;
   }
@@ -80,8 +85,8 @@ export class OpenedOperators {
     return { seconds: model.nodeSeconds(node), reads: [...new Set(dag.nodes[node]!.inputs)].filter(inPartition), alsoMaterialized: [] };
   }
 
-  /** Edge keys of the points whose consumer is reachable from `node` through fusion references. */
-  private relevantEdges(node: number): string[] {
+  /** Indices of the points whose consumer is reachable from `node` through fusion references. */
+  private relevantPoints(node: number): number[] {
     let edges = this.relevant.get(node);
     if (!edges) {
       const reach = new Set([node]);
@@ -95,16 +100,23 @@ export class OpenedOperators {
           }
         }
       }
-      edges = this.part.points.filter((p) => reach.has(p.consumer)).map((p) => edgeKey(p.consumer, p.target));
+      edges = [];
+      this.part.points.forEach((p, i) => {
+        if (reach.has(p.consumer)) edges!.push(i);
+      });
       this.relevant.set(node, edges);
     }
     return edges;
   }
 }
 
-/** The partition's cost with the points in `materialized` (edge keys) true, or Infinity once it reaches `bound`. */
-export function partitionPlanCost(operators: OpenedOperators, memo: MemoTable, part: PlanPartition, materialized: ReadonlySet<string>, bound = Infinity): number {
-  const entries = new PlanEntries(memo, materialized);
+/** The partition's cost with the points flagged in `flags` (`part.points` order) true, or Infinity once it reaches `bound`. */
+export function partitionPlanCost(operators: OpenedOperators, memo: MemoTable, part: PlanPartition, flags: Uint8Array, bound = Infinity): number {
+  const index = pointIndex(part);
+  const entries = new PlanEntries(memo, (consumer, target) => {
+    const i = index.get(consumer)?.get(target);
+    return i !== undefined && flags[i] === 1;
+  });
   const visited = new Set<number>();
   const stack = [...part.roots].reverse();
   let cost = 0;
@@ -112,11 +124,28 @@ export function partitionPlanCost(operators: OpenedOperators, memo: MemoTable, p
     const node = stack.pop()!;
     if (visited.has(node)) continue;
     visited.add(node);
-    const opened = operators.at(node, materialized, entries);
+    const opened = operators.at(node, flags, entries);
     cost += opened.seconds;
     if (cost >= bound) return Infinity;
     for (const inner of opened.alsoMaterialized) stack.push(inner);
     for (let k = opened.reads.length - 1; k >= 0; k--) stack.push(opened.reads[k]!);
   }
   return cost;
+}
+
+const pointIndexes = new WeakMap<PlanPartition, Map<number, Map<number, number>>>();
+
+/** Consumer -> target -> index of the point in `part.points`. */
+export function pointIndex(part: PlanPartition): Map<number, Map<number, number>> {
+  let index = pointIndexes.get(part);
+  if (!index) {
+    index = new Map();
+    part.points.forEach((p, i) => {
+      let byTarget = index!.get(p.consumer);
+      if (!byTarget) index!.set(p.consumer, (byTarget = new Map()));
+      byTarget.set(p.target, i);
+    });
+    pointIndexes.set(part, index);
+  }
+  return index;
 }
