@@ -21,14 +21,7 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
   "row-divide-by-row-sums-of-nary-min": "min of more than two arguments is one call[min] of unknown type and size; rowSums of it is ? x 1, so neither Row nor Cell covers X / rowSums(min(X, Y, Z))",
   "row-product-bound-with-zeros": "the Row template does not cover cbind: SystemDS fuses cbind(X %*% v, matrix(0, n, 1)) into the row operator of X %*% v",
   "outer-overlapping-cell": "Y + X * (U %*% t(V)) becomes one dense Cell operator reading U %*% t(V) materialized: the edge from the + to X * (U %*% t(V)) is no interesting point (the + also holds an open Outer entry, so it is not seen as a template switch), so the plan with the sparse-safe Outer operator ending at the * is never costed",
-  "magg-min-max-of-comparison": "MAgg grouping (engine/fusion/templates/magg.ts) is not written yet: each full aggregate is its own Cell operator",
-  "magg-sum-of-comparison-and-square": "MAgg grouping is not written yet: each full aggregate is its own Cell operator",
-  "magg-sums-of-two-equalities": "MAgg grouping is not written yet: each full aggregate is its own Cell operator",
-  "magg-products-and-squares": "MAgg grouping is not written yet: each full aggregate is its own Cell operator",
-  "magg-transitively-shared-reads": "MAgg grouping is not written yet: each full aggregate is its own Cell operator",
-  "magg-min-max-sum": "MAgg grouping is not written yet, and an aggregate of a plain matrix (min(X), max(X), sum(X)) is a single operation, not a fused operator",
-  "magg-vector-inner-products": "MAgg grouping is not written yet: each inner product t(x) %*% y is its own Cell operator",
-  "magg-shared-large-subexpression": "MAgg grouping is not written yet: the two sums are separate Cell operators over the materialized shared Z",
+  "magg-transitively-shared-reads": "no MAgg operator: sum(V * X), sum(Y * Z) and sum(X * Y * Z) stay three Cell operators; SystemDS groups them through their transitively shared reads (V * X and Y * Z share no input, each shares inputs with X * Y * Z), which engine/fusion/templates/magg.ts does not yet merge into one pass",
 };
 
 const patterns = readFusionPatterns(path.join(repoRoot, FUSION_PATTERN_DIR));
