@@ -158,6 +158,8 @@ describe("Cell template", () => {
     // Multiplied by Y, the cells where Y is zero do not count: Y drives, sparse-safe.
     const timesY = only(plan("print(sum(replace(target=X, pattern=0, replacement=1) * Y))"));
     assert.deepEqual([timesY.main, timesY.sparseSafe], ["Y", true]);
+    const nanPattern = only(plan("print(sum(replace(target=X, pattern=NaN, replacement=1) * 2))"));
+    assert.deepEqual([nanPattern.main, nanPattern.sparseSafe], ["X", true]);
     const nonZeroPattern = only(plan("print(sum(replace(target=X * Y, pattern=1, replacement=5)))"));
     assert.deepEqual([nonZeroPattern.template, nonZeroPattern.main, nonZeroPattern.sparseSafe], ["cell", "X", true]);
   });
