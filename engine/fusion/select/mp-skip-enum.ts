@@ -97,10 +97,13 @@ export function mpSkipEnum(space: PlanSpace, points: readonly InterestingPoint[]
   return { plan: best, cost: bestCost, evaluated };
 }
 
+/** Rounds of single-point flips the heuristic tries (each costs |M| plans). */
+export const APPROXIMATION_ROUNDS = 4;
+
 /**
  * A heuristic plan for a partition past the exact search's limit: the
- * better of FA and FNR, then single-point flips while one lowers the cost
- * (at most |M| rounds of |M| plans).
+ * better of FA and FNR, then the best single-point flip while one lowers
+ * the cost (at most APPROXIMATION_ROUNDS rounds of |M| plans).
  */
 export function approximate(space: PlanSpace, points: readonly InterestingPoint[]): SearchResult {
   const n = points.length;
@@ -113,7 +116,7 @@ export function approximate(space: PlanSpace, points: readonly InterestingPoint[
     best = fnr;
     bestCost = costFNR;
   }
-  for (let round = 0; round < n; round++) {
+  for (let round = 0; round < APPROXIMATION_ROUNDS; round++) {
     let improved: boolean[] | undefined;
     for (let i = 0; i < n; i++) {
       const plan = [...best];
