@@ -55,10 +55,15 @@ function evaluate(e: Expr, x: number, y: number): number {
       return y;
     case "const":
       return e.value;
-    case "unary":
-      return finite(num(applyNumericUnary(e.op, evaluate(e.a, x, y))));
-    case "binary":
-      return finite(num(applyNumeric(e.op, evaluate(e.a, x, y), evaluate(e.b, x, y))));
+    case "unary": {
+      const a = evaluate(e.a, x, y);
+      return Number.isNaN(a) ? a : finite(num(applyNumericUnary(e.op, a)));
+    }
+    case "binary": {
+      const a = evaluate(e.a, x, y);
+      const b = evaluate(e.b, x, y);
+      return Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : finite(num(applyNumeric(e.op, a, b)));
+    }
   }
 }
 

@@ -169,6 +169,6 @@ function multiAggregateOperator(dag: FusionDag, g: AggregateGroup, constants?: M
   const { main, sparseSafe } = chooseMainInput(dag, g.inputs, shape, (m) => sumsOnly && isSparseSafe(dag, g.covered, g.roots, m));
   if (main === null) return undefined;
   const binding: OperatorBinding = { mainInput: main, ...sideAndScalarInputs(dag, g.inputs, main), variant: "full-agg", sparseSafe };
-  const shapeOfOperator = { roots: g.roots, covered, inputs: g.inputs, binding };
-  return { id: 0, template: "magg", ...shapeOfOperator, seconds: fusedOperatorSeconds(dag, shapeOfOperator, constants) };
+  const shapeOfOperator = { template: "magg" as const, roots: g.roots, covered, inputs: g.inputs, binding };
+  return { id: 0, ...shapeOfOperator, seconds: fusedOperatorSeconds(dag, shapeOfOperator, constants) };
 }
