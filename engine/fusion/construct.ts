@@ -65,8 +65,16 @@ export function rootEntry(selected: EntrySource, node: number): MemoEntry | unde
  * rejects the operator's binding).
  */
 export function operatorAt(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number): OperatorShape | undefined {
-  const entry = rootEntry(selected, node);
-  if (!entry) return undefined;
+  const candidates = selected.get(node).filter((e) => isValidRoot(e.status) && e.inputs.some((i) => i >= 0));
+  candidates.sort((a, b) => ROOT_PREFERENCE.indexOf(a.template) - ROOT_PREFERENCE.indexOf(b.template) || fusedCount(b) - fusedCount(a));
+  for (const entry of candidates) {
+    const op = operatorOf(dag, selected, byType, node, entry);
+    if (op) return op;
+  }
+  return undefined;
+}
+
+function operatorOf(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number, entry: MemoEntry): OperatorShape | undefined {
   const template = byType.get(entry.template);
   if (!template) return undefined;
   const covered = new Set<number>([node]);
