@@ -14,7 +14,7 @@ import type { FusedOperator, TemplateType } from "../../engine/fusion";
 import { operatorDifference, prepareBlock, type CheckedBlock } from "./fused-check";
 import { computationBlock, dataBlock, randomProgram } from "./random-dags";
 
-const RUNS = 400;
+const RUNS = 300;
 /** Operators each template must have had checked over the runs. */
 const FLOOR: Record<TemplateType, number> = { cell: 100, row: 40, magg: 20, outer: 20 };
 

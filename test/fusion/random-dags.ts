@@ -165,21 +165,52 @@ function patternStatements(): fc.Arbitrary<{ shape: ShapeClass; expression: stri
 
 const KINDS: InputKind[] = ["dense", "sparse", "sparse", "emptyRows", "emptyCols", "table", "zeros"];
 
+/** Outer-product patterns over a sparse driver (the Outer template opens only for products larger than 256 x 256). */
+function outerStatements(): fc.Arbitrary<{ shape: ShapeClass; expression: string }[]> {
+  const driver = fc.constantFrom("X", "Y", "Z", "W");
+  const dense = fc.constantFrom("X", "Y", "Z", "W", "(U %*% t(V))");
+  const st = (shape: ShapeClass, expression: string) => [{ shape, expression }];
+  return fc.oneof(
+    fc.tuple(driver, dense).map(([d, x]) => st("s", `sum(${d} * (${x} - U %*% t(V))^2)`)),
+    driver.map((x) => st("mn", `(${x} != 0) * (U %*% t(V))`)),
+    driver.map((x) => st("mn", `((${x} != 0) * (U %*% t(V))) %*% V`)),
+    driver.map((x) => st("mn", `t((${x} != 0) * (U %*% t(V))) %*% U`)),
+    driver.map((x) => st("mn", `t(U) %*% ((${x} != 0) * (U %*% t(V) - ${x}))`)),
+    driver.map((x) => st("mn", `t(t(U) %*% (${x} / (U %*% t(V) + 2)))`)),
+    driver.map((x) => st("s", `sum(${x} * log(abs(U %*% t(V)) + 4))`)),
+    driver.map((x) => st("mn", `${x} * sigmoid(U %*% t(V))`)),
+    fc.tuple(driver, expression("1n", 1)).map(([x, r]) => st("mn", `(${x} != 0) * (U %*% t(V) + ${r})`)),
+    fc.tuple(driver, fc.constantFrom("exp", "abs", "sqrt")).map(([x, f]) => st("s", `sum(${x} * ${f}(abs(U %*% t(V))) * lambda)`)),
+  );
+}
+
 export function randomProgram(options: { maxStatements?: number; depth?: number } = {}): fc.Arbitrary<RandomProgram> {
   const depth = options.depth ?? 3;
+  const maxStatements = options.maxStatements ?? 4;
   const statement = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom<ShapeClass>("mn", "m1", "1n", "n1", "s").chain((shape) => expression(shape, depth).map((expression) => [{ shape, expression }])) },
     { weight: 2, arbitrary: patternStatements() },
   );
-  return fc.record({
-    m: fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 24 })),
-    n: fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 16 })),
+  const common = {
     r: fc.integer({ min: 1, max: 4 }),
     kinds: fc.record({ X: fc.constantFrom(...KINDS), Y: fc.constantFrom(...KINDS), Z: fc.constantFrom(...KINDS) }),
     sparsity: fc.double({ min: 0.01, max: 0.3, noNaN: true }).map((s) => Math.round(s * 1000) / 1000),
     seed: fc.integer({ min: 1, max: 10_000 }),
-    statements: fc.array(statement, { minLength: 1, maxLength: options.maxStatements ?? 4 }).map((groups) => groups.flat()),
+  };
+  const small = fc.record({
+    m: fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 24 })),
+    n: fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 16 })),
+    ...common,
+    statements: fc.array(statement, { minLength: 1, maxLength: maxStatements }).map((groups) => groups.flat()),
   });
+  // Products past 256 x 256 with sparse drivers: Outer operators, and Cell and Row ones at that size.
+  const large = fc.record({
+    m: fc.integer({ min: 257, max: 300 }),
+    n: fc.integer({ min: 257, max: 280 }),
+    ...common,
+    statements: fc.array(fc.oneof({ weight: 3, arbitrary: outerStatements() }, statement), { minLength: 1, maxLength: 3 }).map((groups) => groups.flat()),
+  });
+  return fc.oneof({ weight: 5, arbitrary: small }, { weight: 1, arbitrary: large });
 }
 
 function matrixOf(kind: InputKind, p: RandomProgram, seed: number): string {

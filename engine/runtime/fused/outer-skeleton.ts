@@ -9,12 +9,14 @@
  * - an aggregate of W (`sum(W)`), over the visited cells;
  * - right: `W %*% B` (B = V): out_i += w_ij * B_j;
  * - left: `t(W) %*% B` (B = U): out_j += w_ij * B_i;
- * and the mirrored products `A %*% W` and `A %*% t(W)`.
+ * and the mirrored products `A %*% W` and `A %*% t(W)` (`t(U) %*% W`), also
+ * transposed as the root (`t(t(U) %*% W)`).
  */
 import type { AggregateFunction } from "../../program/dag-types";
 import { aggregateValue } from "../interpreter/operations";
 import type { Value } from "../interpreter/values";
 import { DenseMatrix } from "../matrix/dense-matrix";
+import { transpose } from "../kernels/transpose";
 import { CellExpression } from "./cell-expression";
 import { mainMatrix } from "./cell-skeleton";
 import { operatorFailure } from "./fused-error";
@@ -57,8 +59,13 @@ export function evaluateOuterOperator(ctx: OperatorContext): Map<number, Value> 
     const node = ctx.dag.nodes[root]!;
     const o = node.op;
     const product = o.kind === "matmul" ? cellProduct(ctx, node.inputs as [number, number], isCells) : undefined;
+    const below = o.kind === "transpose" && covered.has(node.inputs[0]!) ? ctx.dag.nodes[node.inputs[0]!]! : undefined;
+    const transposedProduct = below?.op.kind === "matmul" ? cellProduct(ctx, below.inputs as [number, number], isCells) : undefined;
     if (product) {
       results.set(root, { kind: "matrix", matrix: productOverNonZeros(ctx, root, expression, product, nonZeros) });
+    } else if (transposedProduct) {
+      // t(t(U) %*% W): the product accumulated over the non-zeros, then transposed.
+      results.set(root, { kind: "matrix", matrix: transpose(productOverNonZeros(ctx, below!.id, expression, transposedProduct, nonZeros)) });
     } else if (o.kind === "aggregate" && ofDomain(node.inputs[0]!)) {
       if (!OUTER_AGGREGATES.has(o.fn)) operatorFailure(ctx.dag, ctx.op, root, `an Outer skeleton cannot aggregate with ${o.fn}`);
       results.set(root, aggregateValue(o.fn, o.direction, { kind: "matrix", matrix: cellValues(node.inputs[0]!) }));
@@ -99,11 +106,11 @@ function readersOf(ctx: OperatorContext, source: number): Set<number> {
 }
 
 /** The product of the cell expression with a whole operand, accumulated over the non-zeros of X. */
-function productOverNonZeros(ctx: OperatorContext, root: number, expression: CellExpression, p: CellProduct, nonZeros: readonly [number, number][]): DenseMatrix {
+function productOverNonZeros(ctx: OperatorContext, product: number, expression: CellExpression, p: CellProduct, nonZeros: readonly [number, number][]): DenseMatrix {
   const otherShape = expression.shape(p.other);
   const other = ctx.inputs.has(p.other) || !ctx.op.covered.includes(p.other) ? undefined : expression.allCells(p.other);
   const otherAt = (r: number, c: number) => (other ? other[r * otherShape.cols + c]! : expression.at(p.other, r, c));
-  const out = new DenseMatrix(expression.shape(root).rows, expression.shape(root).cols);
+  const out = new DenseMatrix(expression.shape(product).rows, expression.shape(product).cols);
   const cols = out.cols;
   for (const [i, j] of nonZeros) {
     const w = expression.at(p.cells, i, j);
