@@ -32,6 +32,7 @@ function describeOperator(checked: CheckedBlock, op: FusedOperator): string {
 describe("fused operators equal the unfused DAG", () => {
   it(`every operator of the plans of ${RUNS} random programs`, () => {
     const counts: Record<TemplateType, number> = { cell: 0, row: 0, magg: 0, outer: 0 };
+    const variants = new Map<string, number>();
     let programs = 0;
     fc.assert(
       fc.property(randomProgram(), (program) => {
@@ -49,14 +50,40 @@ describe("fused operators equal the unfused DAG", () => {
             throw new Error(`${describeOperator(checked, op)}\n  ${difference}\n--- DML ---\n${data}\nwhile (FALSE) {}\n${computation}`);
           }
           counts[op.template]++;
+          const variant = `${op.template} ${op.binding.variant}${op.binding.sparseSafe ? " sparse-safe" : ""}`;
+          variants.set(variant, (variants.get(variant) ?? 0) + 1);
         }
         programs++;
       }),
       { seed: 15, numRuns: RUNS, endOnFailure: false },
     );
     console.log(`fused operators checked over ${programs} programs: cell ${counts.cell}, row ${counts.row}, magg ${counts.magg}, outer ${counts.outer}`);
+    console.log(`by variant: ${[...variants].sort().map(([v, k]) => `${v}: ${k}`).join(", ")}`);
     for (const template of Object.keys(FLOOR) as TemplateType[]) {
       assert.ok(counts[template] >= FLOOR[template], `only ${counts[template]} ${template} operators checked (at least ${FLOOR[template]} expected)`);
     }
+  });
+});
+
+describe("the comparison catches a wrong sparse-safety claim", () => {
+  it("Cell operators of random plans that read zeros of their main input, claimed sparse-safe, differ from the unfused values", () => {
+    let claimed = 0;
+    let caught = 0;
+    fc.assert(
+      fc.property(randomProgram(), (program) => {
+        const checked = prepareBlock(dataBlock(program), computationBlock(program));
+        for (const op of checked.block.plan.operators) {
+          if (op.template !== "cell" || op.binding.sparseSafe || op.binding.mainInput === null) continue;
+          const main = checked.unfused.value(op.binding.mainInput);
+          if (main.kind !== "matrix" || main.matrix.nnz() === main.matrix.rows * main.matrix.cols) continue;
+          claimed++;
+          if (operatorDifference(checked, { ...op, binding: { ...op.binding, sparseSafe: true } }) !== undefined) caught++;
+        }
+      }),
+      { seed: 16, numRuns: 100 },
+    );
+    console.log(`wrong sparse-safety claims: ${caught} of ${claimed} caught`);
+    assert.ok(claimed >= 20, `only ${claimed} operators to claim sparse-safe`);
+    assert.ok(caught >= claimed / 2, `only ${caught} of ${claimed} wrong claims caught`);
   });
 });

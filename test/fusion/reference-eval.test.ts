@@ -96,6 +96,12 @@ describe("reference evaluation: Row", () => {
     assertAgrees("R = t(y) %*% (Z * 3)\nprint(toString(R))", { template: "row", roots: ["t(y) %*% (Z * 3)"], main: "Z" });
     assertAgrees("R = (D %*% V) * U\nprint(toString(R))", { template: "row", roots: ["(D %*% V) * U"], main: "D" });
   });
+  it("a sparse-safe Row operator skips the empty rows of its main input: right for t(E) %*% (E %*% v), wrong for rowSums(E + 1)", () => {
+    assertAgrees("R = t(E) %*% (E %*% v)\nprint(toString(R))", { template: "row", roots: ["t(E) %*% (E %*% v)"], main: "E", sparseSafe: true });
+    assertAgrees("R = colSums(E * 2)\nprint(toString(R))", { template: "row", roots: ["colSums(E * 2)"], main: "E", sparseSafe: true });
+    const diff = check("R = rowSums(E + 1)\nprint(toString(R))", { template: "row", roots: ["rowSums(E + 1)"], main: "E", sparseSafe: true });
+    assert.match(diff ?? "", /cell \(\d+, 1\) differs: 0 vs 11/);
+  });
   it("a column aggregate read inside the operator is an error", () => {
     assertFails("R = D / colSums(D)\nprint(toString(R))", { template: "row", roots: ["D / colSums(D)"], main: "D" }, /fused operator #0 \(row\) at node \d+ \(sum:col\): .*before all rows are seen/);
   });

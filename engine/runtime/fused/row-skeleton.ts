@@ -12,6 +12,11 @@
  *   (likewise `C %*% B` with C a whole matrix with X's rows as columns).
  * A column aggregate or such a product that another covered node reads
  * cannot be computed in one pass over the rows: an operator failure.
+ *
+ * When the binding is sparse-safe, the rows where the main input is all
+ * zeros are not visited: their rows of a row-wise result are 0, they
+ * contribute zeros to column aggregates and nothing to products (the check
+ * of a sparse-safety claim at the granularity of rows).
  */
 import { rbind, cbind } from "../kernels/bind";
 import { rightIndex } from "../kernels/indexing";
@@ -22,7 +27,8 @@ import type { EvalContext } from "../interpreter/context";
 import { aggregateValue, binary, castValue, mat, unary } from "../interpreter/operations";
 import { double, type Value } from "../interpreter/values";
 import { elementwiseBinary } from "../kernels/elementwise-binary";
-import type { Matrix } from "../matrix/matrix";
+import { DenseMatrix } from "../matrix/dense-matrix";
+import { isSparse, type Matrix } from "../matrix/matrix";
 import { callOperandOrder } from "./call-arguments";
 import { mainMatrix } from "./cell-skeleton";
 import { nodeLabel, operatorFailure } from "./fused-error";
@@ -45,7 +51,8 @@ export function evaluateRowOperator(ctx: OperatorContext): Map<number, Value> {
   const results = new Map<number, RootResult>();
   for (let i = 0; i < main.rows; i++) {
     rows.startRow(i);
-    for (const root of ctx.op.roots) rows.accumulate(root, results);
+    const skipped = ctx.op.binding.sparseSafe && isEmptyRow(main, i);
+    for (const root of ctx.op.roots) rows.accumulate(root, results, skipped);
   }
   const values = new Map<number, Value>();
   for (const root of ctx.op.roots) {
@@ -94,8 +101,9 @@ class RowEvaluation {
     return operatorFailure(this.ctx.dag, this.ctx.op, node, why);
   }
 
-  /** Adds row i's contribution of `root` to its result. */
-  accumulate(root: number, results: Map<number, RootResult>): void {
+  /** Adds row i's contribution of `root` to its result (zeros when the row is `skipped`). */
+  accumulate(root: number, results: Map<number, RootResult>, skipped: boolean): void {
+    const kept = (m: Matrix) => (skipped ? new DenseMatrix(m.rows, m.cols) : m);
     const n = this.ctx.dag.nodes[root]!;
     const o = n.op;
     const known = results.get(root);
@@ -107,7 +115,7 @@ class RowEvaluation {
       if (input.kind === "row") {
         expect("aggregate");
         const r = (known ?? { kind: "aggregate", slices: [] }) as Extract<RootResult, { kind: "aggregate" }>;
-        r.slices.push(input.m);
+        r.slices.push(kept(input.m));
         results.set(root, r);
         return;
       }
@@ -117,7 +125,8 @@ class RowEvaluation {
       if (contribution) {
         expect("product");
         const r = (known ?? { kind: "product", sum: undefined }) as Extract<RootResult, { kind: "product" }>;
-        r.sum = r.sum ? elementwiseBinary("+", r.sum, contribution) : contribution;
+        const term = kept(contribution);
+        r.sum = r.sum ? elementwiseBinary("+", r.sum, term) : term;
         results.set(root, r);
         return;
       }
@@ -131,7 +140,7 @@ class RowEvaluation {
     const kind = part.kind === "row" ? "rows" : "cols";
     expect(kind);
     const r = (known ?? { kind, slices: [] }) as Extract<RootResult, { kind: "rows" | "cols" }>;
-    r.slices.push(part.m);
+    r.slices.push(kept(part.m));
     results.set(root, r);
   }
 
@@ -264,6 +273,12 @@ class RowEvaluation {
       return builtin({ values: operands, names: operands.map(() => undefined) }, NO_CONTEXT);
     });
   }
+}
+
+function isEmptyRow(m: Matrix, i: number): boolean {
+  if (isSparse(m)) return m.rowPtr[i] === m.rowPtr[i + 1];
+  for (let j = 0; j < m.cols; j++) if (m.data[i * m.cols + j] !== 0) return false;
+  return true;
 }
 
 /** The builtins used here (ifelse, replace, min, max, rowIndexMax) read nothing from the context. */
