@@ -12,7 +12,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { FusedOperator, TemplateType } from "../../engine/fusion";
 import { operatorDifference, prepareBlock, type CheckedBlock } from "./fused-check";
-import { computationBlock, dataBlock, randomProgram } from "./random-dags";
+import { computationBlock, dataBlock, randomProgram, type RandomProgram } from "./random-dags";
 
 const RUNS = 300;
 /** Operators each template must have had checked over the runs. */
@@ -34,31 +34,33 @@ describe("fused operators equal the unfused DAG", () => {
     const counts: Record<TemplateType, number> = { cell: 0, row: 0, magg: 0, outer: 0 };
     const variants = new Map<string, number>();
     let programs = 0;
-    fc.assert(
-      fc.property(randomProgram(), (program) => {
-        const data = dataBlock(program);
-        const computation = computationBlock(program);
-        const checked = prepareBlock(data, computation);
-        for (const op of checked.block.plan.operators) {
-          let difference: string | undefined;
-          try {
-            difference = operatorDifference(checked, op);
-          } catch (error) {
-            difference = error instanceof Error ? error.message : String(error);
-          }
-          if (difference !== undefined) {
-            throw new Error(`${describeOperator(checked, op)}\n  ${difference}\n--- DML ---\n${data}\nwhile (FALSE) {}\n${computation}`);
-          }
-          counts[op.template]++;
-          const variant = `${op.template} ${op.binding.variant}${op.binding.sparseSafe ? " sparse-safe" : ""}`;
-          variants.set(variant, (variants.get(variant) ?? 0) + 1);
+    const checkProgram = (program: RandomProgram) => {
+      const data = dataBlock(program);
+      const computation = computationBlock(program);
+      const checked = prepareBlock(data, computation);
+      for (const op of checked.block.plan.operators) {
+        let difference: string | undefined;
+        try {
+          difference = operatorDifference(checked, op);
+        } catch (error) {
+          difference = error instanceof Error ? error.message : String(error);
         }
-        programs++;
-      }),
-      { seed: 15, numRuns: RUNS, endOnFailure: false },
-    );
-    console.log(`fused operators checked over ${programs} programs: cell ${counts.cell}, row ${counts.row}, magg ${counts.magg}, outer ${counts.outer}`);
-    console.log(`by variant: ${[...variants].sort().map(([v, k]) => `${v}: ${k}`).join(", ")}`);
+        if (difference !== undefined) {
+          throw new Error(`${describeOperator(checked, op)}\n  ${difference}\n--- DML ---\n${data}\nwhile (FALSE) {}\n${computation}`);
+        }
+        counts[op.template]++;
+        const variant = `${op.template} ${op.binding.variant}${op.binding.sparseSafe ? " sparse-safe" : ""}`;
+        variants.set(variant, (variants.get(variant) ?? 0) + 1);
+      }
+      programs++;
+    };
+    try {
+      fc.assert(fc.property(randomProgram(), checkProgram), { seed: 15, numRuns: RUNS });
+    } finally {
+      // Printed also when the property fails (the counts then include the shrinking runs).
+      console.log(`fused operators checked over ${programs} programs: cell ${counts.cell}, row ${counts.row}, magg ${counts.magg}, outer ${counts.outer}`);
+      console.log(`by variant: ${[...variants].sort().map(([v, k]) => `${v}: ${k}`).join(", ")}`);
+    }
     for (const template of Object.keys(FLOOR) as TemplateType[]) {
       assert.ok(counts[template] >= FLOOR[template], `only ${counts[template]} ${template} operators checked (at least ${FLOOR[template]} expected)`);
     }

@@ -232,28 +232,32 @@ function matrixOf(kind: InputKind, p: RandomProgram, seed: number): string {
   }
 }
 
-/** The data block: every input of the computation, from seeded generators. */
+/** The data block: the inputs the computation reads, from seeded generators. */
 export function dataBlock(p: RandomProgram): string {
   const { m, n, r, seed } = p;
-  const lines = [
-    `X0 = ${matrixOf(p.kinds.X, p, seed)}`,
-    `Y0 = ${matrixOf(p.kinds.Y, p, seed + 10)}`,
-    `Z0 = ${matrixOf(p.kinds.Z, p, seed + 20)}`,
+  const lines: [string, string][] = [
+    ["X0", matrixOf(p.kinds.X, p, seed)],
+    ["Y0", matrixOf(p.kinds.Y, p, seed + 10)],
+    ["Z0", matrixOf(p.kinds.Z, p, seed + 20)],
     // Indexing gives the matrices known sizes in the analysis (a table's size is not inferred).
-    `X = X0[1:${m}, 1:${n}]`,
-    `Y = Y0[1:${m}, 1:${n}]`,
-    `Z = Z0[1:${m}, 1:${n}]`,
-    `W = rand(rows=${m}, cols=${n}, min=0, max=1, sparsity=${p.sparsity}, seed=${seed + 30})`,
-    `c = rand(rows=${m}, cols=1, min=-1, max=1, seed=${seed + 40})`,
-    `w = rand(rows=${m}, cols=1, min=0, max=1, sparsity=0.5, seed=${seed + 41})`,
-    `r1 = rand(rows=1, cols=${n}, min=-1, max=1, seed=${seed + 42})`,
-    `v = rand(rows=${n}, cols=1, min=-1, max=1, seed=${seed + 43})`,
-    `U = rand(rows=${m}, cols=${r}, min=-1, max=1, seed=${seed + 44})`,
-    `V = rand(rows=${n}, cols=${r}, min=-1, max=1, seed=${seed + 45})`,
-    `o = rand(rows=1, cols=1, min=1, max=2, seed=${seed + 46})`,
-    `lambda = 0.25`,
+    ["X", `X0[1:${m}, 1:${n}]`],
+    ["Y", `Y0[1:${m}, 1:${n}]`],
+    ["Z", `Z0[1:${m}, 1:${n}]`],
+    ["W", `rand(rows=${m}, cols=${n}, min=0, max=1, sparsity=${p.sparsity}, seed=${seed + 30})`],
+    ["c", `rand(rows=${m}, cols=1, min=-1, max=1, seed=${seed + 40})`],
+    ["w", `rand(rows=${m}, cols=1, min=0, max=1, sparsity=0.5, seed=${seed + 41})`],
+    ["r1", `rand(rows=1, cols=${n}, min=-1, max=1, seed=${seed + 42})`],
+    ["v", `rand(rows=${n}, cols=1, min=-1, max=1, seed=${seed + 43})`],
+    ["U", `rand(rows=${m}, cols=${r}, min=-1, max=1, seed=${seed + 44})`],
+    ["V", `rand(rows=${n}, cols=${r}, min=-1, max=1, seed=${seed + 45})`],
+    ["o", `rand(rows=1, cols=1, min=1, max=2, seed=${seed + 46})`],
+    ["lambda", "0.25"],
   ];
-  return lines.join("\n");
+  const used = new Set(p.statements.flatMap((s) => s.expression.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []));
+  for (const name of ["X", "Y", "Z"]) if (used.has(name)) used.add(`${name}0`);
+  // A computation without variables still gets one line, so the data block is never empty.
+  const kept = lines.filter(([name]) => used.has(name));
+  return (kept.length > 0 ? kept : lines.slice(-1)).map(([name, value]) => `${name} = ${value}`).join("\n");
 }
 
 /** The computation block: one assignment per statement, every result printed. */
