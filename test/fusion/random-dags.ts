@@ -9,7 +9,7 @@
  * - c, w: m x 1 column vectors (w sparse, non-negative), r1: 1 x n row vector,
  *   v: n x 1, U: m x r and V: n x r (low-rank factors), o: 1 x 1, lambda: a scalar.
  * Statements: random expressions of element-wise operations (arithmetic,
- * comparisons, min/max, abs, exp, log of positive values, ^2, sqrt,
+ * comparisons, min/max, %% and %/%, abs, exp, log of positive values, ^2, sqrt,
  * sigmoid, ifelse, replace), row, column and full aggregates, products with
  * vectors, t(X) %*% ..., low-rank U %*% t(V) with a sparse driver, and the
  * templates' own patterns with random operands. Every value is printed, so
@@ -54,8 +54,9 @@ const COMPARE = ["<", "<=", ">", ">=", "==", "!="] as const;
 
 /** Element-wise binary combinations of a and b (b of a shape that broadcasts to a's). */
 function binaryOf(a: fc.Arbitrary<string>, b: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  return fc.tuple(a, b, fc.constantFrom("+", "-", "*", "*", "/", "cmp", "min", "max")).chain(([x, y, op]) => {
+  return fc.tuple(a, b, fc.constantFrom("+", "-", "*", "*", "/", "cmp", "min", "max", "mod")).chain(([x, y, op]) => {
     if (op === "/") return fc.constant(`(${x} / (abs(${y}) + 1))`);
+    if (op === "mod") return fc.constantFrom("%%", "%/%").map((m) => `((${x} + ${y}) ${m} 0.3)`);
     if (op === "cmp") return fc.constantFrom(...COMPARE).map((c) => `(${x} ${c} ${y})`);
     if (op === "min" || op === "max") return fc.constant(`${op}(${x}, ${y})`);
     return fc.constant(`(${x} ${op} ${y})`);
@@ -134,6 +135,7 @@ function compound(shape: ShapeClass, d: number): fc.Arbitrary<string>[] {
         fc.tuple(fc.constantFrom("sum", "sum", "min", "max", "mean"), e("mn")).map(([f, x]) => `${f}(${x})`),
         e("m1").map((c) => `sum(${c})`),
         fc.tuple(e("m1"), e("m1")).map(([a, b]) => `as.scalar(t(${a}) %*% ${b})`),
+        fc.tuple(e("1n"), e("n1")).map(([a, b]) => `as.scalar(${a} %*% ${b})`),
         binaryOf(e("s"), e("s")),
       ];
   }
