@@ -16,7 +16,7 @@ import { computationBlock, dataBlock, randomProgram, type RandomProgram } from "
 
 const RUNS = 300;
 /** Operators each template must have had checked over the runs. */
-const FLOOR: Record<TemplateType, number> = { cell: 100, row: 40, magg: 20, outer: 20 };
+const FLOOR: Record<TemplateType, number> = { cell: 100, row: 40, magg: 15, outer: 20 };
 
 function describeOperator(checked: CheckedBlock, op: FusedOperator): string {
   const text = (n: number) => `${n} '${checked.block.text(n)}'`;

@@ -6,8 +6,9 @@
  * product of a row slice with a side matrix gives the row of the product;
  * a row aggregate gives the row's value. Results:
  * - a row-wise root: its slices, stacked into the rows of the result;
- * - a column or full aggregate of a row-wise node: the slices of all rows
- *   aggregated at the end (colSums accumulates, sums accumulate);
+ * - a column or full aggregate of a row-wise node: the slices of all rows,
+ *   aggregated by the runtime's kernel once every row is seen (the values
+ *   the skeleton's running colSums, sum, min or max reach);
  * - `t(A) %*% B` with A and B row-wise: X_i^T Y_i accumulated over the rows
  *   (likewise `C %*% B` with C a whole matrix with X's rows as columns).
  * A column aggregate or such a product that another covered node reads
