@@ -57,6 +57,9 @@ describe("reference evaluation: Cell", () => {
     const expr = "ifelse(D > 0, min(D, Y) %% 0.3, max(Y, 1) %/% 0.7) + replace(target=(Z != 0), pattern=0, replacement=5)";
     assertAgrees(`R = ${expr}\nprint(toString(R))`, { template: "cell", roots: [expr], main: "D" });
   });
+  it("cells of a transposed column vector, read through the transpose", () => {
+    assertAgrees("R = t(v) * 2 + r\nprint(toString(R))", { template: "cell", roots: ["t(v) * 2 + r"], main: "v" });
+  });
   it("a dot product t(w) %*% y closes a Cell operator as sum(w * y)", () => {
     assertAgrees("R = t(w * 2) %*% (y + 1)\nprint(toString(R))", { template: "cell", roots: ["t(w * 2) %*% (y + 1)"], main: "w" });
   });
@@ -113,6 +116,9 @@ describe("reference evaluation: MAgg", () => {
   });
   it("min and max of the same expression over a sparse main, sparse-safe", () => {
     assertAgrees("a = min(X * Y)\nb = max(X * Y)\nprint(a + b)", { template: "magg", roots: ["min(X * Y)", "max(X * Y)"], main: "X", sparseSafe: true });
+  });
+  it("a dot product t(w) %*% y beside a full aggregate over the same column", () => {
+    assertAgrees("a = t(w) %*% y\nb = sum(w^2)\nprint(toString(a))\nprint(b)", { template: "magg", roots: ["t(w) %*% y", "sum(w^2)"], main: "w", sparseSafe: true });
   });
   it("a row aggregate as a MAgg root is an error", () => {
     assertFails("a = sum(D)\nb = rowSums(D)\nprint(a)\nprint(toString(b))", { template: "magg", roots: ["sum(D)", "rowSums(D)"], main: "D" }, /MAgg root must be a full aggregate/);
