@@ -212,7 +212,7 @@ export function randomProgram(options: { maxStatements?: number; depth?: number 
     ...common,
     statements: fc.array(fc.oneof({ weight: 3, arbitrary: outerStatements() }, statement), { minLength: 1, maxLength: 3 }).map((groups) => groups.flat()),
   });
-  return fc.oneof({ weight: 5, arbitrary: small }, { weight: 1, arbitrary: large });
+  return fc.oneof({ weight: 4, arbitrary: small }, { weight: 1, arbitrary: large });
 }
 
 function matrixOf(kind: InputKind, p: RandomProgram, seed: number): string {
