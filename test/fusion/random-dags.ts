@@ -10,7 +10,7 @@
  *   v: n x 1, U: m x r and V: n x r (low-rank factors), o: 1 x 1, lambda: a scalar.
  * Statements: random expressions of element-wise operations (arithmetic,
  * comparisons, min/max, %% and %/%, abs, exp, log of positive values, ^2, sqrt,
- * sigmoid, ifelse, replace), row, column and full aggregates, products with
+ * sigmoid, ifelse, replace), cbind, row, column and full aggregates, products with
  * vectors, t(X) %*% ..., low-rank U %*% t(V) with a sparse driver, and the
  * templates' own patterns with random operands. Every value is printed, so
  * every result is a root.
@@ -157,6 +157,9 @@ function patternStatements(): fc.Arbitrary<{ shape: ShapeClass; expression: stri
     fc.tuple(mn, mn).map(([a, b]) => [st("s", `sum(${a} * ${b})`), st("s", `sum((${a})^2)`), st("s", `sum((${b})^2)`)]),
     mn.map((a) => [st("s", `min(${a})`), st("s", `max(${a})`)]),
     fc.tuple(fc.constantFrom("X", "Y", "Z", "W"), fc.constantFrom("X", "Y", "Z")).map(([d, x]) => [st("s", `sum(${d} * (${x} - U %*% t(V))^2)`)]),
+    fc.tuple(mn, expression("m1", 1)).map(([a, c]) => [st("m1", `rowSums(cbind(${a}, ${c}) * 2)`)]),
+    fc.tuple(mn, expression("m1", 1)).map(([a, c]) => [st("mn", `cbind(${a}, ${c}) + 1`)]),
+    fc.tuple(mn, mn).map(([a, b]) => [st("mn", `colSums(cbind(${a}, c) * cbind(${b}, w))`)]),
     fc.constantFrom("X", "Y", "Z", "W").map((x) => [st("mn", `(${x} != 0) * (U %*% t(V))`)]),
     fc.constantFrom("X", "Y", "Z", "W").map((x) => [st("mn", `((${x} != 0) * (U %*% t(V))) %*% V`)]),
     fc.constantFrom("X", "Y", "Z", "W").map((x) => [st("mn", `t((${x} != 0) * (U %*% t(V))) %*% U`)]),

@@ -105,6 +105,10 @@ describe("reference evaluation: Row", () => {
     const diff = check("R = rowSums(E + 1)\nprint(toString(R))", { template: "row", roots: ["rowSums(E + 1)"], main: "E", sparseSafe: true });
     assert.match(diff ?? "", /cell \(\d+, 1\) differs: 0 vs 11/);
   });
+  it("cbind of row-wise operands, appended per row", () => {
+    assertAgrees("R = rowSums(cbind(D * 2, w) + 1)\nprint(toString(R))", { template: "row", roots: ["rowSums(cbind(D * 2, w) + 1)"], main: "D" });
+    assertAgrees("R = colSums(cbind(X, y) * cbind(Y, w))\nprint(toString(R))", { template: "row", roots: ["colSums(cbind(X, y) * cbind(Y, w))"], main: "X" });
+  });
   it("a column aggregate read inside the operator is an error", () => {
     assertFails("R = D / colSums(D)\nprint(toString(R))", { template: "row", roots: ["D / colSums(D)"], main: "D" }, /fused operator #0 \(row\) at node \d+ \(sum:col\): .*before all rows are seen/);
   });
@@ -135,6 +139,13 @@ describe("reference evaluation: Outer", () => {
   it("right: ((X != 0) * (U %*% t(V))) %*% V, left: t((X != 0) * (U %*% t(V))) %*% U", () => {
     assertAgrees("R = ((X != 0) * (U %*% t(V))) %*% V\nprint(toString(R))", { template: "outer", roots: ["((X != 0) * (U %*% t(V))) %*% V"], main: "X", sparseSafe: true });
     assertAgrees("R = t((X != 0) * (U %*% t(V))) %*% U\nprint(toString(R))", { template: "outer", roots: ["t((X != 0) * (U %*% t(V))) %*% U"], main: "X", sparseSafe: true });
+  });
+  it("left and right products over a square driver (the transpose is not mistaken for the cell expression)", () => {
+    const data = `${DATA}\nS = rand(rows=9, cols=9, min=0, max=1, sparsity=0.3, seed=24)\nP = rand(rows=9, cols=2, seed=25)\nQ = rand(rows=9, cols=2, seed=26)`;
+    for (const root of ["t((S != 0) * (P %*% t(Q))) %*% P", "((S != 0) * (P %*% t(Q))) %*% Q", "t(t(P) %*% ((S != 0) * (P %*% t(Q))))"]) {
+      const checked = prepareBlock(data, `R = ${root}\nprint(toString(R))`);
+      assert.equal(operatorDifference(checked, handOperator(checked.block, { template: "outer", roots: [root], main: "S", sparseSafe: true })), undefined, root);
+    }
   });
   it("wcemm sum(X * log(U %*% t(V) + 4)) and wsigmoid X * sigmoid(U %*% t(V))", () => {
     assertAgrees("s = sum(X * log(U %*% t(V) + 4))\nprint(s)", { template: "outer", roots: ["sum(X * log(U %*% t(V) + 4))"], main: "X", sparseSafe: true });

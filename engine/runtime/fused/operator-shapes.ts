@@ -91,6 +91,11 @@ function coveredShape(dag: FusionDag, op: FusedOperator, node: number, shapes: R
       const order = callOperandOrder(n, o.name) ?? operatorFailure(dag, op, node, `the call ${o.name} is not interpreted inside a fused operator`);
       return o.name === "replace" ? of(order[0]!) : elementwise(order.map(of));
     }
+    case "cbind": {
+      const parts = n.inputs.map((_, k) => of(k));
+      if (parts.some((p) => p.scalar || p.rows !== parts[0]!.rows)) operatorFailure(dag, op, node, `cbind of ${parts.map(shapeText).join(", ")}`);
+      return { rows: parts[0]!.rows, cols: parts.reduce((sum, p) => sum + p.cols, 0), scalar: false };
+    }
     case "cast":
       if (o.to === "scalar" || o.to === "double") return SCALAR_SHAPE;
       return operatorFailure(dag, op, node, `the cast as.${o.to} is not interpreted inside a fused operator`);

@@ -41,9 +41,10 @@ export function evaluateOuterOperator(ctx: OperatorContext): Map<number, Value> 
   const domain: NodeShape = { rows: driver.rows, cols: driver.cols, scalar: false };
   const expression = new CellExpression(ctx.dag, ctx.op, ctx.inputs, ctx.shapes, { matmulInside: true });
   const covered = new Set(ctx.op.covered);
-  const readsDriver = readersOf(ctx, ctx.op.binding.mainInput!);
-  const ofDomain = (node: number) => covered.has(node) && sameShape(expression.shape(node), domain);
-  const isCells = (node: number) => ofDomain(node) && readsDriver.has(node);
+  const alignment = driverAlignment(ctx, ctx.op.binding.mainInput!);
+  // A node of X's shape computed per cell of X: not read through a transpose of X (a square X would hide one).
+  const ofDomain = (node: number) => covered.has(node) && sameShape(expression.shape(node), domain) && alignment.get(node) !== "transposed";
+  const isCells = (node: number) => ofDomain(node) && alignment.get(node) === "direct";
   const nonZeros: [number, number][] = [];
   for (let i = 0; i < driver.rows; i++) for (let j = 0; j < driver.cols; j++) if (driver.get(i, j) !== 0) nonZeros.push([i, j]);
 
@@ -98,11 +99,21 @@ function cellProduct(ctx: OperatorContext, [a, b]: [number, number], isCells: (n
   return undefined;
 }
 
-/** Covered nodes that read `source` through covered nodes (or are it). */
-function readersOf(ctx: OperatorContext, source: number): Set<number> {
-  const readers = new Set<number>([source]);
-  for (const node of ctx.op.covered) if (ctx.dag.nodes[node]!.inputs.some((i) => readers.has(i))) readers.add(node);
-  return readers;
+/**
+ * How covered nodes read `source` (the driver): cell by cell ("direct"),
+ * through a transpose ("transposed"), both ("mixed"); nodes that do not
+ * read it are absent.
+ */
+function driverAlignment(ctx: OperatorContext, source: number): Map<number, "direct" | "transposed" | "mixed"> {
+  const alignment = new Map<number, "direct" | "transposed" | "mixed">([[source, "direct"]]);
+  for (const node of ctx.op.covered) {
+    const n = ctx.dag.nodes[node]!;
+    const read = new Set(n.inputs.map((i) => alignment.get(i)).filter((a) => a !== undefined));
+    if (read.size === 0) continue;
+    const one = read.size === 1 ? [...read][0]! : "mixed";
+    alignment.set(node, n.op.kind === "transpose" && one !== "mixed" ? (one === "direct" ? "transposed" : "direct") : one);
+  }
+  return alignment;
 }
 
 /** The product of the cell expression with a whole operand, accumulated over the non-zeros of X. */

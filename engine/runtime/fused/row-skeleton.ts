@@ -2,7 +2,8 @@
  * The Row skeleton: one loop over the rows i of the main input X. Per row,
  * every covered node is computed with the runtime's operations on row
  * slices: a value with X's number of rows is read as its 1 x n slice of row
- * i; other inputs (vectors, factor matrices, scalars) are read whole. A
+ * i; other inputs (vectors, factor matrices, scalars) are read whole;
+ * `cbind` puts its operands' row slices side by side. A
  * product of a row slice with a side matrix gives the row of the product;
  * a row aggregate gives the row's value. Results:
  * - a row-wise root: its slices, stacked into the rows of the result;
@@ -228,6 +229,8 @@ class RowEvaluation {
       }
       case "call":
         return this.call(node, o.name);
+      case "cbind":
+        return this.cbind(node, n.inputs);
       case "cast": {
         const a = this.part(n.inputs[0]!);
         if (a.kind !== "whole") this.fail(node, `as.${o.to} of a row`);
@@ -253,6 +256,14 @@ class RowEvaluation {
       return p.v;
     });
     return { kind: "row", m: mat(apply(values)) };
+  }
+
+  /** `cbind(A, B, ...)` in the current row: the operands' row slices side by side (all operands have X's rows). */
+  private cbind(node: number, inputs: readonly number[]): RowPart {
+    const parts = inputs.map((i) => this.part(i));
+    if (parts.every((p) => p.kind === "whole")) return { kind: "whole", v: { kind: "matrix", matrix: cbind(...parts.map((p) => mat((p as { v: Value }).v))) } };
+    const slices = parts.map((p, k) => (p.kind === "row" ? p.m : this.fail(node, `operand ${inputs[k]} of cbind is not a row of the main input's rows`)));
+    return { kind: "row", m: cbind(...slices) };
   }
 
   private call(node: number, name: string): RowPart {
