@@ -89,3 +89,32 @@ describe("the comparison catches a wrong sparse-safety claim", () => {
     assert.ok(caught >= claimed / 2, `only ${caught} of ${claimed} wrong claims caught`);
   });
 });
+
+/** Shrunk programs on which the property found planner bugs, checked on every run. */
+const FOUND: { bug: string; data: string; computation: string }[] = [
+  {
+    bug: "Row sparse safety stopped following a row at a matrix product: abs(W %*% v) + s was claimed sparse-safe in W",
+    data: "W = rand(rows=2, cols=2, min=0, max=1, sparsity=0.01, seed=31)\nv = rand(rows=2, cols=1, min=-1, max=1, seed=44)\nlambda = 0.25",
+    computation: "R1 = (abs((W %*% v)) + lambda)\nprint(toString(R1))",
+  },
+  {
+    bug: "Row sparse safety ignored another row-aligned input: t(X) %*% (X %*% v - Z %*% w) was claimed sparse-safe in Z",
+    data: "X = rand(rows=20, cols=6, min=-1, max=1, seed=3)\nZ = matrix(0, rows=20, cols=6)\nv = rand(rows=6, cols=1, min=-1, max=1, seed=4)\nlambda = 0.25",
+    computation: "R1 = t(X) %*% (X %*% v - (Z %*% (lambda * v)))\nprint(toString(R1))",
+  },
+  {
+    bug: "Row sparse safety took an input whose estimated non-zeros round to 0 (rand with sparsity 0.01 on 16 cells) as all zeros",
+    data: "Y0 = matrix(0, rows=4, cols=4)\nY = Y0[1:4, 1:4]\nW = rand(rows=4, cols=4, min=0, max=1, sparsity=0.01, seed=9351)",
+    computation: "R1 = rowSums(cbind((-Y), rowMaxs(W)) * 2)\nprint(toString(R1))",
+  },
+];
+
+describe("programs on which the property found planner bugs", () => {
+  for (const found of FOUND) {
+    it(found.bug, () => {
+      const checked = prepareBlock(found.data, found.computation);
+      assert.ok(checked.block.plan.operators.length > 0, "the program is planned with fused operators");
+      for (const op of checked.block.plan.operators) assert.equal(operatorDifference(checked, op), undefined, describeOperator(checked, op));
+    });
+  }
+});
