@@ -65,23 +65,40 @@ export function rootEntry(selected: EntrySource, node: number): MemoEntry | unde
  * rejects the operator's binding).
  */
 export function operatorAt(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number): OperatorShape | undefined {
-  const entry = rootEntry(selected, node);
-  if (!entry) return undefined;
+  const candidates = selected.get(node).filter((e) => isValidRoot(e.status) && e.inputs.some((i) => i >= 0));
+  candidates.sort((a, b) => ROOT_PREFERENCE.indexOf(a.template) - ROOT_PREFERENCE.indexOf(b.template) || fusedCount(b) - fusedCount(a));
+  for (const entry of candidates) {
+    const op = operatorOf(dag, selected, byType, node, entry);
+    if (op) return op;
+  }
+  return undefined;
+}
+
+function operatorOf(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number, entry: MemoEntry): OperatorShape | undefined {
   const template = byType.get(entry.template);
   if (!template) return undefined;
-  const covered = new Set<number>();
+  const covered = new Set<number>([node]);
   const inputs: number[] = [];
-  const cover = (at: number, e: MemoEntry) => {
-    if (covered.has(at)) return;
-    covered.add(at);
-    dag.nodes[at]!.inputs.forEach((input, k) => {
-      const ref = e.inputs[k]!;
-      const child = ref >= 0 ? referencedEntry(selected, ref, entry.template) : undefined;
-      if (child) cover(input, child);
-      else if (!inputs.includes(input)) inputs.push(input);
-    });
-  };
-  cover(node, entry);
+  // Depth-first over the fusion references, inputs in order (an explicit stack: long chains do not overflow).
+  const stack: { at: number; entry: MemoEntry; next: number }[] = [{ at: node, entry, next: 0 }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const nodeInputs = dag.nodes[frame.at]!.inputs;
+    if (frame.next >= nodeInputs.length) {
+      stack.pop();
+      continue;
+    }
+    const k = frame.next++;
+    const input = nodeInputs[k]!;
+    const ref = frame.entry.inputs[k]!;
+    const child = ref >= 0 ? referencedEntry(selected, ref, entry.template) : undefined;
+    if (child) {
+      if (!covered.has(input)) {
+        covered.add(input);
+        stack.push({ at: input, entry: child, next: 0 });
+      }
+    } else if (!inputs.includes(input)) inputs.push(input);
+  }
   const materialized = inputs.filter((i) => !covered.has(i));
   const binding = template.describe(dag, node, covered, materialized);
   if (!binding) return undefined;
