@@ -18,7 +18,7 @@ import { fusionView, type FusionViewSource } from "./fusion-view";
 import type { BlockInput } from "./optimize-block";
 import { NotADagPlan, PlanDagBuilder, type ExtractedPlan } from "./plan-dag";
 import { extractedTerm, NAME_PREFIX } from "./plan-graph";
-import type { StatementRoot } from "./statement-roots";
+import { statementRoots, type StatementRoot } from "./statement-roots";
 
 /** The block's DAG as written, planned. */
 export function asWrittenFusion(input: BlockInput): FusionView {
@@ -151,9 +151,14 @@ function topologicalOrder(roots: readonly number[], inputsOf: (id: number) => nu
   return order;
 }
 
-/** Nodes of the block's DAG named as written: an input by its variable, else the source text; a value read by an operator by the variable assigned to it. */
+/**
+ * Nodes of the block's DAG named as written: an input by its variable, else
+ * the source text; a value an operator reads by the variable its statement
+ * assigns it to (the first such statement), or the variable it is left in.
+ */
 function writtenSource(input: BlockInput): Required<Pick<FusionViewSource, "text" | "inputText">> {
   const assigned = new Map<number, string>();
+  for (const root of statementRoots(input.block, input.dag)) if (!assigned.has(root.node)) assigned.set(root.node, root.target);
   for (const [name, node] of input.dag.outputs) if (!assigned.has(node)) assigned.set(node, name);
   const text = (node: number) => {
     const n = input.dag.nodes[node]!;
@@ -161,7 +166,7 @@ function writtenSource(input: BlockInput): Required<Pick<FusionViewSource, "text
     if (n.op.kind === "literal") return String(n.op.value);
     return textInRange(input.sourceText, n.range).replace(/\s+/g, " ").trim();
   };
-  return { text, inputText: (node) => assigned.get(node) ?? text(node) };
+  return { text, inputText: (node) => (input.dag.nodes[node]!.op.kind === "input" ? text(node) : (assigned.get(node) ?? text(node))) };
 }
 
 /** A plan leaf as DML: a named value by its name, a DAG leaf as written (in parentheses). */

@@ -44,6 +44,7 @@ interface PlanJson {
 }
 interface NodeJson {
   id: number;
+  range: { start: { line: number } };
   op: DagOp;
   inputs: number[];
   type: string;
@@ -126,10 +127,13 @@ describe("dml explain: fusion", () => {
     const { asWritten, rewritten } = block.fusion!;
     assert.ok(rewritten, "five suggestions: a rewritten plan");
     assert.equal(block.suggestions.length, 5);
-    // As written, the squared losses are Cell operators over X and the materialized U %*% t(V).
-    const losses = asWritten.operators.filter((op) => /^sum\(\(X [-+] U %\*% t\(V\)\)\^2\)$/.test(op.text));
-    assert.equal(losses.length, 2);
-    for (const op of losses) assert.deepEqual([op.template, op.variant, op.mainInput, op.inputs.slice(0, 2)], ["cell", "full-agg", "X", ["X", "U %*% t(V)"]]);
+    // As written, the two squared losses share one pass over X: one multi-aggregate reading X and the
+    // materialized U %*% t(V) (each is not sparse-safe: X - U %*% t(V) is not zero where X is).
+    const losses = asWritten.operators.filter((op) => /sum\(\(X [-+] U %\*% t\(V\)\)\^2\)/.test(op.text));
+    assert.deepEqual(
+      losses.map((op) => [op.template, op.variant, op.text, op.mainInput, op.inputs.slice(0, 2), op.roots.length, op.sparseSafe]),
+      [["magg", "full-agg", "sum((X - U %*% t(V))^2); sum((X + U %*% t(V))^2)", "X", ["X", "U %*% t(V)"], 2, false]],
+    );
     // The rewritten block never forms a 10,000 x 5,000 dense intermediate; its nodes are listed, inputs before consumers.
     assert.ok(rewritten.nodes!.every((n) => n.inputs.every((i) => i < n.id)));
     for (const op of rewritten.operators) for (const id of op.covered) assert.ok(id < rewritten.nodes!.length);
@@ -139,12 +143,17 @@ describe("dml explain: fusion", () => {
     assert.ok(asWritten.operators.length > 0 && block.nodes.some((n) => n.rows === 10000 && n.cols === 5000 && n.nnz === 50000000), "as written it has dense ones");
     assert.ok(rewritten.cost.fused < asWritten.cost.fused / 100, `${rewritten.cost.fused} vs ${asWritten.cost.fused}`);
     assert.ok(rewritten.cost.fused <= rewritten.cost.unfused);
-    // Each suggestion's before is its original costed with fusion: for l1 the Cell operator and the product it reads.
+    // Each suggestion's before is its original costed with fusion (on its own: one Cell operator over X and
+    // the product, which is materialized): above t(V) and U %*% t(V) alone, below all of l1's operations unfused.
     const l1 = block.suggestions.find((s) => s.target === "l1")!;
-    const loss = losses.find((op) => op.text.includes("X -"))!;
     const product = block.nodes.find((n) => n.op.kind === "matmul" && n.rows === 10000 && n.cols === 5000)!;
     const transpose = block.nodes[product.inputs[1]!]!;
-    near(l1.costBefore, loss.seconds + nodeSeconds(block.nodes, product.id) + nodeSeconds(block.nodes, transpose.id), "l1 before: t(V), U %*% t(V), the fused loss");
+    const materialized = nodeSeconds(block.nodes, product.id) + nodeSeconds(block.nodes, transpose.id);
+    const loss = losses[0]!.covered.filter((id) => block.nodes[id]!.range.start.line === 17);
+    const unfused = materialized + loss.reduce((sum, id) => sum + nodeSeconds(block.nodes, id), 0);
+    assert.equal(loss.length, 3, "X - ..., ^2, sum");
+    assert.ok(l1.costBefore > materialized && l1.costBefore < unfused * 0.9, `${materialized} < ${l1.costBefore} < ${unfused}`);
+    assert.equal(block.suggestions.find((s) => s.target === "l2")!.costBefore, l1.costBefore);
   });
 
   test("a script with errors is not optimized: no fusion field", () => {

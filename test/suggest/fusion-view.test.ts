@@ -37,7 +37,7 @@ test("nodes: DML labels, sizes, source lines, and the operator that computes eac
   for (const node of view.nodes) for (const c of node.children) assert.ok(c < node.id);
 });
 
-test("operators: t(X) %*% (w * (X %*% v)) is one Row operator over X; the column aggregate another, not sparse-safe", () => {
+test("operators: t(X) %*% (w * (X %*% v)) is one Row operator over X; the column aggregate another", () => {
   const [g, s, ...rest] = asWritten().operators;
   assert.equal(rest.length, 0);
   assert.deepEqual(
@@ -47,8 +47,8 @@ test("operators: t(X) %*% (w * (X %*% v)) is one Row operator over X; the column
   // q = X %*% v is computed inside the operator: it is covered, not read.
   assert.deepEqual(g!.covered.length, 4);
   assert.deepEqual(
-    { template: s!.template, variant: s!.variant, text: s!.text, mainInput: s!.mainInput, sparseSafe: s!.sparseSafe, covered: s!.covered.length },
-    { template: "row", variant: "col-agg", text: "colSums(abs(X - 2) * m)", mainInput: "X", sparseSafe: false, covered: 5 },
+    { template: s!.template, variant: s!.variant, text: s!.text, mainInput: s!.mainInput, covered: s!.covered.length },
+    { template: "row", variant: "col-agg", text: "colSums(abs(X - 2) * m)", mainInput: "X", covered: 5 },
   );
   for (const op of [g!, s!]) assert.ok(op.seconds > 0 && op.seconds < op.unfusedSeconds, `${op.text}: ${op.seconds} vs ${op.unfusedSeconds}`);
 });
