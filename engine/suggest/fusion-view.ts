@@ -4,9 +4,8 @@
  * with the DML it computes, the DML of the values it reads, and its
  * estimated seconds fused and with its covered nodes run on their own.
  */
+import { nodeCost } from "../cost";
 import type { FusionDag, FusionPlan } from "../fusion";
-import { reachableAscending } from "../fusion/explore";
-import { nodeSeconds } from "../fusion/select/operator-cost";
 import type { DagNode } from "../program/dag-types";
 import type { Range } from "../syntax/ast";
 import type { FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";
@@ -26,7 +25,7 @@ export function fusionView(dag: FusionDag, plan: FusionPlan, source: FusionViewS
   plan.operators.forEach((op, k) => {
     for (const node of op.covered) operatorOf.set(node, k);
   });
-  const nodes = reachableAscending(dag).map((id): FusionViewNode => {
+  const nodes = neededNodes(dag).map((id): FusionViewNode => {
     const node = dag.nodes[id]!;
     const stats = dag.stats[id];
     const matrix = stats?.type.dataType === "matrix";
@@ -65,6 +64,28 @@ export function fusionView(dag: FusionDag, plan: FusionPlan, source: FusionViewS
     return view;
   });
   return { nodes, operators, cost: { ...plan.cost }, search: { ...plan.search } };
+}
+
+/** The nodes whose values the DAG's roots need, ascending (inputs before consumers). */
+function neededNodes(dag: FusionDag): number[] {
+  const needed = new Uint8Array(dag.nodes.length);
+  const stack = [...dag.roots];
+  for (const root of stack) needed[root] = 1;
+  while (stack.length > 0) {
+    for (const input of dag.nodes[stack.pop()!]!.inputs) {
+      if (needed[input]) continue;
+      needed[input] = 1;
+      stack.push(input);
+    }
+  }
+  return dag.nodes.map((n) => n.id).filter((id) => needed[id]);
+}
+
+/** engine/cost's seconds of one node on its own (0 when its sizes are unknown, as the planner counts it). */
+function nodeSeconds(dag: FusionDag, node: number): number {
+  const n = dag.nodes[node]!;
+  const estimate = nodeCost(n.op, n.inputs.map((i) => dag.stats[i]!), dag.stats[node]!);
+  return estimate.known ? estimate.cost.seconds : 0;
 }
 
 /** The view of a block that was not planned (its optimization was stopped): no nodes, no operators. */
