@@ -93,7 +93,7 @@ export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates:
 
 /** The partition's cost function and lower bound over assignments of its points. */
 function planSpace(ctx: CostContext, memo: MemoTable, part: PlanPartition): PlanSpace {
-  const statics = staticCosts(ctx.dag, part, ctx.model);
+  const statics = staticCosts(ctx.dag, memo, part, ctx.model);
   const operators = new OpenedOperators(ctx, memo, part);
   const truePoints = (points: readonly InterestingPoint[], plan: readonly boolean[]) => points.filter((_, i) => plan[i]);
   const position = new Map(part.points.map((p, i) => [p, i]));

@@ -142,18 +142,19 @@ export class FusedCostModel {
   /**
    * A lower bound of the compute seconds the node adds to any operator that
    * runs it: on its own (at the faster throughput), in a Row operator (its
-   * own FLOPs, streamed when a matrix-vector product), or in a
-   * zero-skipping operator whose main input has sparsity `minFraction` or
-   * more (its dense FLOPs scaled, at the faster throughput).
+   * own FLOPs, streamed when a matrix-vector product), or, when
+   * `mayBeSkipping` (the node can be covered by an operator of another
+   * template), in a zero-skipping operator whose main input has sparsity
+   * `minFraction` or more (its dense FLOPs scaled, at the faster throughput).
    */
-  minComputeSeconds(node: number, minFraction: number): number {
+  minComputeSeconds(node: number, minFraction: number, mayBeSkipping = true): number {
     const c = this.constants;
     const work = this.nodeWork(node);
     if (!work) return 0;
     const fastest = 1 / Math.max(c.flopsPerSecond, c.sparseFlopsPerSecond);
     const alone = work.flops * fastest;
-    const inRow = work.flops * (this.isMatrixVector(node) ? Math.min(STREAMED_BYTES_PER_FLOP / c.memoryBandwidthBytesPerSecond, 1 / c.flopsPerSecond) : 1 / c.flopsPerSecond);
-    const skipping = this.denseFlops(node) * minFraction * fastest;
+    const inRow = work.flops * (this.isMatrixVector(node) ? Math.min(STREAMED_BYTES_PER_FLOP / c.memoryBandwidthBytesPerSecond, fastest) : fastest);
+    const skipping = mayBeSkipping ? this.denseFlops(node) * minFraction * fastest : Infinity;
     return Math.min(alone, inRow, skipping);
   }
 }
