@@ -11,7 +11,8 @@
  *   interesting points (2^points plans) is not enumerated without pruning;
  *   the row lists them;
  * - SystemDS's fusion test patterns (test/fixtures/fusion-patterns): how many
- *   get the operator SystemDS generates.
+ *   get the operator SystemDS generates, and the same pruning comparison
+ *   over their blocks (larger partitions than the examples have).
  * The patterns are planned first (their slowest block is reported), so the
  * examples' times are those of a warmed-up planner; each example block is
  * planned RUNS_PER_BLOCK times and counts with its median.
@@ -75,21 +76,26 @@ function sameCost(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1e-12);
 }
 
-function patternRow(root: string, limit: number | undefined): BenchRow {
+function patternRow(root: string, limit: number | undefined): { row: BenchRow; blocks: PlannedBlock[] } {
   const dir = path.join(root, FUSION_PATTERN_DIR);
   const base = { suite: "fusion", baseline: "SystemDS codegen tests (the operator they assert)", baseline_ms: null, ratio: null };
-  if (!existsSync(dir)) return { ...base, case: `SystemDS fusion patterns (${FUSION_PATTERN_DIR} not found)`, ours_ms: 0, matched: null, total: 0 };
+  if (!existsSync(dir)) return { row: { ...base, case: `SystemDS fusion patterns (${FUSION_PATTERN_DIR} not found)`, ours_ms: 0, matched: null, total: 0 }, blocks: [] };
+  const blocks: PlannedBlock[] = [];
   const patterns = readFusionPatterns(dir).slice(0, limit);
   const start = performance.now();
   const results = patterns.map((pattern) => {
-    const plans = scriptDags(path.join(dir, `${pattern.name}.dml`), pattern.text, root).map(({ dag }) => planFusion(dag));
+    const plans = scriptDags(path.join(dir, `${pattern.name}.dml`), pattern.text, root).map(({ name, dag }) => {
+      const plan = planFusion(dag);
+      blocks.push({ name, nodes: dag.nodes.length, dag, plan, ms: plan.ms });
+      return plan;
+    });
     const templates = plans.flatMap((plan) => plan.operators.map((op) => op.template));
     const slowest = plans.reduce<FusionPlan | undefined>((a, b) => (a === undefined || b.ms > a.ms ? b : a), undefined);
     return { pattern, matched: patternMatches(pattern, templates), slowest };
   });
   const coverage = patternCoverage(results);
   const slowest = results.reduce<(typeof results)[number] | undefined>((a, b) => (a === undefined || (b.slowest?.ms ?? 0) > (a.slowest?.ms ?? 0) ? b : a), undefined);
-  return {
+  const row: BenchRow = {
     ...base,
     case: `SystemDS fusion patterns, ${patterns.length} scripts of ${FUSION_PATTERN_DIR}`,
     ours_ms: performance.now() - start,
@@ -101,11 +107,13 @@ function patternRow(root: string, limit: number | undefined): BenchRow {
     slowest_block: slowest?.slowest ? `${slowest.pattern.name} (${slowest.slowest.search.maxInterestingPoints} interesting points, ${slowest.slowest.search.plansEvaluated} of ${slowest.slowest.search.plansWithoutPruning} plans evaluated)` : "none",
     missing: results.filter((r) => !r.matched).map((r) => r.pattern.name).join(", ") || "none",
   };
+  return { row, blocks };
 }
 
 export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
   const root = packageRoot();
-  const rows: BenchRow[] = [patternRow(root, options.patternLimit)];
+  const patterns = patternRow(root, options.patternLimit);
+  const rows: BenchRow[] = [patterns.row];
 
   const dir = path.join(root, "examples");
   const files = options.exampleFiles ?? readdirSync(dir).filter((f) => f.endsWith(".dml")).sort();
@@ -143,7 +151,8 @@ export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
     cache_hits: sum((s) => s.cacheHits),
   });
 
-  rows.push(pruningRow(blocks));
+  rows.push(pruningRow(blocks, "examples/*.dml"));
+  if (patterns.blocks.length > 0) rows.push(pruningRow(patterns.blocks, FUSION_PATTERN_DIR));
   return rows;
 }
 
@@ -154,7 +163,7 @@ export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
  * enumerated without pruning (they are listed), nor are partitions both
  * modes approximate.
  */
-function pruningRow(blocks: readonly PlannedBlock[]): BenchRow {
+function pruningRow(blocks: readonly PlannedBlock[], where: string): BenchRow {
   const compared: { block: string; pruned: PartitionChoice; unpruned: PartitionChoice }[] = [];
   const skipped: string[] = [];
   let prunedMs = 0;
@@ -178,7 +187,7 @@ function pruningRow(blocks: readonly PlannedBlock[]): BenchRow {
   const withoutPruning = compared.reduce((t, c) => t + c.unpruned.evaluated, 0);
   return {
     suite: "fusion",
-    case: `plans evaluated with vs without pruning, ${compared.length} plan partitions of examples/*.dml`,
+    case: `plans evaluated with vs without pruning, ${compared.length} plan partitions of ${where}`,
     ours_ms: prunedMs,
     baseline: "no pruning (same run)",
     baseline_ms: unprunedMs,

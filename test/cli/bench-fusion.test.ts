@@ -21,8 +21,8 @@ function blockCount(file: string): number {
 }
 
 const rows = runFusionBench({ exampleFiles: FILES, patternLimit: PATTERNS });
-const byCase = (prefix: string): BenchRow => {
-  const row = rows.find((r) => r.case.startsWith(prefix));
+const byCase = (prefix: string, suffix = ""): BenchRow => {
+  const row = rows.find((r) => r.case.startsWith(prefix) && r.case.endsWith(suffix));
   assert.ok(row, `no row '${prefix}...' in ${rows.map((r) => r.case).join(" | ")}`);
   return row;
 };
@@ -32,7 +32,7 @@ test("fusion is a suite of dml bench", () => {
 });
 
 test("rows of the bench contract", () => {
-  assert.equal(rows.length, 3);
+  assert.equal(rows.length, 4);
   for (const row of rows) {
     assert.equal(row.suite, "fusion");
     assert.equal(typeof row.case, "string");
@@ -58,21 +58,23 @@ test("planning time per block: every block of the chosen scripts, median <= max,
   assert.ok((row.max_interesting_points as number) >= 0);
 });
 
-test("plans with pruning never exceed plans without, and both choose plans of equal cost", () => {
-  const row = byCase("plans evaluated");
-  const withPruning = row.plans_with_pruning as number;
-  const without = row.plans_without_pruning as number;
-  assert.ok(Number.isInteger(withPruning) && Number.isInteger(without));
-  assert.ok(withPruning <= without, `${withPruning} with pruning, ${without} without`);
-  // Without pruning, every plan of every compared partition is costed: 2^|interesting points| each.
-  assert.equal(without, row.plans_without_pruning_expected);
-  assert.ok((row.max_interesting_points as number) <= NO_PRUNING_MAX_POINTS);
-  assert.equal(row.same_cost, true);
-  assert.equal(row.baseline, "no pruning (same run)");
-  assert.match(row.case, /^plans evaluated with vs without pruning, \d+ plan partitions of examples\/\*\.dml$/);
-  if ((row.skipped_partitions as number) === 0) assert.equal(row.skipped, "none");
-  else assert.match(String(row.skipped), /interesting points, not enumerated without pruning$/);
-});
+for (const where of ["examples/*.dml", "test/fixtures/fusion-patterns"]) {
+  test(`plans with pruning never exceed plans without, and both choose plans of equal cost (${where})`, () => {
+    const row = byCase(`plans evaluated with vs without pruning`, where);
+    const withPruning = row.plans_with_pruning as number;
+    const without = row.plans_without_pruning as number;
+    assert.ok(Number.isInteger(withPruning) && Number.isInteger(without));
+    assert.ok(withPruning <= without, `${withPruning} with pruning, ${without} without`);
+    // Without pruning, every plan of every compared partition is costed: 2^|interesting points| each.
+    assert.equal(without, row.plans_without_pruning_expected);
+    assert.ok((row.max_interesting_points as number) <= NO_PRUNING_MAX_POINTS);
+    assert.equal(row.same_cost, true);
+    assert.equal(row.baseline, "no pruning (same run)");
+    assert.match(row.case, /^plans evaluated with vs without pruning, \d+ plan partitions of /);
+    if ((row.skipped_partitions as number) === 0) assert.equal(row.skipped, "none");
+    else assert.match(String(row.skipped), /interesting points, not enumerated without pruning$/);
+  });
+}
 
 test("SystemDS pattern coverage over the chosen fixtures", () => {
   const row = byCase("SystemDS fusion patterns");
