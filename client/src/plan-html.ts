@@ -2,9 +2,8 @@
  * The plan view's page: the statement block under the cursor as its DAG
  * before optimization (every operation named by the DML it stands for and
  * the variable it assigns, with dims, nnz and estimated time), each cheaper
- * rewrite's plan after (fused operators marked), and the fusion plan: each
- * statement SystemDS runs with fused operators, drawn as it runs (the fused
- * operators as nodes over what they read), from the server's
+ * rewrite's plan after (fused operators marked), and the fused operators of
+ * the block as written (the fusion planner's), from the server's
  * `dmlLens/plan` answer. Each drawing fits the panel's width when the page
  * opens; its buttons (or Ctrl + mouse wheel) zoom in, out and back to fit.
  */
@@ -73,11 +72,8 @@ export function planHtml(plan: PlanView, title: string, cspSource: string, nonce
         `<section class="rewrite"><h3>${escapeHtml(s.target)} = <code>${escapeHtml(s.rewritten)}</code></h3><div class="meta">line ${s.range.start.line + 1}: estimated ${formatDuration(s.costBefore)} → ${formatDuration(s.costAfter)}</div>${zoomable(planGraph(s.plan, s.labels, s.target, `after${k}`, `the plan of ${s.target} after optimization`))}</section>`,
     )
     .join("");
-  const fusion = plan.fusion
-    .map(
-      (f, k) =>
-        `<section class="fusion"><div class="meta">line ${f.range.start.line + 1}, ${escapeHtml(f.target)}: ${f.fused.map((p) => `<code>${escapeHtml(p.text)}</code> as one ${escapeHtml(p.op)} operator`).join("; ")}</div>${zoomable(planGraph(f.plan, f.labels, f.target, `fusion${k}`, `the fusion plan of ${f.target}`))}</section>`,
-    )
+  const fusion = (plan.fusion?.asWritten.operators ?? [])
+    .map((op) => `<section class="fusion"><div class="meta">${op.range ? `line ${op.range.start.line + 1}: ` : ""}<code>${escapeHtml(op.text)}</code> as one ${escapeHtml(op.template)} operator (${escapeHtml(op.variant)})</div></section>`)
     .join("");
   return webviewPage(
     "DML plan",

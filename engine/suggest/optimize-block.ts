@@ -9,7 +9,7 @@
  * temporaries (a multi-statement edit).
  */
 import type { ClassId, ENode } from "../egraph/types";
-import { reachableChoices, type Extraction, type ExtractionGraph } from "../extract";
+import { type Extraction, type ExtractionGraph } from "../extract";
 import { nodesReachableFrom } from "../program/dag-reachable";
 import type { BlockDag } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
@@ -17,6 +17,8 @@ import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductFo
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Position, Range } from "../syntax/ast";
 import { textInRange } from "../syntax/ranges";
+import type { BlockFusion } from "./block-fusion";
+import { asWrittenFusion } from "./fusion-input";
 import { extractedTerm, NAME_PREFIX } from "./plan-graph";
 import { addMeasures, planMeasures, type PlanMeasures } from "./plan-measures";
 import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
@@ -91,25 +93,10 @@ export interface DroppedSuggestion {
   reason: string;
 }
 
-/** A fused operator in a statement's plan: SystemDS runs `text` as one operator (`op`, e.g. wsloss) without its intermediates. */
-export interface FusedPart {
-  op: string;
-  text: string;
-}
-
-/** The fused operators of one statement's original plan (as SystemDS executes it). */
-export interface StatementFusion {
-  range: Range;
-  target: string;
-  fused: FusedPart[];
-  /** That plan, root first: the fused operators as nodes (`fused:wsloss`) over the inputs they read. */
-  plan: PlanNode[];
-}
-
 export interface BlockOptimization {
   suggestions: Suggestion[];
-  /** Statements whose original plan SystemDS runs with fused operators. */
-  fusion: StatementFusion[];
+  /** The block's fusion plans as written and as rewritten (block-fusion.ts). */
+  fusion: BlockFusion;
   dropped: DroppedSuggestion[];
   /** Why saturation stopped: "saturated", a work bound ("iterationLimit", "nodeLimit", "applyLimit", "rebuildLimit", "documentBudget"), the safety net ("timeLimit"), "cancelled". */
   stopReason: string;
@@ -150,7 +137,7 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
     };
   }
   const roots = statementRoots(input.block, input.dag).filter((r) => isOptimizable(input, r));
-  if (roots.length === 0) return { suggestions: [], fusion: [], dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start };
+  if (roots.length === 0) return { suggestions: [], fusion: { asWritten: asWrittenFusion(input) }, dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start };
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
   const bounded = blockSaturation(options.saturation ?? {}, options.documentBudget);
@@ -160,13 +147,10 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   const outcomes = new Map<StatementRoot, Outcome>();
   const planGraphs: ExtractionGraph[] = [];
   const suggested: StatementPlan[] = [];
-  const fusion: StatementFusion[] = [];
   for (const root of roots) {
     const plan = planStatement(block, root, isOriginal, options.extract);
     if (!plan) continue;
     planGraphs.push(plan.after.graph);
-    const fused = fusedParts(input, block, plan.before.graph, plan.before.extraction);
-    if (fused.length > 0) fusion.push({ range: root.range, target: root.target, fused, plan: planNodes(block, plan.before.graph, plan.before.extraction) });
     const outcome = finish(input, block, plan, options);
     if (outcome) outcomes.set(root, outcome);
     if (outcome?.kind === "suggestion") suggested.push(plan);
@@ -181,7 +165,7 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   }
   const result: BlockOptimization = {
     suggestions,
-    fusion,
+    fusion: { asWritten: asWrittenFusion(input) },
     dropped,
     // No report: the document's work budget was spent by earlier blocks.
     stopReason: report?.stopReason ?? "documentBudget",
@@ -342,21 +326,6 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
   };
   if (shared && shared.owned.length > 0) suggestion.temporaries = shared.owned.map((t) => ({ name: t.name, text: t.text, insertAt: root.statementStart }));
   return { kind: "suggestion", suggestion };
-}
-
-/** The fused operators an extracted plan uses, each printed as the DML it fuses. */
-function fusedParts(input: BlockInput, block: BlockEGraph, graph: ExtractionGraph, extraction: Extraction): FusedPart[] {
-  const parts: FusedPart[] = [];
-  for (const [cls, id] of reachableChoices(graph, extraction.choices)) {
-    const node = graph.nodes.get(id)!;
-    if (!node.op.startsWith("fused:")) continue;
-    try {
-      parts.push({ op: node.op.slice("fused:".length), text: termToDml(extractedTerm(graph, extraction, cls), (op) => leafText(input, block, op)) });
-    } catch {
-      // a fused part that cannot be printed is left out
-    }
-  }
-  return parts;
 }
 
 /** The extracted plan as indexed nodes, root first, each class once. */

@@ -113,9 +113,9 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
     }
   }
   for (const result of optimizations.values()) {
-    for (const f of result.fusion) {
-      if (!rangeContains(f.range, position) && !(word === f.target && position.line === f.range.start.line)) continue;
-      parts.push(`**Fusion plan**: ${f.fused.map((part) => `\`${part.text}\` runs as one fused operator (${part.op}), without its intermediates`).join("; ")}`);
+    for (const op of result.fusion.asWritten.operators) {
+      if (!op.range || !rangeContains(op.range, position)) continue;
+      parts.push(`**Fused operator**: \`${op.text}\` runs as one ${op.template} operator (${op.variant}) over ${op.inputs.join(", ")}, without its intermediates`);
     }
     for (const s of result.suggestions) {
       if (!rangeContains(s.range, position) && !(word === s.target && position.line === s.range.start.line)) continue;

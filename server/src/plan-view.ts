@@ -8,7 +8,7 @@
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../../engine/cost";
 import { dagOpLabel } from "../../engine/program/dag-print";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import type { PlanNode, StatementFusion } from "../../engine/suggest";
+import type { BlockFusion, PlanNode } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 import { rangeContains } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
@@ -38,8 +38,8 @@ export interface PlanView {
   before: PlanViewNode[];
   /** Each rewrite's plan, with a DML label per plan node. */
   after: { target: string; range: Range; rewritten: string; costBefore: number; costAfter: number; plan: PlanNode[]; labels: string[] }[];
-  /** The block's statements that SystemDS runs with fused operators (labels as for `after`). */
-  fusion: (StatementFusion & { labels: string[] })[];
+  /** The block's fusion plans as written and rewritten (absent until the block is optimized). */
+  fusion?: BlockFusion;
 }
 
 
@@ -67,6 +67,6 @@ export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptim
     };
   });
   const after = (optimizations.get(info)?.suggestions ?? []).map((s) => ({ target: s.target, range: s.range, rewritten: s.rewritten, costBefore: s.costBefore, costAfter: s.costAfter, plan: s.plan, labels: planNodeLabels(s.plan) }));
-  const fusion = (optimizations.get(info)?.fusion ?? []).map((f) => ({ ...f, labels: planNodeLabels(f.plan) }));
-  return { block: info.block.range, before, after, fusion };
+  const fusion = optimizations.get(info)?.fusion;
+  return { block: info.block.range, before, after, ...(fusion ? { fusion } : {}) };
 }

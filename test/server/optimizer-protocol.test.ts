@@ -74,8 +74,8 @@ describe("optimizer in the language server", () => {
     assert.match(value, /\*\*U %\*% t\(V\)\*\*: matrix 10,000 × 5,000, nnz ≈ 50,000,000 \(uniform estimate\), sparsity 1\.00/);
     assert.match(value, /estimated cost of this expression: [\d.]+ MFLOP, .* ~[\d.]+ ms/);
     assert.match(value, /\*\*Cheaper equivalent\*\* of the statement assigning \w+ \(verified\): `.*t\(U\) %\*% X %\*% V.*`|with `tmp\d = t\(U\) %\*% X %\*% V`/);
-    // As written, SystemDS runs the statement with its fused wsloss operator (the cost before counts it).
-    assert.match(value, /\*\*Fusion plan\*\*: `sum\(\(X - U %\*% t\(V\)\)\^2\)` runs as one fused operator \(wsloss\), without its intermediates/);
+    // As written, the fusion planner runs the statement as one Outer operator over the non-zeros of X (needs the templates).
+    assert.match(value, /\*\*Fused operator\*\*: `sum\(\(X - U %\*% t\(V\)\)\^2\)` runs as one outer operator \([\w-]+\) over X, U, V, without its intermediates/);
     const variable = (await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: lineOf("X ="), character: 0 } })) as Hover;
     assert.match((variable.contents as MarkupContent).value, /\*\*X\*\*: matrix 10,000 × 5,000, nnz ≈ 50,000 \((uniform estimate|MNC sketch)\), sparsity 0\.00100/);
   });
