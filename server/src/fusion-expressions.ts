@@ -43,12 +43,22 @@ export function nodeExpression(nodes: ReadonlyMap<number, FusionViewNode>, id: n
   return shorten(print(nodes, id, written, 0, MAX_DEPTH).text, max);
 }
 
+/** An operand written in at most this many characters stays written out in a short label (`t(X)`, `Y^2`). */
+const SHORT_OPERAND = 12;
+
 /**
- * A short label of the node: its operation with variables and constants
- * named and other operands as `…` (`X %*% …`, `sum(…)`, `(…)^2`).
+ * A short label of the node: its operation with variables, constants and
+ * short operands written out and longer operands as `…` (`X %*% …`,
+ * `sum(…)`, `(…)^2`).
  */
 export function nodeLabel(nodes: ReadonlyMap<number, FusionViewNode>, id: number): string {
-  return shorten(print(nodes, id, () => undefined, 0, 1).text);
+  const node = nodes.get(id);
+  if (!node) return "…";
+  const operand = (child: number): Printed => {
+    const full = print(nodes, child, () => undefined, 1, 3);
+    return full.text.length <= SHORT_OPERAND && !full.text.includes("…") ? full : { text: "…", strength: full.strength };
+  };
+  return shorten(combine(node, node.children.map(operand)).text);
 }
 
 function print(nodes: ReadonlyMap<number, FusionViewNode>, id: number, written: (id: number) => string | undefined, depth: number, maxDepth: number): Printed {
@@ -57,8 +67,19 @@ function print(nodes: ReadonlyMap<number, FusionViewNode>, id: number, written: 
   if (node.children.length === 0) return { text: node.label, strength: /^-/.test(node.label) ? PREFIX["-"]! : ATOM };
   const source = written(id);
   if (source !== undefined) return { text: source, strength: sourceStrength(source) };
-  if (depth >= maxDepth) return { text: "…", strength: ATOM };
-  const operands = node.children.map((child) => print(nodes, child, written, depth + 1, maxDepth));
+  if (depth >= maxDepth) return { text: "…", strength: strengthOf(node) };
+  return combine(node, node.children.map((child) => print(nodes, child, written, depth + 1, maxDepth)));
+}
+
+/** How strongly the node's operation binds its operands, as DML prints it. */
+function strengthOf(node: FusionViewNode): number {
+  if (node.children.length === 2 && INFIX[node.label] !== undefined) return INFIX[node.label]!;
+  if (node.children.length === 1 && PREFIX[node.label] !== undefined) return PREFIX[node.label]!;
+  return ATOM;
+}
+
+/** The node's operation over its printed operands. */
+function combine(node: FusionViewNode, operands: Printed[]): Printed {
   const infix = INFIX[node.label];
   if (infix !== undefined && operands.length === 2) {
     const [left, right] = operands as [Printed, Printed];
@@ -70,12 +91,12 @@ function print(nodes: ReadonlyMap<number, FusionViewNode>, id: number, written: 
   }
   const prefix = PREFIX[node.label];
   if (prefix !== undefined && operands.length === 1) return { text: `${node.label}${wrap(operands[0]!, operands[0]!.strength < prefix)}`, strength: prefix };
-  if (node.label === "[]") return { text: `${wrap(operands[0]!, operands[0]!.strength < ATOM)}[${operands.slice(1).map((o) => o.text).join(", ")}]`, strength: ATOM };
+  if (node.label === "[]" && operands.length > 0) return { text: `${wrap(operands[0]!, operands[0]!.strength < ATOM)}[${operands.slice(1).map((o) => o.text).join(", ")}]`, strength: ATOM };
   return { text: `${node.label}(${operands.map((o) => o.text).join(", ")})`, strength: ATOM };
 }
 
 function wrap(printed: Printed, needed: boolean): string {
-  return needed && printed.text !== "…" ? `(${printed.text})` : printed.text;
+  return needed ? `(${printed.text})` : printed.text;
 }
 
 /** Source text is an atom when it is a name, or a call or parenthesis that spans it whole; otherwise it is parenthesized as an operand. */
@@ -83,6 +104,13 @@ function sourceStrength(text: string): number {
   if (/^[A-Za-z_.][\w.]*$/.test(text)) return ATOM;
   const open = /^[A-Za-z_.][\w.]*\(|^\(/.exec(text);
   return open && closingParenthesis(text, open[0].length - 1) === text.length - 1 ? ATOM : 0;
+}
+
+/** `(a + b)` → `a + b`: the parentheses around the whole text, removed. */
+export function withoutEnclosingParentheses(text: string): string {
+  let inner = text.trim();
+  while (inner.startsWith("(") && closingParenthesis(inner, 0) === inner.length - 1) inner = inner.slice(1, -1).trim();
+  return inner;
 }
 
 /** Index of the parenthesis that closes the one at `at`, or -1. */

@@ -20,7 +20,7 @@ import type { DagNode } from "../../engine/program/dag-types";
 import type { BlockFusion, FusionOperatorView, FusionView } from "../../engine/suggest/block-fusion";
 import type { Position, Range } from "../../engine/syntax";
 import { rangeContains, textInRange } from "../../engine/syntax/ranges";
-import { nodeExpression, viewNodes } from "./fusion-expressions";
+import { nodeExpression, viewNodes, withoutEnclosingParentheses } from "./fusion-expressions";
 import { listWords, operatorPhrase } from "./fusion-words";
 
 const isLeaf = (node: DagNode) => node.op.kind === "input" || node.op.kind === "literal" || node.op.kind === "parameter";
@@ -61,7 +61,7 @@ function writtenText(text: string, info: BlockDagInfo, view: FusionView): (id: n
     const planned = nodes.get(id);
     const node = info.dag.nodes[id];
     if (!planned?.range || !node || !sameRange(planned.range, node.range)) return undefined;
-    return textInRange(text, node.range).replace(/\s+/g, " ").trim();
+    return withoutEnclosingParentheses(textInRange(text, node.range).replace(/\s+/g, " "));
   };
 }
 
@@ -75,7 +75,7 @@ export function notMaterialized(view: FusionView, op: FusionOperatorView, writte
 /** One operator's hover paragraph. */
 export function operatorHover(view: FusionView, op: FusionOperatorView, written: (id: number) => string | undefined = () => undefined): string {
   const lines = [`**Fused operator**: ${quote(op.text)} ${op.template === "magg" ? "run" : "runs"} as ${operatorPhrase(op, quote)}`];
-  if (op.inputs.length > 0) lines.push(`inputs: ${listWords(op.inputs.map(quote), 8)}`);
+  if (op.inputs.length > 0) lines.push(`inputs: ${op.inputs.map(quote).join(", ")}`);
   const hidden = notMaterialized(view, op, written);
   if (hidden.length > 0) lines.push(`${listWords(hidden.map((t) => `\`${t.replace(/`/g, "'")}\``))} ${hidden.length === 1 ? "is" : "are"} not materialized`);
   lines.push(`this operator: ${formatSeconds(op.seconds)} (${formatSeconds(op.unfusedSeconds)} as ${op.covered.length} separate operation${op.covered.length === 1 ? "" : "s"})`);

@@ -16,11 +16,6 @@ export function templateName(template: TemplateType): string {
 
 /** Variants written out as a whole (the rest are read word by word). */
 const VARIANTS: Record<string, string> = {
-  "no-agg": "no aggregation",
-  "full-agg": "full aggregate",
-  "row-agg": "row aggregate",
-  "col-agg": "column aggregate",
-  "col-agg-t": "column aggregate, transposed",
   left: "left product",
   right: "right product",
   cellwise: "cell-wise",
@@ -38,6 +33,8 @@ const WORDS: Record<string, string> = {
   const: "constant size",
 };
 
+const MODIFIERS = new Set(["t", "b1", "b1r", "const"]);
+
 /** A skeleton variant (`full-agg`, `col-agg-b1-t`, `right`) in words; unknown parts are kept as written. */
 export function variantWords(variant: string): string {
   const whole = VARIANTS[variant.toLowerCase()];
@@ -45,12 +42,12 @@ export function variantWords(variant: string): string {
   const parts = variant.toLowerCase().split(/[-_\s]+/).filter((p) => p.length > 0);
   if (parts.length === 0) return "";
   // `no agg` reads "no aggregation"; a modifier after the aggregation is set off by a comma.
-  const words: string[] = [];
+  let words = "";
   for (const [k, part] of parts.entries()) {
-    if (part === "agg" && parts[k - 1] === "no") words.push("aggregation");
-    else words.push(`${k > 0 && ["t", "b1", "b1r", "const"].includes(part) ? "," : ""}${WORDS[part] ?? part}`);
+    const word = part === "agg" && parts[k - 1] === "no" ? "aggregation" : (WORDS[part] ?? part);
+    words += k === 0 ? word : `${MODIFIERS.has(part) ? ", " : " "}${word}`;
   }
-  return words.join(" ").replace(/ ,/g, ",");
+  return words;
 }
 
 /** How the operator's skeleton reads its main input: `sparse-safe over X`, `over the rows of X`. */

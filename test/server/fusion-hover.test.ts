@@ -1,0 +1,190 @@
+/**
+ * The hover on an expression a fused operator computes (server/src/
+ * fusion-hover.ts through hoverText): the operator's template and variant,
+ * its inputs, the intermediates it does not materialize, its cost and the
+ * block's cost with and without fusion. The block's fusion plan is made by
+ * hand here (a Cell and a Row operator over the block's real DAG), so the
+ * texts are exact whatever the planner picks.
+ */
+import { strict as assert } from "node:assert";
+import { test } from "node:test";
+import type { BlockDagInfo } from "../../engine/program/dag-program";
+import { analyzeText } from "../../engine/stats/program-analysis";
+import type { BlockFusion, FusionOperatorView, FusionView } from "../../engine/suggest/block-fusion";
+import { dmlOperationLabel } from "../../engine/suggest/fusion-view";
+import type { BlockOptimization } from "../../engine/suggest";
+import type { DocumentOptimizations } from "../../server/src/block-optimizations";
+import { nodeExpression, nodeLabel, viewNodes } from "../../server/src/fusion-expressions";
+import { fusionHover, notMaterialized } from "../../server/src/fusion-hover";
+import { operatorPhrase, variantWords } from "../../server/src/fusion-words";
+import { hoverText } from "../../server/src/optimizer-views";
+
+const text = `X = rand(rows=2000, cols=1000, sparsity=0.1)
+Y = rand(rows=2000, cols=1000)
+Z = rand(rows=2000, cols=1000)
+u = rand(rows=1000, cols=1)
+v = rand(rows=2000, cols=1)
+s = sum(X * Y * Z)
+w = t(X) %*% (v * (X %*% u))
+print(s + sum(w))
+`;
+const lines = text.split("\n");
+const analysis = analyzeText(text);
+const info = analysis.dags.blocks[0]!;
+
+/** The block's node with this operation label written at `line` (0-based), the `k`-th from the left. */
+function nodeOf(line: number, label: string, k = 0): number {
+  const found = info.dag.nodes.filter((n) => n.range.start.line === line && dmlOperationLabel(n) === label).sort((a, b) => a.range.start.character - b.range.start.character || b.range.end.character - a.range.end.character);
+  assert.ok(found[k], `no ${label} on line ${line + 1}`);
+  return found[k]!.id;
+}
+
+const sum = nodeOf(5, "sum");
+const xyz = nodeOf(5, "*", 0);
+const xy = nodeOf(5, "*", 1);
+const tX = nodeOf(6, "t");
+const xu = nodeOf(6, "%*%", 1);
+const vxu = nodeOf(6, "*");
+const w = nodeOf(6, "%*%", 0);
+
+const cell: FusionOperatorView = {
+  template: "cell",
+  variant: "full-agg",
+  sparseSafe: true,
+  text: "sum(X * Y * Z)",
+  roots: [sum],
+  covered: [xy, xyz, sum],
+  inputs: ["X", "Y", "Z"],
+  mainInput: "X",
+  seconds: 0.0041,
+  unfusedSeconds: 0.0098,
+};
+const row: FusionOperatorView = {
+  template: "row",
+  variant: "col-agg-t",
+  sparseSafe: false,
+  text: "t(X) %*% (v * (X %*% u))",
+  roots: [w],
+  covered: [tX, xu, vxu, w].sort((a, b) => a - b),
+  inputs: ["X", "v", "u"],
+  mainInput: "X",
+  seconds: 0.0012,
+  unfusedSeconds: 0.0025,
+};
+
+/** The block's DAG as a planned view (every node, written where the block writes it) with the given operators. */
+function viewOf(operators: FusionOperatorView[], withRanges = true): FusionView {
+  const sizes = analysis.sizes.blocks.get(info.block)!.nodes;
+  return {
+    nodes: info.dag.nodes.map((n) => {
+      const s = sizes[n.id]!;
+      const k = operators.findIndex((op) => op.covered.includes(n.id));
+      return {
+        id: n.id,
+        label: dmlOperationLabel(n),
+        children: [...n.inputs],
+        rows: s.type.dataType === "matrix" ? s.rows : null,
+        cols: s.type.dataType === "matrix" ? s.cols : null,
+        nnz: s.type.dataType === "matrix" ? s.nnz : null,
+        ...(withRanges ? { range: n.range } : {}),
+        ...(k >= 0 ? { operator: k } : {}),
+      };
+    }),
+    operators,
+    cost: { fused: 0.0052, unfused: 0.0123 },
+    search: { partitions: 2, interestingPoints: 3, maxInterestingPoints: 2, plansEvaluated: 5, plansWithoutPruning: 8, cacheHits: 0, approximated: 0 },
+  };
+}
+
+function optimizationsWith(fusion: BlockFusion): DocumentOptimizations {
+  const result: BlockOptimization = { suggestions: [], fusion, dropped: [], stopReason: "saturated", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: 0 };
+  return new Map<BlockDagInfo, BlockOptimization>([[info, result]]);
+}
+
+const planned = optimizationsWith({ asWritten: viewOf([cell, row]) });
+const hoverAt = (line: number, character: number, optimizations = planned) => hoverText(text, analysis, optimizations, { line, character });
+
+test("a hover inside sum(X * Y * Z): one Cell operator, its inputs, X * Y and X * Y * Z not materialized, both block costs", () => {
+  const star = lines[5]!.indexOf("*");
+  const hover = hoverAt(5, star);
+  assert.ok(hover);
+  assert.match(hover, /\*\*Fused operator\*\*: `sum\(X \* Y \* Z\)` runs as one Cell operator \(full aggregate, sparse-safe over X\) {2}\n/);
+  assert.match(hover, /\ninputs: X, Y, Z {2}\n/);
+  assert.match(hover, /\n`X \* Y` and `X \* Y \* Z` are not materialized {2}\n/);
+  assert.match(hover, /\nthis operator: 4\.10 ms \(9\.80 ms as 3 separate operations\)/);
+  assert.match(hover, /\n\nblock: 5\.20 ms fused, 12\.3 ms unfused(\n|$)/);
+  assert.doesNotMatch(hover, /Row operator/);
+  // The expression's own hover (dims, cost) stays first.
+  assert.match(hover, /^\*\*X \* Y\*\*: matrix 2,000 × 1,000/);
+  // On `sum` and on the statement's target: the same operator.
+  assert.match(hoverAt(5, lines[5]!.indexOf("sum"))!, /runs as one Cell operator/);
+  assert.match(hoverAt(5, 0)!, /runs as one Cell operator/);
+});
+
+test("a hover inside t(X) %*% (v * (X %*% u)): one Row operator over the rows of X with its three intermediates", () => {
+  const inner = lines[6]!.lastIndexOf("%*%") + 1;
+  const hover = hoverAt(6, inner)!;
+  assert.match(hover, /\*\*Fused operator\*\*: `t\(X\) %\*% \(v \* \(X %\*% u\)\)` runs as one Row operator \(column aggregate, transposed, over the rows of X\)/);
+  assert.match(hover, /\ninputs: X, v, u {2}\n/);
+  assert.match(hover, /\n`t\(X\)`, `X %\*% u` and `v \* \(X %\*% u\)` are not materialized {2}\n/);
+  assert.match(hover, /\nthis operator: 1\.20 ms \(2\.50 ms as 4 separate operations\)/);
+  assert.match(hover, /block: 5\.20 ms fused, 12\.3 ms unfused/);
+  assert.doesNotMatch(hover, /Cell operator/);
+});
+
+test("no fused-operator hover where no operator computes the operation, or without operators", () => {
+  assert.doesNotMatch(hoverAt(0, lines[0]!.indexOf("rand")) ?? "", /Fused operator|block: /);
+  assert.doesNotMatch(hoverAt(7, lines[7]!.indexOf("+")) ?? "", /Fused operator|block: /);
+  const none = optimizationsWith({ asWritten: viewOf([]) });
+  assert.doesNotMatch(hoverAt(5, lines[5]!.indexOf("*"), none) ?? "", /Fused operator|block: /);
+  assert.deepEqual(fusionHover(text, info, undefined, { line: 5, character: 9 }), []);
+});
+
+test("the block as rewritten adds its own costs", () => {
+  const rewritten = optimizationsWith({ asWritten: viewOf([cell, row]), rewritten: { ...viewOf([]), nodes: [], cost: { fused: 0.002, unfused: 0.003 } } });
+  assert.match(hoverAt(5, lines[5]!.indexOf("*"), rewritten)!, /block: 5\.20 ms fused, 12\.3 ms unfused {2}\nblock with the cheaper rewrites applied: 2\.00 ms fused, 3\.00 ms unfused/);
+});
+
+test("without source ranges (a stale or rewritten plan) the intermediates are printed from the plan", () => {
+  // sum((X - 2 * Y)^2) over inputs X, Y: covered -, *, ^, sum.
+  const leaf = (id: number, label: string) => ({ id, label, children: [], rows: 10, cols: 10, nnz: 100 });
+  const view: FusionView = {
+    nodes: [
+      leaf(0, "X"), leaf(1, "2"), leaf(2, "Y"),
+      { id: 3, label: "*", children: [1, 2], rows: 10, cols: 10, nnz: 100, operator: 0 },
+      { id: 4, label: "-", children: [0, 3], rows: 10, cols: 10, nnz: 100, operator: 0 },
+      { id: 5, label: "^", children: [4, 1], rows: 10, cols: 10, nnz: 100, operator: 0 },
+      { id: 6, label: "sum", children: [5], rows: null, cols: null, nnz: null, operator: 0 },
+      { id: 7, label: "-", children: [6], rows: null, cols: null, nnz: null },
+    ],
+    operators: [{ ...cell, text: "sum((X - 2 * Y)^2)", roots: [6], covered: [3, 4, 5, 6], inputs: ["X", "Y", "2"] }],
+    cost: { fused: 1, unfused: 2 },
+    search: viewOf([]).search,
+  };
+  assert.deepEqual(notMaterialized(view, view.operators[0]!), ["2 * Y", "X - 2 * Y", "(X - 2 * Y)^2"]);
+  assert.equal(nodeExpression(viewNodes(view), 7), "-sum((X - 2 * Y)^2)");
+  // Short labels: operands of up to 12 characters written out, longer ones as `…`.
+  assert.equal(nodeLabel(viewNodes(view), 5), "(X - 2 * Y)^2");
+  assert.equal(nodeLabel(viewNodes(view), 6), "sum(…)");
+  assert.equal(nodeLabel(viewNodes(view), 7), "-…");
+  assert.equal(nodeLabel(viewNodes(view), 3), "2 * Y");
+});
+
+test("variants and main inputs in words", () => {
+  assert.equal(variantWords("full-agg"), "full aggregate");
+  assert.equal(variantWords("no-agg"), "no aggregation");
+  assert.equal(variantWords("col-agg-b1-t"), "column aggregate, one side matrix, transposed");
+  assert.equal(variantWords("right"), "right product");
+  assert.equal(operatorPhrase({ template: "outer", variant: "agg", mainInput: "X", sparseSafe: true }), "one Outer operator (full aggregate, over the non-zeros of X)");
+  assert.equal(operatorPhrase({ template: "magg", variant: "full-agg", mainInput: "X", sparseSafe: false }), "one MAgg operator (full aggregate, over every cell of X)");
+  assert.equal(operatorPhrase({ template: "cell", variant: "no-agg", mainInput: null, sparseSafe: false }), "one Cell operator (no aggregation, over the cells of its result)");
+});
+
+test("a hover at every position of the document never throws", () => {
+  for (const [line, content] of lines.entries()) {
+    for (let character = 0; character <= content.length; character++) {
+      const hover = hoverAt(line, character);
+      assert.ok(hover === undefined || typeof hover === "string");
+    }
+  }
+});
