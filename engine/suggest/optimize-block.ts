@@ -18,8 +18,10 @@ import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Position, Range } from "../syntax/ast";
 import { textInRange } from "../syntax/ranges";
 import type { BlockFusion } from "./block-fusion";
-import { asWrittenFusion } from "./fusion-input";
-import { extractedTerm, NAME_PREFIX } from "./plan-graph";
+import { fusedPlanCost } from "./fused-plan-cost";
+import { asWrittenFusion, leafText, rewrittenFusion, type Replacement } from "./fusion-input";
+import type { ExtractedPlan } from "./plan-dag";
+import { extractedTerm } from "./plan-graph";
 import { addMeasures, planMeasures, type PlanMeasures } from "./plan-measures";
 import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
 import { type Extractor, originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
@@ -76,7 +78,7 @@ export interface Suggestion {
 }
 
 export interface PlanNode {
-  /** The optimizer's operator (`mm`, `+`, `sum`, `name:X`, `fused:wsloss`, ...). */
+  /** The optimizer's operator (`mm`, `+`, `sum`, `name:X`, ...). */
   op: string;
   children: number[];
   /** Estimated seconds of this operation alone. */
@@ -157,15 +159,19 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   }
   for (const [root, outcome] of shareTemporaries(input, block, suggested, isOriginal, options)) outcomes.set(root, outcome);
   const suggestions: Suggestion[] = [];
+  const replacements: Replacement[] = [];
   const dropped: DroppedSuggestion[] = [];
   for (const root of roots) {
     const outcome = outcomes.get(root);
-    if (outcome?.kind === "suggestion") suggestions.push(outcome.suggestion);
-    else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
+    if (outcome?.kind === "suggestion") {
+      suggestions.push(outcome.suggestion);
+      replacements.push(outcome.replacement);
+    } else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
   }
+  const rewritten = rewrittenFusion(input, block, replacements);
   const result: BlockOptimization = {
     suggestions,
-    fusion: { asWritten: asWrittenFusion(input) },
+    fusion: { asWritten: asWrittenFusion(input), ...(rewritten ? { rewritten } : {}) },
     dropped,
     // No report: the document's work budget was spent by earlier blocks.
     stopReason: report?.stopReason ?? "documentBudget",
@@ -189,12 +195,13 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
   const temporaries = sharedTemporaries(suggested, input.sourceText);
   if (temporaries.length === 0) return new Map();
   const names = new Map(temporaries.map((t) => [t.cls, t.name]));
-  const definitions = new Map<SharedTemporary, { text: string; measures: PlanMeasures }>();
+  const definitions = new Map<SharedTemporary, { text: string; measures: PlanMeasures; cost: number; plan: ExtractedPlan }>();
   for (const temporary of temporaries) {
     const plan = planClass(block, temporary.cls, temporary.users[0]!, options.extract);
     if (!plan) return new Map();
     try {
-      definitions.set(temporary, { text: termToDml(plan.term, (op) => leafText(input, block, op)), measures: planMeasures(block, plan.graph, plan.extraction) });
+      const extracted = { graph: plan.graph, extraction: plan.extraction };
+      definitions.set(temporary, { text: termToDml(plan.term, (op) => leafText(input.sourceText, block, op)), measures: planMeasures(block, plan.graph, plan.extraction), cost: planCost(block, extracted), plan: extracted });
     } catch {
       return new Map();
     }
@@ -205,7 +212,7 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
     const owned = temporaries.filter((t) => t.users[0] === user);
     const used = temporaries.filter((t) => t.users.includes(user));
     if (!plan) return new Map();
-    const shared = { owned: owned.map((t) => ({ name: t.name, cost: t.cost, ...definitions.get(t)! })), used: used.map((t) => ({ name: t.name, text: definitions.get(t)!.text })) };
+    const shared = { owned: owned.map((t) => ({ name: t.name, ...definitions.get(t)! })), used: used.map((t) => ({ name: t.name, text: definitions.get(t)!.text })) };
     const outcome = finish(input, block, plan, options, shared);
     if (outcome?.kind !== "suggestion") return new Map();
     outcome.suggestion.sharedWith = [...new Set(used.flatMap((t) => t.users))].filter((u) => u !== user).map((u) => u.root.target);
@@ -266,11 +273,12 @@ function isOptimizable(input: BlockInput, root: StatementRoot): boolean {
   return stats !== undefined && (stats.type.dataType === "scalar" || (stats.type.dataType === "matrix" && stats.rows !== null && stats.cols !== null));
 }
 
-type Outcome = { kind: "suggestion"; suggestion: Suggestion } | { kind: "dropped"; dropped: DroppedSuggestion } | undefined;
+/** A suggestion with what the block's rewritten fusion plan needs: the statement's plan and the temporaries its edit assigns. */
+type Outcome = { kind: "suggestion"; suggestion: Suggestion; replacement: Replacement } | { kind: "dropped"; dropped: DroppedSuggestion } | undefined;
 
 interface SharedUse {
-  /** Temporaries this statement assigns first (their cost is its cost). */
-  owned: { name: string; text: string; cost: number; measures: PlanMeasures }[];
+  /** Temporaries this statement assigns first (their cost, with fusion, is its cost). */
+  owned: { name: string; text: string; cost: number; measures: PlanMeasures; plan: ExtractedPlan }[];
   /** Every temporary its plan may use. */
   used: { name: string; text: string }[];
 }
@@ -278,14 +286,15 @@ interface SharedUse {
 /** The statement's suggestion if its plan is cheaper by the margin, prints, and verifies. */
 function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, options: SuggestOptions, shared?: SharedUse): Outcome {
   const { root } = plan;
-  const costBefore = plan.before.extraction.dagCost;
-  const costAfter = plan.after.extraction.dagCost + (shared?.owned.reduce((sum, t) => sum + t.cost, 0) ?? 0);
+  // Both plans as they would run, each with its fused operators (fused-plan-cost.ts).
+  const costBefore = planCost(block, plan.before);
+  const costAfter = planCost(block, plan.after) + (shared?.owned.reduce((sum, t) => sum + t.cost, 0) ?? 0);
   const thresholds = { minSaving: options.minSaving ?? DEFAULT_SAVING_THRESHOLDS.minSaving, minSavingMs: options.minSavingMs ?? DEFAULT_SAVING_THRESHOLDS.minSavingMs };
   if (!savesEnough(costBefore, costAfter, thresholds)) return undefined;
   const original = textInRange(input.sourceText, root.range);
   let rewritten: string;
   try {
-    rewritten = termToDml(extractedTerm(plan.after.graph, plan.after.extraction), (op) => leafText(input, block, op));
+    rewritten = termToDml(extractedTerm(plan.after.graph, plan.after.extraction), (op) => leafText(input.sourceText, block, op));
   } catch (error) {
     return { kind: "dropped", dropped: { target: root.target, original, rewritten: "", reason: `cannot print the plan: ${(error as Error).message}` } };
   }
@@ -325,7 +334,13 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
     plan: planNodes(block, plan.after.graph, plan.after.extraction),
   };
   if (shared && shared.owned.length > 0) suggestion.temporaries = shared.owned.map((t) => ({ name: t.name, text: t.text, insertAt: root.statementStart }));
-  return { kind: "suggestion", suggestion };
+  const replacement: Replacement = { root, plan: plan.after, temporaries: (shared?.owned ?? []).map((t) => ({ name: t.name, plan: t.plan })) };
+  return { kind: "suggestion", suggestion, replacement };
+}
+
+/** An extracted plan's seconds with fusion (its extraction cost when the plan cannot be a fusion DAG). */
+function planCost(block: BlockEGraph, plan: ExtractedPlan): number {
+  return fusedPlanCost(block, plan)?.fused ?? plan.extraction.dagCost;
 }
 
 /** The extracted plan as indexed nodes, root first, each class once. */
@@ -359,12 +374,6 @@ function explain(block: BlockEGraph, root: StatementRoot, graph: ExtractionGraph
 function egraphNnz(block: BlockEGraph, id: ClassId): number | null {
   const data = block.egraph.data(id);
   return data.family === "la" ? data.stats.nnz : null;
-}
-
-function leafText(input: BlockInput, block: BlockEGraph, op: string): string | undefined {
-  if (op.startsWith(NAME_PREFIX)) return op.slice(NAME_PREFIX.length);
-  const node = block.leafNodes.get(op);
-  return node ? `(${textInRange(input.sourceText, node.range)})` : undefined;
 }
 
 /**
