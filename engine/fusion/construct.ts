@@ -8,6 +8,10 @@
  * walked as materialized nodes in turn. The template binds the operator's
  * data (main input, side inputs, variant) or rejects it, in which case the
  * node runs unfused.
+ *
+ * Selection costs its candidate plans with the same `operatorAt`, over a
+ * view of the memo table under one assignment of interesting points
+ * (select/plan-entries.ts), so it costs exactly what is built here.
  */
 import type { FusionDag } from "./fusion-dag";
 import { isValidRoot, type MemoTable } from "./memo-table";
@@ -18,8 +22,16 @@ import type { MachineConstants } from "../cost";
 /** Template preference when several selected entries could root an operator at one node. */
 const ROOT_PREFERENCE: readonly TemplateType[] = ["outer", "row", "magg", "cell"];
 
+/** Where construction reads a node's selected entries: the selected memo table, or selection's view of one candidate plan. */
+export interface EntrySource {
+  get(node: number): readonly MemoEntry[];
+}
+
+/** A fused operator before it is numbered and costed. */
+export type OperatorShape = Omit<FusedOperator, "id" | "seconds">;
+
 export function constructOperators(dag: FusionDag, selected: MemoTable, templates: readonly FusionTemplate[], constants?: MachineConstants): FusedOperator[] {
-  const byType = new Map(templates.map((t) => [t.type, t]));
+  const byType = templatesByType(templates);
   const operators: FusedOperator[] = [];
   const visited = new Set<number>();
   const stack = [...dag.roots].reverse();
@@ -36,14 +48,23 @@ export function constructOperators(dag: FusionDag, selected: MemoTable, template
   return operators.sort((a, b) => a.roots[0]! - b.roots[0]!).map((op, id) => ({ ...op, id }));
 }
 
+export function templatesByType(templates: readonly FusionTemplate[]): Map<TemplateType, FusionTemplate> {
+  return new Map(templates.map((t) => [t.type, t]));
+}
+
 /** The best valid root entry of a node: the preferred template, then the most fused inputs. */
-export function rootEntry(selected: MemoTable, node: number): MemoEntry | undefined {
+export function rootEntry(selected: EntrySource, node: number): MemoEntry | undefined {
   const candidates = selected.get(node).filter((e) => isValidRoot(e.status) && e.inputs.some((i) => i >= 0));
   candidates.sort((a, b) => ROOT_PREFERENCE.indexOf(a.template) - ROOT_PREFERENCE.indexOf(b.template) || fusedCount(b) - fusedCount(a));
   return candidates[0];
 }
 
-function operatorAt(dag: FusionDag, selected: MemoTable, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number): Omit<FusedOperator, "id" | "seconds"> | undefined {
+/**
+ * The fused operator rooted at a materialized `node`, or undefined when the
+ * node runs as a single operation (no valid root entry, or the template
+ * rejects the operator's binding).
+ */
+export function operatorAt(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number): OperatorShape | undefined {
   const entry = rootEntry(selected, node);
   if (!entry) return undefined;
   const template = byType.get(entry.template);
@@ -68,11 +89,11 @@ function operatorAt(dag: FusionDag, selected: MemoTable, byType: ReadonlyMap<Tem
 }
 
 /** The entry a reference from an operator of `template` continues with: the input's entry of that template, else its Cell entry (merged). */
-export function referencedEntry(selected: MemoTable, node: number, template: TemplateType): MemoEntry | undefined {
+export function referencedEntry(selected: EntrySource, node: number, template: TemplateType): MemoEntry | undefined {
   const group = selected.get(node);
   return group.find((e) => e.template === template) ?? group.find((e) => e.template === "cell");
 }
 
-function fusedCount(entry: MemoEntry): number {
+export function fusedCount(entry: MemoEntry): number {
   return entry.inputs.filter((i) => i >= 0).length;
 }

@@ -1,13 +1,28 @@
 /**
- * Candidate selection: which partial plans of the memo table the chosen
- * fusion plan uses.
- * TODO(helper selection): partitions, interesting points, MPSkipEnum; fuse-all until then.
+ * Candidate selection (paper section 4): which partial plans of the memo
+ * table the chosen fusion plan uses. The memo table is split into plan
+ * partitions; each partition's interesting points span its search space,
+ * searched exactly by MPSkipEnum (or, with `pruning: false`, by costing
+ * every assignment), and heuristically past `exactLimit` points (counted in
+ * `approximated`). A partition of the same shape as one already solved in
+ * the DAG takes its plan from the plan cache. The selected memo table keeps
+ * in each group, per template, the entry the best assignment leaves
+ * (plan-entries.ts): what construct.ts builds the operators from.
  */
-import type { MachineConstants } from "../../cost";
+import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../../cost";
+import { templatesByType } from "../construct";
 import type { FusionDag } from "../fusion-dag";
-import type { MemoTable } from "../memo-table";
+import { MemoTable } from "../memo-table";
 import type { FusionTemplate, SearchStats } from "../types";
-import { selectFuseAll } from "./fuse-all";
+import { edgeKey, type InterestingPoint } from "./interesting-points";
+import { lowerBound, materializationCost, staticCosts } from "./lower-bound";
+import { approximate, bruteForce, mpSkipEnum, type PlanSpace, type SearchResult } from "./mp-skip-enum";
+import { FusedCostModel } from "./operator-cost";
+import { partitionPlanCost, type CostContext } from "./plan-cost";
+import { PlanEntries } from "./plan-entries";
+import { analyzePartitions, type PlanPartition } from "./partitions";
+import { partitionSignature } from "./plan-signature";
+import { ReachabilityGraph } from "./reachability-graph";
 
 export interface SelectionOptions {
   constants?: MachineConstants;
@@ -17,9 +32,81 @@ export interface SelectionOptions {
   exactLimit?: number;
 }
 
-export function selectFusionPlan(_dag: FusionDag, memo: MemoTable, _templates: readonly FusionTemplate[], _options: SelectionOptions = {}): { selected: MemoTable; search: SearchStats } {
+export const DEFAULT_EXACT_LIMIT = 15;
+
+/** One partition's outcome. */
+export interface PartitionChoice {
+  partition: PlanPartition;
+  /** The interesting points assigned true (read materialized). */
+  materialized: InterestingPoint[];
+  /** The partition's cost under that assignment (seconds). */
+  cost: number;
+  evaluated: number;
+  cached: boolean;
+  approximated: boolean;
+}
+
+export function selectFusionPlan(dag: FusionDag, memo: MemoTable, templates: readonly FusionTemplate[], options: SelectionOptions = {}): { selected: MemoTable; search: SearchStats } {
+  const choices = choosePartitionPlans(dag, memo, templates, options);
+  const materialized = new Set(choices.flatMap((c) => c.materialized.map((p) => edgeKey(p.consumer, p.target))));
+  const entries = new PlanEntries(memo, materialized);
+  const selected = new MemoTable();
+  for (const node of memo.nodes()) selected.set(node, entries.get(node));
+  return { selected, search: searchStats(choices) };
+}
+
+/** The best assignment of every partition (exported for tests and the fusion benchmark). */
+export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates: readonly FusionTemplate[], options: SelectionOptions = {}): PartitionChoice[] {
+  const ctx: CostContext = { dag, byType: templatesByType(templates), model: new FusedCostModel(dag, options.constants ?? DEFAULT_MACHINE_CONSTANTS) };
+  const pruning = options.pruning ?? true;
+  const exactLimit = options.exactLimit ?? DEFAULT_EXACT_LIMIT;
+  const cache = new Map<string, boolean[]>();
+  return analyzePartitions(dag, memo).map((part) => {
+    const space = planSpace(ctx, memo, part);
+    const graph = pruning && part.points.length <= exactLimit ? new ReachabilityGraph(dag, part) : undefined;
+    const points = graph ? graph.searchSpace : part.points;
+    const choice = (result: SearchResult, flags: { cached: boolean; approximated: boolean }): PartitionChoice => ({
+      partition: part,
+      materialized: points.filter((_, i) => result.plan[i]),
+      cost: result.cost,
+      evaluated: result.evaluated,
+      ...flags,
+    });
+    if (points.length > exactLimit) return choice(approximate(space, points), { cached: false, approximated: true });
+    if (!pruning) return choice(bruteForce(space, points), { cached: false, approximated: false });
+    const key = partitionSignature(dag, memo, part, points);
+    const known = cache.get(key);
+    if (known) return choice({ plan: known, cost: space.cost(points, known, Infinity), evaluated: 0 }, { cached: true, approximated: false });
+    const result = mpSkipEnum(space, points, 0, graph);
+    cache.set(key, result.plan);
+    return choice(result, { cached: false, approximated: false });
+  });
+}
+
+/** The partition's cost function and lower bound over assignments of its points. */
+function planSpace(ctx: CostContext, memo: MemoTable, part: PlanPartition): PlanSpace {
+  const statics = staticCosts(ctx.dag, part, ctx.model);
+  const truePoints = (points: readonly InterestingPoint[], plan: readonly boolean[]) => points.filter((_, i) => plan[i]);
   return {
-    selected: selectFuseAll(memo),
-    search: { partitions: 0, interestingPoints: 0, maxInterestingPoints: 0, plansEvaluated: 0, plansWithoutPruning: 0, cacheHits: 0, approximated: 0 },
+    cost(points, plan, bound) {
+      const materialized = new Set(truePoints(points, plan).map((p) => edgeKey(p.consumer, p.target)));
+      return partitionPlanCost(ctx, part, new PlanEntries(memo, materialized), bound);
+    },
+    lowerBound(points, plan) {
+      return lowerBound(statics, materializationCost(ctx.dag, part, ctx.model, statics, truePoints(points, plan)));
+    },
+  };
+}
+
+function searchStats(choices: readonly PartitionChoice[]): SearchStats {
+  const sizes = choices.map((c) => c.partition.points.length);
+  return {
+    partitions: choices.length,
+    interestingPoints: sizes.reduce((a, b) => a + b, 0),
+    maxInterestingPoints: Math.max(0, ...sizes),
+    plansEvaluated: choices.reduce((sum, c) => sum + c.evaluated, 0),
+    plansWithoutPruning: sizes.reduce((sum, n) => sum + 2 ** n, 0),
+    cacheHits: choices.filter((c) => c.cached).length,
+    approximated: choices.filter((c) => c.approximated).length,
   };
 }

@@ -1,0 +1,148 @@
+/**
+ * MPSkipEnum (paper section 4.3, Algorithm 2): the exact search over a
+ * partition's 2^|M| assignments of interesting points, laid out linearly
+ * from negative to positive: plan j assigns the points the bits of j, the
+ * first point the highest bit, so plan 0 is fuse-all (FA) and plan
+ * 2^|M|-1 fuse-no-redundancy (FNR).
+ * - FA and FNR are costed first: a good best cost from the start.
+ * - Cost-based pruning: when the lower bound of a plan (lower-bound.ts)
+ *   reaches the best cost, the plan and the 2^(|M|-x-1) plans after it
+ *   that only add true points after its last true point x are skipped;
+ *   costing a plan stops once it reaches the best cost.
+ * - Structural pruning: at the first plan where a cut set is all true
+ *   (reachability-graph.ts), its two sub-problems are solved recursively
+ *   (cut fixed true), the combined plan is costed, and the rest of the
+ *   cut's sub-space is skipped. A cut is used only when its sub-problems
+ *   cost fewer plans than the sub-space it skips, so the count of plans
+ *   evaluated never exceeds 2^|M|.
+ * `bruteForce` costs all 2^|M| plans without pruning (tests, `bench fusion`).
+ */
+import type { InterestingPoint } from "./interesting-points";
+import type { ReachabilityGraph } from "./reachability-graph";
+
+/** What the search asks of a partition: the cost of an assignment (points true in `plan`, the others false), and its lower bound. */
+export interface PlanSpace {
+  cost(points: readonly InterestingPoint[], plan: readonly boolean[], bound: number): number;
+  lowerBound(points: readonly InterestingPoint[], plan: readonly boolean[]): number;
+}
+
+export interface SearchResult {
+  plan: boolean[];
+  cost: number;
+  evaluated: number;
+}
+
+export function bruteForce(space: PlanSpace, points: readonly InterestingPoint[]): SearchResult {
+  const total = 2 ** points.length;
+  let best: boolean[] = assignment(points.length, 0, 0);
+  let bestCost = Infinity;
+  for (let j = 0; j < total; j++) {
+    const plan = assignment(points.length, 0, j);
+    const cost = space.cost(points, plan, Infinity);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = plan;
+    }
+  }
+  return { plan: best, cost: bestCost, evaluated: total };
+}
+
+/**
+ * The best assignment of `points`, whose first `fixed` points are true in
+ * every plan (a sub-problem's cut set); `graph` (positions over `points`)
+ * enables structural pruning.
+ */
+export function mpSkipEnum(space: PlanSpace, points: readonly InterestingPoint[], fixed = 0, graph?: ReachabilityGraph): SearchResult {
+  const free = points.length - fixed;
+  const total = 2 ** free;
+  const planFA = assignment(free, fixed, 0);
+  let best = planFA;
+  let bestCost = space.cost(points, planFA, Infinity);
+  let evaluated = 1;
+  if (total > 1) {
+    const planFNR = assignment(free, fixed, total - 1);
+    const costFNR = space.cost(points, planFNR, Infinity);
+    evaluated++;
+    if (costFNR < bestCost) {
+      bestCost = costFNR;
+      best = planFNR;
+    }
+  }
+  for (let j = 1; j < total - 1; j++) {
+    const plan = assignment(free, fixed, j);
+    let next = j + 1;
+    const cut = graph?.cutSetOf(plan);
+    const subspaceEnd = cut ? alignedEnd(j, points.length - cut.cut[cut.cut.length - 1]! - 1) : 0;
+    if (cut && 2 ** cut.upper.length + 2 ** cut.lower.length + 1 <= Math.min(subspaceEnd, total - 1) - j) {
+      for (const side of [cut.upper, cut.lower]) {
+        const subPoints = [...cut.cut, ...side].map((i) => points[i]!);
+        const sub = mpSkipEnum(space, subPoints, cut.cut.length);
+        evaluated += sub.evaluated;
+        side.forEach((position, k) => (plan[position] = sub.plan[cut.cut.length + k]!));
+      }
+      next = subspaceEnd;
+    } else if (space.lowerBound(points, plan) >= bestCost) {
+      j = alignedEnd(j, points.length - lastTrue(plan) - 1) - 1;
+      continue;
+    }
+    const cost = space.cost(points, plan, bestCost);
+    evaluated++;
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = plan;
+    }
+    j = next - 1;
+  }
+  return { plan: best, cost: bestCost, evaluated };
+}
+
+/**
+ * A heuristic plan for a partition past the exact search's limit: the
+ * better of FA and FNR, then single-point flips while one lowers the cost
+ * (at most |M| rounds of |M| plans).
+ */
+export function approximate(space: PlanSpace, points: readonly InterestingPoint[]): SearchResult {
+  const n = points.length;
+  let best = assignment(n, 0, 0);
+  let bestCost = space.cost(points, best, Infinity);
+  const fnr = best.map(() => true);
+  const costFNR = space.cost(points, fnr, Infinity);
+  let evaluated = 2;
+  if (costFNR < bestCost) {
+    best = fnr;
+    bestCost = costFNR;
+  }
+  for (let round = 0; round < n; round++) {
+    let improved: boolean[] | undefined;
+    for (let i = 0; i < n; i++) {
+      const plan = [...best];
+      plan[i] = !plan[i];
+      const cost = space.cost(points, plan, bestCost);
+      evaluated++;
+      if (cost < bestCost) {
+        bestCost = cost;
+        improved = plan;
+      }
+    }
+    if (!improved) break;
+    best = improved;
+  }
+  return { plan: best, cost: bestCost, evaluated };
+}
+
+/** Plan `j` of the linearized space: `fixed` leading trues, then the bits of j (highest first) over `free` points. */
+function assignment(free: number, fixed: number, j: number): boolean[] {
+  const plan = new Array<boolean>(fixed + free).fill(true, 0, fixed);
+  for (let i = 0; i < free; i++) plan[fixed + i] = Math.floor(j / 2 ** (free - i - 1)) % 2 === 1;
+  return plan;
+}
+
+/** The first plan after the aligned block of 2^width plans that holds `j`. */
+function alignedEnd(j: number, width: number): number {
+  const block = 2 ** width;
+  return (Math.floor(j / block) + 1) * block;
+}
+
+function lastTrue(plan: readonly boolean[]): number {
+  return plan.lastIndexOf(true);
+}
