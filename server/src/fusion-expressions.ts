@@ -30,17 +30,25 @@ interface Printed {
   strength: number;
 }
 
+/** What is known of a node besides its plan: its source text, the variable its value is assigned to. */
+export interface NodeTexts {
+  /** The DML as written (the whole expression). */
+  written?(id: number): string | undefined;
+  /** The variable that holds the value, used for it as an operand. */
+  named?(id: number): string | undefined;
+}
+
 /** Nodes of a view by id. */
 export function viewNodes(view: FusionView): Map<number, FusionViewNode> {
   return new Map(view.nodes.map((n) => [n.id, n]));
 }
 
 /**
- * The node's DML, `written(id)` first where it gives the source text, cut
- * to `max` characters.
+ * The node's DML (its source text where `texts` gives it, operands named by
+ * their variables), cut to `max` characters.
  */
-export function nodeExpression(nodes: ReadonlyMap<number, FusionViewNode>, id: number, written: (id: number) => string | undefined = () => undefined, max = 60): string {
-  return shorten(print(nodes, id, written, 0, MAX_DEPTH).text, max);
+export function nodeExpression(nodes: ReadonlyMap<number, FusionViewNode>, id: number, texts: NodeTexts = {}, max = 60): string {
+  return shorten(print(nodes, id, texts, 0, MAX_DEPTH).text, max);
 }
 
 /** An operand written in at most this many characters stays written out in a short label (`t(X)`, `Y^2`). */
@@ -51,24 +59,26 @@ const SHORT_OPERAND = 12;
  * short operands written out and longer operands as `…` (`X %*% …`,
  * `sum(…)`, `(…)^2`).
  */
-export function nodeLabel(nodes: ReadonlyMap<number, FusionViewNode>, id: number): string {
+export function nodeLabel(nodes: ReadonlyMap<number, FusionViewNode>, id: number, texts: Pick<NodeTexts, "named"> = {}): string {
   const node = nodes.get(id);
   if (!node) return "…";
   const operand = (child: number): Printed => {
-    const full = print(nodes, child, () => undefined, 1, 3);
+    const full = print(nodes, child, texts, 1, 3);
     return full.text.length <= SHORT_OPERAND && !full.text.includes("…") ? full : { text: "…", strength: full.strength };
   };
   return shorten(combine(node, node.children.map(operand)).text);
 }
 
-function print(nodes: ReadonlyMap<number, FusionViewNode>, id: number, written: (id: number) => string | undefined, depth: number, maxDepth: number): Printed {
+function print(nodes: ReadonlyMap<number, FusionViewNode>, id: number, texts: NodeTexts, depth: number, maxDepth: number): Printed {
   const node = nodes.get(id);
   if (!node) return { text: "…", strength: ATOM };
   if (node.children.length === 0) return { text: node.label, strength: /^-/.test(node.label) ? PREFIX["-"]! : ATOM };
-  const source = written(id);
+  const name = depth > 0 ? texts.named?.(id) : undefined;
+  if (name !== undefined) return { text: name, strength: ATOM };
+  const source = texts.written?.(id);
   if (source !== undefined) return { text: source, strength: sourceStrength(source) };
   if (depth >= maxDepth) return { text: "…", strength: strengthOf(node) };
-  return combine(node, node.children.map((child) => print(nodes, child, written, depth + 1, maxDepth)));
+  return combine(node, node.children.map((child) => print(nodes, child, texts, depth + 1, maxDepth)));
 }
 
 /** How strongly the node's operation binds its operands, as DML prints it. */

@@ -20,7 +20,7 @@ import type { DagNode } from "../../engine/program/dag-types";
 import type { BlockFusion, FusionOperatorView, FusionView } from "../../engine/suggest/block-fusion";
 import type { Position, Range } from "../../engine/syntax";
 import { rangeContains, textInRange } from "../../engine/syntax/ranges";
-import { nodeExpression, viewNodes, withoutEnclosingParentheses } from "./fusion-expressions";
+import { nodeExpression, viewNodes, withoutEnclosingParentheses, type NodeTexts } from "./fusion-expressions";
 import { listWords, operatorPhrase } from "./fusion-words";
 
 const isLeaf = (node: DagNode) => node.op.kind === "input" || node.op.kind === "literal" || node.op.kind === "parameter";
@@ -66,17 +66,17 @@ function writtenText(text: string, info: BlockDagInfo, view: FusionView): (id: n
 }
 
 /** The intermediates the operator computes without writing them out: its covered nodes other than its results. */
-export function notMaterialized(view: FusionView, op: FusionOperatorView, written: (id: number) => string | undefined = () => undefined): string[] {
+export function notMaterialized(view: FusionView, op: FusionOperatorView, texts: NodeTexts = {}): string[] {
   const nodes = viewNodes(view);
   const roots = new Set(op.roots);
-  return [...new Set(op.covered.filter((id) => !roots.has(id)).map((id) => nodeExpression(nodes, id, written)))];
+  return [...new Set(op.covered.filter((id) => !roots.has(id)).map((id) => nodeExpression(nodes, id, texts)))];
 }
 
 /** One operator's hover paragraph. */
-export function operatorHover(view: FusionView, op: FusionOperatorView, written: (id: number) => string | undefined = () => undefined): string {
+export function operatorHover(view: FusionView, op: FusionOperatorView, texts: NodeTexts = {}): string {
   const lines = [`**Fused operator**: ${quote(op.text)} ${op.template === "magg" ? "run" : "runs"} as ${operatorPhrase(op, quote)}`];
   if (op.inputs.length > 0) lines.push(`inputs: ${op.inputs.map(quote).join(", ")}`);
-  const hidden = notMaterialized(view, op, written);
+  const hidden = notMaterialized(view, op, texts);
   if (hidden.length > 0) lines.push(`${listWords(hidden.map((t) => `\`${t.replace(/`/g, "'")}\``))} ${hidden.length === 1 ? "is" : "are"} not materialized`);
   lines.push(`this operator: ${formatSeconds(op.seconds)} (${formatSeconds(op.unfusedSeconds)} as ${op.covered.length} separate operation${op.covered.length === 1 ? "" : "s"})`);
   return lines.join("  \n");
@@ -98,5 +98,5 @@ export function fusionHover(text: string, info: BlockDagInfo, fusion: BlockFusio
   const operators = operatorsComputing(view, node.id);
   if (operators.length === 0) return [];
   const written = writtenText(text, info, view);
-  return [...operators.map((op) => operatorHover(view, op, written)), blockCostLine(fusion)];
+  return [...operators.map((op) => operatorHover(view, op, { written })), blockCostLine(fusion)];
 }

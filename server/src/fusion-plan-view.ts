@@ -9,7 +9,7 @@
 import type { TemplateType } from "../../engine/fusion";
 import type { BlockFusion, FusionView } from "../../engine/suggest/block-fusion";
 import type { Range } from "../../engine/syntax";
-import { nodeLabel, viewNodes } from "./fusion-expressions";
+import { nodeLabel, viewNodes, type NodeTexts } from "./fusion-expressions";
 import { notMaterialized } from "./fusion-hover";
 import { operatorPhrase, templateName, variantWords } from "./fusion-words";
 
@@ -81,20 +81,30 @@ function isConstantLabel(label: string): boolean {
   return /^-?(\d|\.\d)|^(-?Infinity|NaN|true|false|TRUE|FALSE)$|^"/.test(label);
 }
 
-/** One planned DAG as drawn; `written` names the nodes of the block as written the way the rest of the plan view does. */
+const rangeKey = (r: Range) => `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
+
+/**
+ * One planned DAG as drawn; `written` names the nodes of the block as
+ * written the way the rest of the plan view does. A planned node is a
+ * written one when both are written at the same place (the block as
+ * rewritten keeps the ranges of the block's own nodes, under new ids).
+ */
 export function fusionDrawing(view: FusionView, written?: ReadonlyMap<number, WrittenNode>): FusionDrawing {
   const nodes = viewNodes(view);
-  // A planned node is the written one when both are written at the same place.
+  const byRange = new Map<string, WrittenNode>();
+  for (const node of written?.values() ?? []) if (!byRange.has(rangeKey(node.range))) byRange.set(rangeKey(node.range), node);
   const writtenAs = (id: number): WrittenNode | undefined => {
-    const planned = nodes.get(id);
-    const node = written?.get(id);
-    return planned?.range && node && sameRange(planned.range, node.range) ? node : undefined;
+    const range = nodes.get(id)?.range;
+    if (!range) return undefined;
+    const same = written?.get(id);
+    return same && sameRange(range, same.range) ? same : byRange.get(rangeKey(range));
   };
+  const texts: NodeTexts = { written: (id) => writtenAs(id)?.text, named: (id) => writtenAs(id)?.assigns };
   const drawn = view.nodes.map((n): FusionDrawingNode => {
     const known = writtenAs(n.id);
     const drawing: FusionDrawingNode = {
       id: n.id,
-      label: known?.label ?? nodeLabel(nodes, n.id),
+      label: known?.label ?? nodeLabel(nodes, n.id, texts),
       inputs: [...n.children],
       rows: n.rows,
       cols: n.cols,
@@ -115,7 +125,7 @@ export function fusionDrawing(view: FusionView, written?: ReadonlyMap<number, Wr
       inputs: [...op.inputs],
       covered: [...op.covered],
       roots: [...op.roots],
-      notMaterialized: notMaterialized(view, op, (id) => writtenAs(id)?.text),
+      notMaterialized: notMaterialized(view, op, texts),
       seconds: op.seconds,
       unfusedSeconds: op.unfusedSeconds,
     };
@@ -127,5 +137,5 @@ export function fusionDrawing(view: FusionView, written?: ReadonlyMap<number, Wr
 
 export function planFusion(fusion: BlockFusion, written?: ReadonlyMap<number, WrittenNode>): PlanFusion {
   const asWritten = fusionDrawing(fusion.asWritten, written);
-  return fusion.rewritten ? { asWritten, rewritten: fusionDrawing(fusion.rewritten) } : { asWritten };
+  return fusion.rewritten ? { asWritten, rewritten: fusionDrawing(fusion.rewritten, written) } : { asWritten };
 }
