@@ -2,7 +2,7 @@
  * The plan view's page: the statement block under the cursor as its DAG
  * before optimization (every operation named by the DML it stands for and
  * the variable it assigns, with dims, nnz and estimated time), each cheaper
- * rewrite's plan after (fused operators marked), and the fusion planner's
+ * rewrite's plan after, and the fusion planner's
  * plan of the block as written and as rewritten, each fused operator a
  * frame around the operations it computes (fusion-html.ts), from the
  * server's `dmlLens/plan` answer. Each drawing fits the panel's width when the page
@@ -82,7 +82,6 @@ export function planHtml(plan: PlanView, title: string, cspSource: string, nonce
 .graph { overflow: auto; border: 1px solid var(--vscode-panel-border, #8884); }
 .zoom { margin: 4px 0; } .zoom button { min-width: 28px; color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); border: none; padding: 2px 6px; cursor: pointer; } .zoom .scale { color: var(--vscode-descriptionForeground); font-size: 11px; }
 svg.plan .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border, #888); }
-svg.plan .node.fused rect { stroke: var(--vscode-charts-orange, #d18616); stroke-width: 2; }
 svg.plan text { fill: var(--vscode-foreground); font-size: 12px; text-anchor: middle; font-family: var(--vscode-editor-font-family); }
 svg.plan text.detail { fill: var(--vscode-descriptionForeground); font-size: 11px; }
 svg.plan .edges polyline { fill: none; stroke: var(--vscode-descriptionForeground, #888); } svg.plan marker path { fill: var(--vscode-descriptionForeground, #888); }
@@ -106,8 +105,7 @@ function planGraph(plan: readonly PlanNode[], labels: readonly string[], target:
     id: `${prefix}.${i}`,
     title: i === 0 ? `${target} = ${labels[i] ?? n.op}` : (labels[i] ?? n.op),
     detail: nodeDetail(n.rows, n.cols, n.nnz, n.cost),
-    fused: n.op.startsWith("fused:"),
-    tooltip: n.op.startsWith("fused:") ? `fused operator ${n.op.slice("fused:".length)}: one pass, no intermediates` : n.op,
+    tooltip: n.op,
   }));
   const edges = plan.flatMap((n, i) => n.children.map((child) => ({ from: `${prefix}.${child}`, to: `${prefix}.${i}` })));
   return graphSvg(nodes, edges, label);

@@ -2,11 +2,10 @@
  * A plan as an SVG graph for the plan view: operations as boxes (the DML
  * they stand for and the variable they assign, dims, estimated time), data
  * flowing from inputs down to results, laid out by dagre (layered,
- * Sugiyama-style); the internal operator in each box's tooltip. Fused
- * operators are drawn apart, either as nodes of their own (an optimizer's
- * plan) or as clusters: a labelled frame around the nodes one fused
- * operator computes (a fusion plan), laid out by dagre as compound nodes so
- * a frame holds its nodes and no other. The drawing scales to the panel's
+ * Sugiyama-style); the internal operator in each box's tooltip. A fused
+ * operator is a cluster: a labelled frame around the nodes it computes,
+ * laid out by dagre as compound nodes so a frame holds its nodes and no
+ * other. The drawing scales to the panel's
  * width (its viewBox keeps the proportions); plan-html.ts adds zoom buttons.
  * Plain strings in, a string out.
  */
@@ -20,7 +19,6 @@ export interface GraphNode {
   title: string;
   /** Second line: dims, nnz, cost. */
   detail: string;
-  fused?: boolean;
   /** Shown on hover (e.g. the internal operator). */
   tooltip?: string;
 }
@@ -76,7 +74,7 @@ export function graphSvg(nodes: readonly GraphNode[], edges: readonly GraphEdge[
     const x = at.x - at.width / 2;
     const y = at.y - at.height / 2;
     const tooltip = node.tooltip ? `<title>${escapeHtml(node.tooltip)}</title>` : "";
-    return `<g class="node${node.fused ? " fused" : ""}">${tooltip}<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${at.width.toFixed(1)}" height="${at.height.toFixed(1)}" rx="4"/><text x="${at.x.toFixed(1)}" y="${(y + LINE_HEIGHT).toFixed(1)}" class="op">${escapeHtml(node.title)}</text><text x="${at.x.toFixed(1)}" y="${(y + 2 * LINE_HEIGHT + 2).toFixed(1)}" class="detail">${escapeHtml(node.detail)}</text></g>`;
+    return `<g class="node">${tooltip}<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${at.width.toFixed(1)}" height="${at.height.toFixed(1)}" rx="4"/><text x="${at.x.toFixed(1)}" y="${(y + LINE_HEIGHT).toFixed(1)}" class="op">${escapeHtml(node.title)}</text><text x="${at.x.toFixed(1)}" y="${(y + 2 * LINE_HEIGHT + 2).toFixed(1)}" class="detail">${escapeHtml(node.detail)}</text></g>`;
   });
   const lines = graph.edges().map((e) => {
     const points = graph.edge(e).points as { x: number; y: number }[];
