@@ -1,0 +1,49 @@
+/**
+ * Facts about a DAG the Row template's conditions ask, computed once per
+ * DAG in one ascending pass: whether a node's value is computed from a
+ * row-wise aggregation the Row template keeps open (a row aggregate,
+ * rowIndexMax, `X %*% v`, `X %*% B` with B skinny) through cell-wise
+ * operations only. A Row operator is worth having where such an inner
+ * aggregation exists, or where the Cell template cannot compute the node;
+ * elsewhere Cell covers the same cells (SystemDS prunes those Row plans
+ * after exploration: "row templates without aggregation").
+ */
+import type { FusionDag } from "../fusion-dag";
+import { aggregateOf, isCellAggregate, isCellwise, isDotProduct, isMatrixVectorProduct, isRowIndexAggregate, isSkinnyProduct, ROW_AGGREGATES } from "./operation-classes";
+
+const innerAggregationByDag = new WeakMap<FusionDag, Uint8Array>();
+
+/** A row-wise aggregation whose result a Row operator can keep using (it does not close the operator). */
+export function isOpenRowAggregation(dag: FusionDag, node: number): boolean {
+  const agg = aggregateOf(dag, node);
+  if (agg) return agg.direction === "row" && ROW_AGGREGATES.has(agg.fn);
+  return isRowIndexAggregate(dag, node) || isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node);
+}
+
+/** Some input is an open row aggregation, or a cell-wise operation computed from one. */
+export function hasInnerRowAggregation(dag: FusionDag, node: number): boolean {
+  let facts = innerAggregationByDag.get(dag);
+  if (!facts) {
+    facts = computeInnerAggregation(dag);
+    innerAggregationByDag.set(dag, facts);
+  }
+  return facts[node] === 1;
+}
+
+function computeInnerAggregation(dag: FusionDag): Uint8Array {
+  const inner = new Uint8Array(dag.nodes.length);
+  for (const node of dag.nodes) {
+    inner[node.id] = node.inputs.some((i) => isOpenRowAggregation(dag, i) || (inner[i] === 1 && isCellwise(dag, i))) ? 1 : 0;
+  }
+  return inner;
+}
+
+/** The Cell template can compute the node as an operator's root. */
+export function cellCanRoot(dag: FusionDag, node: number): boolean {
+  return isCellwise(dag, node) || isCellAggregate(dag, node) || isDotProduct(dag, node);
+}
+
+/** A Row operator rooted here is valid: it has an inner row aggregation, or Cell cannot compute the node. */
+export function rowOperatorWorthwhile(dag: FusionDag, node: number): boolean {
+  return hasInnerRowAggregation(dag, node) || !cellCanRoot(dag, node);
+}

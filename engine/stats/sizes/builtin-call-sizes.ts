@@ -1,0 +1,77 @@
+/**
+ * Sizes of the element-wise and row-wise builtins that stay `call` nodes:
+ * `ifelse(test, yes, no)` has the shape of its matrix arguments,
+ * `replace(target, pattern, replacement)` the target's, `rowIndexMax` and
+ * `rowIndexMin` one value per row of the target. Non-zeros follow the
+ * uniform (average-case) estimate; unknown stays unknown.
+ */
+import type { DagNode } from "../../program/dag-types";
+import { cells, isMatrix, isScalar, matrixStats, sparsity, type NodeStats } from "./node-stats";
+
+export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
+  if (node.op.kind !== "call" || node.op.user || node.op.output !== 0) return undefined;
+  switch (node.op.name) {
+    case "ifelse":
+      return ifelseStats(node, inputs);
+    case "replace":
+      return replaceStats(node, inputs);
+    case "rowIndexMax":
+    case "rowIndexMin": {
+      const target = argument(node, inputs, "target", 0);
+      if (!target || !isMatrix(target)) return undefined;
+      // Every row gets a 1-based column index, so every cell is non-zero.
+      return matrixStats(target.rows, 1, target.rows, target.rows !== null);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function argument(node: DagNode, inputs: readonly NodeStats[], name: string, position: number): NodeStats | undefined {
+  const named = node.argNames?.indexOf(name) ?? -1;
+  if (named >= 0) return inputs[named];
+  if (node.argNames?.[position] !== undefined) return undefined;
+  return inputs[position];
+}
+
+/** The value of a constant scalar argument as a number. */
+function constant(s: NodeStats | undefined): number | undefined {
+  if (!s || !isScalar(s) || s.value === undefined || typeof s.value === "string") return undefined;
+  return typeof s.value === "boolean" ? (s.value ? 1 : 0) : s.value;
+}
+
+/** Fraction of non-zero cells of a matrix, or 0/1 for a constant scalar; null when unknown. */
+function density(s: NodeStats | undefined): number | null {
+  if (!s) return null;
+  if (isMatrix(s)) return sparsity(s);
+  const c = constant(s);
+  return c === undefined ? null : c !== 0 ? 1 : 0;
+}
+
+function ifelseStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
+  const args = [argument(node, inputs, "test", 0), argument(node, inputs, "yes", 1), argument(node, inputs, "no", 2)];
+  const matrices = args.filter((a): a is NodeStats => !!a && isMatrix(a));
+  if (matrices.length === 0 || args.some((a) => !a)) return undefined;
+  const rows = matrices.find((m) => m.rows !== null)?.rows ?? null;
+  const cols = matrices.find((m) => m.cols !== null)?.cols ?? null;
+  const out = matrixStats(rows, cols, null);
+  const [test, yes, no] = args.map(density);
+  const n = cells(out);
+  if (test !== null && yes !== null && no !== null && n !== null) out.nnz = Math.round(n * (test * yes + (1 - test) * no));
+  return out;
+}
+
+function replaceStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
+  const target = argument(node, inputs, "target", 0);
+  if (!target || !isMatrix(target)) return undefined;
+  const pattern = constant(argument(node, inputs, "pattern", 1));
+  const replacement = constant(argument(node, inputs, "replacement", 2));
+  if (pattern === 0 && replacement !== undefined && replacement !== 0) {
+    // Every zero becomes the non-zero replacement: all cells are non-zero.
+    const n = cells(target);
+    return matrixStats(target.rows, target.cols, n, n !== null);
+  }
+  // Replacing by 0 (or a non-zero pattern) keeps the target's non-zeros as the estimate.
+  if (pattern !== undefined && replacement !== undefined) return matrixStats(target.rows, target.cols, target.nnz);
+  return matrixStats(target.rows, target.cols, null);
+}
