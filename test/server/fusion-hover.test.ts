@@ -3,11 +3,14 @@
  * fusion-hover.ts through hoverText): the operator's template and variant,
  * its inputs, the intermediates it does not materialize, its cost and the
  * block's cost with and without fusion. The block's fusion plan is made by
- * hand here (a Cell and a Row operator over the block's real DAG), so the
- * texts are exact whatever the planner picks.
+ * hand (a Cell and a Row operator over the block's real DAG), so the texts
+ * are exact whatever the planner picks; the last test takes the planner's
+ * own plan of the same block.
  */
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
+import { formatSeconds } from "../../engine/cost";
+import { optimizeBlock } from "../../engine/suggest";
 import type { FusionView } from "../../engine/suggest/block-fusion";
 import { nodeExpression, nodeLabel, viewNodes } from "../../server/src/fusion-expressions";
 import { fusionHover, notMaterialized } from "../../server/src/fusion-hover";
@@ -101,4 +104,21 @@ test("a hover at every position of the document never throws", () => {
       assert.ok(hover === undefined || typeof hover === "string");
     }
   }
+});
+
+test("end to end: the planner's own plan of the block gives the Cell hover on sum(X * Y * Z) and the Row hover on t(X) %*% (v * (X %*% u))", () => {
+  const sizes = analysis.sizes.blocks.get(info.block)!;
+  const optimized = optimizeBlock({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, {});
+  const optimizations = new Map([[info, optimized]]);
+  const { cost } = optimized.fusion.asWritten;
+  assert.ok(cost.fused > 0 && cost.fused < cost.unfused, `block ${cost.fused} s fused, ${cost.unfused} s unfused`);
+  const block = `block: ${formatSeconds(cost.fused)} fused, ${formatSeconds(cost.unfused)} unfused`;
+  const sumHover = hoverAt(5, lines[5]!.indexOf("*"), optimizations)!;
+  assert.match(sumHover, /\*\*Fused operator\*\*: `sum\(X \* Y \* Z\)` runs as one Cell operator \(full aggregate, sparse-safe over X\) {2}\ninputs: X, Y, Z {2}\n`X \* Y` and `X \* Y \* Z` are not materialized {2}\nthis operator: [\d.]+ [µm]?s \([\d.]+ [µm]?s as 3 separate operations\)/);
+  assert.ok(sumHover.includes(block), sumHover);
+  const rowHover = hoverAt(6, lines[6]!.lastIndexOf("%*%") + 1, optimizations)!;
+  assert.match(rowHover, /\*\*Fused operator\*\*: `t\(X\) %\*% \(v \* \(X %\*% u\)\)` runs as one Row operator \(column aggregate, transposed, over the rows of X(, sparse-safe)?\) {2}\ninputs: X, v, u {2}\n`t\(X\)`, `X %\*% u` and `v \* \(X %\*% u\)` are not materialized/);
+  assert.ok(rowHover.includes(block));
+  // The operator's own cost is below its operations run one by one.
+  for (const op of optimized.fusion.asWritten.operators) assert.ok(op.seconds < op.unfusedSeconds, `${op.text}: ${op.seconds} vs ${op.unfusedSeconds}`);
 });
