@@ -23,6 +23,9 @@ import { rangeContains, textInRange } from "../../engine/syntax/ranges";
 import { nodeExpression, viewNodes, withoutEnclosingParentheses, type NodeTexts } from "./fusion-expressions";
 import { listWords, operatorPhrase } from "./fusion-words";
 
+/** Inputs named in a hover (an operator may read many). */
+const MAX_INPUTS = 10;
+
 const isLeaf = (node: DagNode) => node.op.kind === "input" || node.op.kind === "literal" || node.op.kind === "parameter";
 const rangeSize = (r: Range) => (r.end.line - r.start.line) * 100_000 + (r.end.character - r.start.character);
 const sameRange = (a: Range, b: Range) => a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
@@ -75,7 +78,7 @@ export function notMaterialized(view: FusionView, op: FusionOperatorView, texts:
 /** One operator's hover paragraph. */
 export function operatorHover(view: FusionView, op: FusionOperatorView, texts: NodeTexts = {}): string {
   const lines = [`**Fused operator**: ${quote(op.text)} ${op.template === "magg" ? "run" : "runs"} as ${operatorPhrase(op, quote)}`];
-  if (op.inputs.length > 0) lines.push(`inputs: ${op.inputs.map(quote).join(", ")}`);
+  if (op.inputs.length > 0) lines.push(`inputs: ${op.inputs.slice(0, MAX_INPUTS).map(quote).join(", ")}${op.inputs.length > MAX_INPUTS ? ` and ${op.inputs.length - MAX_INPUTS} more` : ""}`);
   const hidden = notMaterialized(view, op, texts);
   if (hidden.length > 0) lines.push(`${listWords(hidden.map((t) => `\`${t.replace(/`/g, "'")}\``))} ${hidden.length === 1 ? "is" : "are"} not materialized`);
   lines.push(`this operator: ${formatSeconds(op.seconds)} (${formatSeconds(op.unfusedSeconds)} as ${op.covered.length} separate operation${op.covered.length === 1 ? "" : "s"})`);

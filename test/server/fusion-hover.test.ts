@@ -14,7 +14,7 @@ import { optimizeBlock } from "../../engine/suggest";
 import type { FusionView } from "../../engine/suggest/block-fusion";
 import { nodeExpression, nodeLabel, viewNodes } from "../../server/src/fusion-expressions";
 import { fusionHover, notMaterialized } from "../../server/src/fusion-hover";
-import { operatorPhrase, variantWords } from "../../server/src/fusion-words";
+import { listWords, operatorPhrase, variantWords } from "../../server/src/fusion-words";
 import { hoverText } from "../../server/src/optimizer-views";
 import { analysis, cell, info, lines, optimizationsWith, row, text, viewOf } from "./hand-made-fusion";
 
@@ -121,4 +121,12 @@ test("end to end: the planner's own plan of the block gives the Cell hover on su
   assert.ok(rowHover.includes(block));
   // The operator's own cost is below its operations run one by one.
   for (const op of optimized.fusion.asWritten.operators) assert.ok(op.seconds < op.unfusedSeconds, `${op.text}: ${op.seconds} vs ${op.unfusedSeconds}`);
+});
+
+test("long lists are cut: at most 10 inputs and 6 intermediates are named", () => {
+  const many = { ...cell, inputs: Array.from({ length: 14 }, (_, k) => `A${k}`) };
+  const hover = hoverAt(5, lines[5]!.indexOf("*"), optimizationsWith({ asWritten: viewOf([many]) }))!;
+  assert.match(hover, /\ninputs: A0, A1, A2, A3, A4, A5, A6, A7, A8, A9 and 4 more {2}\n/);
+  assert.equal(listWords(["`a`", "`b`", "`c`", "`d`", "`e`", "`f`", "`g`", "`h`"]), "`a`, `b`, `c`, `d`, `e`, `f` and 2 more");
+  assert.equal(listWords(["`a`"]), "`a`");
 });
