@@ -126,17 +126,20 @@ export class FusedCostModel {
 
   /**
    * A lower bound of the compute seconds the node adds to any operator that
-   * runs it: on its own, or fused with the smallest driver sparsity
-   * `minFraction` at the fastest of the rates above.
+   * runs it: on its own (at the faster throughput), in a Row operator (its
+   * own FLOPs, streamed when a matrix-vector product), or in a
+   * zero-skipping operator whose main input has sparsity `minFraction` or
+   * more (its dense FLOPs scaled, at the faster throughput).
    */
   minComputeSeconds(node: number, minFraction: number): number {
     const c = this.constants;
     const work = this.nodeWork(node);
     if (!work) return 0;
-    const alone = work.flops / Math.max(c.flopsPerSecond, c.sparseFlopsPerSecond);
-    const fastest = Math.min(1 / c.flopsPerSecond, 1 / c.sparseFlopsPerSecond, STREAMED_BYTES_PER_FLOP / c.memoryBandwidthBytesPerSecond);
-    const fused = Math.min(work.flops, this.denseFlops(node) * minFraction) * fastest;
-    return Math.min(alone, fused);
+    const fastest = 1 / Math.max(c.flopsPerSecond, c.sparseFlopsPerSecond);
+    const alone = work.flops * fastest;
+    const inRow = work.flops * (this.isMatrixVector(node) ? Math.min(STREAMED_BYTES_PER_FLOP / c.memoryBandwidthBytesPerSecond, 1 / c.flopsPerSecond) : 1 / c.flopsPerSecond);
+    const skipping = this.denseFlops(node) * minFraction * fastest;
+    return Math.min(alone, inRow, skipping);
   }
 }
 
