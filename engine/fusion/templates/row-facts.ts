@@ -9,15 +9,17 @@
  * after exploration: "row templates without aggregation").
  */
 import type { FusionDag } from "../fusion-dag";
+import { isFullMatrix, shapeOf } from "./node-shapes";
 import { aggregateOf, isCellAggregate, isCellwise, isDotProduct, isMatrixVectorProduct, isRowIndexAggregate, isSkinnyProduct, ROW_AGGREGATES } from "./operation-classes";
 
 const innerAggregationByDag = new WeakMap<FusionDag, Uint8Array>();
 
-/** A row-wise aggregation whose result a Row operator can keep using (it does not close the operator). */
+/** A row-wise aggregation of a matrix (more than one row and column) whose result a Row operator can keep using (it does not close the operator). */
 export function isOpenRowAggregation(dag: FusionDag, node: number): boolean {
   const agg = aggregateOf(dag, node);
-  if (agg) return agg.direction === "row" && ROW_AGGREGATES.has(agg.fn);
-  return isRowIndexAggregate(dag, node) || isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node);
+  const ofMatrix = isFullMatrix(shapeOf(dag, dag.nodes[node]!.inputs[0] ?? -1));
+  if (agg) return agg.direction === "row" && ROW_AGGREGATES.has(agg.fn) && ofMatrix;
+  return (isRowIndexAggregate(dag, node) && ofMatrix) || isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node);
 }
 
 /** Some input is an open row aggregation, or a cell-wise operation computed from one. */
