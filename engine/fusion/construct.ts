@@ -69,19 +69,28 @@ export function operatorAt(dag: FusionDag, selected: EntrySource, byType: Readon
   if (!entry) return undefined;
   const template = byType.get(entry.template);
   if (!template) return undefined;
-  const covered = new Set<number>();
+  const covered = new Set<number>([node]);
   const inputs: number[] = [];
-  const cover = (at: number, e: MemoEntry) => {
-    if (covered.has(at)) return;
-    covered.add(at);
-    dag.nodes[at]!.inputs.forEach((input, k) => {
-      const ref = e.inputs[k]!;
-      const child = ref >= 0 ? referencedEntry(selected, ref, entry.template) : undefined;
-      if (child) cover(input, child);
-      else if (!inputs.includes(input)) inputs.push(input);
-    });
-  };
-  cover(node, entry);
+  // Depth-first over the fusion references, inputs in order (an explicit stack: long chains do not overflow).
+  const stack: { at: number; entry: MemoEntry; next: number }[] = [{ at: node, entry, next: 0 }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const nodeInputs = dag.nodes[frame.at]!.inputs;
+    if (frame.next >= nodeInputs.length) {
+      stack.pop();
+      continue;
+    }
+    const k = frame.next++;
+    const input = nodeInputs[k]!;
+    const ref = frame.entry.inputs[k]!;
+    const child = ref >= 0 ? referencedEntry(selected, ref, entry.template) : undefined;
+    if (child) {
+      if (!covered.has(input)) {
+        covered.add(input);
+        stack.push({ at: input, entry: child, next: 0 });
+      }
+    } else if (!inputs.includes(input)) inputs.push(input);
+  }
   const materialized = inputs.filter((i) => !covered.has(i));
   const binding = template.describe(dag, node, covered, materialized);
   if (!binding) return undefined;

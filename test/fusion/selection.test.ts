@@ -9,6 +9,7 @@ import { choosePartitionPlans, selectFusionPlan } from "../../engine/fusion/sele
 import { analyzePartitions } from "../../engine/fusion/select/partitions";
 import { ReachabilityGraph } from "../../engine/fusion/select/reachability-graph";
 import { constructedCost, DagBuilder, selectionCost, TEST_TEMPLATES } from "./selection-fixtures";
+import { lastPlan } from "./plan-text";
 
 /** X*Y shared by abs and a sum; a second, independent chain over Z. */
 function sharedProduct() {
@@ -45,7 +46,7 @@ describe("plan partitions and interesting points", () => {
     assert.deepEqual(second!.points, []);
   });
 
-  test("a template switch: a Cell-only consumer (exp) of a node that also has a Row entry", () => {
+  test("template switches: a Cell-only consumer (exp) of a node with a Row entry; a consumer that roots Row with the product or Cell without it", () => {
     const b = new DagBuilder();
     const x = b.matrix("X", 1000, 100);
     const v = b.matrix("v", 100, 1);
@@ -59,7 +60,10 @@ describe("plan partitions and interesting points", () => {
     const [part] = analyzePartitions(dag, memo);
     assert.deepEqual(part!.nodes, [xv, plus, e, s]);
     assert.deepEqual(part!.materializationPoints, []);
-    assert.deepEqual(part!.points, [{ consumer: e, target: plus, kind: "template-switch" }]);
+    assert.deepEqual(part!.points, [
+      { consumer: plus, target: xv, kind: "template-switch" },
+      { consumer: e, target: plus, kind: "template-switch" },
+    ]);
   });
 
   test("a node that leaves the DAG and is fused is always materialized, and counts as one more consumer", () => {
@@ -195,5 +199,37 @@ describe("structural pruning", () => {
     assert.equal(pruned.cost, brute.cost);
     assert.equal(brute.evaluated, 64);
     assert.ok(pruned.evaluated < 64, `${pruned.evaluated}`);
+  });
+});
+
+describe("on DML with the planner's templates", () => {
+  const product = (sparsity: number) => `X = rand(rows=2000, cols=2000, sparsity=${sparsity})
+U = rand(rows=2000, cols=10)
+V = rand(rows=2000, cols=10)
+Y = rand(rows=2000, cols=2000)
+R = Y + X * (U %*% t(V))
+print(sum(R))
+`;
+
+  test("Y + X * (U %*% t(V)): the sparse-safe product is its own Outer operator when X is sparse, a Cell operator covers it when X is dense", () => {
+    const sparse = lastPlan(product(0.01));
+    assert.deepEqual(
+      sparse.plan.operators.map((op) => [op.template, op.covered.map((n) => sparse.text(n))]),
+      [
+        ["outer", ["t(V)", "(U %*% t(V))", "X * (U %*% t(V))"]],
+        ["cell", ["Y + X * (U %*% t(V))", "sum(R)"]],
+      ],
+    );
+    const dense = lastPlan(product(1));
+    assert.deepEqual(
+      dense.plan.operators.map((op) => [op.template, op.covered.map((n) => dense.text(n))]),
+      [["cell", ["X * (U %*% t(V))", "Y + X * (U %*% t(V))", "sum(R)"]]],
+    );
+    for (const planned of [sparse, dense]) {
+      assert.ok(planned.plan.cost.fused < planned.plan.cost.unfused);
+      const brute = lastPlan(product(planned === sparse ? 0.01 : 1), { pruning: false });
+      assert.equal(planned.plan.cost.fused, brute.plan.cost.fused);
+      assert.equal(planned.plan.search.plansWithoutPruning, 4);
+    }
   });
 });

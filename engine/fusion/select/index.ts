@@ -18,7 +18,7 @@ import { edgeKey, type InterestingPoint } from "./interesting-points";
 import { lowerBound, materializationCost, staticCosts } from "./lower-bound";
 import { approximate, bruteForce, mpSkipEnum, type PlanSpace, type SearchResult } from "./mp-skip-enum";
 import { FusedCostModel } from "./operator-cost";
-import { partitionPlanCost, type CostContext } from "./plan-cost";
+import { OpenedOperators, partitionPlanCost, type CostContext } from "./plan-cost";
 import { PlanEntries } from "./plan-entries";
 import { analyzePartitions, type PlanPartition } from "./partitions";
 import { partitionSignature } from "./plan-signature";
@@ -49,7 +49,7 @@ export interface PartitionChoice {
 export function selectFusionPlan(dag: FusionDag, memo: MemoTable, templates: readonly FusionTemplate[], options: SelectionOptions = {}): { selected: MemoTable; search: SearchStats } {
   const choices = choosePartitionPlans(dag, memo, templates, options);
   const materialized = new Set(choices.flatMap((c) => c.materialized.map((p) => edgeKey(p.consumer, p.target))));
-  const entries = new PlanEntries(memo, materialized);
+  const entries = new PlanEntries(memo, (consumer, target) => materialized.has(edgeKey(consumer, target)));
   const selected = new MemoTable();
   for (const node of memo.nodes()) selected.set(node, entries.get(node));
   return { selected, search: searchStats(choices) };
@@ -86,11 +86,16 @@ export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates:
 /** The partition's cost function and lower bound over assignments of its points. */
 function planSpace(ctx: CostContext, memo: MemoTable, part: PlanPartition): PlanSpace {
   const statics = staticCosts(ctx.dag, part, ctx.model);
+  const operators = new OpenedOperators(ctx, memo, part);
   const truePoints = (points: readonly InterestingPoint[], plan: readonly boolean[]) => points.filter((_, i) => plan[i]);
+  const position = new Map(part.points.map((p, i) => [p, i]));
   return {
     cost(points, plan, bound) {
-      const materialized = new Set(truePoints(points, plan).map((p) => edgeKey(p.consumer, p.target)));
-      return partitionPlanCost(ctx, part, new PlanEntries(memo, materialized), bound);
+      const flags = new Uint8Array(part.points.length);
+      points.forEach((p, i) => {
+        if (plan[i]) flags[position.get(p)!] = 1;
+      });
+      return partitionPlanCost(operators, memo, part, flags, bound);
     },
     lowerBound(points, plan) {
       return lowerBound(statics, materializationCost(ctx.dag, part, ctx.model, statics, truePoints(points, plan)));

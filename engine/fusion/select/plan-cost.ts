@@ -12,13 +12,18 @@
  * the partition is opened as well. Each materialized node is costed once
  * (memoized per plan). Costing stops at `bound`: a plan that reaches it
  * cannot be better than the best one known, its cost is Infinity.
+ *
+ * What opens at a node depends only on the points whose consumer the
+ * node's entries can reach through fusion references, so it is memoized
+ * across plans under the node and those points' values (OpenedOperators).
  */
 import { operatorAt } from "../construct";
 import type { FusionDag } from "../fusion-dag";
+import { fusedInputs, type MemoTable } from "../memo-table";
 import type { FusionTemplate, TemplateType } from "../types";
 import type { FusedCostModel } from "./operator-cost";
 import type { PlanPartition } from "./partitions";
-import type { PlanEntries } from "./plan-entries";
+import { PlanEntries } from "./plan-entries";
 
 export interface CostContext {
   dag: FusionDag;
@@ -26,28 +31,121 @@ export interface CostContext {
   model: FusedCostModel;
 }
 
-export function partitionPlanCost(ctx: CostContext, part: PlanPartition, entries: PlanEntries, bound = Infinity): number {
-  const always = new Set(part.alwaysMaterialized);
-  const opened = new Set<number>();
+/** What opening a materialized node costs and leads to. */
+interface Opened {
+  seconds: number;
+  /** Values it reads inside the partition (opened next). */
+  reads: readonly number[];
+  /** Covered nodes that must be materialized as well (they leave the DAG or are read outside the partition). */
+  alsoMaterialized: readonly number[];
+}
+
+/** The operators opened at each node of one partition, memoized across plans. */
+export class OpenedOperators {
+  private readonly relevant = new Map<number, number[]>();
+  private readonly opened = new Map<number, Map<number | string, Opened>>();
+  private readonly always: ReadonlySet<number>;
+
+  constructor(
+    private readonly ctx: CostContext,
+    private readonly memo: MemoTable,
+    private readonly part: PlanPartition,
+  ) {
+    this.always = new Set(part.alwaysMaterialized);
+  }
+
+  /** `flags`: per point of the partition (in `part.points` order), 1 when assigned true. */
+  at(node: number, flags: Uint8Array, entries: PlanEntries): Opened {
+    const relevant = this.relevantPoints(node);
+    let key: number | string = 0;
+    if (relevant.length <= 30) for (const i of relevant) key = key * 2 + flags[i]!;
+    else key = relevant.map((i) => flags[i]).join("");
+    let byKey = this.opened.get(node);
+    if (!byKey) this.opened.set(node, (byKey = new Map()));
+    let result = byKey.get(key);
+    if (!result) {
+      result = this.open(node, entries);
+      byKey.set(key, result);
+    }
+    return result;
+  }
+
+  private open(node: number, entries: PlanEntries): Opened {
+    const { dag, byType, model } = this.ctx;
+    const inPartition = (n: number) => this.part.members.has(n);
+    const op = operatorAt(dag, entries, byType, node);
+    if (op && op.covered.length > 1) {
+      return {
+        seconds: model.operatorSeconds(op),
+        reads: op.inputs.filter(inPartition),
+        alsoMaterialized: op.covered.filter((n) => n !== node && this.always.has(n)),
+      };
+    }
+    // One node without fusion is the basic operation itself (as plan-fusion keeps it).
+    return { seconds: model.nodeSeconds(node), reads: [...new Set(dag.nodes[node]!.inputs)].filter(inPartition), alsoMaterialized: [] };
+  }
+
+  /** Indices of the points whose consumer is reachable from `node` through fusion references. */
+  private relevantPoints(node: number): number[] {
+    let edges = this.relevant.get(node);
+    if (!edges) {
+      const reach = new Set([node]);
+      const stack = [node];
+      while (stack.length > 0) {
+        for (const entry of this.memo.get(stack.pop()!)) {
+          for (const ref of fusedInputs(entry)) {
+            if (reach.has(ref)) continue;
+            reach.add(ref);
+            stack.push(ref);
+          }
+        }
+      }
+      edges = [];
+      this.part.points.forEach((p, i) => {
+        if (reach.has(p.consumer)) edges!.push(i);
+      });
+      this.relevant.set(node, edges);
+    }
+    return edges;
+  }
+}
+
+/** The partition's cost with the points flagged in `flags` (`part.points` order) true, or Infinity once it reaches `bound`. */
+export function partitionPlanCost(operators: OpenedOperators, memo: MemoTable, part: PlanPartition, flags: Uint8Array, bound = Infinity): number {
+  const index = pointIndex(part);
+  const entries = new PlanEntries(memo, (consumer, target) => {
+    const i = index.get(consumer)?.get(target);
+    return i !== undefined && flags[i] === 1;
+  });
+  const visited = new Set<number>();
   const stack = [...part.roots].reverse();
   let cost = 0;
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (opened.has(node)) continue;
-    opened.add(node);
-    const op = operatorAt(ctx.dag, entries, ctx.byType, node);
-    let reads: readonly number[];
-    if (op && op.covered.length > 1) {
-      cost += ctx.model.operatorSeconds(op);
-      reads = op.inputs;
-      for (const inner of op.covered) if (inner !== node && always.has(inner)) stack.push(inner);
-    } else {
-      // One node without fusion is the basic operation itself (as plan-fusion keeps it).
-      cost += ctx.model.nodeSeconds(node);
-      reads = ctx.dag.nodes[node]!.inputs;
-    }
+    if (visited.has(node)) continue;
+    visited.add(node);
+    const opened = operators.at(node, flags, entries);
+    cost += opened.seconds;
     if (cost >= bound) return Infinity;
-    for (let k = reads.length - 1; k >= 0; k--) if (part.members.has(reads[k]!)) stack.push(reads[k]!);
+    for (const inner of opened.alsoMaterialized) stack.push(inner);
+    for (let k = opened.reads.length - 1; k >= 0; k--) stack.push(opened.reads[k]!);
   }
   return cost;
+}
+
+const pointIndexes = new WeakMap<PlanPartition, Map<number, Map<number, number>>>();
+
+/** Consumer -> target -> index of the point in `part.points`. */
+export function pointIndex(part: PlanPartition): Map<number, Map<number, number>> {
+  let index = pointIndexes.get(part);
+  if (!index) {
+    index = new Map();
+    part.points.forEach((p, i) => {
+      let byTarget = index!.get(p.consumer);
+      if (!byTarget) index!.set(p.consumer, (byTarget = new Map()));
+      byTarget.set(p.target, i);
+    });
+    pointIndexes.set(part, index);
+  }
+  return index;
 }

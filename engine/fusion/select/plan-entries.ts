@@ -11,21 +11,20 @@ import { type MemoTable } from "../memo-table";
 import type { EntrySource } from "../construct";
 import { fusedCount } from "../construct";
 import type { MemoEntry, TemplateType } from "../types";
-import { edgeKey } from "./interesting-points";
 
 export class PlanEntries implements EntrySource {
   private readonly cache = new Map<number, readonly MemoEntry[]>();
 
-  /** `materialized`: edge keys (`consumer<-target`) of the points assigned true. */
+  /** `materialized(consumer, target)`: the edge is a point assigned true. */
   constructor(
     private readonly memo: MemoTable,
-    private readonly materialized: ReadonlySet<string>,
+    private readonly materialized: (consumer: number, target: number) => boolean,
   ) {}
 
   get(node: number): readonly MemoEntry[] {
     let entries = this.cache.get(node);
     if (!entries) {
-      entries = bestPerTemplate(this.memo.get(node).filter((e) => e.inputs.every((ref) => ref < 0 || !this.materialized.has(edgeKey(node, ref)))));
+      entries = bestPerTemplate(this.memo.get(node).filter((e) => e.inputs.every((ref) => ref < 0 || !this.materialized(node, ref))));
       this.cache.set(node, entries);
     }
     return entries;
