@@ -56,23 +56,30 @@ export function operatorsComputing(view: FusionView, id: number): FusionOperator
 /**
  * The DML of the view's node `id` as the document writes it (when the
  * view's node is the document's node at the same place), else printed
- * from the plan.
+ * from the plan; a node that is a variable's value in the block, by the
+ * variable's name.
  */
-function writtenText(text: string, info: BlockDagInfo, view: FusionView): (id: number) => string | undefined {
+function documentTexts(text: string, info: BlockDagInfo, view: FusionView): NodeTexts {
   const nodes = viewNodes(view);
-  return (id) => {
+  const nameOf = new Map<number, string>();
+  for (const [name, id] of info.dag.outputs) if (!nameOf.has(id) && !isLeaf(info.dag.nodes[id]!)) nameOf.set(id, name);
+  const isWritten = (id: number) => {
     const planned = nodes.get(id);
     const node = info.dag.nodes[id];
-    if (!planned?.range || !node || !sameRange(planned.range, node.range)) return undefined;
-    return withoutEnclosingParentheses(textInRange(text, node.range).replace(/\s+/g, " "));
+    return planned?.range !== undefined && node !== undefined && sameRange(planned.range, node.range);
+  };
+  return {
+    written: (id) => (isWritten(id) ? withoutEnclosingParentheses(textInRange(text, info.dag.nodes[id]!.range).replace(/\s+/g, " ")) : undefined),
+    named: (id) => (isWritten(id) ? nameOf.get(id) : undefined),
   };
 }
 
-/** The intermediates the operator computes without writing them out: its covered nodes other than its results. */
+/** The intermediates the operator computes without writing them out: its covered nodes other than its results (a variable's value by its name). */
 export function notMaterialized(view: FusionView, op: FusionOperatorView, texts: NodeTexts = {}): string[] {
   const nodes = viewNodes(view);
   const roots = new Set(op.roots);
-  return [...new Set(op.covered.filter((id) => !roots.has(id)).map((id) => nodeExpression(nodes, id, texts)))];
+  // A value assigned to a variable is named by it (`P`), others by their DML.
+  return [...new Set(op.covered.filter((id) => !roots.has(id)).map((id) => texts.named?.(id) ?? nodeExpression(nodes, id, texts)))];
 }
 
 /** One operator's hover paragraph. */
@@ -100,6 +107,6 @@ export function fusionHover(text: string, info: BlockDagInfo, fusion: BlockFusio
   if (!node) return [];
   const operators = operatorsComputing(view, node.id);
   if (operators.length === 0) return [];
-  const written = writtenText(text, info, view);
-  return [...operators.map((op) => operatorHover(view, op, { written })), blockCostLine(fusion)];
+  const texts = documentTexts(text, info, view);
+  return [...operators.map((op) => operatorHover(view, op, texts)), blockCostLine(fusion)];
 }

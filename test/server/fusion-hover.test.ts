@@ -130,3 +130,10 @@ test("long lists are cut: at most 10 inputs and 6 intermediates are named", () =
   assert.equal(listWords(["`a`", "`b`", "`c`", "`d`", "`e`", "`f`", "`g`", "`h`"]), "`a`, `b`, `c`, `d`, `e`, `f` and 2 more");
   assert.equal(listWords(["`a`"]), "`a`");
 });
+
+test("an intermediate that is a variable's value is named by the variable", () => {
+  const plus = info.dag.nodes.find((n) => n.range.start.line === 7 && n.op.kind === "binary" && n.op.op === "+")!.id;
+  const wider = { ...cell, text: "s + sum(w)", roots: [plus], covered: [...cell.covered, plus] };
+  const hover = hoverAt(5, lines[5]!.indexOf("*"), optimizationsWith({ asWritten: viewOf([wider]) }))!;
+  assert.match(hover, /\n`X \* Y`, `X \* Y \* Z` and `s` are not materialized {2}\n/);
+});
