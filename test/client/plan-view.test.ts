@@ -76,7 +76,12 @@ test("the plan page of sum_product.dml's block: before, each rewrite after, fusi
   const operators = plan.fusion!.asWritten.operators.length + (plan.fusion!.rewritten?.operators.length ?? 0);
   assert.equal((html.match(/<g class="cluster /g) ?? []).length, operators);
   assert.match(html, /<section class="fusion" id="fusion-as-written"><h4>As written<\/h4>/);
-  if (plan.fusion!.asWritten.operators.length === 0) assert.match(html, /No fused operators in this block\./);
+  // The planner fuses l1 = sum((X - U %*% t(V))^2) (line 18; with l2 when one multi-aggregate computes both), among others.
+  const fusedLines = plan.fusion!.asWritten.operators.map((op) => op.range?.start.line);
+  assert.ok(fusedLines.includes(17), JSON.stringify(fusedLines));
+  for (const m of html.matchAll(/class="cluster-label">([^<]*)</g)) assert.match(m[1]!, /^(Cell|Row|MAgg|Outer) · [\d.]+ (µs|ms|s)$/);
+  assert.match(html, /<li>line 18: <code>sum\(\(X - U %\*% t\(V\)\)\^2\)(; [^<]*)?<\/code> as one (Cell|Row|MAgg|Outer) operator \([^)]+\); reads <code>X<\/code>/);
+  assert.doesNotMatch(html, /No fused operators/);
   assert.match(html, /id="before-cost">\d+ operations, estimated [\d.]+ s( plus operations of unknown size)?; each box: the DML it computes/);
 });
 
