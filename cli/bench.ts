@@ -2,6 +2,7 @@
 import { runCalibrateBench } from "./bench-calibrate";
 import { runEstimatorsBench } from "./bench-estimators";
 import { formatEstimatorsReport } from "./bench-estimators-table";
+import { runFusionBench } from "./bench-fusion";
 import { runLspBench } from "./bench-lsp";
 import { runOptimizerBench } from "./bench-optimizer";
 import { runParseBench } from "./bench-parse";
@@ -19,6 +20,7 @@ export const benchSuites: Record<string, () => BenchRow[] | Promise<BenchRow[]>>
   estimators: runEstimatorsBench,
   runtime: runRuntimeBench,
   optimizer: runOptimizerBench,
+  fusion: () => runFusionBench(),
   lsp: runLspBench,
 };
 

@@ -193,8 +193,17 @@ describe("Cell template", () => {
     assert.deepEqual(entries(b, "t(y)"), [{ template: "cell", inputs: [-1], status: "open-invalid" }]);
   });
 
-  test("a matrix with a 1 x 1 matrix or a scalar-only expression is not fused", () => {
+  test("min and max of several arguments are cell-wise", () => {
+    const s = only(plan("print(sum(min(X, Y, Z, 3)))"));
+    assert.deepEqual([s.template, s.variant, s.sparseSafe], ["cell", "full-agg", false]);
+    assert.deepEqual(s.covered, ["min(X, Y, Z, 3)", "sum(min(X, Y, Z, 3))"]);
+    const masked = only(plan("print(sum(X * max(Y, Z, 0)))"));
+    assert.deepEqual([masked.template, masked.main, masked.sparseSafe], ["cell", "X", true]);
+  });
+
+  test("a scalar-only expression is not fused", () => {
     assert.equal(plan("a = sum(X) * 2 + 1\nprint(a)").plan.operators.length, 0);
+    assert.equal(plan("b = 3\na = (b + 1) * 2\nprint(a)").plan.operators.length, 0);
   });
 });
 
@@ -253,6 +262,23 @@ describe("Row template", () => {
     const product = only(plan("R = rowIndexMax(X %*% B)\nprint(toString(R))"));
     assert.deepEqual([product.template, product.variant, product.main], ["row", "row-agg", "X"]);
     assert.deepEqual(product.sides, ["B"]);
+  });
+
+  test("cbind of a row result and a zero column is one Row operator", () => {
+    const s = only(plan("R = cbind(X %*% v, matrix(0, nrow(X), 1))\nprint(toString(R))"));
+    assert.deepEqual([s.template, s.variant, s.main, s.sparseSafe], ["row", "no-agg-const", "X", true]);
+    assert.deepEqual(s.covered, ["X %*% v", "cbind(X %*% v, matrix(0, nrow(X), 1))"]);
+  });
+
+  test("Row sparse safety is per row: an empty row of X must give a zero row", () => {
+    const plusOne = only(plan("R = X %*% v + 1\nprint(toString(R))"));
+    assert.deepEqual([plusOne.template, plusOne.variant, plusOne.sparseSafe], ["row", "row-agg", false]);
+    // An empty row's maximum is 0, times y is 0.
+    const maxTimes = only(plan("R = rowMaxs(X) * y\nprint(toString(R))"));
+    assert.deepEqual([maxTimes.template, maxTimes.sparseSafe], ["row", true]);
+    // Column sums of X %*% B - 1: an empty row of X still adds -1 to every column.
+    const colSums = only(plan("R = colSums(X %*% B - 1)\nprint(toString(R))"));
+    assert.deepEqual([colSums.template, colSums.sparseSafe], ["row", false]);
   });
 
   test("column aggregations of row results: colSums(X %*% B), t(X) %*% (X %*% B), colMeans(X * Y), rowMeans(X * Y)", () => {

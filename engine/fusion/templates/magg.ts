@@ -128,7 +128,7 @@ function mergeGroups(dag: FusionDag, candidates: AggregateGroup[], constants?: M
       for (let j = i + 1; j < groups.length; j++) {
         if (!mergeable(dag, groups[i]!, groups[j]!)) continue;
         const both = union(dag, groups[i]!, groups[j]!, constants);
-        if (!both.operator || both.seconds > groups[i]!.seconds + groups[j]!.seconds) continue;
+        if (!both.operator || !noCostlier(both.seconds, groups[i]!.seconds + groups[j]!.seconds)) continue;
         groups[i] = both;
         groups.splice(j, 1);
         j--;
@@ -137,6 +137,11 @@ function mergeGroups(dag: FusionDag, candidates: AggregateGroup[], constants?: M
     }
   }
   return groups;
+}
+
+/** `merged` <= `apart`, up to rounding (a pass that is compute-bound costs exactly the sum of its parts). */
+function noCostlier(merged: number, apart: number): boolean {
+  return merged <= apart * (1 + 1e-9);
 }
 
 function mergeable(dag: FusionDag, a: AggregateGroup, b: AggregateGroup): boolean {

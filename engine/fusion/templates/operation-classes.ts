@@ -62,7 +62,7 @@ export function isRowIndexAggregate(dag: FusionDag, node: number): boolean {
  * TemplateCell.isValidOperation): a unary operation, a binary operation of
  * a matrix with a scalar, with a broadcast row or column vector, or with a
  * matrix of the same size (not an outer operation of two vectors),
- * `ifelse`, and `replace`.
+ * `ifelse`, `replace`, and `min`/`max` of several arguments.
  */
 export function isCellwise(dag: FusionDag, node: number): boolean {
   const n = dag.nodes[node]!;
@@ -80,11 +80,19 @@ export function isCellwise(dag: FusionDag, node: number): boolean {
         const target = callArgument(dag, node, "target", 0);
         return target !== undefined && sameShape(shapeOf(dag, target), out);
       }
-      return false;
+      return isNaryMinMax(dag, node);
     }
     default:
       return false;
   }
+}
+
+/** `min(A, B, C, ...)` / `max(...)` of same-size matrices and scalars, cell by cell (SystemDS's n-ary MIN/MAX). */
+export function isNaryMinMax(dag: FusionDag, node: number): boolean {
+  const name = builtinName(dag, node);
+  const n = dag.nodes[node]!;
+  const out = shapeOf(dag, node);
+  return (name === "min" || name === "max") && !!out && n.inputs.length >= 2 && n.inputs.every((i) => isScalar(dag, i) || sameShape(shapeOf(dag, i), out));
 }
 
 function isCellwiseBinary(dag: FusionDag, node: number): boolean {

@@ -6,20 +6,24 @@
  *
  * - open: a cell-wise binary operation whose left operand is a matrix (more
  *   than one row and column); a cell-wise unary or `replace` with more than
- *   one row; `X %*% v`; `X %*% B` with B skinny; a row or column sum, min,
+ *   one row; an n-ary min/max of matrices; `cbind` of operands with the
+ *   same rows (more than one); `X %*% v`; `X %*% B` with B skinny; a row or column sum, min,
  *   max or mean of a matrix; rowIndexMax/Min of a matrix; and `t(X)` read
  *   only as the left operand of `t(X) %*% v` or a skinny `t(X) %*% B`, so
  *   the product reads X's rows (open-invalid: not an operator alone);
  * - fuse: into a cell-wise operation (not ifelse), a row or column
- *   aggregate of those functions, a full sum, rowIndexMax/Min,
+ *   aggregate of those functions, a full sum, rowIndexMax/Min, cbind,
  *   `t(X) %*% v` and the skinny `t(X) %*% B`;
  * - merge: at a cell-wise binary operation, an operand with more than one
- *   row (when the result has several); at `t(X) %*% B`, the transposed X, a
+ *   row (when the result has several); at cbind or n-ary min/max, any; at `t(X) %*% B`, the transposed X, a
  *   column-vector B, or a B computed from X;
  * - close: a column or full aggregation and `t(X) %*% B` close (valid); a
  *   transpose stays open-invalid. A Row operator must be worth having: it
  *   contains an inner row aggregation, or Cell cannot compute its root;
  *   otherwise the entry is invalid (Cell covers the same cells).
+ *
+ * Sparse-safe (row-sparse-safety.ts): skipping X's empty rows gives the
+ * same result.
  *
  * Variants (SystemDS's RowType) by the root's shape against X (n x m) and
  * a skinny matrix B1 (m x k) of a product: `no-agg` (n x m), `no-agg-b1`
@@ -38,6 +42,7 @@ import {
   isCellwise,
   isMatmul,
   isMatrixVectorProduct,
+  isNaryMinMax,
   isRowIndexAggregate,
   isSkinnyProduct,
   isSkinnyTransposedProduct,
@@ -46,7 +51,7 @@ import {
   ROW_AGGREGATES,
 } from "./operation-classes";
 import { rowOperatorWorthwhile } from "./row-facts";
-import { isSparseSafe } from "./sparse-safety";
+import { isRowSparseSafe } from "./row-sparse-safety";
 
 export const rowTemplate: FusionTemplate = {
   type: "row",
@@ -66,7 +71,10 @@ export const rowTemplate: FusionTemplate = {
         return n.op.direction !== "full" && ROW_AGGREGATES.has(n.op.fn) && isFullMatrix(shapeOf(dag, n.inputs[0]!));
       case "call":
         if (builtinName(dag, node) === "replace") return isCellwise(dag, node) && !!s && s.rows > 1;
+        if (isNaryMinMax(dag, node)) return isFullMatrix(s);
         return isRowIndexAggregate(dag, node) && isFullMatrix(shapeOf(dag, callArgument(dag, node, "target", 0)!));
+      case "cbind":
+        return isRowCbind(dag, node);
       default:
         return false;
     }
@@ -75,12 +83,13 @@ export const rowTemplate: FusionTemplate = {
     const agg = aggregateOf(dag, node);
     if (agg) return agg.direction === "full" ? agg.fn === "sum" : ROW_AGGREGATES.has(agg.fn);
     if (isCellwise(dag, node)) return builtinName(dag, node) !== "ifelse";
-    if (isRowIndexAggregate(dag, node)) return true;
+    if (isRowIndexAggregate(dag, node) || isRowCbind(dag, node)) return true;
     return isTransposedLeftMatmul(dag, node) && isRowWiseTransposedProduct(dag, node);
   },
   merge(dag, node, input) {
     const n = dag.nodes[node]!;
     if (n.op.kind === "binary" && isCellwise(dag, node)) return (shapeOf(dag, node)?.rows ?? 0) > 1 && (shapeOf(dag, input)?.rows ?? 0) > 1;
+    if (isRowCbind(dag, node) || isNaryMinMax(dag, node)) return true;
     if (!isTransposedLeftMatmul(dag, node)) return false;
     const [left, right] = n.inputs as [number, number];
     if (input === left) return true;
@@ -98,6 +107,14 @@ export const rowTemplate: FusionTemplate = {
     return describeRow(dag, root, covered, inputs);
   },
 };
+
+/** `cbind(A, B, ...)` of matrices with the same rows (more than one), the first a matrix: appended per row. */
+function isRowCbind(dag: FusionDag, node: number): boolean {
+  const n = dag.nodes[node]!;
+  const out = shapeOf(dag, node);
+  if (n.op.kind !== "cbind" || !out || out.rows <= 1) return false;
+  return n.inputs.every((i) => shapeOf(dag, i)?.rows === out.rows);
+}
 
 /** `t(X) %*% v` (a column-vector result) or a skinny `t(X) %*% B`, over a matrix X. */
 function isRowWiseTransposedProduct(dag: FusionDag, node: number): boolean {
@@ -190,6 +207,6 @@ function describeRow(dag: FusionDag, root: number, covered: ReadonlySet<number>,
   const main = mainRowInput(dag, covered, inputs);
   const variant = rowVariant(dag, root, main, skinnySideMatrix(dag, covered, inputs));
   if (variant === undefined) return undefined;
-  const sparseSafe = main !== null && isSparseSafe(dag, covered, [root], main);
+  const sparseSafe = main !== null && isRowSparseSafe(dag, covered, root, main);
   return { mainInput: main, ...sideAndScalarInputs(dag, inputs, main), variant, sparseSafe };
 }

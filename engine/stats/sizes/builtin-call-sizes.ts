@@ -2,8 +2,10 @@
  * Sizes of the element-wise and row-wise builtins that stay `call` nodes:
  * `ifelse(test, yes, no)` has the shape of its matrix arguments,
  * `replace(target, pattern, replacement)` the target's, `rowIndexMax` and
- * `rowIndexMin` one value per row of the target. Non-zeros follow the
- * uniform (average-case) estimate; unknown stays unknown.
+ * `rowIndexMin` one value per row of the target, the cell-wise `min` and
+ * `max` of several arguments (n-ary) the shape of their matrices.
+ * Non-zeros follow the uniform (average-case) estimate; unknown stays
+ * unknown.
  */
 import type { DagNode } from "../../program/dag-types";
 import { cells, isMatrix, isScalar, matrixStats, sparsity, type NodeStats } from "./node-stats";
@@ -22,9 +24,21 @@ export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): N
       // Every row gets a 1-based column index, so every cell is non-zero.
       return matrixStats(target.rows, 1, target.rows, target.rows !== null);
     }
+    case "min":
+    case "max":
+      return naryStats(inputs);
     default:
       return undefined;
   }
+}
+
+/** min/max of several matrices (of one shape) and scalars: that shape; the non-zeros depend on the values, unknown. */
+function naryStats(inputs: readonly NodeStats[]): NodeStats | undefined {
+  if (inputs.length < 2 || !inputs.every((i) => isMatrix(i) || isScalar(i))) return undefined;
+  const matrices = inputs.filter(isMatrix);
+  const first = matrices[0];
+  if (!first || !matrices.every((m) => m.rows === first.rows && m.cols === first.cols)) return undefined;
+  return matrixStats(first.rows, first.cols, null);
 }
 
 function argument(node: DagNode, inputs: readonly NodeStats[], name: string, position: number): NodeStats | undefined {
