@@ -1,6 +1,6 @@
 // The exactness property of MPSkipEnum (issue 15): on random DAGs with
 // random sizes and sparsity (up to 12 interesting points per partition),
-// the pruned search finds a plan of the same cost as costing every
+// (some unknown), the pruned search finds a plan of the same cost as costing every
 // assignment, never costs more plans than that, and its cost is the cost
 // of the operators construction builds from the selected memo table.
 import { strict as assert } from "node:assert";
@@ -21,13 +21,14 @@ interface Step {
 export const caseArb = fc.record({
   rows: fc.constantFrom(10, 1000, 100_000),
   cols: fc.constantFrom(2, 50, 1000),
-  sparsity: fc.array(fc.constantFrom(1, 0.2, 0.01, 0.0001), { minLength: 3, maxLength: 3 }),
+  // null: the input's non-zeros are unknown (costs of what depends on it are unknown).
+  sparsity: fc.array(fc.constantFrom<number | null>(1, 0.2, 0.01, 0.0001, null), { minLength: 3, maxLength: 3 }),
   steps: fc.array(fc.record({ kind: fc.nat(9), a: fc.nat(20), b: fc.nat(20) }), { minLength: 6, maxLength: 30 }),
   extraRoots: fc.array(fc.nat(40), { maxLength: 2 }),
 });
 
 /** A random DAG: element-wise products, sums, differences, exp, abs, matrix-vector products, broadcasts, row and full sums. */
-export function randomDag(c: { rows: number; cols: number; sparsity: number[]; steps: Step[]; extraRoots: number[] }) {
+export function randomDag(c: { rows: number; cols: number; sparsity: (number | null)[]; steps: Step[]; extraRoots: number[] }) {
   const b = new DagBuilder();
   const matrices = c.sparsity.map((s, i) => b.matrix(`X${i}`, c.rows, c.cols, s));
   const v = b.matrix("v", c.cols, 1);

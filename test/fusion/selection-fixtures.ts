@@ -30,8 +30,9 @@ export class DagBuilder {
     return id;
   }
 
-  matrix(name: string, rows: number, cols: number, sparsity = 1): number {
-    return this.add({ kind: "input", name }, [], { type: MATRIX, rows, cols, nnz: Math.round(rows * cols * sparsity) });
+  /** An input matrix; sparsity null: its non-zeros are unknown (and so are those of everything computed from it but a matrix product). */
+  matrix(name: string, rows: number, cols: number, sparsity: number | null = 1): number {
+    return this.add({ kind: "input", name }, [], { type: MATRIX, rows, cols, nnz: sparsity === null ? null : Math.round(rows * cols * sparsity) });
   }
 
   binary(op: ElementwiseBinaryOp, a: number, b: number): number {
@@ -42,13 +43,13 @@ export class DagBuilder {
     const cells = rows * cols;
     const da = density(sa);
     const db = density(sb);
-    const d = op === "*" ? da * db : op === "+" || op === "-" ? da + db - da * db : 1;
-    return this.add({ kind: "binary", op }, [a, b], { type: MATRIX, rows, cols, nnz: Math.round(cells * d) });
+    const d = da === null || db === null ? null : op === "*" ? da * db : op === "+" || op === "-" ? da + db - da * db : 1;
+    return this.add({ kind: "binary", op }, [a, b], { type: MATRIX, rows, cols, nnz: d === null ? null : Math.round(cells * d) });
   }
 
   unary(op: ElementwiseUnaryOp, a: number): number {
     const s = this.stats[a]!;
-    const nnz = op === "abs" || op === "sqrt" ? s.nnz : s.rows! * s.cols!;
+    const nnz = op === "abs" || op === "sqrt" ? s.nnz : s.nnz === null ? null : s.rows! * s.cols!;
     return this.add({ kind: "unary", op }, [a], { type: MATRIX, rows: s.rows, cols: s.cols, nnz });
   }
 
@@ -64,7 +65,7 @@ export class DagBuilder {
 
   rowSums(a: number): number {
     const s = this.stats[a]!;
-    return this.add({ kind: "aggregate", fn: "sum", direction: "row" }, [a], { type: MATRIX, rows: s.rows, cols: 1, nnz: s.rows });
+    return this.add({ kind: "aggregate", fn: "sum", direction: "row" }, [a], { type: MATRIX, rows: s.rows, cols: 1, nnz: s.nnz === null ? null : s.rows });
   }
 
   dag(roots: number[]): FusionDag {
@@ -72,8 +73,9 @@ export class DagBuilder {
   }
 }
 
-function density(s: NodeStats): number {
-  return s.rows! * s.cols! === 0 ? 0 : s.nnz! / (s.rows! * s.cols!);
+function density(s: NodeStats): number | null {
+  if (s.nnz === null) return null;
+  return s.rows! * s.cols! === 0 ? 0 : s.nnz / (s.rows! * s.cols!);
 }
 
 const isMatrix = (dag: FusionDag, n: number) => dag.stats[n]!.type.dataType === "matrix";

@@ -60,7 +60,7 @@ export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates:
   const ctx: CostContext = { dag, byType: templatesByType(templates), model: new FusedCostModel(dag, options.constants ?? DEFAULT_MACHINE_CONSTANTS) };
   const pruning = options.pruning ?? true;
   const exactLimit = options.exactLimit ?? DEFAULT_EXACT_LIMIT;
-  const cache = new Map<string, boolean[]>();
+  const cache = new Map<string, { plan: boolean[]; cost: number }>();
   return analyzePartitions(dag, memo).map((part) => {
     const space = planSpace(ctx, memo, part);
     const graph = pruning && part.points.length <= exactLimit ? new ReachabilityGraph(dag, part) : undefined;
@@ -76,9 +76,9 @@ export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates:
     if (!pruning) return choice(bruteForce(space, points), { cached: false, approximated: false });
     const key = partitionSignature(dag, memo, part, points);
     const known = cache.get(key);
-    if (known) return choice({ plan: known, cost: space.cost(points, known, Infinity), evaluated: 0 }, { cached: true, approximated: false });
+    if (known) return choice({ ...known, evaluated: 0 }, { cached: true, approximated: false });
     const result = mpSkipEnum(space, points, 0, graph);
-    cache.set(key, result.plan);
+    cache.set(key, { plan: result.plan, cost: result.cost });
     return choice(result, { cached: false, approximated: false });
   });
 }

@@ -4,7 +4,8 @@
  * from negative to positive: plan j assigns the points the bits of j, the
  * first point the highest bit, so plan 0 is fuse-all (FA) and plan
  * 2^|M|-1 fuse-no-redundancy (FNR).
- * - FA and FNR are costed first: a good best cost from the start.
+ * - FA and FNR are costed first: a good best cost from the start (a tie
+ *   keeps FA).
  * - Cost-based pruning: when the lower bound of a plan (lower-bound.ts)
  *   reaches the best cost, the plan and the 2^(|M|-x-1) plans after it
  *   that only add true points after its last true point x are skipped;
@@ -61,7 +62,7 @@ export function mpSkipEnum(space: PlanSpace, points: readonly InterestingPoint[]
   let evaluated = 1;
   if (total > 1) {
     const planFNR = assignment(free, fixed, total - 1);
-    const costFNR = space.cost(points, planFNR, Infinity);
+    const costFNR = space.cost(points, planFNR, bestCost);
     evaluated++;
     if (costFNR < bestCost) {
       bestCost = costFNR;
@@ -96,10 +97,13 @@ export function mpSkipEnum(space: PlanSpace, points: readonly InterestingPoint[]
   return { plan: best, cost: bestCost, evaluated };
 }
 
+/** Rounds of single-point flips the heuristic tries (each costs |M| plans). */
+export const APPROXIMATION_ROUNDS = 4;
+
 /**
  * A heuristic plan for a partition past the exact search's limit: the
- * better of FA and FNR, then single-point flips while one lowers the cost
- * (at most |M| rounds of |M| plans).
+ * better of FA and FNR, then the best single-point flip while one lowers
+ * the cost (at most APPROXIMATION_ROUNDS rounds of |M| plans).
  */
 export function approximate(space: PlanSpace, points: readonly InterestingPoint[]): SearchResult {
   const n = points.length;
@@ -112,7 +116,7 @@ export function approximate(space: PlanSpace, points: readonly InterestingPoint[
     best = fnr;
     bestCost = costFNR;
   }
-  for (let round = 0; round < n; round++) {
+  for (let round = 0; round < APPROXIMATION_ROUNDS; round++) {
     let improved: boolean[] | undefined;
     for (let i = 0; i < n; i++) {
       const plan = [...best];
