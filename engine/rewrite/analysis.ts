@@ -13,7 +13,6 @@ import type { DagNode, DagOp, DagType } from "../program/dag-types";
 import { matrixStats, scalarStats, type NodeStats } from "../stats/sizes/node-stats";
 import { nodeStats, type NodeSizeContext, type NodeSizeResult } from "../stats/sizes/node-sizes";
 import type { AttributeTable } from "./attributes";
-import { fusedOp } from "./fused-ops";
 import {
   attributeId,
   BIND,
@@ -171,11 +170,6 @@ function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): L
   if (literal !== undefined) return { family: "la", stats: scalarStats(SCALAR_DOUBLE, literal), constant: literal };
   if (node.children.length === 0) return { family: "la", stats: leafStats(node.op) ?? UNKNOWN_STATS };
   if (kids.some((k) => k.family !== "la" || k.invalid)) return { family: "la", stats: UNKNOWN_STATS, invalid: true };
-  const fused = fusedOp(node.op);
-  if (fused) {
-    const stats = fused.stats(kids.map((k) => k.stats));
-    return stats ? { family: "la", stats } : { family: "la", stats: UNKNOWN_STATS, invalid: true };
-  }
   const fill = fillDims(node.op);
   if (fill) {
     const value = kids[0]!.constant;

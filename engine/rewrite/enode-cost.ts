@@ -5,10 +5,8 @@
  * not DML and can never be extracted.
  */
 import type { ClassId, ENode, EGraphView } from "../egraph/types";
-import { DEFAULT_MACHINE_CONSTANTS, estimateTime, nodeCost, type MachineConstants, type MatrixStats, type TimeInputs } from "../cost";
-import type { NodeStats } from "../stats/sizes/node-stats";
+import { DEFAULT_MACHINE_CONSTANTS, estimateTime, nodeCost, type MachineConstants, type TimeInputs } from "../cost";
 import type { OptimizerData } from "./analysis";
-import { fusedOp } from "./fused-ops";
 import { dagOpOf, fillDims, opFamily } from "./la-ops";
 
 /** The cost of an operation whose sizes are unknown: high, so a known alternative wins, but finite. */
@@ -37,12 +35,6 @@ export function enodeMeasures(egraph: EGraphView<OptimizerData>, node: ENode, id
   if (kids.some((k) => k.family !== "la" || k.invalid)) return "not LA";
   const inputs = kids.map((k) => (k.family === "la" ? k.stats : undefined)!);
   const fromWork = (work: TimeInputs): OperationMeasures => ({ seconds: estimateTime(work, constants).seconds, flops: work.flops, bytes: work.bytesRead + work.bytesWritten });
-  const fused = fusedOp(node.op);
-  if (fused) {
-    const matrices = inputs.map(knownMatrix);
-    if (matrices.some((m) => m === undefined)) return "unknown";
-    return fromWork(fused.work(matrices as MatrixStats[]));
-  }
   const fill = fillDims(node.op);
   if (fill) {
     const constant = kids[0]!.family === "la" ? kids[0]!.constant : undefined;
@@ -55,9 +47,4 @@ export function enodeMeasures(egraph: EGraphView<OptimizerData>, node: ENode, id
   if (!estimate.known) return "unknown";
   const { seconds, flops, bytesRead, bytesWritten } = estimate.cost;
   return { seconds, flops, bytes: bytesRead + bytesWritten };
-}
-
-function knownMatrix(stats: NodeStats): MatrixStats | undefined {
-  if (stats.type.dataType !== "matrix" || stats.rows === null || stats.cols === null || stats.nnz === null) return undefined;
-  return { kind: "matrix", rows: stats.rows, cols: stats.cols, nnz: Math.round(stats.nnz) };
 }

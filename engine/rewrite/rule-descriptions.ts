@@ -81,10 +81,6 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "sign-idempotent": "sign(sign(x)) = sign(x)",
   "abs-of-negation": "abs(-x) = abs(x)",
   "transpose-of-function": "t(exp(X)) = exp(t(X))",
-  // Fused operators (fused-ops.ts).
-  "fuse-wsloss": "fused weighted squared loss (wsloss)",
-  "fuse-wsloss-plus": "fused weighted squared loss (wsloss, +)",
-  "fuse-mmchain": "fused matrix-multiply chain (mmchain)",
   // Merges that are not rule applications.
   congruence: "equal operands give equal results",
   "constant folding": "constant folding",

@@ -1,17 +1,16 @@
-/** The optimizer's rule sets (SPORES): LA→RA, RA identities, RA→LA, black-box functions, fused operators. */
-import { FUSED_RULES } from "./fused-ops";
+/**
+ * The optimizer's rule sets (SPORES): LA→RA, RA identities, RA→LA,
+ * black-box functions. Fusion is not a rule: the fusion planner
+ * (engine/fusion) decides which operations run fused, on the block as
+ * written and on the extracted plans.
+ */
 import { RELATIONAL_RULES } from "./rules-relational";
 import { RELATIONAL_TO_LA_RULES } from "./rules-relational-to-la";
 import { FUNCTION_RULES } from "./rules-functions";
 import { BIND_NORMAL_FORM_RULES, LA_TO_RA_RULES, UNBIND_RULES } from "./rules-la-to-ra";
 import type { RuleSpec } from "./rule-spec";
 
-export interface RuleSetOptions {
-  /** Include the fused-operator identities (default true). */
-  fused?: boolean;
-}
-
-export function optimizerRuleSpecs(options: RuleSetOptions = {}): RuleSpec[] {
+export function optimizerRuleSpecs(): RuleSpec[] {
   return [
     ...LA_TO_RA_RULES,
     ...BIND_NORMAL_FORM_RULES,
@@ -19,7 +18,6 @@ export function optimizerRuleSpecs(options: RuleSetOptions = {}): RuleSpec[] {
     ...RELATIONAL_RULES,
     ...RELATIONAL_TO_LA_RULES,
     ...FUNCTION_RULES,
-    ...(options.fused === false ? [] : FUSED_RULES),
   ];
 }
 

@@ -10,9 +10,9 @@ import type { EGraph } from "../egraph";
 import type { OptimizerData } from "./analysis";
 import type { AttributeTable } from "./attributes";
 import { compileRules } from "./compile-rules";
-import { liftingRuleSpecs, optimizerRuleSpecs, type RuleSetOptions } from "./rules";
+import { liftingRuleSpecs, optimizerRuleSpecs } from "./rules";
 
-export interface SaturationOptions extends RuleSetOptions {
+export interface SaturationOptions {
   /** The safety net: milliseconds of CPU time (or of `clock`) for both phases together; normally the work bounds stop saturation long before. */
   timeLimitMs?: number;
   /** The safety net's clock, ms (default: this process's CPU time). */
@@ -37,7 +37,7 @@ export interface SaturationOptions extends RuleSetOptions {
  * the 10 s (CPU time) safety net is far above what it takes (about a second
  * there, the largest example block).
  */
-export const DEFAULT_SATURATION: Required<Omit<SaturationOptions, "shouldStop" | "fused" | "clock">> = {
+export const DEFAULT_SATURATION: Required<Omit<SaturationOptions, "shouldStop" | "clock">> = {
   timeLimitMs: DEFAULT_TIME_SAFETY_NET_MS,
   nodeLimit: 4_000,
   iterationLimit: 30,
@@ -74,7 +74,7 @@ export function saturate(egraph: EGraph<OptimizerData>, attributes: AttributeTab
     timeLimitMs,
   });
   if (lifting.stopReason !== "saturated" && lifting.stopReason !== "iterationLimit") return lifting;
-  const rules = compileRules(optimizerRuleSpecs(options), attributes);
+  const rules = compileRules(optimizerRuleSpecs(), attributes);
   const full = runRewrites(egraph, rules, {
     ...common,
     iterationLimit: options.iterationLimit ?? DEFAULT_SATURATION.iterationLimit,

@@ -1,14 +1,12 @@
 /**
  * An extracted LA term back to DML: an expression AST printed by the
  * syntax stage's printer (which parenthesizes by precedence). Opaque leaves
- * and fused operators print as DML text given by the caller / the fused
- * operator's template.
+ * print as DML text given by the caller.
  */
 import type { Term } from "../egraph/types";
 import type { Argument, Expression, Range } from "../syntax/ast";
 import { parse } from "../syntax/parse";
 import { printExpression } from "../syntax/printer";
-import { fusedOp } from "./fused-ops";
 import { fillDims, literalValue } from "./la-ops";
 
 const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -47,11 +45,6 @@ export function termToExpression(term: Term, leafText: LeafText): Expression {
     const text = leafText(term.op);
     if (text === undefined) throw new UnprintableTermError(`cannot print leaf ${term.op}`);
     return parseExpression(text);
-  }
-  const fused = fusedOp(term.op);
-  if (fused) {
-    const parts = kids().map((k) => `(${printExpression(k)})`);
-    return parseExpression(fused.template.replace(/\$(\d+)/g, (_, n: string) => parts[Number(n) - 1]!));
   }
   const fill = fillDims(term.op);
   if (fill) return call("matrix", kids(), [undefined], [["rows", numberExpression(fill.rows)], ["cols", numberExpression(fill.cols)]]);

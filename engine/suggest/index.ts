@@ -1,5 +1,5 @@
 /** Public surface of the suggest stage: per-block optimization into verified, user-facing suggestions. */
-export { optimizeBlock, type BlockInput, type BlockOptimization, type DroppedSuggestion, type FusedPart, type PlanNode, type StatementFusion, type Suggestion, type SuggestOptions } from "./optimize-block";
+export { optimizeBlock, type BlockInput, type BlockOptimization, type DroppedSuggestion, type PlanNode, type Suggestion, type SuggestOptions } from "./optimize-block";
 export { suggestionEdits } from "./suggestion-edits";
 export { statementRoots, type StatementRoot } from "./statement-roots";
 export { randomInputs, shrinkDimensions, type InputCase, type VariableShape } from "./random-inputs";
@@ -8,3 +8,5 @@ export { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough, t
 export { safetyNetNote } from "./safety-net";
 export { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, spend, type DocumentBudget } from "./document-budget";
 export { optimizeProgram, type ProgramOptimization } from "./optimize-program";
+export { emptyFusionView, shiftFusionView } from "./fusion-view";
+export type { BlockFusion, FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";

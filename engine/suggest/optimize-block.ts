@@ -9,7 +9,7 @@
  * temporaries (a multi-statement edit).
  */
 import type { ClassId, ENode } from "../egraph/types";
-import { reachableChoices, type Extraction, type ExtractionGraph } from "../extract";
+import { type Extraction, type ExtractionGraph } from "../extract";
 import { nodesReachableFrom } from "../program/dag-reachable";
 import type { BlockDag } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
@@ -17,7 +17,11 @@ import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductFo
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Position, Range } from "../syntax/ast";
 import { textInRange } from "../syntax/ranges";
-import { extractedTerm, NAME_PREFIX } from "./plan-graph";
+import type { BlockFusion } from "./block-fusion";
+import { fusedPlanCost } from "./fused-plan-cost";
+import { asWrittenFusion, leafText, rewrittenFusion, type Replacement } from "./fusion-input";
+import type { ExtractedPlan } from "./plan-dag";
+import { extractedTerm } from "./plan-graph";
 import { addMeasures, planMeasures, type PlanMeasures } from "./plan-measures";
 import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
 import { type Extractor, originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
@@ -74,7 +78,7 @@ export interface Suggestion {
 }
 
 export interface PlanNode {
-  /** The optimizer's operator (`mm`, `+`, `sum`, `name:X`, `fused:wsloss`, ...). */
+  /** The optimizer's operator (`mm`, `+`, `sum`, `name:X`, ...). */
   op: string;
   children: number[];
   /** Estimated seconds of this operation alone. */
@@ -91,25 +95,10 @@ export interface DroppedSuggestion {
   reason: string;
 }
 
-/** A fused operator in a statement's plan: SystemDS runs `text` as one operator (`op`, e.g. wsloss) without its intermediates. */
-export interface FusedPart {
-  op: string;
-  text: string;
-}
-
-/** The fused operators of one statement's original plan (as SystemDS executes it). */
-export interface StatementFusion {
-  range: Range;
-  target: string;
-  fused: FusedPart[];
-  /** That plan, root first: the fused operators as nodes (`fused:wsloss`) over the inputs they read. */
-  plan: PlanNode[];
-}
-
 export interface BlockOptimization {
   suggestions: Suggestion[];
-  /** Statements whose original plan SystemDS runs with fused operators. */
-  fusion: StatementFusion[];
+  /** The block's fusion plans as written and as rewritten (block-fusion.ts). */
+  fusion: BlockFusion;
   dropped: DroppedSuggestion[];
   /** Why saturation stopped: "saturated", a work bound ("iterationLimit", "nodeLimit", "applyLimit", "rebuildLimit", "documentBudget"), the safety net ("timeLimit"), "cancelled". */
   stopReason: string;
@@ -150,7 +139,7 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
     };
   }
   const roots = statementRoots(input.block, input.dag).filter((r) => isOptimizable(input, r));
-  if (roots.length === 0) return { suggestions: [], fusion: [], dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start };
+  if (roots.length === 0) return { suggestions: [], fusion: { asWritten: asWrittenFusion(input) }, dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start };
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
   const bounded = blockSaturation(options.saturation ?? {}, options.documentBudget);
@@ -160,28 +149,29 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   const outcomes = new Map<StatementRoot, Outcome>();
   const planGraphs: ExtractionGraph[] = [];
   const suggested: StatementPlan[] = [];
-  const fusion: StatementFusion[] = [];
   for (const root of roots) {
     const plan = planStatement(block, root, isOriginal, options.extract);
     if (!plan) continue;
     planGraphs.push(plan.after.graph);
-    const fused = fusedParts(input, block, plan.before.graph, plan.before.extraction);
-    if (fused.length > 0) fusion.push({ range: root.range, target: root.target, fused, plan: planNodes(block, plan.before.graph, plan.before.extraction) });
     const outcome = finish(input, block, plan, options);
     if (outcome) outcomes.set(root, outcome);
     if (outcome?.kind === "suggestion") suggested.push(plan);
   }
   for (const [root, outcome] of shareTemporaries(input, block, suggested, isOriginal, options)) outcomes.set(root, outcome);
   const suggestions: Suggestion[] = [];
+  const replacements: Replacement[] = [];
   const dropped: DroppedSuggestion[] = [];
   for (const root of roots) {
     const outcome = outcomes.get(root);
-    if (outcome?.kind === "suggestion") suggestions.push(outcome.suggestion);
-    else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
+    if (outcome?.kind === "suggestion") {
+      suggestions.push(outcome.suggestion);
+      replacements.push(outcome.replacement);
+    } else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
   }
+  const rewritten = rewrittenFusion(input, block, replacements);
   const result: BlockOptimization = {
     suggestions,
-    fusion,
+    fusion: { asWritten: asWrittenFusion(input), ...(rewritten ? { rewritten } : {}) },
     dropped,
     // No report: the document's work budget was spent by earlier blocks.
     stopReason: report?.stopReason ?? "documentBudget",
@@ -205,12 +195,13 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
   const temporaries = sharedTemporaries(suggested, input.sourceText);
   if (temporaries.length === 0) return new Map();
   const names = new Map(temporaries.map((t) => [t.cls, t.name]));
-  const definitions = new Map<SharedTemporary, { text: string; measures: PlanMeasures }>();
+  const definitions = new Map<SharedTemporary, { text: string; measures: PlanMeasures; cost: number; plan: ExtractedPlan }>();
   for (const temporary of temporaries) {
     const plan = planClass(block, temporary.cls, temporary.users[0]!, options.extract);
     if (!plan) return new Map();
     try {
-      definitions.set(temporary, { text: termToDml(plan.term, (op) => leafText(input, block, op)), measures: planMeasures(block, plan.graph, plan.extraction) });
+      const extracted = { graph: plan.graph, extraction: plan.extraction };
+      definitions.set(temporary, { text: termToDml(plan.term, (op) => leafText(input.sourceText, block, op)), measures: planMeasures(block, plan.graph, plan.extraction), cost: planCost(block, extracted), plan: extracted });
     } catch {
       return new Map();
     }
@@ -221,7 +212,7 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
     const owned = temporaries.filter((t) => t.users[0] === user);
     const used = temporaries.filter((t) => t.users.includes(user));
     if (!plan) return new Map();
-    const shared = { owned: owned.map((t) => ({ name: t.name, cost: t.cost, ...definitions.get(t)! })), used: used.map((t) => ({ name: t.name, text: definitions.get(t)!.text })) };
+    const shared = { owned: owned.map((t) => ({ name: t.name, ...definitions.get(t)! })), used: used.map((t) => ({ name: t.name, text: definitions.get(t)!.text })) };
     const outcome = finish(input, block, plan, options, shared);
     if (outcome?.kind !== "suggestion") return new Map();
     outcome.suggestion.sharedWith = [...new Set(used.flatMap((t) => t.users))].filter((u) => u !== user).map((u) => u.root.target);
@@ -282,11 +273,12 @@ function isOptimizable(input: BlockInput, root: StatementRoot): boolean {
   return stats !== undefined && (stats.type.dataType === "scalar" || (stats.type.dataType === "matrix" && stats.rows !== null && stats.cols !== null));
 }
 
-type Outcome = { kind: "suggestion"; suggestion: Suggestion } | { kind: "dropped"; dropped: DroppedSuggestion } | undefined;
+/** A suggestion with what the block's rewritten fusion plan needs: the statement's plan and the temporaries its edit assigns. */
+type Outcome = { kind: "suggestion"; suggestion: Suggestion; replacement: Replacement } | { kind: "dropped"; dropped: DroppedSuggestion } | undefined;
 
 interface SharedUse {
-  /** Temporaries this statement assigns first (their cost is its cost). */
-  owned: { name: string; text: string; cost: number; measures: PlanMeasures }[];
+  /** Temporaries this statement assigns first (their cost, with fusion, is its cost). */
+  owned: { name: string; text: string; cost: number; measures: PlanMeasures; plan: ExtractedPlan }[];
   /** Every temporary its plan may use. */
   used: { name: string; text: string }[];
 }
@@ -294,14 +286,15 @@ interface SharedUse {
 /** The statement's suggestion if its plan is cheaper by the margin, prints, and verifies. */
 function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, options: SuggestOptions, shared?: SharedUse): Outcome {
   const { root } = plan;
-  const costBefore = plan.before.extraction.dagCost;
-  const costAfter = plan.after.extraction.dagCost + (shared?.owned.reduce((sum, t) => sum + t.cost, 0) ?? 0);
+  // Both plans as they would run, each with its fused operators (fused-plan-cost.ts).
+  const costBefore = planCost(block, plan.before);
+  const costAfter = planCost(block, plan.after) + (shared?.owned.reduce((sum, t) => sum + t.cost, 0) ?? 0);
   const thresholds = { minSaving: options.minSaving ?? DEFAULT_SAVING_THRESHOLDS.minSaving, minSavingMs: options.minSavingMs ?? DEFAULT_SAVING_THRESHOLDS.minSavingMs };
   if (!savesEnough(costBefore, costAfter, thresholds)) return undefined;
   const original = textInRange(input.sourceText, root.range);
   let rewritten: string;
   try {
-    rewritten = termToDml(extractedTerm(plan.after.graph, plan.after.extraction), (op) => leafText(input, block, op));
+    rewritten = termToDml(extractedTerm(plan.after.graph, plan.after.extraction), (op) => leafText(input.sourceText, block, op));
   } catch (error) {
     return { kind: "dropped", dropped: { target: root.target, original, rewritten: "", reason: `cannot print the plan: ${(error as Error).message}` } };
   }
@@ -341,22 +334,13 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
     plan: planNodes(block, plan.after.graph, plan.after.extraction),
   };
   if (shared && shared.owned.length > 0) suggestion.temporaries = shared.owned.map((t) => ({ name: t.name, text: t.text, insertAt: root.statementStart }));
-  return { kind: "suggestion", suggestion };
+  const replacement: Replacement = { root, plan: plan.after, temporaries: (shared?.owned ?? []).map((t) => ({ name: t.name, plan: t.plan })) };
+  return { kind: "suggestion", suggestion, replacement };
 }
 
-/** The fused operators an extracted plan uses, each printed as the DML it fuses. */
-function fusedParts(input: BlockInput, block: BlockEGraph, graph: ExtractionGraph, extraction: Extraction): FusedPart[] {
-  const parts: FusedPart[] = [];
-  for (const [cls, id] of reachableChoices(graph, extraction.choices)) {
-    const node = graph.nodes.get(id)!;
-    if (!node.op.startsWith("fused:")) continue;
-    try {
-      parts.push({ op: node.op.slice("fused:".length), text: termToDml(extractedTerm(graph, extraction, cls), (op) => leafText(input, block, op)) });
-    } catch {
-      // a fused part that cannot be printed is left out
-    }
-  }
-  return parts;
+/** An extracted plan's seconds with fusion (its extraction cost when the plan cannot be a fusion DAG). */
+function planCost(block: BlockEGraph, plan: ExtractedPlan): number {
+  return fusedPlanCost(block, plan)?.fused ?? plan.extraction.dagCost;
 }
 
 /** The extracted plan as indexed nodes, root first, each class once. */
@@ -390,12 +374,6 @@ function explain(block: BlockEGraph, root: StatementRoot, graph: ExtractionGraph
 function egraphNnz(block: BlockEGraph, id: ClassId): number | null {
   const data = block.egraph.data(id);
   return data.family === "la" ? data.stats.nnz : null;
-}
-
-function leafText(input: BlockInput, block: BlockEGraph, op: string): string | undefined {
-  if (op.startsWith(NAME_PREFIX)) return op.slice(NAME_PREFIX.length);
-  const node = block.leafNodes.get(op);
-  return node ? `(${textInRange(input.sourceText, node.range)})` : undefined;
 }
 
 /**

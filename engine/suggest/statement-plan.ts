@@ -1,7 +1,6 @@
 /**
  * One statement's plans in the saturated block e-graph: the original plan
- * (the DAG's own e-nodes, plus the fused operators SystemDS would use on
- * them), extracted greedily with DAG costs, and the cheapest plan, extracted
+ * (the DAG's own e-nodes), extracted greedily with DAG costs, and the cheapest plan, extracted
  * by the given extractor (greedy by default, or the ILP).
  * Values that variables hold before the statement are named leaves; extra
  * names (shared temporaries) can be given. The cheapest plan keeps the
@@ -33,14 +32,10 @@ function nodeKey(block: BlockEGraph, node: ENode): string {
   return `${node.op}|${node.children.map((c) => block.egraph.find(c)).join(",")}`;
 }
 
-/** What every statement's original plan may use: the DAG's e-nodes, and fused operators over their classes. */
+/** What every statement's original plan may use: the DAG's own e-nodes (its fusion is costed afterwards, by the fusion planner). */
 export function originalPlanFilter(block: BlockEGraph): (node: ENode) => boolean {
-  const { egraph } = block;
   const originals = new Set(block.originalNodes.map((n) => nodeKey(block, n)));
-  const originalClasses = new Set(block.classOfNode.map((c) => egraph.find(c)));
-  // SystemDS fuses these itself: the original plan is costed as executed, with its fused operators.
-  const fusedOverOriginals = (node: ENode) => node.op.startsWith("fused:") && node.children.every((c) => originalClasses.has(egraph.find(c)));
-  return (node) => originals.has(nodeKey(block, node)) || fusedOverOriginals(node);
+  return (node) => originals.has(nodeKey(block, node));
 }
 
 /**

@@ -22,7 +22,7 @@
  */
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { BlockDagInfo as BlockInfo } from "../../engine/program/dag-program";
-import { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, spend, type BlockOptimization, type DocumentBudget, type Suggestion } from "../../engine/suggest";
+import { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, emptyFusionView, shiftFusionView, spend, type BlockOptimization, type DocumentBudget, type Suggestion } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
 import { rangeTexts, shiftRange } from "../../engine/syntax/ranges";
 import type { Diagnostic } from "../../engine/syntax";
@@ -151,7 +151,7 @@ export class BlockOptimizer {
 function stoppedResult(error: unknown): BlockOptimization {
   const limitMs = error instanceof OptimizerStoppedError ? error.limitMs : 0;
   const why = error instanceof Error ? error.message : String(error);
-  return { suggestions: [], fusion: [], dropped: [], stopReason: STOPPED, ...(limitMs > 0 ? { safetyNet: { what: "saturation" as const, limitMs, ms: limitMs } } : {}), work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: limitMs, planGraphs: [], stoppedBecause: why } as BlockOptimization;
+  return { suggestions: [], fusion: { asWritten: emptyFusionView() }, dropped: [], stopReason: STOPPED, ...(limitMs > 0 ? { safetyNet: { what: "saturation" as const, limitMs, ms: limitMs } } : {}), work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: limitMs, planGraphs: [], stoppedBecause: why } as BlockOptimization;
 }
 
 /** A warning on the first line of each block whose optimization was stopped: the block gets no hints, the rest of the workspace does. */
@@ -215,6 +215,7 @@ function shifted(cached: Cached, start: Position): BlockOptimization {
     if (s.temporaries) moved.temporaries = s.temporaries.map((t) => ({ ...t, insertAt: move(t.insertAt) }));
     return moved;
   });
-  const fusion = cached.result.fusion.map((f) => ({ ...f, range: shiftRange(f.range, lines) }));
+  const { asWritten, rewritten } = cached.result.fusion;
+  const fusion = { asWritten: shiftFusionView(asWritten, lines), ...(rewritten ? { rewritten: shiftFusionView(rewritten, lines) } : {}) };
   return { ...cached.result, suggestions, fusion };
 }

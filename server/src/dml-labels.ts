@@ -3,11 +3,11 @@
  * operation as it is written with its non-trivial operands abbreviated
  * (`sum(…)`, `(…)^2`, `X %*% t(…)`), the variable a statement assigns
  * (`G`), and an optimizer plan's node printed back to DML the same way
- * (`Uk %*% (…)`, `wsloss(X, U, V)`). Variables and constants stay written
+ * (`Uk %*% (…)`). Variables and constants stay written
  * out; anything longer than a short line is cut with `…`.
  */
 import type { DagNode } from "../../engine/program/dag-types";
-import { fusedOp, termToDml } from "../../engine/rewrite";
+import { termToDml } from "../../engine/rewrite";
 import type { Term } from "../../engine/egraph/types";
 import type { PlanNode } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
@@ -102,7 +102,7 @@ function leafLabel(op: string): string | undefined {
 /**
  * Labels of an optimizer plan's nodes (engine/suggest's PlanNode, root
  * first): each printed as DML with its leaf operands named and its other
- * operands as `…`; a fused operator as `name(operands)`; an operator that
+ * operands as `…`; an operator that
  * has no DML form keeps its name.
  */
 export function planNodeLabels(plan: readonly PlanNode[]): string[] {
@@ -115,14 +115,6 @@ export function planNodeLabels(plan: readonly PlanNode[]): string[] {
       return { op: `var:${HOLE}${k}`, children: [] };
     };
     const operands = node.children.map(operand);
-    const fused = fusedOp(node.op);
-    if (fused) {
-      const names = node.children.map((child) => {
-        const c = plan[child]!;
-        return (c.children.length === 0 ? leafLabel(c.op) : undefined) ?? "…";
-      });
-      return shorten(`${node.op.slice("fused:".length)}(${names.join(", ")})`);
-    }
     try {
       const printed = termToDml({ op: node.op, children: operands }, () => undefined);
       return shorten(printed.replace(new RegExp(`${HOLE}\\d+`, "g"), "…"));

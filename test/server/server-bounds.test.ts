@@ -8,7 +8,7 @@ import { analyzeText } from "../../engine/stats/program-analysis";
 import { BlockOptimizer, budgetSpentDiagnostics, STOPPED, stoppedBlockDiagnostics } from "../../server/src/block-optimizations";
 import { boundedMeasuredSizes } from "../../server/src/measured-sizes";
 import { OptimizerStoppedError, workerRunner, type BlockRunner } from "../../server/src/optimizer-thread";
-import type { BlockOptimization } from "../../engine/suggest";
+import { emptyFusionView, type BlockOptimization } from "../../engine/suggest";
 
 test("measured sizes: at most N documents (oldest out) and M variables each; invalid entries ignored", () => {
   const sizes = boundedMeasuredSizes(2, 3);
@@ -24,7 +24,7 @@ test("measured sizes: at most N documents (oldest out) and M variables each; inv
   assert.equal(sizes.documents, 1);
 });
 
-const empty = (): BlockOptimization => ({ suggestions: [], fusion: [], dropped: [], stopReason: "saturated", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: 0 });
+const empty = (): BlockOptimization => ({ suggestions: [], fusion: { asWritten: emptyFusionView() }, dropped: [], stopReason: "saturated", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: 0 });
 
 test("the optimizer cache is bounded by estimated bytes and drops a closed document's blocks", async () => {
   const runs: number[] = [];
