@@ -212,6 +212,18 @@ export function mapsZeroToZero(v: number | boolean | undefined): boolean {
   return v === 0 || v === false;
 }
 
+/**
+ * The most matrix operands a node may merge operators from: exploration
+ * enumerates every subset of the mergeable operands (2^k entries), so an
+ * n-ary `min`/`max` or `cbind` of many computed operands merges none and
+ * reads them materialized (SystemDS's memo entries hold at most 3 inputs).
+ */
+export const MAX_MERGED_OPERANDS = 4;
+
+export function hasFewOperands(dag: FusionDag, node: number): boolean {
+  return new Set(dag.nodes[node]!.inputs.filter((i) => !isScalar(dag, i))).size <= MAX_MERGED_OPERANDS;
+}
+
 /** The node's single consumers, each once. */
 export function consumersOf(dag: FusionDag, node: number): number[] {
   return [...new Set(dag.consumers[node] ?? [])];
