@@ -6,7 +6,8 @@
  * product `t(x) %*% y` is a full sum of `x * y`.
  *
  * - open: a cell-wise operation (unary; binary matrix-scalar, matrix-vector,
- *   matrix-matrix; ifelse; replace) with a known result that is not 1 x 1;
+ *   matrix-matrix; ifelse; replace; n-ary min/max) with a known result that
+ *   is not 1 x 1;
  *   also the transpose `t(x)` of a column vector read only by dot products,
  *   so the product reads x (open-invalid: not an operator on its own);
  * - fuse: into a cell-wise operation, a Cell aggregation, a dot product, or
