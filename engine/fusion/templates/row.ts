@@ -110,7 +110,7 @@ export const rowTemplate: FusionTemplate = {
   },
 };
 
-/** `cbind(A, B, ...)` of matrices with the same rows (more than one), the first a matrix: appended per row. */
+/** `cbind(A, B, ...)` of matrices with the same (known, more than one) rows: appended per row. */
 function isRowCbind(dag: FusionDag, node: number): boolean {
   const n = dag.nodes[node]!;
   const out = shapeOf(dag, node);
