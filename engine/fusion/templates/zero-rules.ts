@@ -8,7 +8,7 @@
  *   `round`, `sign`, `-X`, ...; not `exp`, `cos`, `!`, `X == 0`, `X + 1`);
  * - `ifelse(c, a, b)`: b zero, and c zero (b is taken) or a zero too;
  * - `replace(target, pattern, replacement)`: target zero, and the pattern a
- *   non-zero constant or the replacement 0;
+ *   non-zero (or NaN) constant or the replacement 0;
  * - `min`/`max` of several arguments: all zero or constant, the result 0.
  * Used by the sparse-safety analysis of an operator (sparse-safety.ts) and
  * by the Outer template's search for a driver (zero-drivers.ts).
@@ -56,7 +56,7 @@ export function cellwiseIsZero(dag: FusionDag, node: number, at: (input: number)
         if (target === undefined) return undefined;
         const p = pattern === undefined ? undefined : constantOf(dag, pattern);
         const r = replacement === undefined ? undefined : constantOf(dag, replacement);
-        return isZero(at(target)) && ((p !== undefined && p !== 0 && !Number.isNaN(p)) || r === 0);
+        return isZero(at(target)) && ((p !== undefined && p !== 0) || r === 0);
       }
       if (name === "min" || name === "max") {
         const operands = n.inputs.map(at);

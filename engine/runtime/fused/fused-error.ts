@@ -1,0 +1,51 @@
+/**
+ * Why a fused operator could not be evaluated with its template's
+ * semantics: a covered node the skeleton cannot compute (a column
+ * aggregate consumed inside a Row operator, a matrix product inside a
+ * Cell expression, ...) or a binding that breaks the operator contract.
+ * The message names the operator and the node, so a property test that
+ * meets one fails with it instead of skipping the operator.
+ */
+import type { DagNode } from "../../program/dag-types";
+import type { FusionDag } from "../../fusion/fusion-dag";
+import type { FusedOperator } from "../../fusion/types";
+
+export class FusedOperatorError extends Error {
+  override readonly name = "FusedOperatorError";
+  constructor(
+    message: string,
+    readonly operator: number,
+    readonly node: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Throws a FusedOperatorError: "fused operator #3 (row) at node 12 (sum:col): <why>". */
+export function operatorFailure(dag: FusionDag, op: FusedOperator, node: number | undefined, why: string): never {
+  const where = node === undefined ? "" : ` at node ${node} (${nodeLabel(dag.nodes[node])})`;
+  throw new FusedOperatorError(`fused operator #${op.id} (${op.template})${where}: ${why}`, op.id, node);
+}
+
+/** A short name of a node's operation: `*`, `sum:row`, `matmul`, `ifelse`, `X`, `2`. */
+export function nodeLabel(node: DagNode | undefined): string {
+  if (!node) return "missing";
+  const op = node.op;
+  switch (op.kind) {
+    case "binary":
+    case "unary":
+      return op.op;
+    case "aggregate":
+      return `${op.fn}:${op.direction}`;
+    case "call":
+      return op.name;
+    case "input":
+      return op.name;
+    case "literal":
+      return String(op.value);
+    case "cast":
+      return `as.${op.to}`;
+    default:
+      return op.kind;
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * Reference evaluation of fused operators (the fusion planner's CPlans)
+ * over the runtime's kernels, and the unfused values they must equal.
+ */
+export { evaluateFusedOperator, checkOperator } from "./evaluate-fused";
+export { UnfusedEvaluator, type UnfusedOptions } from "./unfused-evaluator";
+export { FusedOperatorError } from "./fused-error";
+export { valueDifference } from "./value-difference";
