@@ -2,13 +2,15 @@
  * The plan view's page: the statement block under the cursor as its DAG
  * before optimization (every operation named by the DML it stands for and
  * the variable it assigns, with dims, nnz and estimated time), each cheaper
- * rewrite's plan after (fused operators marked), and the fused operators of
- * the block as written (the fusion planner's), from the server's
- * `dmlLens/plan` answer. Each drawing fits the panel's width when the page
+ * rewrite's plan after, and the fusion planner's
+ * plan of the block as written and as rewritten, each fused operator a
+ * frame around the operations it computes (fusion-html.ts), from the
+ * server's `dmlLens/plan` answer. Each drawing fits the panel's width when the page
  * opens; its buttons (or Ctrl + mouse wheel) zoom in, out and back to fit.
  */
 import type { PlanNode } from "../../engine/suggest";
 import type { PlanView, PlanViewNode } from "../../server/src/plan-view";
+import { FUSION_STYLE, fusionSection } from "./fusion-html";
 import { graphSvg, nodeDetail, type GraphNode } from "./plan-svg";
 import { escapeHtml, formatDuration } from "./results-html";
 import { webviewPage } from "./webview-page";
@@ -72,9 +74,7 @@ export function planHtml(plan: PlanView, title: string, cspSource: string, nonce
         `<section class="rewrite"><h3>${escapeHtml(s.target)} = <code>${escapeHtml(s.rewritten)}</code></h3><div class="meta">line ${s.range.start.line + 1}: estimated ${formatDuration(s.costBefore)} → ${formatDuration(s.costAfter)}</div>${zoomable(planGraph(s.plan, s.labels, s.target, `after${k}`, `the plan of ${s.target} after optimization`))}</section>`,
     )
     .join("");
-  const fusion = (plan.fusion?.asWritten.operators ?? [])
-    .map((op) => `<section class="fusion"><div class="meta">${op.range ? `line ${op.range.start.line + 1}: ` : ""}<code>${escapeHtml(op.text)}</code> as one ${escapeHtml(op.template)} operator (${escapeHtml(op.variant)})</div></section>`)
-    .join("");
+  const fusion = fusionSection(plan.fusion, zoomable);
   return webviewPage(
     "DML plan",
     cspSource,
@@ -82,10 +82,11 @@ export function planHtml(plan: PlanView, title: string, cspSource: string, nonce
 .graph { overflow: auto; border: 1px solid var(--vscode-panel-border, #8884); }
 .zoom { margin: 4px 0; } .zoom button { min-width: 28px; color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); border: none; padding: 2px 6px; cursor: pointer; } .zoom .scale { color: var(--vscode-descriptionForeground); font-size: 11px; }
 svg.plan .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-panel-border, #888); }
-svg.plan .node.fused rect { stroke: var(--vscode-charts-orange, #d18616); stroke-width: 2; }
 svg.plan text { fill: var(--vscode-foreground); font-size: 12px; text-anchor: middle; font-family: var(--vscode-editor-font-family); }
 svg.plan text.detail { fill: var(--vscode-descriptionForeground); font-size: 11px; }
-svg.plan .edges polyline { fill: none; stroke: var(--vscode-descriptionForeground, #888); } svg.plan marker path { fill: var(--vscode-descriptionForeground, #888); }`,
+svg.plan .edges polyline { fill: none; stroke: var(--vscode-descriptionForeground, #888); } svg.plan marker path { fill: var(--vscode-descriptionForeground, #888); }
+h4 { font-size: 0.95em; margin: 10px 0 4px; }
+${FUSION_STYLE}`,
     `<h2>${escapeHtml(title)}</h2>
 <h3>Before: the block as written</h3>
 <div class="meta" id="before-cost">${shown.length} operations, estimated ${formatDuration(totalBefore)}${plan.before.some((n) => n.cost === null) ? " plus operations of unknown size" : ""}; each box: the DML it computes (the variable it assigns), its size and estimated time; arrows from inputs to results</div>
@@ -93,7 +94,7 @@ ${zoomable(before)}
 <h3>After: cheaper rewrites</h3>
 ${after || `<div class="meta" id="no-rewrites">No cheaper equivalent found for this block (yet: the optimizer may still be running).</div>`}
 <h3>Fusion</h3>
-${fusion ? `<div id="fusion">${fusion}</div>` : `<div class="meta">No fused operators in this block.</div>`}`,
+${fusion}`,
     nonce ? { nonce, code: ZOOM_SCRIPT } : undefined,
   );
 }
@@ -104,8 +105,7 @@ function planGraph(plan: readonly PlanNode[], labels: readonly string[], target:
     id: `${prefix}.${i}`,
     title: i === 0 ? `${target} = ${labels[i] ?? n.op}` : (labels[i] ?? n.op),
     detail: nodeDetail(n.rows, n.cols, n.nnz, n.cost),
-    fused: n.op.startsWith("fused:"),
-    tooltip: n.op.startsWith("fused:") ? `fused operator ${n.op.slice("fused:".length)}: one pass, no intermediates` : n.op,
+    tooltip: n.op,
   }));
   const edges = plan.flatMap((n, i) => n.children.map((child) => ({ from: `${prefix}.${child}`, to: `${prefix}.${i}` })));
   return graphSvg(nodes, edges, label);

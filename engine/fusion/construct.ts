@@ -52,28 +52,33 @@ export function templatesByType(templates: readonly FusionTemplate[]): Map<Templ
   return new Map(templates.map((t) => [t.type, t]));
 }
 
-/** The best valid root entry of a node: the preferred template, then the most fused inputs. */
-export function rootEntry(selected: EntrySource, node: number): MemoEntry | undefined {
+/** The valid root entries of a node that fuse something, best first: the preferred template, then the most fused inputs. */
+export function rootEntries(selected: EntrySource, node: number): MemoEntry[] {
   const candidates = selected.get(node).filter((e) => isValidRoot(e.status) && e.inputs.some((i) => i >= 0));
-  candidates.sort((a, b) => ROOT_PREFERENCE.indexOf(a.template) - ROOT_PREFERENCE.indexOf(b.template) || fusedCount(b) - fusedCount(a));
-  return candidates[0];
+  return candidates.sort((a, b) => ROOT_PREFERENCE.indexOf(a.template) - ROOT_PREFERENCE.indexOf(b.template) || fusedCount(b) - fusedCount(a));
+}
+
+/** The best valid root entry of a node (see rootEntries). */
+export function rootEntry(selected: EntrySource, node: number): MemoEntry | undefined {
+  return rootEntries(selected, node)[0];
 }
 
 /**
- * The fused operator rooted at a materialized `node`, or undefined when the
- * node runs as a single operation (no valid root entry, or the template
- * rejects the operator's binding).
+ * The fused operator rooted at a materialized `node`: of its root entries,
+ * best first, the first whose template accepts the operator's binding
+ * (e.g. an Outer entry whose product was materialized has no product to
+ * bind: the Cell entry roots the operator instead); undefined when none
+ * does and the node runs as a single operation.
  */
 export function operatorAt(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number): OperatorShape | undefined {
-  const candidates = selected.get(node).filter((e) => isValidRoot(e.status) && e.inputs.some((i) => i >= 0));
-  candidates.sort((a, b) => ROOT_PREFERENCE.indexOf(a.template) - ROOT_PREFERENCE.indexOf(b.template) || fusedCount(b) - fusedCount(a));
-  for (const entry of candidates) {
-    const op = operatorOf(dag, selected, byType, node, entry);
-    if (op) return op;
+  for (const entry of rootEntries(selected, node)) {
+    const operator = operatorOf(dag, selected, byType, node, entry);
+    if (operator) return operator;
   }
   return undefined;
 }
 
+/** The operator the root entry `entry` of `node` covers, if its template binds it. */
 function operatorOf(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number, entry: MemoEntry): OperatorShape | undefined {
   const template = byType.get(entry.template);
   if (!template) return undefined;

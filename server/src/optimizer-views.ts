@@ -1,7 +1,8 @@
 /**
  * What the editor shows of the analysis and the optimizer: hover text for
  * the expression or variable under the cursor (type, dims, nnz, sparsity,
- * estimated cost, the cheaper alternative), an information diagnostic on
+ * estimated cost, the fused operator that computes it, the cheaper
+ * alternative), an information diagnostic on
  * each statement that has a cheaper verified rewrite, and the quick fix
  * that applies it. Plain data in, plain data out: server.ts converts.
  */
@@ -16,6 +17,7 @@ import { safetyNetNote, suggestionEdits, type Suggestion } from "../../engine/su
 import type { Diagnostic, Position, Range } from "../../engine/syntax";
 import { rangeContains, textInRange, type TextEdit } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
+import { fusionHover } from "./fusion-hover";
 import type { CostUnit } from "./settings";
 
 export const CHEAPER_REWRITE_CODE = "cheaper-rewrite";
@@ -112,11 +114,8 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
       if (inputs.length > 0) parts.push(`estimated cost of this expression: ${formatCostEstimate(nodeCost(found.node.op, inputs, stats, DEFAULT_MACHINE_CONSTANTS))}`);
     }
   }
+  if (block) parts.push(...fusionHover(text, block, optimizations.get(block)?.fusion, position, word));
   for (const result of optimizations.values()) {
-    for (const op of result.fusion.asWritten.operators) {
-      if (!op.range || !rangeContains(op.range, position)) continue;
-      parts.push(`**Fused operator**: \`${op.text}\` runs as one ${op.template} operator (${op.variant}) over ${op.inputs.join(", ")}, without its intermediates`);
-    }
     for (const s of result.suggestions) {
       if (!rangeContains(s.range, position) && !(word === s.target && position.line === s.range.start.line)) continue;
       parts.push(

@@ -2,17 +2,20 @@
  * The `dmlLens/plan` request behind the client's plan view: the statement
  * block at a position as its DAG before optimization (each node with dims,
  * nnz and estimated seconds), and after: each suggestion's rewritten plan
- * with its costs. Each node carries a label in DML (`sum(…)`, `X ^ 2`) and
- * the variable it assigns, when the document's text is given.
+ * with its costs; and the block's fusion plan as written and as rewritten
+ * (fusion-plan-view.ts). Each node carries a label in DML (`sum(…)`,
+ * `X ^ 2`) and the variable it assigns, when the document's text is given.
  */
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../../engine/cost";
 import { dagOpLabel } from "../../engine/program/dag-print";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import type { BlockFusion, PlanNode } from "../../engine/suggest";
+import type { PlanNode } from "../../engine/suggest";
 import type { Position, Range } from "../../engine/syntax";
-import { rangeContains } from "../../engine/syntax/ranges";
+import { rangeContains, textInRange } from "../../engine/syntax/ranges";
 import type { DocumentOptimizations } from "./block-optimizations";
 import { assignedNames, dagNodeLabels, planNodeLabels } from "./dml-labels";
+import { withoutEnclosingParentheses } from "./fusion-expressions";
+import { planFusion, type PlanFusion, type WrittenNode } from "./fusion-plan-view";
 
 export const PLAN_REQUEST = "dmlLens/plan";
 
@@ -38,8 +41,8 @@ export interface PlanView {
   before: PlanViewNode[];
   /** Each rewrite's plan, with a DML label per plan node. */
   after: { target: string; range: Range; rewritten: string; costBefore: number; costAfter: number; plan: PlanNode[]; labels: string[] }[];
-  /** The block's fusion plans as written and rewritten (absent until the block is optimized). */
-  fusion?: BlockFusion;
+  /** The block's fusion plans as written and rewritten, each operator with the nodes it covers (absent until the block is optimized). */
+  fusion?: PlanFusion;
 }
 
 
@@ -67,6 +70,8 @@ export function planView(analysis: ProgramAnalysis, optimizations: DocumentOptim
     };
   });
   const after = (optimizations.get(info)?.suggestions ?? []).map((s) => ({ target: s.target, range: s.range, rewritten: s.rewritten, costBefore: s.costBefore, costAfter: s.costAfter, plan: s.plan, labels: planNodeLabels(s.plan) }));
-  const fusion = optimizations.get(info)?.fusion;
+  const planned = optimizations.get(info)?.fusion;
+  const written = new Map(before.map((n): [number, WrittenNode] => [n.id, { ...n, ...(text !== undefined ? { text: withoutEnclosingParentheses(textInRange(text, n.range).replace(/\s+/g, " ")) } : {}) }]));
+  const fusion = planned?.asWritten ? planFusion(planned, written) : undefined;
   return { block: info.block.range, before, after, ...(fusion ? { fusion } : {}) };
 }

@@ -18,7 +18,7 @@ interface Step {
   b: number;
 }
 
-export const caseArb = fc.record({
+const caseArb = fc.record({
   rows: fc.constantFrom(10, 1000, 100_000),
   cols: fc.constantFrom(2, 50, 1000),
   // null: the input's non-zeros are unknown (costs of what depends on it are unknown).
@@ -28,7 +28,7 @@ export const caseArb = fc.record({
 });
 
 /** A random DAG: element-wise products, sums, differences, exp, abs, matrix-vector products, broadcasts, row and full sums. */
-export function randomDag(c: { rows: number; cols: number; sparsity: (number | null)[]; steps: Step[]; extraRoots: number[] }) {
+function randomDag(c: { rows: number; cols: number; sparsity: (number | null)[]; steps: Step[]; extraRoots: number[] }) {
   const b = new DagBuilder();
   const matrices = c.sparsity.map((s, i) => b.matrix(`X${i}`, c.rows, c.cols, s));
   const v = b.matrix("v", c.cols, 1);

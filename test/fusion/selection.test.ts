@@ -168,6 +168,9 @@ describe("graceful approximation past the exact limit", () => {
     const limited = selectFusionPlan(dag, memo, TEST_TEMPLATES, { exactLimit: 3 }).search;
     assert.equal(limited.approximated, 1);
     assert.equal(limited.maxInterestingPoints, 4);
+    // Not a count: the default; past 20: 20 (a limit of 100 would mean 2^100 plans).
+    assert.equal(selectFusionPlan(dag, memo, TEST_TEMPLATES, { exactLimit: Number.NaN }).search.approximated, 0);
+    assert.equal(selectFusionPlan(fanOut(21), exploreFusionPlans(fanOut(21), TEST_TEMPLATES), TEST_TEMPLATES, { exactLimit: 100 }).search.approximated, 1);
   });
 });
 

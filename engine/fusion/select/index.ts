@@ -28,11 +28,19 @@ export interface SelectionOptions {
   constants?: MachineConstants;
   /** Cost-based and structural pruning (default true); false enumerates every plan (for tests and `bench fusion`). */
   pruning?: boolean;
-  /** Partitions with more interesting points than this are planned by a heuristic, reported in `approximated` (default 15). */
+  /** Partitions with more interesting points than this are planned by a heuristic, reported in `approximated` (default 15, at most 20). */
   exactLimit?: number;
 }
 
 export const DEFAULT_EXACT_LIMIT = 15;
+/** The largest exact limit accepted: 2^20 plans for one partition at worst. */
+export const MAX_EXACT_LIMIT = 20;
+
+/** The option as a usable count: a whole number from 0 to MAX_EXACT_LIMIT (the default when it is not a number). */
+function exactLimitOf(option: number | undefined): number {
+  if (option === undefined || !Number.isFinite(option)) return DEFAULT_EXACT_LIMIT;
+  return Math.min(MAX_EXACT_LIMIT, Math.max(0, Math.floor(option)));
+}
 
 /** One partition's outcome. */
 export interface PartitionChoice {
@@ -59,7 +67,7 @@ export function selectFusionPlan(dag: FusionDag, memo: MemoTable, templates: rea
 export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates: readonly FusionTemplate[], options: SelectionOptions = {}): PartitionChoice[] {
   const ctx: CostContext = { dag, byType: templatesByType(templates), model: new FusedCostModel(dag, options.constants ?? DEFAULT_MACHINE_CONSTANTS) };
   const pruning = options.pruning ?? true;
-  const exactLimit = options.exactLimit ?? DEFAULT_EXACT_LIMIT;
+  const exactLimit = exactLimitOf(options.exactLimit);
   const cache = new Map<string, { plan: boolean[]; cost: number }>();
   return analyzePartitions(dag, memo).map((part) => {
     const space = planSpace(ctx, memo, part);
@@ -85,7 +93,7 @@ export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates:
 
 /** The partition's cost function and lower bound over assignments of its points. */
 function planSpace(ctx: CostContext, memo: MemoTable, part: PlanPartition): PlanSpace {
-  const statics = staticCosts(ctx.dag, part, ctx.model);
+  const statics = staticCosts(ctx.dag, memo, part, ctx.model);
   const operators = new OpenedOperators(ctx, memo, part);
   const truePoints = (points: readonly InterestingPoint[], plan: readonly boolean[]) => points.filter((_, i) => plan[i]);
   const position = new Map(part.points.map((p, i) => [p, i]));

@@ -19,6 +19,7 @@
  * of unknown cost costs 0 in every plan).
  */
 import type { FusionDag } from "../fusion-dag";
+import type { MemoTable } from "../memo-table";
 import type { InterestingPoint } from "./interesting-points";
 import { sparsity, type FusedCostModel } from "./operator-cost";
 import type { PlanPartition } from "./partitions";
@@ -31,7 +32,7 @@ export interface StaticCosts {
   written: ReadonlySet<number>;
 }
 
-export function staticCosts(dag: FusionDag, part: PlanPartition, model: FusedCostModel): StaticCosts {
+export function staticCosts(dag: FusionDag, memo: MemoTable, part: PlanPartition, model: FusedCostModel): StaticCosts {
   const c = model.constants;
   const written = new Set([...part.roots, ...part.alwaysMaterialized]);
   let writeSeconds = 0;
@@ -41,7 +42,9 @@ export function staticCosts(dag: FusionDag, part: PlanPartition, model: FusedCos
   const candidates = [...part.nodes, ...part.inputs];
   const minFraction = Math.min(1, ...candidates.map((n) => sparsity(dag, n)));
   let computeSeconds = 0;
-  for (const node of part.nodes) computeSeconds += model.minComputeSeconds(node, minFraction);
+  // Only an operator of a template other than Row scales a node's FLOPs by its driver's sparsity, and it covers
+  // the node through the node's entry of its template or its Cell entry: a node with Row entries only is never scaled.
+  for (const node of part.nodes) computeSeconds += model.minComputeSeconds(node, minFraction, memo.get(node).some((e) => e.template !== "row"));
   return { writeSeconds, readSeconds, computeSeconds, written };
 }
 

@@ -18,13 +18,15 @@
  *   driver is dense; Cell / MAgg use the sparse throughput when they skip
  *   zeros;
  * - a Row operator works on the rows as stored (sparse rows stay sparse):
- *   each node's own FLOPs; its matrix-vector products stream the row they
- *   read (one multiply-add per 8-byte value), so they are memory-bound:
- *   4 bytes per FLOP at the read bandwidth instead of the dense throughput.
+ *   each node's own FLOPs, at the sparse throughput when the node reads a
+ *   matrix stored sparse (as engine/cost runs it on its own); its
+ *   matrix-vector products stream the row they read
+ *   (one multiply-add per 8-byte value), so they are memory-bound: 4 bytes
+ *   per FLOP at the read bandwidth instead of the compute throughput.
  * The per-node FLOPs and bytes all come from engine/cost, so fused and
  * unfused costs share one model.
  */
-import { DEFAULT_MACHINE_CONSTANTS, matrixBytes, nodeCost, type MachineConstants, type OperationCost } from "../../cost";
+import { DEFAULT_MACHINE_CONSTANTS, matrixBytes, nodeCost, storageFormat, type MachineConstants, type OperationCost } from "../../cost";
 import type { NodeStats } from "../../stats/sizes/node-stats";
 import type { FusionDag } from "../fusion-dag";
 import type { OperatorBinding, TemplateType } from "../types";
@@ -88,6 +90,18 @@ export class FusedCostModel {
     return valueBytes(this.dag, node);
   }
 
+  /** The node's value is stored in the sparse format. */
+  isStoredSparse(node: number): boolean {
+    const s = this.dag.stats[node]!;
+    if (s.type.dataType !== "matrix" || s.rows === null || s.cols === null || s.nnz === null) return false;
+    return storageFormat({ kind: "matrix", rows: s.rows, cols: s.cols, nnz: s.nnz }) === "sparse";
+  }
+
+  /** The node reads a matrix stored sparse (its kernel walks a sparse structure). */
+  readsSparse(node: number): boolean {
+    return this.dag.nodes[node]!.inputs.some((i) => this.isStoredSparse(i));
+  }
+
   /** A matrix-vector (or vector-matrix) product: the output is a vector. */
   isMatrixVector(node: number): boolean {
     const n = this.dag.nodes[node]!;
@@ -105,7 +119,8 @@ export class FusedCostModel {
     for (const node of op.covered) {
       if (template === "row") {
         const flops = this.nodeFlops(node);
-        seconds += this.isMatrixVector(node) ? (flops * STREAMED_BYTES_PER_FLOP) / c.memoryBandwidthBytesPerSecond : flops / c.flopsPerSecond;
+        if (this.isMatrixVector(node)) seconds += (flops * STREAMED_BYTES_PER_FLOP) / c.memoryBandwidthBytesPerSecond;
+        else seconds += flops / (this.readsSparse(node) ? c.sparseFlopsPerSecond : c.flopsPerSecond);
         continue;
       }
       const flops = this.denseFlops(node) * (skipsZeros ? fraction : 1);
@@ -127,18 +142,19 @@ export class FusedCostModel {
   /**
    * A lower bound of the compute seconds the node adds to any operator that
    * runs it: on its own (at the faster throughput), in a Row operator (its
-   * own FLOPs, streamed when a matrix-vector product), or in a
-   * zero-skipping operator whose main input has sparsity `minFraction` or
-   * more (its dense FLOPs scaled, at the faster throughput).
+   * own FLOPs, streamed when a matrix-vector product), or, when
+   * `mayBeSkipping` (the node can be covered by an operator of another
+   * template), in a zero-skipping operator whose main input has sparsity
+   * `minFraction` or more (its dense FLOPs scaled, at the faster throughput).
    */
-  minComputeSeconds(node: number, minFraction: number): number {
+  minComputeSeconds(node: number, minFraction: number, mayBeSkipping = true): number {
     const c = this.constants;
     const work = this.nodeWork(node);
     if (!work) return 0;
     const fastest = 1 / Math.max(c.flopsPerSecond, c.sparseFlopsPerSecond);
     const alone = work.flops * fastest;
-    const inRow = work.flops * (this.isMatrixVector(node) ? Math.min(STREAMED_BYTES_PER_FLOP / c.memoryBandwidthBytesPerSecond, 1 / c.flopsPerSecond) : 1 / c.flopsPerSecond);
-    const skipping = this.denseFlops(node) * minFraction * fastest;
+    const inRow = work.flops * (this.isMatrixVector(node) ? Math.min(STREAMED_BYTES_PER_FLOP / c.memoryBandwidthBytesPerSecond, fastest) : fastest);
+    const skipping = mayBeSkipping ? this.denseFlops(node) * minFraction * fastest : Infinity;
     return Math.min(alone, inRow, skipping);
   }
 }

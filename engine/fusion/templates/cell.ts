@@ -6,13 +6,15 @@
  * product `t(x) %*% y` is a full sum of `x * y`.
  *
  * - open: a cell-wise operation (unary; binary matrix-scalar, matrix-vector,
- *   matrix-matrix; ifelse; replace) with a known result that is not 1 x 1;
+ *   matrix-matrix; ifelse; replace; n-ary min/max) with a known result that
+ *   is not 1 x 1;
  *   also the transpose `t(x)` of a column vector read only by dot products,
  *   so the product reads x (open-invalid: not an operator on its own);
  * - fuse: into a cell-wise operation, a Cell aggregation, a dot product, or
  *   the transpose of a column vector;
- * - merge: at a cell-wise operation, any operand; at a dot product, its
- *   transposed left operand;
+ * - merge: at a cell-wise operation, any operand (of at most
+ *   MAX_MERGED_OPERANDS matrix operands); at a dot product, its transposed
+ *   left operand;
  * - close: a Cell aggregation or dot product closes (valid); another
  *   aggregation or product is invalid; a transpose stays open-invalid.
  */
@@ -20,7 +22,7 @@ import type { FusionDag } from "../fusion-dag";
 import type { CloseDecision, FusionTemplate, OperatorBinding } from "../types";
 import { chooseMainInput, sideAndScalarInputs } from "./input-binding";
 import { shapeOf } from "./node-shapes";
-import { aggregateOf, consumersOf, isCellAggregate, isCellwise, isDotProduct, isMatmul, isTranspose } from "./operation-classes";
+import { aggregateOf, consumersOf, hasFewOperands, isCellAggregate, isCellwise, isDotProduct, isMatmul, isTranspose } from "./operation-classes";
 import { isSparseSafe } from "./sparse-safety";
 
 export const cellTemplate: FusionTemplate = {
@@ -34,7 +36,7 @@ export const cellTemplate: FusionTemplate = {
     return isCellwise(dag, node) || isCellAggregate(dag, node) || isDotProduct(dag, node) || isVectorTranspose(dag, node);
   },
   merge(dag, node, input) {
-    if (isCellwise(dag, node)) return true;
+    if (isCellwise(dag, node)) return hasFewOperands(dag, node);
     return isDotProduct(dag, node) && dag.nodes[node]!.inputs[0] === input;
   },
   close(dag, node): CloseDecision {

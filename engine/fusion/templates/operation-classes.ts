@@ -121,22 +121,6 @@ export function isMatrixScalarBinary(dag: FusionDag, node: number): boolean {
   return (isScalar(dag, a) && shapeOf(dag, b) !== undefined) || (isScalar(dag, b) && shapeOf(dag, a) !== undefined);
 }
 
-/** A binary operation of two matrices with more than one row and column each. */
-export function isMatrixMatrixBinary(dag: FusionDag, node: number): boolean {
-  const n = dag.nodes[node]!;
-  if (n.op.kind !== "binary") return false;
-  return n.inputs.every((i) => isFullMatrix(shapeOf(dag, i)));
-}
-
-/** A binary operation of a matrix with a column vector (the left operand has more columns). */
-export function isMatrixColumnVectorBinary(dag: FusionDag, node: number): boolean {
-  const n = dag.nodes[node]!;
-  if (n.op.kind !== "binary") return false;
-  const sa = shapeOf(dag, n.inputs[0]!);
-  const sb = shapeOf(dag, n.inputs[1]!);
-  return !!sa && !!sb && sa.cols > sb.cols;
-}
-
 /** A binary operation of a matrix with a row vector (the left operand has more rows). */
 export function isMatrixRowVectorBinary(dag: FusionDag, node: number): boolean {
   const n = dag.nodes[node]!;
@@ -226,6 +210,18 @@ export function isSparseSafeBinary(dag: FusionDag, node: number): boolean {
 
 export function mapsZeroToZero(v: number | boolean | undefined): boolean {
   return v === 0 || v === false;
+}
+
+/**
+ * The most matrix operands a node may merge operators from: exploration
+ * enumerates every subset of the mergeable operands (2^k entries), so an
+ * n-ary `min`/`max` or `cbind` of many computed operands merges none and
+ * reads them materialized (SystemDS's memo entries hold at most 3 inputs).
+ */
+export const MAX_MERGED_OPERANDS = 4;
+
+export function hasFewOperands(dag: FusionDag, node: number): boolean {
+  return new Set(dag.nodes[node]!.inputs.filter((i) => !isScalar(dag, i))).size <= MAX_MERGED_OPERANDS;
 }
 
 /** The node's single consumers, each once. */

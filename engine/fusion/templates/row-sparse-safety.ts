@@ -9,7 +9,7 @@
  * `Z %*% B`, `cbind`) and asks of each whether its row is all zeros when
  * X's row is: X's is; a cell-wise operation's by the cell rules of
  * zero-rules.ts (a broadcast row vector or an input of other rows is
- * unknown, a known all-zero matrix is zero); a row sum, mean, min or max of
+ * unknown, a matrix known exactly to hold no non-zero is zero); a row sum, mean, min or max of
  * an all-zero row is 0 (rowIndexMax is 1, not zero); `Z %*% B` and `cbind`
  * are zero when Z (every operand) is. A row's contribution to a column
  * aggregation (colSums, colMeans, a full sum, `t(Z) %*% B`) must be zero:
@@ -30,7 +30,7 @@ export function isRowSparseSafe(dag: FusionDag, covered: ReadonlySet<number>, ro
   const transposed = new Set<number>();
   const alignedInput = (i: number) => !covered.has(i) && !isScalar(dag, i) && shapeOf(dag, i)?.rows === rows;
   const aligned = (i: number) => zeroRow.has(i) || alignedInput(i);
-  const zero = (i: number) => zeroRow.get(i) === true || (alignedInput(i) && dag.stats[i]?.nnz === 0);
+  const zero = (i: number) => zeroRow.get(i) === true || (alignedInput(i) && dag.stats[i]?.nnz === 0 && dag.stats[i]?.nnzExact === true);
   for (const node of [...covered].sort((a, b) => a - b)) {
     const n = dag.nodes[node]!;
     const out = shapeOf(dag, node);

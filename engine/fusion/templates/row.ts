@@ -15,7 +15,8 @@
  *   aggregate of those functions, a full sum, rowIndexMax/Min, cbind,
  *   `t(X) %*% v` and the skinny `t(X) %*% B`;
  * - merge: at a cell-wise binary operation, an operand with more than one
- *   row (when the result has several); at cbind or n-ary min/max, any; at `t(X) %*% B`, the transposed X, a
+ *   row (when the result has several); at cbind or n-ary min/max, any (of
+ *   at most MAX_MERGED_OPERANDS matrix operands); at `t(X) %*% B`, the transposed X, a
  *   column-vector B, or a B computed from X;
  * - close: a column or full aggregation and `t(X) %*% B` close (valid); a
  *   transpose stays open-invalid. A Row operator must be worth having: it
@@ -39,6 +40,7 @@ import {
   aggregateOf,
   builtinName,
   consumersOf,
+  hasFewOperands,
   isCellwise,
   isMatmul,
   isMatrixVectorProduct,
@@ -89,7 +91,7 @@ export const rowTemplate: FusionTemplate = {
   merge(dag, node, input) {
     const n = dag.nodes[node]!;
     if (n.op.kind === "binary" && isCellwise(dag, node)) return (shapeOf(dag, node)?.rows ?? 0) > 1 && (shapeOf(dag, input)?.rows ?? 0) > 1;
-    if (isRowCbind(dag, node) || isNaryMinMax(dag, node)) return true;
+    if (isRowCbind(dag, node) || isNaryMinMax(dag, node)) return hasFewOperands(dag, node);
     if (!isTransposedLeftMatmul(dag, node)) return false;
     const [left, right] = n.inputs as [number, number];
     if (input === left) return true;
@@ -108,7 +110,7 @@ export const rowTemplate: FusionTemplate = {
   },
 };
 
-/** `cbind(A, B, ...)` of matrices with the same rows (more than one), the first a matrix: appended per row. */
+/** `cbind(A, B, ...)` of matrices with the same (known, more than one) rows: appended per row. */
 function isRowCbind(dag: FusionDag, node: number): boolean {
   const n = dag.nodes[node]!;
   const out = shapeOf(dag, node);
