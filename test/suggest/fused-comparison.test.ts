@@ -80,3 +80,17 @@ test("statements with a shared temporary: the rewritten block computes it once",
   assert.equal(squares.length, 1, rewritten.nodes.map((n) => `${n.id}:${n.label}(${n.children})`).join(" "));
   assert.ok(!rewritten.nodes.some((n) => n.rows === 2000 && n.cols === 1000 && n.label === "%*%"), "no outer product U %*% t(V)");
 });
+
+test("a later statement reads the rewritten value: the original's nodes are gone from the rewritten block", () => {
+  const text = `${data}P = rand(rows=2000, cols=1, seed=8)\nW = rand(rows=2000, cols=20, seed=6)\nQ = P * X - P * rowSums(P) * X\nR = sum(t(Q) %*% W %*% t(W))\nprint(R)\n`;
+  const result = optimizeLast(text);
+  assert.deepEqual(result.suggestions.map((s) => s.target), ["Q"]);
+  const nodes = result.fusion.rewritten!.nodes;
+  const label = (id: number) => nodes.find((n) => n.id === id)!.label;
+  assert.equal(nodes.filter((n) => n.label === "rowSums").length, 0, "P * rowSums(P) * X is replaced");
+  // t(Q) reads the rewritten Q: a product with X (X * (P * (1 - P)) or an equal order).
+  const transposeOfQ = nodes.find((n) => n.label === "t" && label(n.children[0]!) === "*")!;
+  const q = nodes.find((n) => n.id === transposeOfQ.children[0])!;
+  assert.ok(q.children.some((c) => label(c) === "X"), nodes.map((n) => `${n.id}:${n.label}(${n.children})`).join(" "));
+  assert.equal(nodes.filter((n) => n.label === "*" && n.rows === 2000 && n.cols === 1000).length, 1, "Q once");
+});
