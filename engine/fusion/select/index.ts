@@ -36,6 +36,18 @@ export const DEFAULT_EXACT_LIMIT = 15;
 /** The largest exact limit accepted: 2^20 plans for one partition at worst. */
 export const MAX_EXACT_LIMIT = 20;
 
+/**
+ * The exact search's work bound: 2^|M| plans times the partition's nodes
+ * (a costing walks the partition), so a partition of many nodes is searched
+ * exactly only with few points; past it the heuristic plans it (reported).
+ * 2^15 plans of a 120-node partition fit.
+ */
+export const EXACT_WORK = 4_000_000;
+
+function withinExactWork(points: number, partitionSize: number): boolean {
+  return 2 ** points * Math.max(1, partitionSize) <= EXACT_WORK;
+}
+
 /** The option as a usable count: a whole number from 0 to MAX_EXACT_LIMIT (the default when it is not a number). */
 function exactLimitOf(option: number | undefined): number {
   if (option === undefined || !Number.isFinite(option)) return DEFAULT_EXACT_LIMIT;
@@ -80,7 +92,7 @@ export function choosePartitionPlans(dag: FusionDag, memo: MemoTable, templates:
       evaluated: result.evaluated,
       ...flags,
     });
-    if (points.length > exactLimit) return choice(approximate(space, points), { cached: false, approximated: true });
+    if (points.length > exactLimit || !withinExactWork(points.length, part.nodes.length)) return choice(approximate(space, points, part.nodes.length), { cached: false, approximated: true });
     if (!pruning) return choice(bruteForce(space, points), { cached: false, approximated: false });
     const key = partitionSignature(dag, memo, part, points);
     const known = cache.get(key);

@@ -97,28 +97,48 @@ export function mpSkipEnum(space: PlanSpace, points: readonly InterestingPoint[]
   return { plan: best, cost: bestCost, evaluated };
 }
 
-/** Rounds of single-point flips the heuristic tries (each costs |M| plans). */
+/** Rounds of single-point flips the heuristic tries (each costs up to |M| plans). */
 export const APPROXIMATION_ROUNDS = 4;
 
 /**
- * A heuristic plan for a partition past the exact search's limit: the
- * better of FA and FNR, then the best single-point flip while one lowers
- * the cost (at most APPROXIMATION_ROUNDS rounds of |M| plans).
+ * The heuristic's work bound: plans costed times the partition's nodes (a
+ * costing walks the partition). A partition of 100 nodes gets about 2,000
+ * flips, one of 10,000 nodes (a straight-line block of thousands of
+ * statements) only FA and FNR and a few flips: the planner's work per block
+ * stays bounded by a count, not by the machine's speed.
  */
-export function approximate(space: PlanSpace, points: readonly InterestingPoint[]): SearchResult {
+export const APPROXIMATION_WORK = 200_000;
+
+/** Partitions of more nodes than this are not costed with fuse-all by the heuristic (see approximate). */
+export const FUSE_ALL_MAX_NODES = 1_000;
+
+/**
+ * A heuristic plan for a partition past the exact search's limit: the
+ * better of FNR and (for a partition of at most FUSE_ALL_MAX_NODES nodes)
+ * FA, then the best single-point flip while one lowers
+ * the cost (at most APPROXIMATION_ROUNDS rounds of |M| plans, and at most
+ * APPROXIMATION_WORK / partitionSize plans in all).
+ */
+export function approximate(space: PlanSpace, points: readonly InterestingPoint[], partitionSize: number): SearchResult {
   const n = points.length;
-  let best = assignment(n, 0, 0);
+  const maxPlans = Math.max(1, Math.floor(APPROXIMATION_WORK / Math.max(1, partitionSize)));
+  // FNR first: its operators never overlap, so costing it is linear in the partition.
+  let best = new Array<boolean>(n).fill(true);
   let bestCost = space.cost(points, best, Infinity);
-  const fnr = best.map(() => true);
-  const costFNR = space.cost(points, fnr, Infinity);
-  let evaluated = 2;
-  if (costFNR < bestCost) {
-    best = fnr;
-    bestCost = costFNR;
+  let evaluated = 1;
+  // FA fuses over every point: in a long chain each operator covers all of it before, so costing it is quadratic; large partitions skip it.
+  if (partitionSize <= FUSE_ALL_MAX_NODES) {
+    const fa = assignment(n, 0, 0);
+    const costFA = space.cost(points, fa, bestCost);
+    evaluated++;
+    if (costFA < bestCost) {
+      best = fa;
+      bestCost = costFA;
+    }
   }
   for (let round = 0; round < APPROXIMATION_ROUNDS; round++) {
     let improved: boolean[] | undefined;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < n && evaluated < maxPlans; i++) {
       const plan = [...best];
       plan[i] = !plan[i];
       const cost = space.cost(points, plan, bestCost);

@@ -40,11 +40,20 @@ interface Opened {
   alsoMaterialized: readonly number[];
 }
 
+/**
+ * The most points a memo key covers: a node whose entries reach more (deep
+ * in a long fusable chain) is opened again for every plan instead, so
+ * neither the keys nor the walks that find them grow with the partition.
+ */
+const MEMO_KEY_POINTS = 30;
+
 /** The operators opened at each node of one partition, memoized across plans. */
 export class OpenedOperators {
-  private readonly relevant = new Map<number, number[]>();
-  private readonly opened = new Map<number, Map<number | string, Opened>>();
+  /** Per node: the indices of its relevant points, or null when there are more than MEMO_KEY_POINTS. */
+  private readonly relevant = new Map<number, number[] | null>();
+  private readonly opened = new Map<number, Map<number, Opened>>();
   private readonly always: ReadonlySet<number>;
+  private readonly pointsByConsumer = new Map<number, number[]>();
 
   constructor(
     private readonly ctx: CostContext,
@@ -52,14 +61,19 @@ export class OpenedOperators {
     private readonly part: PlanPartition,
   ) {
     this.always = new Set(part.alwaysMaterialized);
+    part.points.forEach((p, i) => {
+      const list = this.pointsByConsumer.get(p.consumer) ?? [];
+      list.push(i);
+      this.pointsByConsumer.set(p.consumer, list);
+    });
   }
 
   /** `flags`: per point of the partition (in `part.points` order), 1 when assigned true. */
   at(node: number, flags: Uint8Array, entries: PlanEntries): Opened {
     const relevant = this.relevantPoints(node);
-    let key: number | string = 0;
-    if (relevant.length <= 30) for (const i of relevant) key = key * 2 + flags[i]!;
-    else key = relevant.map((i) => flags[i]).join("");
+    if (relevant === null) return this.open(node, entries);
+    let key = 0;
+    for (const i of relevant) key = key * 2 + flags[i]!;
     let byKey = this.opened.get(node);
     if (!byKey) this.opened.set(node, (byKey = new Map()));
     let result = byKey.get(key);
@@ -85,28 +99,32 @@ export class OpenedOperators {
     return { seconds: model.nodeSeconds(node), reads: [...new Set(dag.nodes[node]!.inputs)].filter(inPartition), alsoMaterialized: [] };
   }
 
-  /** Indices of the points whose consumer is reachable from `node` through fusion references. */
-  private relevantPoints(node: number): number[] {
-    let edges = this.relevant.get(node);
-    if (!edges) {
-      const reach = new Set([node]);
-      const stack = [node];
-      while (stack.length > 0) {
-        for (const entry of this.memo.get(stack.pop()!)) {
-          for (const ref of fusedInputs(entry)) {
-            if (reach.has(ref)) continue;
-            reach.add(ref);
-            stack.push(ref);
-          }
+  /**
+   * Indices of the points whose consumer is reachable from `node` through
+   * fusion references; null as soon as there are more than MEMO_KEY_POINTS
+   * (the walk stops there).
+   */
+  private relevantPoints(node: number): number[] | null {
+    const known = this.relevant.get(node);
+    if (known !== undefined) return known;
+    const reach = new Set([node]);
+    const stack = [node];
+    const edges: number[] = [...(this.pointsByConsumer.get(node) ?? [])];
+    let result: number[] | null = edges;
+    while (stack.length > 0 && result !== null) {
+      for (const entry of this.memo.get(stack.pop()!)) {
+        for (const ref of fusedInputs(entry)) {
+          if (reach.has(ref)) continue;
+          reach.add(ref);
+          stack.push(ref);
+          edges.push(...(this.pointsByConsumer.get(ref) ?? []));
         }
       }
-      edges = [];
-      this.part.points.forEach((p, i) => {
-        if (reach.has(p.consumer)) edges!.push(i);
-      });
-      this.relevant.set(node, edges);
+      if (edges.length > MEMO_KEY_POINTS) result = null;
     }
-    return edges;
+    if (result !== null) result.sort((a, b) => a - b);
+    this.relevant.set(node, result);
+    return result;
   }
 }
 

@@ -18,6 +18,7 @@
  * - and the merged pass costs no more than the two apart (a min or max
  *   makes the pass visit every cell, which can cost more than a sparse-safe
  *   sum over the non-zeros alone).
+ * Only the first MAX_CANDIDATES candidates are grouped (a count bound).
  * A group of several becomes one `magg` operator with several roots, costed
  * by fusedOperatorSeconds (each distinct input read once). It is sparse-safe
  * when every aggregation is a sum or sumSq and every part is sparse-safe
@@ -35,6 +36,14 @@ import { isSparseSafe } from "./sparse-safety";
 
 /** At most this many aggregations share one pass (SystemDS's multi-aggregate holds three). */
 export const MAX_AGGREGATES = 3;
+
+/**
+ * The work bound of grouping: the first this many candidates (by node id)
+ * are considered. Grouping compares candidates pairwise and walks each
+ * one's dependencies, so a block of thousands of aggregations (generated
+ * code) would cost quadratic time; typical blocks have a handful.
+ */
+export const MAX_CANDIDATES = 64;
 
 interface AggregateGroup {
   /** The aggregation nodes (roots), ascending. */
@@ -77,9 +86,11 @@ function candidateGroups(dag: FusionDag, operators: readonly FusedOperator[], co
   const rootOf = new Map<number, FusedOperator>();
   for (const op of operators) for (const root of op.roots) rootOf.set(root, op);
   for (const op of operators) {
+    if (groups.length >= MAX_CANDIDATES) return groups;
     if (op.template === "cell" && op.roots.length === 1 && isMultiAggregateRoot(dag, op.roots[0]!)) groups.push({ ...group(dag, [op.roots[0]!], op.covered, op.inputs, [op]), seconds: op.seconds });
   }
   for (const node of materializedNodes(dag, rootOf)) {
+    if (groups.length >= MAX_CANDIDATES) return groups;
     if (rootOf.has(node) || !isMultiAggregateRoot(dag, node)) continue;
     groups.push({ ...group(dag, [node], [node], [...new Set(dag.nodes[node]!.inputs)], []), seconds: nodeSeconds(dag, node, constants) });
   }
