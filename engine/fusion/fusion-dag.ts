@@ -43,3 +43,26 @@ export function isMatrixNode(dag: FusionDag, node: number): boolean {
 export function isReadOutside(dag: FusionDag, node: number, inside: ReadonlySet<number>): boolean {
   return dag.roots.includes(node) || dag.consumers[node]!.some((c) => !inside.has(c));
 }
+
+/** A short name of a node's operation: `*`, `sum:row`, `matmul`, `ifelse`, `X`, `2` (for memo tables and messages). */
+export function nodeLabel(node: DagNode | undefined): string {
+  if (!node) return "missing";
+  const op = node.op;
+  switch (op.kind) {
+    case "binary":
+    case "unary":
+      return op.op;
+    case "aggregate":
+      return `${op.fn}:${op.direction}`;
+    case "call":
+      return op.name;
+    case "input":
+      return op.name;
+    case "literal":
+      return String(op.value);
+    case "cast":
+      return `as.${op.to}`;
+    default:
+      return op.kind;
+  }
+}

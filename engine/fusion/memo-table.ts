@@ -4,7 +4,7 @@
  * groups by node id, so a group stands for all the plans below it without
  * enumerating their combinations (as Cascades groups do).
  */
-import type { FusionDag } from "./fusion-dag";
+import { nodeLabel, type FusionDag } from "./fusion-dag";
 import type { CloseStatus, MemoEntry, TemplateType } from "./types";
 
 export class MemoTable {
@@ -60,7 +60,7 @@ export class MemoTable {
   }
 
   /** One line per group: `12 +: C(-1,10) R(9,10)*` (open entries plain, closed ones starred, invalid ones with `!`). */
-  print(dag: FusionDag, label: (node: number) => string = (n) => opLabel(dag, n)): string {
+  print(dag: FusionDag, label: (node: number) => string = (n) => nodeLabel(dag.nodes[n])): string {
     return this.nodes()
       .map((node) => `${node} ${label(node)}: ${this.get(node).map(printEntry).join(" ")}`)
       .join("\n");
@@ -95,23 +95,4 @@ export function printEntry(entry: MemoEntry): string {
 
 function entryKey(entry: MemoEntry): string {
   return `${entry.template}|${entry.inputs.join(",")}|${entry.status}`;
-}
-
-function opLabel(dag: FusionDag, node: number): string {
-  const op = dag.nodes[node]!.op;
-  switch (op.kind) {
-    case "binary":
-    case "unary":
-      return op.op;
-    case "aggregate":
-      return `${op.fn}:${op.direction}`;
-    case "call":
-      return op.name;
-    case "input":
-      return op.name;
-    case "literal":
-      return String(op.value);
-    default:
-      return op.kind;
-  }
 }

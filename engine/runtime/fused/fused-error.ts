@@ -6,8 +6,7 @@
  * The message names the operator and the node, so a property test that
  * meets one fails with it instead of skipping the operator.
  */
-import type { DagNode } from "../../program/dag-types";
-import type { FusionDag } from "../../fusion/fusion-dag";
+import { nodeLabel, type FusionDag } from "../../fusion/fusion-dag";
 import type { FusedOperator } from "../../fusion/types";
 
 export class FusedOperatorError extends Error {
@@ -27,25 +26,4 @@ export function operatorFailure(dag: FusionDag, op: FusedOperator, node: number 
   throw new FusedOperatorError(`fused operator #${op.id} (${op.template})${where}: ${why}`, op.id, node);
 }
 
-/** A short name of a node's operation: `*`, `sum:row`, `matmul`, `ifelse`, `X`, `2`. */
-export function nodeLabel(node: DagNode | undefined): string {
-  if (!node) return "missing";
-  const op = node.op;
-  switch (op.kind) {
-    case "binary":
-    case "unary":
-      return op.op;
-    case "aggregate":
-      return `${op.fn}:${op.direction}`;
-    case "call":
-      return op.name;
-    case "input":
-      return op.name;
-    case "literal":
-      return String(op.value);
-    case "cast":
-      return `as.${op.to}`;
-    default:
-      return op.kind;
-  }
-}
+export { nodeLabel };
