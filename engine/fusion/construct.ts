@@ -14,7 +14,7 @@
  * (select/plan-entries.ts), so it costs exactly what is built here.
  */
 import type { FusionDag } from "./fusion-dag";
-import { isValidRoot, type MemoTable } from "./memo-table";
+import { fusedCount, isValidRoot, type MemoTable } from "./memo-table";
 import { fusedOperatorSeconds } from "./select/operator-cost";
 import type { FusedOperator, FusionTemplate, MemoEntry, TemplateType } from "./types";
 import type { MachineConstants } from "../cost";
@@ -114,8 +114,4 @@ function operatorOf(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<T
 export function referencedEntry(selected: EntrySource, node: number, template: TemplateType): MemoEntry | undefined {
   const group = selected.get(node);
   return group.find((e) => e.template === template) ?? group.find((e) => e.template === "cell");
-}
-
-export function fusedCount(entry: MemoEntry): number {
-  return entry.inputs.filter((i) => i >= 0).length;
 }

@@ -18,7 +18,7 @@
  * Only nodes reachable from the DAG's roots are explored.
  */
 import type { FusionDag } from "./fusion-dag";
-import { isOpen, MemoTable } from "./memo-table";
+import { MemoTable } from "./memo-table";
 import type { FusionTemplate, MemoEntry, TemplateType } from "./types";
 
 export function exploreFusionPlans(dag: FusionDag, templates: readonly FusionTemplate[]): MemoTable {
@@ -79,4 +79,3 @@ export function reachableAscending(dag: FusionDag): number[] {
   return nodes;
 }
 
-export { isOpen };

@@ -6,7 +6,8 @@
 export { planFusion, dagCosts, type FusionOptions } from "./plan-fusion";
 export { fusionDag, knownDims, type FusionDag } from "./fusion-dag";
 export { fusionDagOfBlock } from "./from-block";
-export { exploreFusionPlans } from "./explore";
+export { exploreFusionPlans, reachableAscending } from "./explore";
+export { nodeSeconds } from "./select/operator-cost";
 export { MemoTable, printEntry } from "./memo-table";
 export { FUSION_TEMPLATES } from "./templates";
 export type { CloseStatus, FusedOperator, FusionPlan, FusionTemplate, MemoEntry, OperatorBinding, SearchStats, TemplateType } from "./types";

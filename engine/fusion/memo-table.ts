@@ -81,6 +81,11 @@ export function isFused(entry: MemoEntry, k: number): boolean {
   return entry.inputs[k]! >= 0;
 }
 
+/** How many input positions the entry fuses. */
+export function fusedCount(entry: MemoEntry): number {
+  return entry.inputs.filter((i) => i >= 0).length;
+}
+
 /** The input node ids the entry fuses (distinct). */
 export function fusedInputs(entry: MemoEntry): number[] {
   return [...new Set(entry.inputs.filter((i) => i >= 0))];

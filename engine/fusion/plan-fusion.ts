@@ -9,8 +9,9 @@ import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
 import { constructOperators } from "./construct";
 import { exploreFusionPlans, reachableAscending } from "./explore";
 import type { FusionDag } from "./fusion-dag";
+import { materializedNodes, operatorsByRoot } from "./materialized-nodes";
 import { selectFusionPlan, type SelectionOptions } from "./select";
-import { nodeSeconds } from "./select/operator-cost";
+import { FusedCostModel } from "./select/operator-cost";
 import { FUSION_TEMPLATES } from "./templates";
 import { groupMultiAggregates } from "./templates/magg";
 import type { FusedOperator, FusionPlan } from "./types";
@@ -34,25 +35,17 @@ export function planFusion(dag: FusionDag, options: FusionOptions = {}): FusionP
 
 /** The DAG's seconds with the operators (other computed nodes on their own) and with none. */
 export function dagCosts(dag: FusionDag, operators: readonly FusedOperator[], constants: MachineConstants = DEFAULT_MACHINE_CONSTANTS): { fused: number; unfused: number } {
-  const unfused = reachableAscending(dag).reduce((sum, node) => sum + nodeSeconds(dag, node, constants), 0);
-  const byRoot = new Map<number, FusedOperator>();
-  for (const op of operators) for (const root of op.roots) byRoot.set(root, op);
-  let fused = 0;
+  const model = new FusedCostModel(dag, constants);
+  const unfused = reachableAscending(dag).reduce((sum, node) => sum + model.nodeSeconds(node), 0);
+  const byRoot = operatorsByRoot(operators);
   const counted = new Set<FusedOperator>();
-  const visited = new Set<number>();
-  const stack = [...dag.roots];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (visited.has(node)) continue;
-    visited.add(node);
+  let fused = 0;
+  for (const node of materializedNodes(dag, byRoot)) {
     const op = byRoot.get(node);
-    if (op) {
-      if (!counted.has(op)) fused += op.seconds;
+    if (!op) fused += model.nodeSeconds(node);
+    else if (!counted.has(op)) {
       counted.add(op);
-      stack.push(...op.inputs);
-    } else {
-      fused += nodeSeconds(dag, node, constants);
-      stack.push(...dag.nodes[node]!.inputs);
+      fused += op.seconds;
     }
   }
   return { fused, unfused };

@@ -4,8 +4,8 @@
  * with the DML it computes, the DML of the values it reads, and its
  * estimated seconds fused and with its covered nodes run on their own.
  */
-import { nodeCost } from "../cost";
-import type { FusionDag, FusionPlan } from "../fusion";
+import { nodeSeconds, reachableAscending, type FusionDag, type FusionPlan } from "../fusion";
+import { shiftRange } from "../syntax/ranges";
 import type { DagNode } from "../program/dag-types";
 import type { Range } from "../syntax/ast";
 import type { FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";
@@ -25,7 +25,7 @@ export function fusionView(dag: FusionDag, plan: FusionPlan, source: FusionViewS
   plan.operators.forEach((op, k) => {
     for (const node of op.covered) operatorOf.set(node, k);
   });
-  const nodes = neededNodes(dag).map((id): FusionViewNode => {
+  const nodes = reachableAscending(dag).map((id): FusionViewNode => {
     const node = dag.nodes[id]!;
     const stats = dag.stats[id];
     const matrix = stats?.type.dataType === "matrix";
@@ -66,28 +66,6 @@ export function fusionView(dag: FusionDag, plan: FusionPlan, source: FusionViewS
   return { nodes, operators, cost: { ...plan.cost }, search: { ...plan.search } };
 }
 
-/** The nodes whose values the DAG's roots need, ascending (inputs before consumers). */
-function neededNodes(dag: FusionDag): number[] {
-  const needed = new Uint8Array(dag.nodes.length);
-  const stack = [...dag.roots];
-  for (const root of stack) needed[root] = 1;
-  while (stack.length > 0) {
-    for (const input of dag.nodes[stack.pop()!]!.inputs) {
-      if (needed[input]) continue;
-      needed[input] = 1;
-      stack.push(input);
-    }
-  }
-  return dag.nodes.map((n) => n.id).filter((id) => needed[id]);
-}
-
-/** engine/cost's seconds of one node on its own (0 when its sizes are unknown, as the planner counts it). */
-function nodeSeconds(dag: FusionDag, node: number): number {
-  const n = dag.nodes[node]!;
-  const estimate = nodeCost(n.op, n.inputs.map((i) => dag.stats[i]!), dag.stats[node]!);
-  return estimate.known ? estimate.cost.seconds : 0;
-}
-
 /** The view of a block that was not planned (its optimization was stopped): no nodes, no operators. */
 export function emptyFusionView(): FusionView {
   return {
@@ -100,7 +78,7 @@ export function emptyFusionView(): FusionView {
 
 /** The view with its source ranges moved by `lines` (a cached block's plan after lines were inserted or removed above it). */
 export function shiftFusionView(view: FusionView, lines: number): FusionView {
-  const shift = (r: Range): Range => ({ start: { line: r.start.line + lines, character: r.start.character }, end: { line: r.end.line + lines, character: r.end.character } });
+  const shift = (r: Range) => shiftRange(r, lines);
   return {
     ...view,
     nodes: view.nodes.map((n) => (n.range ? { ...n, range: shift(n.range) } : n)),

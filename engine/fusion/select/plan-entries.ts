@@ -7,9 +7,8 @@
  * construction (construct.ts) builds operators from, so selection costs
  * exactly what is built.
  */
-import { type MemoTable } from "../memo-table";
+import { fusedCount, type MemoTable } from "../memo-table";
 import type { EntrySource } from "../construct";
-import { fusedCount } from "../construct";
 import type { MemoEntry, TemplateType } from "../types";
 
 export class PlanEntries implements EntrySource {

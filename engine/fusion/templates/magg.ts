@@ -26,6 +26,7 @@
  */
 import type { MachineConstants } from "../../cost";
 import type { FusionDag } from "../fusion-dag";
+import { materializedNodes, operatorsByRoot } from "../materialized-nodes";
 import { fusedOperatorSeconds, nodeSeconds } from "../select/operator-cost";
 import type { FusedOperator, OperatorBinding } from "../types";
 import { iterationNode } from "./cell";
@@ -83,8 +84,7 @@ export function isMultiAggregateRoot(dag: FusionDag, node: number): boolean {
 
 function candidateGroups(dag: FusionDag, operators: readonly FusedOperator[], constants?: MachineConstants): AggregateGroup[] {
   const groups: AggregateGroup[] = [];
-  const rootOf = new Map<number, FusedOperator>();
-  for (const op of operators) for (const root of op.roots) rootOf.set(root, op);
+  const rootOf = operatorsByRoot(operators);
   for (const op of operators) {
     if (groups.length >= MAX_CANDIDATES) return groups;
     if (op.template === "cell" && op.roots.length === 1 && isMultiAggregateRoot(dag, op.roots[0]!)) groups.push({ ...group(dag, [op.roots[0]!], op.covered, op.inputs, [op]), seconds: op.seconds });
@@ -99,20 +99,6 @@ function candidateGroups(dag: FusionDag, operators: readonly FusedOperator[], co
 
 function group(dag: FusionDag, roots: number[], covered: readonly number[], inputs: readonly number[], operators: FusedOperator[]): AggregateGroup {
   return { roots, covered: new Set(covered), inputs: [...inputs], operators, upstream: upstreamOf(dag, inputs), operator: undefined, seconds: 0 };
-}
-
-/** The nodes computed on their own or as operator roots, as the plan runs (walking from the DAG's roots through operator inputs). */
-function materializedNodes(dag: FusionDag, rootOf: ReadonlyMap<number, FusedOperator>): number[] {
-  const seen = new Set<number>();
-  const stack = [...dag.roots];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    const op = rootOf.get(node);
-    stack.push(...(op ? op.inputs : dag.nodes[node]!.inputs));
-  }
-  return [...seen].sort((a, b) => a - b);
 }
 
 function upstreamOf(dag: FusionDag, inputs: readonly number[]): Set<number> {
