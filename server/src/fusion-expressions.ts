@@ -7,20 +7,18 @@
  * constants are abbreviated to `…`.
  */
 import type { FusionView, FusionViewNode } from "../../engine/suggest/block-fusion";
+import { binaryLevels, Level, prefixOperandLevels } from "../../engine/syntax/precedence";
 import { shorten } from "./dml-labels";
 
-/** Binding strength of DML's infix operators (R's order: `^` binds tightest, `|` loosest). */
-const INFIX: Record<string, number> = {
-  "|": 1,
-  "&": 2,
-  "<": 4, "<=": 4, ">": 4, ">=": 4, "==": 4, "!=": 4,
-  "+": 5, "-": 5,
-  "*": 6, "/": 6,
-  "%*%": 7, "%%": 7, "%/%": 7,
-  "^": 9,
-};
-const PREFIX: Record<string, number> = { "!": 3, "-": 8 };
-const ATOM = 10;
+/** Binding strength of DML's infix operators: SystemDS's precedence, as the parser and printer read it. */
+const INFIX: Readonly<Record<string, number>> = binaryLevels;
+/**
+ * A prefix operation binds just below the level it parses its operand at
+ * (`-x^2` is `-(x^2)`, `!a == b` is `!(a == b)`), so it is parenthesized as
+ * an operand at that level or above.
+ */
+const PREFIX: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(prefixOperandLevels).map(([op, level]) => [op, level - 0.5]));
+const ATOM: number = Level.Primary;
 
 /** Nested operations printed out before the rest is written `…` (bounds the text of deep or shared DAGs). */
 const MAX_DEPTH = 6;

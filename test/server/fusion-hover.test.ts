@@ -87,6 +87,22 @@ test("without source ranges (a stale or rewritten plan) the intermediates are pr
   assert.equal(nodeLabel(viewNodes(view), 3), "2 * Y");
 });
 
+test("printed operations are parenthesized by DML's own precedence (%*% binds tighter than %%, a prefix looser than ^)", () => {
+  const leaf = (id: number, label: string) => ({ id, label, children: [], rows: 10, cols: 10, nnz: 100 });
+  const op = (id: number, label: string, children: number[]) => ({ id, label, children, rows: 10, cols: 10, nnz: 100 });
+  const view: FusionView = {
+    nodes: [leaf(0, "A"), leaf(1, "B"), leaf(2, "C"), op(3, "%%", [0, 1]), op(4, "%*%", [3, 2]), op(5, "-", [0]), op(6, "^", [5, 1]), op(7, "==", [0, 1]), op(8, "!", [7]), op(9, "!", [0]), op(10, "==", [9, 1])],
+    operators: [],
+    cost: { fused: 0, unfused: 0 },
+    search: viewOf([]).search,
+  };
+  const nodes = viewNodes(view);
+  assert.equal(nodeExpression(nodes, 4), "(A %% B) %*% C");
+  assert.equal(nodeExpression(nodes, 6), "(-A)^B");
+  assert.equal(nodeExpression(nodes, 8), "!A == B");
+  assert.equal(nodeExpression(nodes, 10), "(!A) == B");
+});
+
 test("variants and main inputs in words", () => {
   assert.equal(variantWords("full-agg"), "full aggregate");
   assert.equal(variantWords("no-agg"), "no aggregation");
