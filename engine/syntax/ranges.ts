@@ -25,6 +25,11 @@ export function positionBefore(a: Range["start"], b: Range["start"]): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
+/** The two ranges start and end at the same positions. */
+export function sameRange(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+}
+
 /** `position` lies in `range`, both ends included. */
 export function rangeContains(range: Range, position: Range["start"]): boolean {
   return !positionBefore(position, range.start) && !positionBefore(range.end, position);

@@ -24,7 +24,7 @@ export function shorten(text: string, max = MAX_LABEL): string {
 const within = (inner: Range, outer: Range, at: (p: Position) => number) => at(inner.start) >= at(outer.start) && at(inner.end) <= at(outer.end) && at(inner.end) - at(inner.start) < at(outer.end) - at(outer.start);
 
 /** Leaves show as written; other operands are abbreviated to `…`. */
-const isLeaf = (node: DagNode) => node.op.kind === "input" || node.op.kind === "literal" || node.op.kind === "parameter";
+export const isLeaf = (node: DagNode) => node.op.kind === "input" || node.op.kind === "literal" || node.op.kind === "parameter";
 
 /** An operand written in at most this many characters stays written out (`t(X)`, `Y ^ 2`). */
 const SHORT_OPERAND = 12;

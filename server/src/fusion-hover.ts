@@ -19,16 +19,15 @@ import type { BlockDagInfo } from "../../engine/program/dag-program";
 import type { DagNode } from "../../engine/program/dag-types";
 import type { BlockFusion, FusionOperatorView, FusionView } from "../../engine/suggest/block-fusion";
 import type { Position, Range } from "../../engine/syntax";
-import { rangeContains, textInRange } from "../../engine/syntax/ranges";
+import { rangeContains, sameRange, textInRange } from "../../engine/syntax/ranges";
+import { isLeaf } from "./dml-labels";
 import { nodeExpression, viewNodes, withoutEnclosingParentheses, type NodeTexts } from "./fusion-expressions";
 import { listWords, operatorPhrase } from "./fusion-words";
 
 /** Inputs named in a hover (an operator may read many). */
 const MAX_INPUTS = 10;
 
-const isLeaf = (node: DagNode) => node.op.kind === "input" || node.op.kind === "literal" || node.op.kind === "parameter";
 const rangeSize = (r: Range) => (r.end.line - r.start.line) * 100_000 + (r.end.character - r.start.character);
-const sameRange = (a: Range, b: Range) => a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 
 /** A name or number stays as is; other DML is shown as code. */
 function quote(text: string): string {

@@ -9,6 +9,7 @@
 import type { TemplateType } from "../../engine/fusion";
 import type { BlockFusion, FusionView } from "../../engine/suggest/block-fusion";
 import type { Range } from "../../engine/syntax";
+import { sameRange } from "../../engine/syntax/ranges";
 import { nodeLabel, viewNodes, type NodeTexts } from "./fusion-expressions";
 import { notMaterialized } from "./fusion-hover";
 import { operatorPhrase, templateName, variantWords } from "./fusion-words";
@@ -73,8 +74,6 @@ export interface WrittenNode {
   /** The DML as written (whitespace runs made one space). */
   text?: string;
 }
-
-const sameRange = (a: Range, b: Range) => a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 
 /** A constant's label: a number, a quoted string, or a logical value. */
 function isConstantLabel(label: string): boolean {
