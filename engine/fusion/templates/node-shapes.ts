@@ -3,6 +3,7 @@
  * known rows x cols. Like SystemDS's codegen, a template only covers nodes
  * whose sizes are known (`dimsKnown`).
  */
+import { callParameterInput } from "../../program/builtin-call-parameters";
 import type { FusionDag } from "../fusion-dag";
 
 export interface Shape {
@@ -58,11 +59,9 @@ export function nonZeros(dag: FusionDag, node: number): number {
   return s ? s.rows * s.cols : 0;
 }
 
-/** The argument of a builtin call by name, else by position (as the call was written). */
-export function callArgument(dag: FusionDag, node: number, name: string, position: number): number | undefined {
+/** The input node bound to `parameter` of a builtin call (engine/program's builtin-call-parameters.ts), or undefined. */
+export function callArgument(dag: FusionDag, node: number, parameter: string): number | undefined {
   const n = dag.nodes[node]!;
-  const named = n.argNames?.indexOf(name) ?? -1;
-  if (named >= 0) return n.inputs[named];
-  if (n.argNames?.[position] !== undefined) return undefined;
-  return n.inputs[position];
+  const k = callParameterInput(n, parameter);
+  return k === undefined ? undefined : n.inputs[k];
 }

@@ -53,7 +53,7 @@ export function isTransposedLeftMatmul(dag: FusionDag, node: number): boolean {
 export function isRowIndexAggregate(dag: FusionDag, node: number): boolean {
   const name = builtinName(dag, node);
   if (name !== "rowIndexMax" && name !== "rowIndexMin") return false;
-  const target = callArgument(dag, node, "target", 0);
+  const target = callArgument(dag, node, "target");
   return target !== undefined && shapeOf(dag, node) !== undefined && shapeOf(dag, target) !== undefined;
 }
 
@@ -77,7 +77,7 @@ export function isCellwise(dag: FusionDag, node: number): boolean {
       const name = builtinName(dag, node);
       if (name === "ifelse") return n.inputs.length === 3 && n.inputs.every((i) => isScalar(dag, i) || sameShape(shapeOf(dag, i), out));
       if (name === "replace") {
-        const target = callArgument(dag, node, "target", 0);
+        const target = callArgument(dag, node, "target");
         return target !== undefined && sameShape(shapeOf(dag, target), out);
       }
       return isNaryMinMax(dag, node);

@@ -74,7 +74,7 @@ export const rowTemplate: FusionTemplate = {
       case "call":
         if (builtinName(dag, node) === "replace") return isCellwise(dag, node) && !!s && s.rows > 1;
         if (isNaryMinMax(dag, node)) return isFullMatrix(s);
-        return isRowIndexAggregate(dag, node) && isFullMatrix(shapeOf(dag, callArgument(dag, node, "target", 0)!));
+        return isRowIndexAggregate(dag, node) && isFullMatrix(shapeOf(dag, callArgument(dag, node, "target")!));
       case "cbind":
         return isRowCbind(dag, node);
       default:

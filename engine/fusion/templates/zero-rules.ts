@@ -47,12 +47,12 @@ export function cellwiseIsZero(dag: FusionDag, node: number, at: (input: number)
     case "call": {
       const name = builtinName(dag, node);
       if (name === "ifelse") {
-        const [test, yes, no] = ["test", "yes", "no"].map((arg, k) => callArgument(dag, node, arg, k));
+        const [test, yes, no] = ["test", "yes", "no"].map((arg) => callArgument(dag, node, arg));
         if (test === undefined || yes === undefined || no === undefined) return undefined;
         return isZero(at(no)) && (isZero(at(test)) || isZero(at(yes)));
       }
       if (name === "replace") {
-        const [target, pattern, replacement] = ["target", "pattern", "replacement"].map((arg, k) => callArgument(dag, node, arg, k));
+        const [target, pattern, replacement] = ["target", "pattern", "replacement"].map((arg) => callArgument(dag, node, arg));
         if (target === undefined) return undefined;
         const p = pattern === undefined ? undefined : constantOf(dag, pattern);
         const r = replacement === undefined ? undefined : constantOf(dag, replacement);

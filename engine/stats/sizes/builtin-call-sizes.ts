@@ -7,6 +7,7 @@
  * Non-zeros follow the uniform (average-case) estimate; unknown stays
  * unknown.
  */
+import { callParameterInput } from "../../program/builtin-call-parameters";
 import type { DagNode } from "../../program/dag-types";
 import { cells, isMatrix, isScalar, matrixStats, sparsity, type NodeStats } from "./node-stats";
 
@@ -19,7 +20,7 @@ export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): N
       return replaceStats(node, inputs);
     case "rowIndexMax":
     case "rowIndexMin": {
-      const target = argument(node, inputs, "target", 0);
+      const target = argument(node, inputs, "target");
       if (!target || !isMatrix(target)) return undefined;
       // Every row gets a 1-based column index, so every cell is non-zero.
       return matrixStats(target.rows, 1, target.rows, target.rows !== null);
@@ -41,11 +42,9 @@ function naryStats(inputs: readonly NodeStats[]): NodeStats | undefined {
   return matrixStats(first.rows, first.cols, null);
 }
 
-function argument(node: DagNode, inputs: readonly NodeStats[], name: string, position: number): NodeStats | undefined {
-  const named = node.argNames?.indexOf(name) ?? -1;
-  if (named >= 0) return inputs[named];
-  if (node.argNames?.[position] !== undefined) return undefined;
-  return inputs[position];
+function argument(node: DagNode, inputs: readonly NodeStats[], parameter: string): NodeStats | undefined {
+  const k = callParameterInput(node, parameter);
+  return k === undefined ? undefined : inputs[k];
 }
 
 /** The value of a constant scalar argument as a number. */
@@ -63,7 +62,7 @@ function density(s: NodeStats | undefined): number | null {
 }
 
 function ifelseStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
-  const args = [argument(node, inputs, "test", 0), argument(node, inputs, "yes", 1), argument(node, inputs, "no", 2)];
+  const args = [argument(node, inputs, "test"), argument(node, inputs, "yes"), argument(node, inputs, "no")];
   const matrices = args.filter((a): a is NodeStats => !!a && isMatrix(a));
   if (matrices.length === 0 || args.some((a) => !a)) return undefined;
   const rows = matrices.find((m) => m.rows !== null)?.rows ?? null;
@@ -76,10 +75,10 @@ function ifelseStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | u
 }
 
 function replaceStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
-  const target = argument(node, inputs, "target", 0);
+  const target = argument(node, inputs, "target");
   if (!target || !isMatrix(target)) return undefined;
-  const pattern = constant(argument(node, inputs, "pattern", 1));
-  const replacement = constant(argument(node, inputs, "replacement", 2));
+  const pattern = constant(argument(node, inputs, "pattern"));
+  const replacement = constant(argument(node, inputs, "replacement"));
   if (pattern === 0 && replacement !== undefined && replacement !== 0) {
     // Every zero becomes the non-zero replacement: all cells are non-zero.
     const n = cells(target);
