@@ -21,10 +21,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { exploreFusionPlans, FUSION_TEMPLATES, fusionDagOfBlock, planFusion, type FusionDag, type FusionPlan, type TemplateType } from "../engine/fusion";
 import { choosePartitionPlans, type PartitionChoice } from "../engine/fusion/select";
-import { analyzeText } from "../engine/stats/program-analysis";
-import type { BenchRow } from "./bench-report";
+import { median, type BenchRow } from "./bench-report";
 import { formatCoverage, FUSION_PATTERN_DIR, patternCoverage, patternMatches, readFusionPatterns } from "./fusion-patterns";
 import { packageRoot } from "./package-root";
+import { scriptBlocks } from "./script-blocks";
 
 const BLOCK_MEDIAN_TARGET_MS = 20;
 const BLOCK_MAX_TARGET_MS = 200;
@@ -56,20 +56,7 @@ interface PlannedBlock {
 
 /** Every statement block of a script as the planner's input, with a name `file:line`. */
 function scriptDags(file: string, text: string, root: string): { name: string; dag: FusionDag }[] {
-  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: root });
-  const dags: { name: string; dag: FusionDag }[] = [];
-  for (const info of analysis.dags.blocks) {
-    const sizes = analysis.sizes.blocks.get(info.block);
-    if (!sizes) continue;
-    dags.push({ name: `${path.basename(file)}:${info.block.range.start.line + 1}`, dag: fusionDagOfBlock(info.dag, sizes.nodes) });
-  }
-  return dags;
-}
-
-function median(sorted: readonly number[]): number {
-  if (sorted.length === 0) return 0;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return scriptBlocks(file, text, root).map((b) => ({ name: `${path.basename(file)}:${b.line}`, dag: fusionDagOfBlock(b.dag, b.stats) }));
 }
 
 function sameCost(a: number, b: number): boolean {
@@ -120,7 +107,7 @@ export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
   const inputs = files.flatMap((file) => scriptDags(path.join(dir, file), readFileSync(path.join(dir, file), "utf8"), root));
   const blocks: PlannedBlock[] = inputs.map(({ name, dag }) => {
     const runs = Array.from({ length: RUNS_PER_BLOCK }, () => planFusion(dag));
-    return { name, nodes: dag.nodes.length, dag, plan: runs[0]!, ms: median(runs.map((r) => r.ms).sort((a, b) => a - b)) };
+    return { name, nodes: dag.nodes.length, dag, plan: runs[0]!, ms: median(runs.map((r) => r.ms)) };
   });
 
   const times = blocks.map((b) => b.ms).sort((a, b) => a - b);

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { analyzeText } from "../engine/stats/program-analysis";
+import { scriptBlocks } from "./script-blocks";
 import { optimizeBlock } from "../engine/suggest";
 import { runEgraphBench } from "./bench-egraph";
 import { runExtractBench } from "./bench-extract";
@@ -35,12 +35,8 @@ export function blockTimes(): BlockTime[] {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".dml")).sort()) {
     const full = path.join(dir, file);
     const text = readFileSync(full, "utf8");
-    const analysis = analyzeText(text, { scriptPath: full, workspaceRoot: packageRoot() });
-    for (const info of analysis.dags.blocks) {
-      const sizes = analysis.sizes.blocks.get(info.block);
-      if (!sizes) continue;
-      const result = optimizeBlock({ block: info.block, dag: info.dag, stats: sizes.nodes, sourceText: text }, { verify: false, keepPlanGraphs: true });
-      const line = info.block.range.start.line + 1;
+    for (const { block, dag, stats, line } of scriptBlocks(full, text, packageRoot())) {
+      const result = optimizeBlock({ block, dag, stats, sourceText: text }, { verify: false, keepPlanGraphs: true });
       rows.push({ file, line, ms: result.ms, nodes: result.nodes, stopReason: result.stopReason, suggestions: result.suggestions.length, planGraphs: result.planGraphs ?? [] });
     }
   }

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { BenchRow } from "./bench-report";
+import { median, type BenchRow } from "./bench-report";
 import { packageRoot } from "./package-root";
 import { proveVariables, type ProveOutcome } from "./prove";
 
@@ -26,12 +26,6 @@ export const README_PROVE_EXAMPLES: readonly { a: string; b: string; verdict: Pr
 ];
 
 export const PROVE_EXAMPLE_FILE = path.join("examples", "prove.dml");
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 export function runProveBench(): BenchRow[] {
   const file = path.join(packageRoot(), PROVE_EXAMPLE_FILE);

@@ -50,6 +50,11 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
+/** The median of samples in any order (NaN when there are none). */
+export function median(values: readonly number[]): number {
+  return quantile([...values].sort((a, b) => a - b), 0.5);
+}
+
 export function formatBenchTable(rows: readonly BenchRow[]): string {
   const fixed = new Set(["suite", "case", "ours_ms", "baseline", "baseline_ms", "ratio"]);
   return formatTable(
