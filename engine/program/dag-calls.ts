@@ -38,6 +38,16 @@ const ROW_COL_AGGREGATES: Readonly<Record<string, [AggregateFunction, AggregateD
   rowSds: ["sd", "row"], colSds: ["sd", "col"],
 };
 
+/**
+ * The DML builtin that computes an aggregate (`sum`, `rowSums`, `colMeans`,
+ * ...): the first name the tables above give it; undefined when DML has
+ * none (`sumSq`).
+ */
+export function aggregateBuiltinName(fn: AggregateFunction, direction: AggregateDirection): string | undefined {
+  if (direction === "full") return Object.keys(FULL_AGGREGATES).find((name) => FULL_AGGREGATES[name] === fn);
+  return Object.keys(ROW_COL_AGGREGATES).find((name) => ROW_COL_AGGREGATES[name]![0] === fn && ROW_COL_AGGREGATES[name]![1] === direction);
+}
+
 const UNARY_FUNCTIONS: Readonly<Record<string, ElementwiseUnaryOp>> = {
   abs: "abs", sign: "sign", sqrt: "sqrt", exp: "exp", log: "log", round: "round", floor: "floor", ceil: "ceil", ceiling: "ceil",
   sin: "sin", cos: "cos", tan: "tan", asin: "asin", acos: "acos", atan: "atan", sinh: "sinh", cosh: "cosh", tanh: "tanh",

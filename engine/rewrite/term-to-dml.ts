@@ -7,6 +7,8 @@ import type { Term } from "../egraph/types";
 import type { Argument, Expression, Range } from "../syntax/ast";
 import { parse } from "../syntax/parse";
 import { printExpression } from "../syntax/printer";
+import { aggregateBuiltinName } from "../program/dag-calls";
+import type { AggregateDirection, AggregateFunction } from "../program/dag-types";
 import { fillDims, literalValue } from "./la-ops";
 
 const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -14,17 +16,6 @@ const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, chara
 const BINARY: Record<string, Expression["kind"] extends never ? never : string> = {
   mm: "%*%", "+": "+", "-": "-", "*": "*", "/": "/", "^": "^",
   "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!=", "&": "&", "|": "|",
-};
-
-const AGGREGATE_NAMES: Record<string, [string, string, string]> = {
-  sum: ["sum", "rowSums", "colSums"],
-  mean: ["mean", "rowMeans", "colMeans"],
-  min: ["min", "rowMins", "colMins"],
-  max: ["max", "rowMaxs", "colMaxs"],
-  prod: ["prod", "rowProds", "colProds"],
-  var: ["var", "rowVars", "colVars"],
-  sd: ["sd", "rowSds", "colSds"],
-  sumSq: ["sumSq", "rowSumsSq", "colSumsSq"],
 };
 
 /** DML text of a leaf (`var:X`, `dag:7`), or undefined if it cannot be printed. */
@@ -63,9 +54,9 @@ export function termToExpression(term: Term, leafText: LeafText): Expression {
   if (term.op === "not") return { kind: "unary", op: "!", operand: kids()[0]!, range: NOWHERE };
   if (term.op.startsWith("agg:")) {
     const [, fn, direction] = term.op.split(":") as [string, string, string];
-    const names = AGGREGATE_NAMES[fn];
-    if (!names) throw new UnprintableTermError(`cannot print aggregate ${term.op}`);
-    return call(names[direction === "full" ? 0 : direction === "row" ? 1 : 2], kids());
+    const name = aggregateBuiltinName(fn as AggregateFunction, direction as AggregateDirection);
+    if (!name) throw new UnprintableTermError(`cannot print aggregate ${term.op}`);
+    return call(name, kids());
   }
   if (term.children.length === 1 && /^[A-Za-z][A-Za-z.]*$/.test(term.op)) return call(term.op, kids());
   throw new UnprintableTermError(`cannot print ${term.op}`);

@@ -6,6 +6,7 @@
  */
 import { nodeSeconds, reachableAscending, type FusionDag, type FusionPlan } from "../fusion";
 import { shiftRange } from "../syntax/ranges";
+import { aggregateBuiltinName } from "../program/dag-calls";
 import type { DagNode } from "../program/dag-types";
 import type { Range } from "../syntax/ast";
 import type { FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";
@@ -105,7 +106,7 @@ export function dmlOperationLabel(node: DagNode): string {
     case "unary":
       return op.op;
     case "aggregate":
-      return aggregateName(op.fn, op.direction);
+      return aggregateBuiltinName(op.fn, op.direction) ?? `${op.fn}:${op.direction}`;
     case "index":
       return "[]";
     case "leftIndex":
@@ -117,11 +118,4 @@ export function dmlOperationLabel(node: DagNode): string {
     default:
       return op.kind;
   }
-}
-
-function aggregateName(fn: string, direction: "full" | "row" | "col"): string {
-  if (direction === "full") return fn;
-  const prefix = direction === "row" ? "row" : "col";
-  const names: Record<string, string> = { sum: "Sums", mean: "Means", min: "Mins", max: "Maxs", prod: "Prods", sumSq: "SumSqs", var: "Vars", sd: "Sds" };
-  return `${prefix}${names[fn] ?? fn}`;
 }
