@@ -1,7 +1,12 @@
 /**
- * `dml run FILE [--cell N] [--json] [--memory-budget BYTES] [--no-check] [name=value ...]`:
+ * `dml run FILE [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--no-check] [name=value ...]`:
  * runs a script (or its cells 1..N, in one session) with the embedded
- * runtime. Before running, the script (cells 1..N) gets the checks of
+ * runtime. Each block runs its compiled plan (engine/execution): by
+ * default the rewriter's verified plan with the fusion planner's operators
+ * as generated kernels; `--plan` runs the other plans, for comparison and
+ * for bisecting a wrong result. `--timings` prints, per block, the plan
+ * that ran and its estimated vs measured time on standard error (in
+ * `--json`, the field `blocks`). Before running, the script (cells 1..N) gets the checks of
  * `dml check` with the same parameters (cli/script-problems.ts): its errors
  * are printed as check prints them and nothing runs (exit 1), as SystemDS
  * validates a whole script before running it; `--no-check` skips this.
@@ -14,15 +19,17 @@
  * loop iteration and function call) with a located "interrupted" error, exit 1.
  */
 import path from "node:path";
-import { createSession, isolateCell, splitCells } from "../engine/runtime/interpreter";
+import { DEFAULT_PLAN_MODE, executionSession, isPlanMode, PLAN_MODES } from "../engine/execution";
+import { isolateCell, splitCells } from "../engine/runtime/interpreter";
+import { timingJson, timingLines } from "./block-timings";
 import { err, out, write } from "./output";
 import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 
-export const runUsage = "dml run FILE [--cell N] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] [name=value ...]";
+export const runUsage = "dml run FILE [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] [name=value ...]";
 
 export async function run(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check"], values: ["--cell", "--memory-budget", "--time-limit"] });
+  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check", "--timings"], values: ["--cell", "--memory-budget", "--time-limit", "--plan"] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
   const commandLine = parameterArguments("dml run", rest);
@@ -35,6 +42,8 @@ export async function run(args: readonly string[]): Promise<number> {
   const limitText = parsed.values.get("--time-limit");
   const timeLimitMs = limitText === undefined ? undefined : Number(limitText) * 1000;
   if (timeLimitMs !== undefined && !(timeLimitMs > 0)) throw new UsageError(`dml run: --time-limit needs a positive number of seconds, found '${limitText}'`);
+  const planText = parsed.values.get("--plan") ?? DEFAULT_PLAN_MODE;
+  if (!isPlanMode(planText)) throw new UsageError(`dml run: --plan must be one of ${PLAN_MODES.join(", ")}, found '${planText}'`);
   const text = await readScript("dml run", file);
   if (text === undefined) return 2;
   const params = runParameters(file, commandLine);
@@ -51,7 +60,8 @@ export async function run(args: readonly string[]): Promise<number> {
 
   const printed: string[] = [];
   const startedAt = Date.now();
-  const session = createSession({
+  const { session, runner } = executionSession({
+    plan: planText,
     params,
     scriptPath: path.resolve(file),
     workspaceRoot: process.cwd(),
@@ -66,9 +76,10 @@ export async function run(args: readonly string[]): Promise<number> {
     return timedOut ? shown.replace(/: interrupted$/, `: interrupted: the --time-limit of ${limitText} s was reached`) : shown;
   });
   if (json) {
-    out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables() }, null, 2));
+    out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables(), plan: planText, blocks: runner.blockTimings().map(timingJson) }, null, 2));
   } else {
     for (const e of errors) err(e);
+    if (parsed.flags.has("--timings")) for (const line of timingLines(file, runner.blockTimings())) err(line);
   }
   return result.ok ? 0 : 1;
 }

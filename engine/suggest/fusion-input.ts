@@ -12,6 +12,8 @@
 import { fusionDag, fusionDagOfBlock, planFusion, type FusionDag } from "../fusion";
 import type { BlockEGraph } from "../rewrite";
 import { termToDml } from "../rewrite";
+import type { BlockDag } from "../program/dag-types";
+import type { NodeStats } from "../stats/sizes/node-stats";
 import { textInRange } from "../syntax/ranges";
 import type { FusionView } from "./block-fusion";
 import { fusionView, type FusionViewSource } from "./fusion-view";
@@ -76,7 +78,32 @@ interface RewrittenDag {
   temporaryOf: Map<number, string>;
 }
 
-function rewrittenDag(input: BlockInput, block: BlockEGraph, replacements: readonly Replacement[]): RewrittenDag | undefined {
+/**
+ * The block with every replacement applied, as a block DAG the runtime can
+ * run: every variable the block assigns and every effect sink kept (in
+ * source order), with the stats of each node; undefined without
+ * replacements or when a plan cannot be a DAG.
+ */
+export function rewrittenBlockDag(input: BlockInput, block: BlockEGraph, replacements: readonly Replacement[]): ExecutableDag | undefined {
+  if (replacements.length === 0) return undefined;
+  const roots = [...input.dag.outputs.values(), ...input.dag.sinks.map((s) => s.node)];
+  const built = rewrittenDag(input, block, replacements, roots);
+  if (!built) return undefined;
+  const { dag, newIdOf } = built;
+  const inputs = new Map<string, number>();
+  for (const node of dag.nodes) if (node.op.kind === "input") inputs.set(node.op.name, node.id);
+  const outputs = new Map([...input.dag.outputs].map(([name, node]) => [name, newIdOf(node)]));
+  const sinks = input.dag.sinks.map((s) => ({ ...s, node: newIdOf(s.node) }));
+  return { dag: { nodes: [...dag.nodes], inputs, outputs, sinks, ...(input.dag.liveOut ? { liveOut: input.dag.liveOut } : {}) }, stats: dag.stats };
+}
+
+/** A block DAG to run, with the stats of its nodes. */
+export interface ExecutableDag {
+  dag: BlockDag;
+  stats: readonly NodeStats[];
+}
+
+function rewrittenDag(input: BlockInput, block: BlockEGraph, replacements: readonly Replacement[], blockRoots: readonly number[] = fusionDagOfBlock(input.dag, input.stats).roots): (RewrittenDag & { newIdOf(node: number): number }) | undefined {
   const builder = new PlanDagBuilder(block);
   // The block's own nodes keep their ids (added unshared: two rand() calls are two values).
   for (const node of input.dag.nodes) builder.addOwnNode(node, input.stats[node.id]!);
@@ -112,7 +139,7 @@ function rewrittenDag(input: BlockInput, block: BlockEGraph, replacements: reado
     for (let k = 0; k <= replaced.size && replaced.has(id); k++) id = replaced.get(id)!;
     return id;
   };
-  const roots = fusionDagOfBlock(input.dag, input.stats).roots.map(current);
+  const roots = blockRoots.map(current);
   const order = topologicalOrder(roots, (id) => builder.nodes[id]!.inputs.map(current));
   if (!order) return undefined;
   const newId = new Map(order.map((b, k) => [b, k]));
@@ -121,7 +148,7 @@ function rewrittenDag(input: BlockInput, block: BlockEGraph, replacements: reado
     return { ...node, id: k, inputs: node.inputs.map((i) => newId.get(current(i))!) };
   });
   const dag = fusionDag(nodes, order.map((b) => builder.stats[b]!), roots.map((r) => newId.get(r)!));
-  return { dag, builderId: order, builder, temporaryOf };
+  return { dag, builderId: order, builder, temporaryOf, newIdOf: (node) => newId.get(current(node))! };
 }
 
 /** The nodes reachable from `roots`, inputs before consumers; undefined on a cycle. */

@@ -9,4 +9,5 @@ export { safetyNetNote } from "./safety-net";
 export { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, spend, type DocumentBudget } from "./document-budget";
 export { optimizeProgram, type ProgramOptimization } from "./optimize-program";
 export { emptyFusionView, shiftFusionView } from "./fusion-view";
+export type { ExecutableDag } from "./fusion-input";
 export type { BlockFusion, FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";

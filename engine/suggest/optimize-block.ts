@@ -25,7 +25,7 @@ import type { Position, Range } from "../syntax/ast";
 import { textInRange } from "../syntax/ranges";
 import type { BlockFusion } from "./block-fusion";
 import { fusedPlanCost } from "./fused-plan-cost";
-import { asWrittenFusion, leafText, rewrittenFusion, type Replacement } from "./fusion-input";
+import { asWrittenFusion, leafText, rewrittenBlockDag, rewrittenFusion, type ExecutableDag, type Replacement } from "./fusion-input";
 import type { ExtractedPlan } from "./plan-dag";
 import { extractedTerm } from "./plan-graph";
 import { addMeasures, planMeasures, type PlanMeasures } from "./plan-measures";
@@ -46,6 +46,8 @@ export interface SuggestOptions {
   verify?: boolean;
   /** Return each statement's extraction graph (for extraction benchmarks). */
   keepPlanGraphs?: boolean;
+  /** Return the block with the suggestions applied as a DAG the runtime can run (`executable`). */
+  executable?: boolean;
   /** How the cheapest plan is picked (default: greedy with DAG costs; `ilpExtractor` for the ILP). */
   extract?: Extractor;
   /**
@@ -120,6 +122,8 @@ export interface BlockOptimization {
   classes: number;
   ms: number;
   planGraphs?: ExtractionGraph[];
+  /** With `executable`: the block with every suggestion applied (absent without suggestions). */
+  executable?: ExecutableDag;
 }
 
 export interface BlockInput {
@@ -189,6 +193,10 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   if (report?.safetyNet) result.safetyNet = { what: "saturation", ...report.safetyNet };
   else if (extractionSafetyNet) result.safetyNet = { what: "extraction", ...extractionSafetyNet };
   if (options.keepPlanGraphs) result.planGraphs = planGraphs;
+  if (options.executable) {
+    const executable = rewrittenBlockDag(input, block, replacements);
+    if (executable) result.executable = executable;
+  }
   return result;
 }
 

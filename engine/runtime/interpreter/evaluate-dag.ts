@@ -41,6 +41,21 @@ import { bool, double, int, str, type Value } from "./values";
 /** The value of a node whose consumers have all been computed. */
 const DROPPED = Symbol("dropped");
 
+/**
+ * A fused operator as the evaluator runs it: it computes the values of its
+ * roots from its materialized inputs in one go; the other nodes it covers
+ * are never computed on their own.
+ */
+export interface OperatorRun {
+  readonly roots: readonly number[];
+  /** Every node computed inside the operator, roots included. */
+  readonly covered: readonly number[];
+  /** The materialized values it reads. */
+  readonly inputs: readonly number[];
+  /** The roots' values, from `valueOf` of its inputs. */
+  run(valueOf: (node: number) => Value): ReadonlyMap<number, Value>;
+}
+
 export class DagEvaluator {
   private readonly values: (Value | typeof DROPPED | undefined)[];
   private readonly userResults = new Map<string, Value[]>();
@@ -50,14 +65,26 @@ export class DagEvaluator {
   private readonly kept: Set<number>;
   /** What the block's variables and live nodes hold. */
   private readonly held = new Holdings();
+  /** The operator that computes each fused root. */
+  private readonly operatorOf = new Map<number, OperatorRun>();
+  /** Nodes computed inside an operator that are not its roots (never computed here). */
+  private readonly inner = new Set<number>();
 
+  /** `operators`: fused operators that compute some of the nodes (their covered nodes must be disjoint). */
   constructor(
     readonly dag: BlockDag,
     readonly ctx: EvalContext,
+    operators: readonly OperatorRun[] = [],
   ) {
     this.values = new Array(dag.nodes.length);
     this.pending = new Int32Array(dag.nodes.length);
-    for (const n of dag.nodes) for (const i of n.inputs) this.pending[i]!++;
+    for (const op of operators) {
+      for (const node of op.covered) this.inner.add(node);
+      for (const root of op.roots) this.operatorOf.set(root, op);
+      for (const i of op.inputs) this.pending[i]!++;
+    }
+    for (const op of operators) for (const root of op.roots) this.inner.delete(root);
+    for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id)) for (const i of n.inputs) this.pending[i]!++;
     this.kept = new Set([...dag.outputs.values(), ...dag.sinks.map((s) => s.node)]);
     for (const value of ctx.env.values()) this.held.hold(value);
   }
@@ -66,11 +93,12 @@ export class DagEvaluator {
   run(): Map<string, Value> {
     const sinkNodes = new Set(this.dag.sinks.map((s) => s.node));
     let next = 0;
+    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id);
     for (const sink of this.dag.sinks) {
-      for (; next < sink.node; next++) if (!sinkNodes.has(next)) this.node(next);
+      for (; next < sink.node; next++) if (computed(next)) this.node(next);
       this.node(sink.node);
     }
-    for (; next < this.dag.nodes.length; next++) if (!sinkNodes.has(next)) this.node(next);
+    for (; next < this.dag.nodes.length; next++) if (computed(next)) this.node(next);
     const outputs = new Map<string, Value>();
     for (const [name, id] of this.dag.outputs) outputs.set(name, this.node(id));
     return outputs;
@@ -81,6 +109,9 @@ export class DagEvaluator {
     if (known === DROPPED) throw new Error(`node ${id} was used after its last consumer`);
     if (known) return known;
     const n = this.dag.nodes[id];
+    const operator = this.operatorOf.get(id);
+    if (operator) return this.runOperator(operator, id);
+    if (this.inner.has(id)) throw new Error(`node ${id} is computed inside a fused operator`);
     const value = at(n.range, () => this.compute(n));
     const added = this.held.newBytes(value);
     if (added > 0) {
@@ -92,6 +123,25 @@ export class DagEvaluator {
     for (const input of n.inputs) this.consumed(input);
     if (this.pending[id] === 0) this.drop(id);
     return value;
+  }
+
+  /** Runs a fused operator: every root gets its value, then its inputs count as consumed once. */
+  private runOperator(operator: OperatorRun, asked: number): Value {
+    const n = this.dag.nodes[asked];
+    const results = at(n.range, () => operator.run((node) => this.node(node)));
+    for (const root of operator.roots) {
+      const value = results.get(root) ?? fail(`a fused operator did not compute node ${root}`);
+      const added = this.held.newBytes(value);
+      if (added > 0) {
+        const refusal = this.ctx.memory.refusal(added, this.held.bytes);
+        if (refusal) throw new DmlRuntimeError(`'${sourceSlice(this.ctx.sourceText, this.dag.nodes[root].range)}' ${refusal}`, this.dag.nodes[root].range);
+      }
+      this.values[root] = value;
+      this.held.hold(value);
+    }
+    for (const input of operator.inputs) this.consumed(input);
+    for (const root of operator.roots) if (this.pending[root] === 0) this.drop(root);
+    return this.values[asked] as Value;
   }
 
   /** One consumer of `id` is computed; the last one drops its value. */

@@ -6,3 +6,6 @@ export { DEFAULT_MEMORY_BUDGET } from "./context";
 export { javaDouble, matrixText, scalarText, valueText, type Value, type ScalarValue } from "./values";
 export { solve } from "./linear-solve";
 export { evaluateDag, evaluateExpression, type OracleOptions } from "./oracle";
+export { asWrittenRunner, type BlockRunner } from "./block-runner";
+export { DagEvaluator, type OperatorRun } from "./evaluate-dag";
+export type { EvalContext } from "./context";

@@ -12,6 +12,7 @@ import { createDagContext, typeFromSpec, type DagContext } from "../../program/d
 import { buildProgramDags, type ProgramDags } from "../../program/dag-program";
 import type { DagType } from "../../program/dag-types";
 import type { ForBlock, FunctionBlock, StatementBlock } from "../../program/statement-block";
+import { asWrittenRunner, type BlockRunner } from "./block-runner";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
@@ -48,6 +49,8 @@ export interface InterpreterHost {
   shouldInterrupt?(): boolean;
   /** Called after each basic block with the variables it assigned. */
   onAssign?(outputs: ReadonlyMap<string, Value>): void;
+  /** How basic blocks run (default: as written). */
+  blockRunner?: BlockRunner;
 }
 
 const MAX_CALL_DEPTH = 200;
@@ -110,7 +113,7 @@ export class Interpreter {
         const info = unit.dags.byBlock.get(block);
         for (const statement of block.statements) if (statement.kind === "source") this.source(unit, statement);
         if (!info) return;
-        const outputs = new DagEvaluator(info.dag, this.evalContext(unit, env)).run();
+        const outputs = (this.host.blockRunner ?? asWrittenRunner).run(block, info.dag, this.evalContext(unit, env));
         for (const [name, value] of outputs) env.set(name, value);
         this.host.onAssign?.(outputs);
         return;

@@ -8,6 +8,7 @@ import { countNonZeros } from "../matrix/dense-matrix";
 import { DEFAULT_MEMORY_BUDGET } from "./context";
 import { DmlRuntimeError, formatRuntimeError, locate } from "./errors";
 import { Interpreter, type DefinedFunction } from "./interpreter";
+import type { BlockRunner } from "./block-runner";
 import type { Value } from "./values";
 import { isolateCell, splitCells } from "../../syntax/cells";
 
@@ -23,6 +24,8 @@ export interface SessionOptions {
   shouldInterrupt?: () => boolean;
   /** Where print() goes (default: standard output). */
   print?: (line: string) => void;
+  /** How basic blocks run (default: as written; engine/execution compiles them). */
+  blockRunner?: BlockRunner;
 }
 
 export interface VariableInfo {
@@ -71,6 +74,7 @@ export class Session {
         print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
         functions: this.functions,
         ...(this.options.shouldInterrupt ? { shouldInterrupt: this.options.shouldInterrupt } : {}),
+        ...(this.options.blockRunner ? { blockRunner: this.options.blockRunner } : {}),
         onAssign: (outputs) => {
           for (const [name, value] of outputs) this.assigned.set(name, variableInfo(name, value));
         },

@@ -1,0 +1,81 @@
+/**
+ * Compiles one basic block for the runtime, with the sizes of the values it
+ * starts with: the rewriter's plan (only suggestions that passed
+ * verification; the user's text is never changed) and, in `fused` mode,
+ * the fusion planner's operators with generated kernels. An operator the
+ * code generator has no kernel for runs unfused (and is listed).
+ */
+import { dagCosts, fusionDag, planFusion, type FusionDag } from "../fusion";
+import type { FusedOperator, TemplateType } from "../fusion/types";
+import type { BlockDag } from "../program/dag-types";
+import type { BasicBlock } from "../program/statement-block";
+import type { NodeStats } from "../stats/sizes/node-stats";
+import { optimizeBlock } from "../suggest";
+import { generateOperator, UnsupportedOperator, type GeneratedOperator } from "../runtime/codegen";
+import type { Value } from "../runtime/interpreter";
+import { blockStats } from "./block-stats";
+import { fallbackOperator } from "./fallback-operator";
+import type { PlanMode } from "./plan-mode";
+
+export interface CompiledBlock {
+  mode: PlanMode;
+  /** The DAG that runs: as written, or with the verified rewrites applied. */
+  dag: BlockDag;
+  stats: readonly NodeStats[];
+  /** Fused operators with generated kernels (fused mode). */
+  operators: GeneratedOperator[];
+  /** Operators the planner chose that run unfused, because no kernel is generated for them. */
+  unfused: { template: TemplateType; reason: string }[];
+  /** Statements that run a rewritten plan. */
+  rewrites: number;
+  /** Estimated seconds of one run of the compiled plan (the cost model's, with the sizes compiled for). */
+  estimatedSeconds: number;
+  /** Milliseconds the compilation took. */
+  compileMs: number;
+}
+
+export interface CompileInput {
+  block: BasicBlock;
+  dag: BlockDag;
+  env: ReadonlyMap<string, Value>;
+  params: ReadonlyMap<string, string>;
+  sourceText: string;
+}
+
+export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock {
+  const start = performance.now();
+  const writtenStats = blockStats(input.dag, input.env, input.params);
+  let dag = input.dag;
+  let stats: readonly NodeStats[] = writtenStats;
+  let rewrites = 0;
+  if (mode !== "as-written") {
+    const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true });
+    if (optimized.executable) {
+      dag = optimized.executable.dag;
+      stats = optimized.executable.stats;
+      rewrites = optimized.suggestions.length;
+    }
+  }
+  const planned = runRoots(dag, stats);
+  const operators: GeneratedOperator[] = [];
+  const unfused: CompiledBlock["unfused"] = [];
+  const chosen: FusedOperator[] = [];
+  if (mode === "fused") {
+    for (const op of planFusion(planned).operators) {
+      try {
+        operators.push(fallbackOperator(planned, op, generateOperator(planned, op)));
+        chosen.push(op);
+      } catch (error) {
+        if (!(error instanceof UnsupportedOperator)) throw error;
+        unfused.push({ template: op.template, reason: error.message });
+      }
+    }
+  }
+  const cost = dagCosts(planned, chosen);
+  return { mode, dag, stats, operators, unfused, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
+}
+
+/** The DAG as the fusion planner sees it when every assigned variable and every effect leaves the block. */
+function runRoots(dag: BlockDag, stats: readonly NodeStats[]): FusionDag {
+  return fusionDag(dag.nodes, stats, [...dag.outputs.values(), ...dag.sinks.map((s) => s.node)]);
+}

@@ -1,0 +1,69 @@
+/**
+ * The interpreter's block runner that executes compiled plans: each basic
+ * block is compiled (compile-block.ts) the first time it runs with given
+ * live-in sizes and reused after that, across loop iterations and cells,
+ * until a live-in value's dims, format or density differ from those the
+ * plan was compiled for (dynamic recompilation). Each run is timed beside
+ * its estimate.
+ */
+import type { BlockDag } from "../program/dag-types";
+import type { BasicBlock } from "../program/statement-block";
+import { DagEvaluator, type BlockRunner, type EvalContext, type Value } from "../runtime/interpreter";
+import type { BlockTiming } from "./block-timing";
+import { compileBlock, type CompiledBlock } from "./compile-block";
+import type { PlanMode } from "./plan-mode";
+import { valueSignature } from "./value-stats";
+
+/** Plans kept per block (distinct live-in sizes): a block seeing more sizes than this compiles its oldest out. */
+const PLANS_PER_BLOCK = 8;
+
+export class CompiledBlockRunner implements BlockRunner {
+  private readonly plans = new Map<BasicBlock, Map<string, CompiledBlock>>();
+  private readonly timings = new Map<BasicBlock, BlockTiming>();
+
+  constructor(readonly mode: PlanMode) {}
+
+  run(block: BasicBlock, dag: BlockDag, ctx: EvalContext): Map<string, Value> {
+    const compiled = this.compiled(block, dag, ctx);
+    const start = performance.now();
+    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators).run();
+    const timing = this.timings.get(block)!;
+    timing.runs++;
+    timing.measuredSeconds += (performance.now() - start) / 1000;
+    timing.estimatedSeconds += compiled.estimatedSeconds;
+    return outputs;
+  }
+
+  /** The timings of every block run so far, in source order. */
+  blockTimings(): BlockTiming[] {
+    return [...this.timings.values()].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  }
+
+  private compiled(block: BasicBlock, dag: BlockDag, ctx: EvalContext): CompiledBlock {
+    const signature = [...dag.inputs.keys()].map((name) => `${name}=${valueOfInput(ctx, name)}`).join(";");
+    let byBlock = this.plans.get(block);
+    if (!byBlock) this.plans.set(block, (byBlock = new Map()));
+    const known = byBlock.get(signature);
+    if (known) return known;
+    const compiled = compileBlock({ block, dag, env: ctx.env, params: ctx.params, sourceText: ctx.sourceText }, this.mode);
+    if (byBlock.size >= PLANS_PER_BLOCK) byBlock.delete(byBlock.keys().next().value!);
+    byBlock.set(signature, compiled);
+    const timing = this.timings.get(block) ?? newTiming(block, this.mode);
+    timing.compilations++;
+    timing.compileMs += compiled.compileMs;
+    timing.fusedOperators = compiled.operators.length;
+    timing.rewrites = compiled.rewrites;
+    timing.unfused = compiled.unfused.map((u) => `${u.template}: ${u.reason}`);
+    this.timings.set(block, timing);
+    return compiled;
+  }
+}
+
+function valueOfInput(ctx: EvalContext, name: string): string {
+  const value = ctx.env.get(name);
+  return value === undefined ? "?" : valueSignature(value);
+}
+
+function newTiming(block: BasicBlock, mode: PlanMode): BlockTiming {
+  return { range: block.range, mode, runs: 0, estimatedSeconds: 0, measuredSeconds: 0, compilations: 0, compileMs: 0, fusedOperators: 0, rewrites: 0, unfused: [] };
+}

@@ -1,0 +1,10 @@
+/**
+ * The execution stage: the runtime runs each block's optimized plan (the
+ * rewriter's verified plan and the fusion planner's operators as generated
+ * kernels), compiled once per block and live-in sizes.
+ */
+export { CompiledBlockRunner } from "./compiled-runner";
+export { compileBlock, type CompiledBlock, type CompileInput } from "./compile-block";
+export type { BlockTiming } from "./block-timing";
+export { DEFAULT_PLAN_MODE, isPlanMode, PLAN_MODES, type PlanMode } from "./plan-mode";
+export { executionSession, type ExecutionSessionOptions } from "./execution-session";

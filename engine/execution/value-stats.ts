@@ -1,0 +1,43 @@
+/**
+ * What a value measured at run time tells the analysis: a matrix's exact
+ * dims, its exact non-zeros when it is sparse (a dense one is taken as
+ * full: counting would read every cell at every block, and the format rule
+ * already says it is mostly non-zero), a scalar's type (not its value: a
+ * plan compiled for one loop iteration must hold for the next).
+ */
+import type { NodeStats } from "../stats/sizes/node-stats";
+import { matrixStats, scalarStats, unknownStats } from "../stats/sizes/node-stats";
+import type { Value } from "../runtime/interpreter";
+
+export function statsOfValue(value: Value): NodeStats {
+  switch (value.kind) {
+    case "matrix": {
+      const m = value.matrix;
+      return m.format === "dense" ? matrixStats(m.rows, m.cols, m.rows * m.cols) : matrixStats(m.rows, m.cols, m.rowPtr[m.rows]!, true);
+    }
+    case "scalar":
+      return scalarStats({ dataType: "scalar", valueType: value.type });
+    case "frame":
+      return { type: { dataType: "frame", valueType: "unknown" }, rows: value.frame.rows, cols: value.frame.columns.length, nnz: null };
+    case "list":
+      return unknownStats;
+  }
+}
+
+/**
+ * The part of a value's stats a compiled plan depends on: dims, the format,
+ * and a sparse matrix's density to a factor of 2 (a plan is recompiled when
+ * one of these changes: SystemDS's dynamic recompilation).
+ */
+export function valueSignature(value: Value): string {
+  if (value.kind === "scalar") return value.type;
+  if (value.kind === "matrix") {
+    const m = value.matrix;
+    if (m.format === "dense") return `${m.rows}x${m.cols}:dense`;
+    const cells = m.rows * m.cols;
+    const nnz = m.rowPtr[m.rows]!;
+    const density = cells === 0 || nnz === 0 ? "0" : String(Math.round(Math.log2(nnz / cells)));
+    return `${m.rows}x${m.cols}:sparse:${density}`;
+  }
+  return value.kind;
+}

@@ -1,0 +1,9 @@
+/**
+ * Generated fused operators: per template, JavaScript kernels built from
+ * the fusion planner's CPlans, compiled once per distinct source.
+ */
+export { generateOperator } from "./generate-operator";
+export { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
+export { kernelCacheStats, kernelFunction, kernelHash } from "./kernel-cache";
+export { runKernel } from "./kernel-runner";
+export { combineAccumulators, type Combine, type KernelArray, type KernelCall, type KernelFunction, type KernelProgram } from "./kernel-program";

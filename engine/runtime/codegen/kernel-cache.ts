@@ -1,0 +1,35 @@
+/**
+ * The compiled-kernel cache: one `new Function` per distinct kernel source
+ * (a source is built from a CPlan only, so equal operators of any block,
+ * cell or iteration share one compiled function), with hit counts.
+ */
+import type { KernelFunction, KernelProgram } from "./kernel-program";
+
+const compiled = new Map<string, KernelFunction>();
+let hits = 0;
+
+/** The compiled function of a kernel (compiled on first use). */
+export function kernelFunction(program: KernelProgram): KernelFunction {
+  const known = compiled.get(program.source);
+  if (known) {
+    hits++;
+    return known;
+  }
+  const fn = new Function(`"use strict"; return (${program.source});`)() as KernelFunction;
+  compiled.set(program.source, fn);
+  return fn;
+}
+
+/** A short stable hash of a kernel's source (FNV-1a, hex), to name it in reports. */
+export function kernelHash(program: KernelProgram): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < program.source.length; i++) {
+    h ^= program.source.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
+export function kernelCacheStats(): { kernels: number; hits: number } {
+  return { kernels: compiled.size, hits };
+}

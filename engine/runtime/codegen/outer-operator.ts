@@ -1,0 +1,8 @@
+/** The Outer template's code generator. */
+import type { FusionDag } from "../../fusion";
+import type { FusedOperator } from "../../fusion/types";
+import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
+
+export function generateOuterOperator(_dag: FusionDag, op: FusedOperator): GeneratedOperator {
+  throw new UnsupportedOperator(`no Outer kernel is generated yet (operator ${op.id})`);
+}
