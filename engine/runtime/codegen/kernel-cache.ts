@@ -3,6 +3,7 @@
  * (a source is built from a CPlan only, so equal operators of any block,
  * cell or iteration share one compiled function), with hit counts.
  */
+import { BINARY_HELPERS } from "../kernels/binary-helpers";
 import type { KernelFunction, KernelProgram } from "./kernel-program";
 
 const compiled = new Map<string, KernelFunction>();
@@ -15,7 +16,8 @@ export function kernelFunction(program: KernelProgram): KernelFunction {
     hits++;
     return known;
   }
-  const fn = new Function(`"use strict"; return (${program.source});`)() as KernelFunction;
+  // `H` in a kernel's source is the operators' helper functions (binary-helpers.ts).
+  const fn = new Function("H", `"use strict"; return (${program.source});`)(BINARY_HELPERS) as KernelFunction;
   compiled.set(program.source, fn);
   return fn;
 }
