@@ -11,6 +11,7 @@ import type { BasicBlock } from "../program/statement-block";
 import { DagEvaluator, type BlockRunner, type EvalContext, type Value } from "../runtime/interpreter";
 import type { BlockTiming } from "./block-timing";
 import { compileBlock, type CompiledBlock } from "./compile-block";
+import type { OperationProfiler } from "./operation-profiler";
 import type { PlanMode } from "./plan-mode";
 import { valueSignature } from "./value-stats";
 
@@ -21,12 +22,16 @@ export class CompiledBlockRunner implements BlockRunner {
   private readonly plans = new Map<BasicBlock, Map<string, CompiledBlock>>();
   private readonly timings = new Map<BasicBlock, BlockTiming>();
 
-  constructor(readonly mode: PlanMode) {}
+  /** `profiler`: when given, times each operation of every run against its estimate. */
+  constructor(
+    readonly mode: PlanMode,
+    readonly profiler?: OperationProfiler,
+  ) {}
 
   run(block: BasicBlock, dag: BlockDag, ctx: EvalContext): Map<string, Value> {
     const compiled = this.compiled(block, dag, ctx);
     const start = performance.now();
-    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators).run();
+    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators, this.profiler?.timer(block, compiled, ctx.sourceText)).run();
     const timing = this.timings.get(block)!;
     timing.runs++;
     timing.measuredSeconds += (performance.now() - start) / 1000;
