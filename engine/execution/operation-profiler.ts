@@ -23,7 +23,12 @@ import type { OperationTiming } from "./operation-timing";
 /** Operation texts are cut to this many characters. */
 const TEXT_LENGTH = 40;
 
-/** Operations whose measured time per run is below this are not observations for the calibration (the clock and the interpreter's overhead dominate). */
+/**
+ * Operations whose estimated or measured time per run is below this are not
+ * observations for the calibration: the clock and the interpreter's fixed
+ * overhead per operation dominate them, and a class' correction multiplies
+ * the estimates of its large operations too.
+ */
 export const MIN_OBSERVED_SECONDS = 1e-4;
 
 export interface ProfilerOptions {
@@ -128,12 +133,12 @@ export class OperationProfiler {
   }
 }
 
-/** The calibration observations of a profile: one per operation that took long enough and has an estimate. */
+/** The calibration observations of a profile: one per operation of a class whose estimate and measured time per run are MIN_OBSERVED_SECONDS or more. */
 export function observationsOf(blocks: readonly BlockOperations[]): Observation[] {
   const observations: Observation[] = [];
   for (const { operations } of blocks) {
     for (const op of operations) {
-      if (op.operationClass === undefined || !(op.modelSeconds > 0) || op.measuredSeconds / op.runs < MIN_OBSERVED_SECONDS) continue;
+      if (op.operationClass === undefined || op.modelSeconds / op.runs < MIN_OBSERVED_SECONDS || op.measuredSeconds / op.runs < MIN_OBSERVED_SECONDS) continue;
       observations.push({ operationClass: op.operationClass, estimatedSeconds: op.modelSeconds, measuredSeconds: op.measuredSeconds });
     }
   }
