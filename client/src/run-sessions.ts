@@ -29,7 +29,7 @@ import {
   isPlanMode,
   machineProfiler,
   recordRunObservations,
-  refreshCorrections,
+  refreshFromMachineFile,
   snapshotTimings,
   timingsSince,
   type CompiledBlockRunner,
@@ -83,7 +83,7 @@ export class RunSessions {
     const { session, runner, output } = entry;
     output.length = 0;
     const profiler = this.profiler();
-    refreshCorrections(profiler, this.machineFile);
+    refreshFromMachineFile(profiler, this.machineFile);
     profiler.take();
     const before = snapshotTimings(runner.blockTimings());
     let reply: Omit<RunReply, "variables" | "ms"> = { id: request.id, ok: true, interrupted: false, output, errors: [], plan, ...(previousPlan ? { previousPlan } : {}) };

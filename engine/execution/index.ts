@@ -12,4 +12,4 @@ export { OperationProfiler, observationsOf, MIN_OBSERVED_SECONDS, type BlockOper
 export { operationLine, operationRatio, worstOperation, type OperationTiming } from "./operation-timing";
 export { blockRatio, blockReports, OPERATIONS_LISTED, type BlockReport } from "./block-report";
 export { snapshotTimings, timingsSince, type TimingSnapshot } from "./timings-since";
-export { machineProfiler, recordRunObservations, refreshCorrections } from "./machine-profiler";
+export { machineProfiler, recordRunObservations, refreshFromMachineFile } from "./machine-profiler";

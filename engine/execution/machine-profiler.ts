@@ -14,8 +14,14 @@ export function machineProfiler(machineFile: string = machineFilePath()): Operat
   return new OperationProfiler({ constants, corrections: loadCorrections(constants, observedFilePath(machineFile)) });
 }
 
-/** Reloads the corrections (other runs may have added observations). */
-export function refreshCorrections(profiler: OperationProfiler, machineFile: string = machineFilePath()): void {
+/**
+ * Reloads the constants and the corrections: `npx dml bench calibrate` may
+ * have measured new constants and other runs added observations since the
+ * profiler was made (observations recorded with stale constants would void
+ * the file's others).
+ */
+export function refreshFromMachineFile(profiler: OperationProfiler, machineFile: string = machineFilePath()): void {
+  profiler.constants = loadMachineConstants(machineFile).constants;
   profiler.corrections = loadCorrections(profiler.constants, observedFilePath(machineFile));
 }
 

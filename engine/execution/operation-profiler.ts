@@ -51,8 +51,8 @@ interface Entry extends OperationTiming {
 }
 
 export class OperationProfiler {
-  readonly constants: MachineConstants;
-  /** The corrections applied to the estimates (replaced by `useCorrections`, e.g. before each run). */
+  /** The constants of the estimates and the corrections applied to them (a long-lived profiler reloads both before a run: machine-profiler.ts). */
+  constants: MachineConstants;
   corrections: Corrections;
   /** Per block, per compiled plan and operation (a node id, or an operator's index as -1 - index). */
   private blocks = new Map<BasicBlock, Map<CompiledBlock, Map<number, Entry>>>();

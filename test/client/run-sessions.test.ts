@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { loadObservedTimes, observedFilePath } from "../../engine/cost";
+import { DEFAULT_MACHINE_CONSTANTS, loadObservedTimes, observedFilePath, saveMachineConstants } from "../../engine/cost";
 import { DEFAULT_PLAN_MODE, PLAN_MODES, type PlanMode } from "../../engine/execution";
 import { RunSessions } from "../../client/src/run-sessions";
 import { RUN_PLAN_SETTING, runPlanSetting } from "../../client/src/run-plan-setting";
@@ -126,4 +126,18 @@ test("the results view shows the block table and names the operation farthest fr
   assert.match(html, /<ul id="block-worst"><li>block at line 3 \(65×\): line 3: t\(X\) %\*% \(…\): estimated 200 µs, measured 13\.0 ms \(65× slower\)<\/li><\/ul>/, "only the block far off its estimate names its operation");
   const noBlocks = resultsHtml({ title: "t", reply: { ...reply, blocks: [] } }, "csp");
   assert.doesNotMatch(noBlocks, /id="blocks"/);
+});
+
+test("a calibration between two runs prices the next run: the worker reloads the machine file before each run", () => {
+  const machine = path.join(dir, "recalibrated", "machine.json");
+  const runs = sessions(machine);
+  const script = path.join(dir, "recalibrated.dml");
+  const text = "X = matrix(0.5, rows=200, cols=200)\nY = X %*% X\n";
+  const productOf = (reply: ReturnType<RunSessions["run"]>) => reply.blocks!.flatMap((b) => b.operations).find((op) => op.text === "X %*% X")!;
+  const before = productOf(runs.run(request(script, text)));
+  saveMachineConstants({ ...DEFAULT_MACHINE_CONSTANTS, flopsPerSecond: DEFAULT_MACHINE_CONSTANTS.flopsPerSecond / 10 }, machine);
+  const after = productOf(runs.run(request(script, text)));
+  // 2 * 200^3 FLOPs at 1 and at 0.1 GFLOP/s, plus writing 320 kB at 5 GB/s.
+  assert.ok(Math.abs(before.modelSeconds - (0.016 + 64e-6)) < 1e-12, `${before.modelSeconds}`);
+  assert.ok(Math.abs(after.modelSeconds - (0.16 + 64e-6)) < 1e-12, `${after.modelSeconds}`);
 });
