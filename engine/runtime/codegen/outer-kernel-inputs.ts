@@ -128,30 +128,29 @@ export class OuterKernelInputs {
   }
 
   /**
-   * A dot product of row `row` of factor L and row `col` of factor R (both
-   * dense row-major with k columns), emitted as statements; returns the
-   * temporary holding it.
+   * The dot product of row `row` of factor `left` and row `col` of factor
+   * `right` (both dense row-major with `k` columns): a call of the
+   * kernel's `dot` (four independent accumulators), declared once.
    */
-  dot(left: string, right: string, k: string, row: string, col: string, emit: (statement: string) => void): string {
-    const n = this.counter++;
-    const lo = row === "i" ? this.once(`factor row ${left} ${k}`, () => {
-      const name = `fo${this.counter++}`;
-      this.rowPrologue.push(`const ${name} = i * ${k};`);
-      return name;
-    }) : `${row} * ${k}`;
+  dot(left: string, right: string, k: string, row: string, col: string): string {
+    this.once("dot", () => {
+      this.header.push(...DOT_FUNCTION);
+      return "dot";
+    });
     const k4 = this.once(`k4 ${k}`, () => {
       const name = `k4_${this.counter++}`;
       this.header.push(`const ${name} = ${k} - (${k} & 3);`);
       return name;
     });
-    emit(`let dp${n} = 0;`);
-    emit(
-      `{ let u = ${lo}, v = ${col} * ${k}; const ue = u + ${k4}, uz = u + ${k}; let u0 = 0, u1 = 0, u2 = 0, u3 = 0;` +
-        ` for (; u < ue; u += 4, v += 4) { u0 += ${left}[u] * ${right}[v]; u1 += ${left}[u + 1] * ${right}[v + 1]; u2 += ${left}[u + 2] * ${right}[v + 2]; u3 += ${left}[u + 3] * ${right}[v + 3]; }` +
-        ` for (; u < uz; u++, v++) u0 += ${left}[u] * ${right}[v];` +
-        ` dp${n} = (u0 + u1) + (u2 + u3); }`,
-    );
-    return `dp${n}`;
+    const offset = (index: string) =>
+      index !== "i"
+        ? `${index} * ${k}`
+        : this.once(`factor row ${k}`, () => {
+            const name = `fo${this.counter++}`;
+            this.rowPrologue.push(`const ${name} = i * ${k};`);
+            return name;
+          });
+    return `dot(${left}, ${offset(row)}, ${right}, ${offset(col)}, ${k}, ${k4})`;
   }
 
   private once(key: string, make: () => string): string {
@@ -162,3 +161,13 @@ export class OuterKernelInputs {
     return name;
   }
 }
+
+/** Σ L[lo + u] · R[ro + u] for u < k, in four interleaved partial sums (k4 = k rounded down to a multiple of 4). */
+const DOT_FUNCTION = [
+  "function dot(L, lo, R, ro, k, k4) {",
+  "  let u0 = 0, u1 = 0, u2 = 0, u3 = 0, u = 0;",
+  "  for (; u < k4; u += 4) { u0 += L[lo + u] * R[ro + u]; u1 += L[lo + u + 1] * R[ro + u + 1]; u2 += L[lo + u + 2] * R[ro + u + 2]; u3 += L[lo + u + 3] * R[ro + u + 3]; }",
+  "  for (; u < k; u++) u0 += L[lo + u] * R[ro + u];",
+  "  return (u0 + u1) + (u2 + u3);",
+  "}",
+];

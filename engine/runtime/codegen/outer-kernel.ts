@@ -24,7 +24,7 @@ import { settleFormat } from "../matrix/format";
 import { isDense } from "../matrix/matrix";
 import { UnsupportedOperator } from "./generated-operator";
 import type { Combine, KernelCall } from "./kernel-program";
-import { OuterCellCode, type CellSources } from "./outer-cell-code";
+import { CellCode } from "./cell-code";
 import { OuterKernelInputs } from "./outer-kernel-inputs";
 import type { OuterRoot } from "./outer-roots";
 
@@ -53,17 +53,6 @@ export function buildOuterKernel(
 
   const covered = new Set(op.covered);
   let rank = 0;
-  const sources: CellSources = {
-    input: (node, row, col) => io.read(node, row, col, driver),
-    product: (node, row, col, emit) => {
-      const [l, r] = dag.nodes[node]!.inputs as [number, number];
-      const k = shapes.get(l)?.cols ?? 0;
-      rank += k;
-      const left = factorRows(l, false);
-      const right = factorRows(r, true);
-      return io.dot(left, right, io.scalar(`rank ${node}`, () => k), row, col, emit);
-    },
-  };
   /** A product operand as a dense row-major factor whose rows are the product's rows (left) or columns (right). */
   const factorRows = (operand: number, right: boolean): string => {
     const o = dag.nodes[operand]!;
@@ -72,23 +61,37 @@ export function buildOuterKernel(
       const source = o.inputs[0]!;
       return io.array(`factor ${source}${right ? "" : " transposed"}`, () => io.dense(source, !right).data);
     }
-    throw new UnsupportedOperator(`Outer operator ${op.id}: the operand ${operand} (${o.op.kind}) of the product ${dag.nodes[operand]!.id} is neither an input nor the transpose of one`);
+    throw new UnsupportedOperator(`Outer operator ${op.id}: the product operand ${operand} (${o.op.kind}) is neither an input nor the transpose of one`);
   };
-
-  const code = new OuterCellCode(dag, op, shapes, sources);
-  code.statements.push(`const cw = ${code.value(root.cells, "i", "j")};`);
+  /** A covered matrix product inside the cell expression (the low-rank U %*% t(V)) at (row, col): dot(U_row, V_col). */
+  const product = (node: number, row: string, col: string): string => {
+    const [l, r] = dag.nodes[node]!.inputs as [number, number];
+    const k = shapes.get(l)?.cols ?? 0;
+    rank += k;
+    return io.dot(factorRows(l, false), factorRows(r, true), io.scalar(`rank ${node}`, () => k), row, col);
+  };
+  const code = new CellCode({
+    dag,
+    op,
+    shapes,
+    read: (node, at) => io.read(node, at.row, at.col, driver),
+    special: (node, at) => (dag.nodes[node]!.op.kind === "matmul" ? product(node, at.row, at.col) : undefined),
+  });
+  code.cell.push(`const cw = ${code.value(root.cells)};`);
   const result = consume(root, "cw", { io, dag, op, inputs, covered, m, n, nnz, dense: isDense(x) });
 
   const source = [
     "function (a, s, r0, r1, acc, out) {",
     ...io.header.map(indent(1)),
+    ...code.invariant.map(indent(1)),
     ...result.before.map(indent(1)),
     "  for (let i = r0; i < r1; i++) {",
     ...io.rowPrologue.map(indent(2)),
+    ...code.row.map(indent(2)),
     ...result.row.map(indent(2)),
     `    ${loop.open}`,
     ...io.cellPrologue.map(indent(3)),
-    ...code.statements.map(indent(3)),
+    ...code.cell.map(indent(3)),
     ...result.cell.map(indent(3)),
     "    }",
     "  }",

@@ -13,8 +13,8 @@ import type { FusionDag } from "../../fusion";
 import type { FusedOperator } from "../../fusion/types";
 import { FusedOperatorError } from "../fused/fused-error";
 import { operatorShapes, type NodeShape } from "../fused/operator-shapes";
-import { callOperandOrder } from "../fused/call-arguments";
 import type { Value } from "../interpreter/values";
+import { cellNodeProblem } from "./cell-code";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
 import type { KernelProgram } from "./kernel-program";
 import { runKernel } from "./kernel-runner";
@@ -50,28 +50,14 @@ export function generateOuterOperator(dag: FusionDag, op: FusedOperator): Genera
   };
 }
 
-/** Every covered node below the roots must be computable per cell by the generated code. */
+/** Every covered node below the roots must be computable per cell by the generated code (matrix products as dot products of factor rows). */
 function checkCoveredOperations(dag: FusionDag, op: FusedOperator): void {
   if (op.binding.mainInput === null) throw new UnsupportedOperator(`Outer operator ${op.id} has no sparse driver (main input)`);
   const roots = new Set(op.roots);
   for (const node of op.covered) {
-    if (roots.has(node)) continue;
-    const n = dag.nodes[node]!;
-    const o = n.op;
-    switch (o.kind) {
-      case "binary":
-      case "unary":
-      case "transpose":
-      case "matmul":
-        continue;
-      case "literal":
-        if (typeof o.value !== "string") continue;
-        break;
-      case "call":
-        if (callOperandOrder(n, o.name)) continue;
-        break;
-    }
-    throw new UnsupportedOperator(`Outer operator ${op.id}: no per-cell code for its ${o.kind}${o.kind === "call" ? ` ${o.name}` : ""} node ${node}`);
+    if (roots.has(node) || dag.nodes[node]!.op.kind === "matmul") continue;
+    const problem = cellNodeProblem(dag, node);
+    if (problem !== undefined) throw new UnsupportedOperator(`Outer operator ${op.id}: no per-cell code for node ${node}: ${problem}`);
   }
 }
 
