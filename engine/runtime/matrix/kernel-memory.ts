@@ -7,6 +7,9 @@
  * worth a thread. Both are garbage collected and hold the same bytes (the
  * memory budget counts them alike).
  *
+ * A CSR matrix's three arrays are shared together when its stored size
+ * (rows + 1 + non-zeros) is large (`csrShared`).
+ *
  * Every allocation of matrix data goes through here: the matrix
  * constructors, the buffer pool, the CSR builder, the conversions and the
  * kernels' outputs. Note that `slice()` of a shared array gives an ordinary
@@ -16,26 +19,31 @@
 /** Arrays of at least this many values are shared. */
 export const SHARED_MIN_LENGTH = 1 << 15;
 
-/** A Float64Array of `length` zeros, shared when large. */
-export function allocateF64(length: number): Float64Array {
-  return length >= SHARED_MIN_LENGTH ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length);
+/** A Float64Array of `length` zeros, shared when large (or as `shared` says). */
+export function allocateF64(length: number, shared = length >= SHARED_MIN_LENGTH): Float64Array {
+  return shared ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length);
 }
 
-/** An Int32Array of `length` zeros, shared when large. */
-export function allocateI32(length: number): Int32Array {
-  return length >= SHARED_MIN_LENGTH ? new Int32Array(new SharedArrayBuffer(length * 4)) : new Int32Array(length);
+/** An Int32Array of `length` zeros, shared when large (or as `shared` says). */
+export function allocateI32(length: number, shared = length >= SHARED_MIN_LENGTH): Int32Array {
+  return shared ? new Int32Array(new SharedArrayBuffer(length * 4)) : new Int32Array(length);
 }
 
-/** A copy of values [from, to) of `a`, shared when large (what `a.slice(from, to)` gives, in kernel memory). */
-export function copyF64(a: Float64Array, from = 0, to = a.length): Float64Array {
-  const out = allocateF64(Math.max(0, to - from));
+/** Whether the arrays of a CSR matrix with `rows` rows and `nnz` non-zeros are shared: all of them when its stored size is large. */
+export function csrShared(rows: number, nnz: number): boolean {
+  return rows + 1 + nnz >= SHARED_MIN_LENGTH;
+}
+
+/** A copy of values [from, to) of `a`, shared when large or as `shared` says (what `a.slice(from, to)` gives, in kernel memory). */
+export function copyF64(a: Float64Array, from = 0, to = a.length, shared?: boolean): Float64Array {
+  const out = allocateF64(Math.max(0, to - from), shared);
   out.set(a.subarray(from, to));
   return out;
 }
 
 /** Like `copyF64` for Int32Arrays. */
-export function copyI32(a: Int32Array, from = 0, to = a.length): Int32Array {
-  const out = allocateI32(Math.max(0, to - from));
+export function copyI32(a: Int32Array, from = 0, to = a.length, shared?: boolean): Int32Array {
+  const out = allocateI32(Math.max(0, to - from), shared);
   out.set(a.subarray(from, to));
   return out;
 }
