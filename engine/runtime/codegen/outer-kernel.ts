@@ -21,6 +21,7 @@ import { transpose } from "../kernels/transpose";
 import { CsrMatrix, dropZeros } from "../matrix/csr-matrix";
 import { DenseMatrix } from "../matrix/dense-matrix";
 import { settleFormat } from "../matrix/format";
+import { allocateF64, copyI32, csrShared } from "../matrix/kernel-memory";
 import { isDense } from "../matrix/matrix";
 import { UnsupportedOperator } from "./generated-operator";
 import type { Combine, KernelCall } from "./kernel-program";
@@ -160,7 +161,8 @@ function consume(root: OuterRoot, w: string, ctx: ConsumeContext): ResultCode {
   switch (root.kind) {
     case "cells": {
       const driver = ctx.io.matrix(ctx.op.binding.mainInput!);
-      const output = new Float64Array(ctx.dense ? m * n : ctx.nnz);
+      // In kernel memory, so the runner may split the rows over threads.
+      const output = ctx.dense ? allocateF64(m * n) : allocateF64(ctx.nnz, csrShared(m, ctx.nnz));
       return {
         before: [],
         row: [],
@@ -171,7 +173,8 @@ function consume(root: OuterRoot, w: string, ctx: ConsumeContext): ResultCode {
         finish: () => {
           if (ctx.dense) return { kind: "matrix", matrix: settleFormat(new DenseMatrix(m, n, output)) };
           const x = driver as CsrMatrix;
-          const pattern = new CsrMatrix(m, n, x.rowPtr.slice(), x.colIdx.slice(0, ctx.nnz), output);
+          const shared = csrShared(m, ctx.nnz);
+          const pattern = new CsrMatrix(m, n, copyI32(x.rowPtr, 0, m + 1, shared), copyI32(x.colIdx, 0, ctx.nnz, shared), output);
           return { kind: "matrix", matrix: dropZeros(pattern) };
         },
       };
@@ -206,7 +209,7 @@ function consume(root: OuterRoot, w: string, ctx: ConsumeContext): ResultCode {
       const bIndex = root.over === "i" ? "j" : "i";
       const inRow = [yIndex === "i" ? rowOf("i", "yb") : undefined, bIndex === "i" ? rowOf("i", "bb") : undefined].filter((s) => s !== undefined);
       const inCell = [yIndex === "j" ? rowOf("j", "yb") : undefined, bIndex === "j" ? rowOf("j", "bb") : undefined].filter((s) => s !== undefined);
-      const output = root.over === "i" ? new Float64Array(m * width) : new Float64Array(0);
+      const output = root.over === "i" ? allocateF64(m * width) : new Float64Array(0);
       return {
         before: [root.over === "i" ? "const Y = out;" : "const Y = acc;"],
         row: inRow,
