@@ -89,3 +89,28 @@ print(s)
   assert.equal(observations.filter((o) => o.operationClass === "aggregate").length, 0);
   assert.equal(profiler.take().length, 0, "take() forgets what it returned");
 });
+
+test("a fused operator is one entry, priced as the operator; the nodes it covers are not timed apart", () => {
+  const script = `X = rand(rows=400, cols=30, seed=1)
+v = rand(rows=30, cols=1, seed=4)
+w = rand(rows=400, cols=1, seed=5)
+r = t(X) %*% (w * (X %*% v))
+print(sum(r))
+`;
+  const fused = profiledRun(script, "fused", new OperationProfiler());
+  const written = profiledRun(script, "as-written", new OperationProfiler());
+  assert.equal(fused.printed[0], written.printed[0]);
+  const block = fused.reports[0]!;
+  assert.ok(block.fusedOperators >= 1, `fused operators: ${block.fusedOperators}; unfused: ${block.unfused.join("; ")}`);
+  const all = fused.profile.flatMap((b) => b.operations);
+  const operator = all.find((op) => op.operationClass === "fused row")!;
+  assert.ok(operator, all.map((op) => op.text).join(", "));
+  assert.equal(operator.text, "fused row operator: t(X) %*% (w * (X %*% v))");
+  assert.equal(operator.line, 3);
+  assert.equal(operator.runs, 1);
+  assert.ok(operator.modelSeconds > 0 && operator.measuredSeconds > 0);
+  assert.ok(!all.some((op) => op.text === "X %*% v" || op.text === "(X %*% v)"), "the product inside the operator is not an entry of its own");
+  assert.ok(written.profile.flatMap((b) => b.operations).some((op) => op.text === "(X %*% v)" || op.text === "X %*% v"), "as written, it is");
+  // With the default constants the operations' estimates add up to the planner's cost of the fused plan.
+  assert.ok(Math.abs(block.estimatedSeconds - block.planSeconds) <= 1e-6 * block.planSeconds, `${block.estimatedSeconds} vs ${block.planSeconds}`);
+});
