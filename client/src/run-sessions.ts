@@ -17,9 +17,10 @@
  * are added to the calibration feedback beside the machine file
  * (engine/cost/observed-file.ts) for the runs after it.
  *
- * A text that can be split into its top-level statements (statement-texts.ts)
- * runs one statement at a time, each timed, so the results view can say
- * which statement took the time.
+ * Each text runs whole (its blocks are the script's, so the optimizer and
+ * the fusion planner see them whole); the time of each top-level statement
+ * comes from the operation profile (statement-times.ts), so the results
+ * view can still say which statement took the time.
  */
 import { machineFilePath } from "../../engine/cost";
 import {
@@ -39,7 +40,7 @@ import {
 import type { Session } from "../../engine/runtime/interpreter";
 import { previewVariable } from "../../engine/runtime/interpreter/variable-preview";
 import type { RunReply, RunRequest } from "./runtime-protocol";
-import { statementTexts } from "./statement-texts";
+import { statementTimes } from "./statement-times";
 
 export interface RunSessionsOptions {
   /** Polled at loop iterations and function calls: true stops the run ("interrupted"). */
@@ -87,14 +88,9 @@ export class RunSessions {
     profiler.take();
     const before = snapshotTimings(runner.blockTimings());
     let reply: Omit<RunReply, "variables" | "ms"> = { id: request.id, ok: true, interrupted: false, output, errors: [], plan, ...(previousPlan ? { previousPlan } : {}) };
-    const statements: NonNullable<RunReply["statements"]> = [];
-    // Each text whole, or statement by statement (timed) where splitting it changes nothing.
-    const pieces = request.texts.flatMap((text) => statementTexts(text) ?? [{ text, startLine: -1, endLine: -1, statement: "" }]);
-    const timed = pieces.every((p) => p.startLine >= 0);
-    for (const piece of pieces) {
-      const pieceStarted = performance.now();
-      const result = session.runCell(piece.text);
-      if (timed) statements.push({ startLine: piece.startLine, endLine: piece.endLine, statement: piece.statement, ms: performance.now() - pieceStarted });
+    // Each text whole: its blocks are the script's, so the plans are too.
+    for (const text of request.texts) {
+      const result = session.runCell(text);
       if (result.ok) continue;
       const place = result.error?.range && (result.error.file === undefined || result.error.file === request.scriptPath) ? result.error.range.start : undefined;
       reply = {
@@ -106,11 +102,12 @@ export class RunSessions {
       };
       break;
     }
-    if (timed && statements.length > 0) reply = { ...reply, statements };
     // The run's time, without the reports and previews built for the views after it.
     const ms = performance.now() - started;
     const profile = profiler.take();
     const blocks = blockReports(timingsSince(before, runner.blockTimings()), profile);
+    const statements = statementTimes(request.texts, profile);
+    if (statements && statements.length > 0) reply = { ...reply, statements };
     // Only a run that finished is a measurement of its operations.
     if (reply.ok && this.options.recordObservations !== false) recordRunObservations(profiler, profile, this.machineFile);
     const variables = [...session.env].map(([name, value]) => previewVariable(name, value));

@@ -51,13 +51,16 @@ test("every plan mode prints the same values, and the reply reports the mode and
     const blocks = reply.blocks!;
     assert.ok(blocks.length >= 3, `blocks: ${blocks.length}`);
     assert.ok(blocks.every((b) => b.mode === plan));
-    // The worker runs a cell statement by statement: a block per top-level statement, the loop body its own.
-    const loop = blocks.find((b) => b.startLine === 5)!;
-    assert.equal(loop.runs, 3, "the loop body ran three times");
-    assert.ok(loop.measuredSeconds > 0 && loop.estimatedSeconds > 0);
-    const product = blocks.find((b) => b.startLine === 2)!;
-    assert.ok(product.operationCount >= 3, `operations of w = t(X) %*% (X %*% v): ${product.operationCount}`);
-    assert.match(product.worst!, /^line 3: .+: estimated .+, measured .+ \(.+\)$/);
+    // The cell runs whole: its blocks are the script's (lines 1-4, the loop body, the prints).
+    assert.deepEqual(blocks.map((b) => [b.startLine, b.endLine, b.runs]), [[0, 3, 1], [5, 5, 3], [7, 8, 1]]);
+    const [first, loop] = blocks;
+    assert.ok(loop!.measuredSeconds > 0 && loop!.estimatedSeconds > 0);
+    assert.ok(first!.operationCount >= 5, `operations of lines 1-4: ${first!.operationCount}`);
+    assert.match(first!.worst!, /^line [1-4]: .+: estimated .+, measured .+ \(.+\)$/);
+    // Per top-level statement, the time of its operations (the loop's body counts for the loop).
+    assert.deepEqual(reply.statements!.map((st) => [st.startLine, st.endLine]), [[0, 0], [1, 1], [2, 2], [3, 3], [4, 6], [7, 7], [8, 8]]);
+    assert.ok(reply.statements!.every((st) => st.ms >= 0) && reply.statements!.reduce((sum, st) => sum + st.ms, 0) <= reply.ms + 1e-9);
+    assert.ok(reply.statements![4]!.ms > 0, "the loop's statement has the time of its body's operations");
   }
   const [fused, rewritten, written] = PLAN_MODES.map((p) => printed.get(p)!);
   assert.equal(written!.length, 2);
