@@ -72,15 +72,20 @@ export class OperationProfiler {
     const operatorIndex = new Map<OperatorRun, number>(compiled.operators.map((op, k) => [op, k]));
     let model: FusedCostModel | undefined;
     const costModel = () => (model ??= new FusedCostModel(compiled.planned, this.constants));
+    const entryOf = (key: number, make: () => Entry | undefined): Entry | undefined => {
+      let entry = known.get(key);
+      if (!entry && (entry = make())) known.set(key, entry);
+      return entry;
+    };
     return {
       computed: (what, seconds) => {
-        const key = typeof what === "number" ? what : -1 - (operatorIndex.get(what) ?? -1);
-        let entry = known.get(key);
-        if (!entry) {
-          const made = typeof what === "number" ? this.nodeEntry(compiled, what, sourceText, costModel) : this.operatorEntry(compiled, operatorIndex.get(what) ?? -1, sourceText, costModel);
-          if (!made) return;
-          known.set(key, (entry = made));
+        let entry: Entry | undefined;
+        if (typeof what === "number") entry = entryOf(what, () => this.nodeEntry(compiled, what, sourceText, costModel));
+        else {
+          const index = operatorIndex.get(what);
+          if (index !== undefined) entry = entryOf(-1 - index, () => this.operatorEntry(compiled, index, sourceText, costModel));
         }
+        if (!entry) return;
         entry.runs++;
         entry.measuredSeconds += seconds;
         entry.modelSeconds += entry.perRun;
