@@ -20,7 +20,7 @@ export interface StatementText {
   statement: string;
 }
 
-/** At most this many statements are run one by one (beyond, the cell runs whole). */
+/** At most this many statements are timed (beyond, the cell gets no statement times). */
 export const MAX_TIMED_STATEMENTS = 200;
 
 export function statementTexts(text: string): StatementText[] | undefined {
