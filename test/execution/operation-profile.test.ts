@@ -88,6 +88,10 @@ print(s)
   // sum(Y) of 200 x 200 is estimated at 32 µs a run: below the floor, the interpreter's overhead would dominate it.
   assert.equal(observations.filter((o) => o.operationClass === "aggregate").length, 0);
   assert.equal(profiler.take().length, 0, "take() forgets what it returned");
+  // Each operation's own time: together never more than the blocks' time (nothing counted twice).
+  const operationsTime = profile.flatMap((b) => b.operations).reduce((sum, op) => sum + op.measuredSeconds, 0);
+  const blocksTime = reports.reduce((sum, b) => sum + b.measuredSeconds, 0);
+  assert.ok(operationsTime > 0 && operationsTime <= blocksTime, `${operationsTime} vs ${blocksTime}`);
 });
 
 test("a fused operator is one entry, priced as the operator; the nodes it covers are not timed apart", () => {
