@@ -24,6 +24,9 @@ export interface CompiledBlock {
   stats: readonly NodeStats[];
   /** Fused operators with generated kernels (fused mode). */
   operators: GeneratedOperator[];
+  /** The planner's operator behind each generated one (same order), and the DAG it planned: what the profile estimates them from. */
+  fused: FusedOperator[];
+  planned: FusionDag;
   /** Operators the planner chose that run unfused, because no kernel is generated for them. */
   unfused: { template: TemplateType; reason: string }[];
   /** Statements that run a rewritten plan. */
@@ -74,7 +77,7 @@ export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock
     }
   }
   const cost = dagCosts(planned, chosen);
-  return { mode, dag, stats, operators, unfused, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
+  return { mode, dag, stats, operators, fused: chosen, planned, unfused, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
 }
 
 /** The DAG as the fusion planner sees it when every assigned variable and every effect leaves the block. */

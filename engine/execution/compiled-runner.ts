@@ -13,6 +13,7 @@ import { DagEvaluator, type BlockRunner, type EvalContext, type Value } from "..
 import { textInRange } from "../syntax/ranges";
 import type { BlockTiming } from "./block-timing";
 import { compileBlock, type CompiledBlock } from "./compile-block";
+import type { OperationProfiler } from "./operation-profiler";
 import type { PlanMode } from "./plan-mode";
 import { valueSignature } from "./value-stats";
 
@@ -23,13 +24,17 @@ export class CompiledBlockRunner implements BlockRunner {
   private readonly plans = new Map<string, Map<string, CompiledBlock>>();
   private readonly timings = new Map<string, BlockTiming>();
 
-  constructor(readonly mode: PlanMode) {}
+  /** `profiler`: when given, times each operation of every run against its estimate. */
+  constructor(
+    readonly mode: PlanMode,
+    readonly profiler?: OperationProfiler,
+  ) {}
 
   run(block: BasicBlock, dag: BlockDag, ctx: EvalContext): Map<string, Value> {
     const key = blockKey(block, ctx.sourceText);
     const compiled = this.compiled(key, block, dag, ctx);
     const start = performance.now();
-    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators).run();
+    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators, this.profiler?.timer(block, compiled, ctx.sourceText)).run();
     const timing = this.timings.get(key)!;
     timing.runs++;
     timing.measuredSeconds += (performance.now() - start) / 1000;
