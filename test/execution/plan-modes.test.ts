@@ -52,7 +52,10 @@ function sameLine(a: string, b: string): boolean {
 function valueDifference(a: Value, b: Value): string | undefined {
   if (a.kind !== b.kind) return `${a.kind} vs ${b.kind}`;
   if (a.kind === "scalar" && b.kind === "scalar") {
-    if (typeof a.value === "number" && typeof b.value === "number") return close(a.value, b.value) ? undefined : `${a.value} vs ${b.value}`;
+    if (typeof a.value === "number" && typeof b.value === "number") {
+      const same = close(a.value, b.value) || Math.abs(a.value - b.value) <= TOLERANCE * Math.max(1, Math.abs(a.value), Math.abs(b.value));
+      return same ? undefined : `${a.value} vs ${b.value}`;
+    }
     return a.value === b.value ? undefined : `${String(a.value)} vs ${String(b.value)}`;
   }
   if (a.kind === "matrix" && b.kind === "matrix") {
