@@ -111,7 +111,7 @@ describe("threaded GEMV, SpMV and SpMM", { skip: cores < 2 ? "one core: no kerne
     assert.ok((kernelThreads().pool?.readyCount ?? 0) >= 1, "a kernel worker started");
   });
 
-  const dispatched = (): number => kernelThreads().pool?.dispatched ?? 0;
+  const dispatched = (): number => kernelThreads().pool?.posted ?? 0;
 
   test("GEMV on kernel memory uses the threads and equals the reference kernel bit for bit", () => {
     for (const [m, k] of [
