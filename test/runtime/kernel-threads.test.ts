@@ -9,6 +9,8 @@ import os from "node:os";
 import { before, describe, test } from "node:test";
 import { kernelGemv, kernelSpmm, kernelSpmv } from "../../engine/runtime/codegen/kernel-matmul";
 import { kernelThreads, whenKernelThreadsReady } from "../../engine/runtime/codegen/kernel-runner";
+import { allocateDenseValues } from "../../engine/runtime/io/dense-buffer";
+import { denseMatrixData, toCsrMatrixData, toDenseMatrixData } from "../../engine/runtime/io/matrix-data";
 import { gemv } from "../../engine/runtime/kernels/gemm";
 import { matmul } from "../../engine/runtime/kernels/matmul";
 import { csrTimesDense, csrTimesVector } from "../../engine/runtime/kernels/sparse-matmul";
@@ -101,6 +103,16 @@ describe("kernel memory: shared allocation of large matrix arrays", () => {
     assert.equal(isSharedArray(converted.values) && isSharedArray(converted.colIdx), true);
     const copied = copyF64(big, 0, SHARED_MIN_LENGTH);
     assert.equal(isSharedArray(copied) && copied.length === SHARED_MIN_LENGTH, true);
+  });
+
+  test("the readers' buffers and conversions are in kernel memory when large", () => {
+    assert.equal(isSharedArray(allocateDenseValues(400, 100, "x.csv")), true);
+    assert.equal(isSharedArray(allocateDenseValues(4, 100, "x.csv")), false);
+    const values = allocateDenseValues(400, 100, "x.csv");
+    for (let i = 0; i < values.length; i += 3) values[i] = i;
+    const csr = toCsrMatrixData(denseMatrixData(400, 100, values));
+    assert.equal(isSharedArray(csr.rowPtr) && isSharedArray(csr.colIdx) && isSharedArray(csr.values), true);
+    assert.equal(isSharedArray(toDenseMatrixData(csr).values), true);
   });
 });
 
