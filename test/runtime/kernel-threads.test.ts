@@ -108,9 +108,10 @@ describe("kernel memory: shared allocation of large matrix arrays", () => {
   test("the readers' buffers and conversions are in kernel memory when large", () => {
     assert.equal(isSharedArray(allocateDenseValues(400, 100, "x.csv")), true);
     assert.equal(isSharedArray(allocateDenseValues(4, 100, "x.csv")), false);
-    const values = allocateDenseValues(400, 100, "x.csv");
-    for (let i = 0; i < values.length; i += 3) values[i] = i;
-    const csr = toCsrMatrixData(denseMatrixData(400, 100, values));
+    const values = allocateDenseValues(500, 100, "x.csv");
+    for (let i = 0; i < values.length; i++) values[i] = i % 3 === 0 ? 0 : i;
+    const csr = toCsrMatrixData(denseMatrixData(500, 100, values));
+    assert.ok(csr.rowPtr[500]! + 501 >= SHARED_MIN_LENGTH);
     assert.equal(isSharedArray(csr.rowPtr) && isSharedArray(csr.colIdx) && isSharedArray(csr.values), true);
     assert.equal(isSharedArray(toDenseMatrixData(csr).values), true);
   });
