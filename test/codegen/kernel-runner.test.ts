@@ -162,6 +162,18 @@ describe("kernel runner: row ranges over threads", () => {
     assert.deepEqual(Array.from(out), Array.from(refOut));
   });
 
+  test("a non-shared output of at most an eighth of the work is copied for the threads and back", () => {
+    const [tall, narrow] = [70_000, 8];
+    const Z = sharedF64(tall * narrow, (i) => (i % 11) - 5);
+    const out = new Float64Array(tall);
+    const before = pool.posted;
+    const acc = runKernelOn(statsCall(Z, tall, narrow, out), on(2));
+    assert.equal(pool.posted - before, 1, "posted to the workers");
+    const refOut = new Float64Array(tall);
+    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(Z, tall, narrow, refOut), ONE_RANGE)));
+    assert.deepEqual(Array.from(out), Array.from(refOut));
+  });
+
   test("a kernel using a helper and a small non-shared side vector runs in the workers", () => {
     const v = Float64Array.from({ length: cols }, (_, j) => (j % 5) - 2);
     const call = (): KernelCall => ({
