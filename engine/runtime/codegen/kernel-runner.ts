@@ -38,7 +38,7 @@ export const STAGE_MAX_LENGTH = 1 << 16;
 /** Ranges per thread of a split call (so that threads on busy cores take fewer). */
 export const CHUNKS_PER_THREAD = 4;
 
-/** Threads a call is split over: its ranges, and the pool whose workers take all but the first. */
+/** Threads a call is split for: the thread setting (which fixes its ranges), and the pool whose workers take ranges alongside the calling thread. */
 export interface KernelThreads {
   readonly threads: number;
   readonly pool: KernelThreadPool | undefined;
