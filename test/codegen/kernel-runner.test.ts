@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, test } from "node:test";
 import { buildHelpersSource, helpersSource } from "../../engine/runtime/codegen/kernel-helpers-source";
 import type { Combine, KernelCall, KernelProgram } from "../../engine/runtime/codegen/kernel-program";
-import { KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, runKernelOn, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
+import { CHUNKS_PER_THREAD, KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, rangeCount, runKernelOn, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
 import { KernelThreadPool } from "../../engine/runtime/codegen/kernel-thread-pool";
 
 /** Per row of a[0] (s[0] columns): acc = [sum, min, max] of the cells; out[i] = 2 · the row's sum. */
@@ -89,14 +89,28 @@ describe("kernel runner: row ranges over threads", () => {
       const acc = runKernelOn(statsCall(X, rows, cols, out), on(threads));
       assert.deepEqual(Array.from(acc), Array.from(ref), `accumulators on ${threads} threads`);
       assert.deepEqual(Array.from(out), Array.from(refOut), `output on ${threads} threads`);
-      assert.equal(pool.dispatched - before, threads - 1, `ranges run by workers on ${threads} threads`);
+      assert.equal(pool.dispatched - before, threads - 1, `workers taking part on ${threads} threads`);
     }
+  });
+
+  test("while the thread that took the first range is held up, workers run the others, with the same values", () => {
+    // The first range waits 300 ms: whoever claims it, the other ranges are run meanwhile, some by workers.
+    const slowFirst: KernelProgram = { source: STATS.source.replace("{\n", "{\n  if (r0 === 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);\n") };
+    assert.notEqual(slowFirst.source, STATS.source);
+    const out = sharedF64(rows, () => 0);
+    const workerChunks = pool.chunksRunByWorkers;
+    const acc = runKernelOn({ ...statsCall(X, rows, cols, out), program: slowFirst }, on(3));
+    assert.ok(pool.chunksRunByWorkers - workerChunks >= 1, "workers ran ranges");
+    const refOut = new Float64Array(rows);
+    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_RANGE)));
+    assert.deepEqual(Array.from(out), Array.from(refOut));
   });
 
   test("a non-integer sum is the combination of its ranges in range order, the same on every run", () => {
     const Y = sharedF64(rows * cols, (i) => Math.sin(i) * 1e3);
     const threads = 3;
-    const ranges = kernelRanges(rows, threads);
+    assert.equal(rangeCount({ rows, workPerRow: cols }, threads), threads * CHUNKS_PER_THREAD);
+    const ranges = kernelRanges(rows, threads * CHUNKS_PER_THREAD);
     // The expected value: each range on its own, combined in order.
     const parts = ranges.map(([r0, r1]) => {
       const sub = Y.slice(r0 * cols, r1 * cols);
@@ -114,7 +128,7 @@ describe("kernel runner: row ranges over threads", () => {
     }
   });
 
-  test("ranges no ready worker takes run on the calling thread (4 ranges, 2 workers)", () => {
+  test("ranges no ready worker takes run on the calling thread (4 threads, 2 workers)", () => {
     const out = sharedF64(rows, () => 0);
     const before = pool.dispatched;
     const acc = runKernelOn(statsCall(X, rows, cols, out), on(4));
@@ -136,7 +150,8 @@ describe("kernel runner: row ranges over threads", () => {
     const out = sharedF64(2, () => 0);
     const before = pool.dispatched;
     const acc = runKernelOn(statsCall(two, 2, cols, out, KERNEL_PARALLEL_MIN_WORK), on(3));
-    assert.equal(pool.dispatched - before, 1, "two rows: two ranges, one in a worker");
+    assert.equal(rangeCount({ rows: 2, workPerRow: KERNEL_PARALLEL_MIN_WORK }, 3), 2);
+    assert.equal(pool.dispatched - before, 2, "two rows: two ranges, posted to the two workers (three threads)");
     assert.deepEqual(Array.from(acc), [(299 * 300) / 2 - 250 * 300 + ((599 * 600) / 2 - (299 * 300) / 2) - 250 * 300, -250, 349]);
     assert.deepEqual(Array.from(out), [2 * ((299 * 300) / 2 - 250 * 300), 2 * ((599 * 600) / 2 - (299 * 300) / 2 - 250 * 300)]);
   });
@@ -157,6 +172,18 @@ describe("kernel runner: row ranges over threads", () => {
     assert.equal(pool.dispatched, before, "no range went to a worker");
     const refOut = new Float64Array(rows);
     assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_RANGE)));
+    assert.deepEqual(Array.from(out), Array.from(refOut));
+  });
+
+  test("a non-shared output of at most an eighth of the work is copied for the threads and back", () => {
+    const [tall, narrow] = [70_000, 8];
+    const Z = sharedF64(tall * narrow, (i) => (i % 11) - 5);
+    const out = new Float64Array(tall);
+    const before = pool.dispatched;
+    const acc = runKernelOn(statsCall(Z, tall, narrow, out), on(2));
+    assert.equal(pool.dispatched - before, 1, "posted to the workers");
+    const refOut = new Float64Array(tall);
+    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(Z, tall, narrow, refOut), ONE_RANGE)));
     assert.deepEqual(Array.from(out), Array.from(refOut));
   });
 
@@ -182,7 +209,23 @@ describe("kernel runner: row ranges over threads", () => {
 
   test("a kernel that throws in a worker is a clear error, and the pool keeps working", () => {
     const call: KernelCall = { program: FAILS_PAST_ROW_0, arrays: [], scalars: new Float64Array(0), rows: 10, output: new Float64Array(0), workPerRow: KERNEL_PARALLEL_MIN_WORK };
-    assert.throws(() => runKernelOn(call, on(2)), /a generated kernel failed in a worker thread: boom at row 5/);
+    // Whichever thread runs a failing range, the call fails.
+    assert.throws(() => runKernelOn(call, on(2)), /boom at row [1-9]/);
+    // The calling thread sleeps in the range it claims, so a worker runs the other one (or both) and fails.
+    const sleep = new Int32Array(new SharedArrayBuffer(4));
+    const task = {
+      source: `function (a, s, r0, r1, acc, out) { throw new Error("boom at row " + r0); }`,
+      arrays: [],
+      scalars: new Float64Array(0),
+      bounds: Int32Array.from([0, 5, 10]),
+      acc: new Float64Array(new SharedArrayBuffer(8)),
+      accLength: 0,
+      out: new Float64Array(new SharedArrayBuffer(0)),
+      progress: new Int32Array(new SharedArrayBuffer(12)),
+    };
+    const workerChunks = pool.chunksRunByWorkers;
+    assert.throws(() => pool.run(task, 1, () => Atomics.wait(sleep, 0, 0, 500)), /^Error: a generated kernel failed in a worker thread: boom at row (0|5)$/);
+    assert.ok(pool.chunksRunByWorkers - workerChunks >= 1);
     assert.equal(pool.readyCount, 2);
     const out = sharedF64(rows, () => 0);
     assert.equal(runKernelOn(statsCall(X, rows, cols, out), on(3))[1], -100);
