@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, test } from "node:test";
 import { buildHelpersSource, helpersSource } from "../../engine/runtime/codegen/kernel-helpers-source";
 import type { Combine, KernelCall, KernelProgram } from "../../engine/runtime/codegen/kernel-program";
-import { KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, runKernelOn, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
+import { CHUNKS_PER_THREAD, KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, rangeCount, runKernelOn, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
 import { KernelThreadPool } from "../../engine/runtime/codegen/kernel-thread-pool";
 
 /** Per row of a[0] (s[0] columns): acc = [sum, min, max] of the cells; out[i] = 2 · the row's sum. */
@@ -85,18 +85,19 @@ describe("kernel runner: row ranges over threads", () => {
     assert.deepEqual(Array.from(ref), [expectedSum, -100, 100]);
     for (const threads of [1, 2, 3]) {
       const out = sharedF64(rows, () => Number.NaN);
-      const before = pool.dispatched;
+      const before = pool.posted;
       const acc = runKernelOn(statsCall(X, rows, cols, out), on(threads));
       assert.deepEqual(Array.from(acc), Array.from(ref), `accumulators on ${threads} threads`);
       assert.deepEqual(Array.from(out), Array.from(refOut), `output on ${threads} threads`);
-      assert.equal(pool.dispatched - before, threads - 1, `ranges run by workers on ${threads} threads`);
+      assert.equal(pool.posted - before, threads > 1 ? 1 : 0, `calls posted to workers on ${threads} threads`);
     }
   });
 
   test("a non-integer sum is the combination of its ranges in range order, the same on every run", () => {
     const Y = sharedF64(rows * cols, (i) => Math.sin(i) * 1e3);
     const threads = 3;
-    const ranges = kernelRanges(rows, threads);
+    assert.equal(rangeCount({ rows, workPerRow: cols }, threads), threads * CHUNKS_PER_THREAD);
+    const ranges = kernelRanges(rows, threads * CHUNKS_PER_THREAD);
     // The expected value: each range on its own, combined in order.
     const parts = ranges.map(([r0, r1]) => {
       const sub = Y.slice(r0 * cols, r1 * cols);
@@ -114,11 +115,11 @@ describe("kernel runner: row ranges over threads", () => {
     }
   });
 
-  test("ranges no ready worker takes run on the calling thread (4 ranges, 2 workers)", () => {
+  test("ranges no ready worker takes run on the calling thread (4 threads, 2 workers)", () => {
     const out = sharedF64(rows, () => 0);
-    const before = pool.dispatched;
+    const before = pool.posted;
     const acc = runKernelOn(statsCall(X, rows, cols, out), on(4));
-    assert.equal(pool.dispatched - before, 2);
+    assert.equal(pool.posted - before, 1);
     const refOut = new Float64Array(rows);
     assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_RANGE)));
     assert.deepEqual(Array.from(out), Array.from(refOut));
@@ -134,27 +135,28 @@ describe("kernel runner: row ranges over threads", () => {
     ]);
     const two = sharedF64(2 * cols, (i) => i - 250);
     const out = sharedF64(2, () => 0);
-    const before = pool.dispatched;
+    const before = pool.posted;
     const acc = runKernelOn(statsCall(two, 2, cols, out, KERNEL_PARALLEL_MIN_WORK), on(3));
-    assert.equal(pool.dispatched - before, 1, "two rows: two ranges, one in a worker");
+    assert.equal(rangeCount({ rows: 2, workPerRow: KERNEL_PARALLEL_MIN_WORK }, 3), 2);
+    assert.equal(pool.posted - before, 1, "two rows: two ranges, posted to the workers");
     assert.deepEqual(Array.from(acc), [(299 * 300) / 2 - 250 * 300 + ((599 * 600) / 2 - (299 * 300) / 2) - 250 * 300, -250, 349]);
     assert.deepEqual(Array.from(out), [2 * ((299 * 300) / 2 - 250 * 300), 2 * ((599 * 600) / 2 - (299 * 300) / 2 - 250 * 300)]);
   });
 
   test("a small call stays in one range on the calling thread", () => {
-    const before = pool.dispatched;
+    const before = pool.posted;
     const small = sharedF64(10 * cols, (i) => i);
     const acc = runKernelOn(statsCall(small, 10, cols, new Float64Array(10)), on(3));
-    assert.equal(pool.dispatched, before);
+    assert.equal(pool.posted, before);
     assert.equal(acc[0], ((10 * cols - 1) * 10 * cols) / 2);
   });
 
   test("large arrays that are not shared run on the calling thread, with the same result", () => {
     const plain = Float64Array.from(X);
     const out = new Float64Array(rows);
-    const before = pool.dispatched;
+    const before = pool.posted;
     const acc = runKernelOn(statsCall(plain, rows, cols, out), on(3));
-    assert.equal(pool.dispatched, before, "no range went to a worker");
+    assert.equal(pool.posted, before, "no range went to a worker");
     const refOut = new Float64Array(rows);
     assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_RANGE)));
     assert.deepEqual(Array.from(out), Array.from(refOut));
@@ -175,14 +177,30 @@ describe("kernel runner: row ranges over threads", () => {
     let expected = 0;
     for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) expected += (((X[i * cols + j]! % 7) + 7) % 7) * v[j]!;
     assert.equal(ref[0], expected);
-    const before = pool.dispatched;
+    const before = pool.posted;
     assert.deepEqual(Array.from(runKernelOn(call(), on(3))), Array.from(ref));
-    assert.equal(pool.dispatched - before, 2);
+    assert.equal(pool.posted - before, 1);
   });
 
   test("a kernel that throws in a worker is a clear error, and the pool keeps working", () => {
     const call: KernelCall = { program: FAILS_PAST_ROW_0, arrays: [], scalars: new Float64Array(0), rows: 10, output: new Float64Array(0), workPerRow: KERNEL_PARALLEL_MIN_WORK };
-    assert.throws(() => runKernelOn(call, on(2)), /a generated kernel failed in a worker thread: boom at row 5/);
+    // Whichever thread runs a failing range, the call fails.
+    assert.throws(() => runKernelOn(call, on(2)), /boom at row [1-9]/);
+    // The calling thread sleeps in its range, so a worker runs the other one and fails.
+    const sleep = new Int32Array(new SharedArrayBuffer(4));
+    const task = {
+      source: FAILS_PAST_ROW_0.source,
+      arrays: [],
+      scalars: new Float64Array(0),
+      bounds: Int32Array.from([0, 5, 10]),
+      acc: new Float64Array(new SharedArrayBuffer(8)),
+      accLength: 0,
+      out: new Float64Array(new SharedArrayBuffer(0)),
+      progress: new Int32Array(new SharedArrayBuffer(12)),
+    };
+    const workerChunks = pool.chunksRunByWorkers;
+    assert.throws(() => pool.run(task, 1, () => Atomics.wait(sleep, 0, 0, 500)), /^Error: a generated kernel failed in a worker thread: boom at row 5$/);
+    assert.equal(pool.chunksRunByWorkers - workerChunks, 1);
     assert.equal(pool.readyCount, 2);
     const out = sharedF64(rows, () => 0);
     assert.equal(runKernelOn(statsCall(X, rows, cols, out), on(3))[1], -100);

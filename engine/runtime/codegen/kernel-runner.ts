@@ -5,12 +5,13 @@
  * kernels' shared memory).
  *
  * - A call whose work (rows x workPerRow) reaches KERNEL_PARALLEL_MIN_WORK
- *   is split into `threads` near-equal ranges (fewer when it has fewer rows),
- *   `threads` being $DML_LENS_KERNEL_THREADS or the number of cores. The
- *   calling thread runs the first range; the others go to ready workers, and
- *   any that no worker takes (workers still starting) run on the calling
- *   thread after its own. So the ranges, and the result, depend only on the
- *   thread setting, never on which threads were ready.
+ *   is cut into CHUNKS_PER_THREAD x `threads` near-equal row ranges (fewer
+ *   when it has fewer rows), `threads` being $DML_LENS_KERNEL_THREADS or the
+ *   number of cores. The calling thread and the ready workers claim ranges
+ *   from a shared counter (kernel-thread-pool.ts): a thread on a busy core
+ *   takes fewer, and ranges no worker takes (workers still starting, or not
+ *   scheduled) run on the calling thread. The ranges, and the result, depend
+ *   only on the thread setting, never on which thread ran which range.
  * - Each range updates a private copy of the accumulators; the copies are
  *   combined slot by slot in range order (combineAccumulators). A sum split
  *   over threads is added in a different order than on one thread and can
@@ -19,19 +20,22 @@
  * - Small arrays that are not shared (vectors of scalars, small side inputs,
  *   at most STAGE_MAX_LENGTH values) are copied into shared memory for the
  *   call, a small output copied back; a larger array that is not shared keeps
- *   the call on the calling thread, as does a kernel using a helper that
- *   cannot be compiled in a worker (kernel-helpers-source.ts).
+ *   the call on the calling thread (in the same ranges), as does a kernel
+ *   using a helper that cannot be compiled in a worker
+ *   (kernel-helpers-source.ts).
  */
 import os from "node:os";
 import { kernelFunction } from "./kernel-cache";
 import { helpersSource } from "./kernel-helpers-source";
 import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
-import { KernelThreadPool, type KernelRangeTask } from "./kernel-thread-pool";
+import { KernelThreadPool } from "./kernel-thread-pool";
 
 /** Below this much work (rows x workPerRow multiply-adds) a call runs in one range on the calling thread. */
 export const KERNEL_PARALLEL_MIN_WORK = 1 << 18;
 /** Non-shared arrays up to this length are copied into shared memory for a threaded call. */
 export const STAGE_MAX_LENGTH = 1 << 16;
+/** Ranges per thread of a split call (so that threads on busy cores take fewer). */
+export const CHUNKS_PER_THREAD = 4;
 
 /** Threads a call is split over: its ranges, and the pool whose workers take all but the first. */
 export interface KernelThreads {
@@ -68,28 +72,24 @@ export function runKernel(call: KernelCall): Float64Array {
   return runKernelOn(call, kernelThreads());
 }
 
-/** Runs the call split over `threads.threads` ranges (when large enough), workers of `threads.pool` taking all but the first. */
+/** Runs the call split for `threads.threads` threads (when large enough), workers of `threads.pool` taking ranges. */
 export function runKernelOn(call: KernelCall, threads: KernelThreads): Float64Array {
   const ranges = kernelRanges(call.rows, rangeCount(call, threads.threads));
   const pool = threads.pool;
-  const workers = pool === undefined || ranges.length === 1 ? 0 : Math.min(pool.readyCount, ranges.length - 1);
+  const workers = pool === undefined || ranges.length === 1 ? 0 : Math.min(pool.readyCount, threads.threads - 1);
   if (workers === 0 || !runsInWorkers(call.program.source)) return runOnCaller(call, ranges);
   const staged = stageShared(call);
   if (staged === undefined) return runOnCaller(call, ranges);
   const fn = kernelFunction(call.program);
   const init = call.accumulators?.init ?? new Float64Array(0);
-  const accs = sharedAccumulators(init, ranges.length);
-  const tasks: KernelRangeTask[] = [];
-  for (let i = 1; i <= workers; i++) {
-    const [r0, r1] = ranges[i]!;
-    tasks.push({ source: call.program.source, arrays: staged.arrays, scalars: call.scalars, r0, r1, acc: accs[i]!, out: staged.out });
-  }
-  pool!.run(tasks, () => {
-    for (let i = 0; i < ranges.length; i++) {
-      if (i >= 1 && i <= workers) continue;
-      fn(staged.arrays, call.scalars, ranges[i]![0], ranges[i]![1], accs[i]!, staged.out);
-    }
-  });
+  const acc = new Float64Array(new SharedArrayBuffer(Math.max(1, init.length * ranges.length) * 8));
+  const accs = ranges.map((_, i) => acc.subarray(i * init.length, (i + 1) * init.length));
+  for (const a of accs) a.set(init);
+  const bounds = new Int32Array(new SharedArrayBuffer((ranges.length + 1) * 4));
+  ranges.forEach(([, r1], i) => (bounds[i + 1] = r1));
+  const progress = new Int32Array(new SharedArrayBuffer(3 * 4));
+  const task = { source: call.program.source, arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, progress };
+  pool!.run(task, workers, (c) => fn(staged.arrays, call.scalars, bounds[c]!, bounds[c + 1]!, accs[c]!, staged.out));
   if (staged.out !== call.output) call.output.set(staged.out);
   return combined(accs, call);
 }
@@ -102,10 +102,11 @@ export function kernelRanges(rows: number, parts: number): [number, number][] {
   return ranges;
 }
 
-/** How many ranges a call is split into with `threads` threads. */
-function rangeCount(call: KernelCall, threads: number): number {
+/** How many ranges a call is cut into for `threads` threads. */
+export function rangeCount(call: Pick<KernelCall, "rows" | "workPerRow">, threads: number): number {
   const work = call.rows * Math.max(1, call.workPerRow);
-  return work >= KERNEL_PARALLEL_MIN_WORK ? Math.max(1, Math.min(threads, call.rows)) : 1;
+  if (threads <= 1 || work < KERNEL_PARALLEL_MIN_WORK) return 1;
+  return Math.max(1, Math.min(threads * CHUNKS_PER_THREAD, call.rows));
 }
 
 /** Runs every range on this thread, in order, each with its own accumulators. */
@@ -153,17 +154,6 @@ function sharedOrCopy(a: KernelArray): KernelArray | undefined {
   const copy = a instanceof Int32Array ? new Int32Array(new SharedArrayBuffer(a.byteLength)) : new Float64Array(new SharedArrayBuffer(a.byteLength));
   copy.set(a as never);
   return copy;
-}
-
-function sharedAccumulators(init: Float64Array, ranges: number): Float64Array[] {
-  const all = new Float64Array(new SharedArrayBuffer(Math.max(1, init.length * ranges) * 8));
-  const accs: Float64Array[] = [];
-  for (let i = 0; i < ranges; i++) {
-    const acc = all.subarray(i * init.length, (i + 1) * init.length);
-    acc.set(init);
-    accs.push(acc);
-  }
-  return accs;
 }
 
 function cores(): number {

@@ -1,42 +1,51 @@
 /**
  * Worker threads that run generated kernels (kernel-program.ts) on row
  * ranges of arrays in shared memory, driven synchronously like the
- * WebAssembly kernels' pool (../wasm/worker-pool.ts): the calling thread
- * posts each worker its range on a MessagePort and wakes it through a shared
- * control word; the worker takes the message with receiveMessageOnPort, runs
- * the kernel (compiled from its source the way kernel-cache.ts does, cached
- * by source, with `H` = the operators' helpers compiled from their text,
- * kernel-helpers-source.ts), writes its accumulators into shared memory and
- * signals done; the caller runs its own range meanwhile, then blocks in
- * Atomics.wait until every worker it used is done. The runtime runs outside
- * the language server's event loop, so blocking there is fine.
+ * WebAssembly kernels' pool (../wasm/worker-pool.ts).
  *
- * Only kernel sources built by the code generators from CPlans (and the
- * runtime's own matmul kernels) reach the workers; never user text.
- * Workers start in the background and are unref'd once started; until one
- * is ready, its ranges run on the calling thread.
+ * A call is cut into fixed chunks (row ranges), each with its own
+ * accumulators. The calling thread posts the call to each worker it uses on
+ * a MessagePort and wakes it through a shared control word; every
+ * participant, the caller included, claims chunks from the call's shared
+ * counter (Atomics.add) until none are left, runs them and counts them done;
+ * the caller then blocks in Atomics.wait until every chunk is done. A worker
+ * on a busy core claims fewer chunks, or none when it wakes after the caller
+ * has run them all; which thread ran a chunk never changes the result, since
+ * each chunk's accumulators are combined in chunk order afterwards.
+ *
+ * Workers compile a kernel from its source the way kernel-cache.ts does
+ * (cached by source), with `H` = the operators' helpers compiled from their
+ * text (kernel-helpers-source.ts). Only kernel sources built by the code
+ * generators from CPlans (and the runtime's own matmul kernels) reach the
+ * workers; never user text. Workers start in the background and are unref'd
+ * once started; the runtime runs outside the language server's event loop,
+ * so blocking there is fine.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import type { KernelArray } from "./kernel-program";
 
-/** One range of one call, as posted to a worker. */
-export interface KernelRangeTask {
+/** One call cut into chunks, as posted to the workers. */
+export interface ChunkedKernelTask {
   readonly source: string;
   readonly arrays: readonly KernelArray[];
   readonly scalars: Float64Array;
-  readonly r0: number;
-  readonly r1: number;
-  /** This range's accumulators, in shared memory (the worker updates them in place). */
+  /** Chunk c covers rows [bounds[c], bounds[c + 1]). */
+  readonly bounds: Int32Array;
+  /** Chunk c's accumulators are acc[c * accLength, (c + 1) * accLength), in shared memory. */
   readonly acc: Float64Array;
+  readonly accLength: number;
   readonly out: Float64Array;
+  /** Shared [next chunk to claim, chunks done, failed]. */
+  readonly progress: Int32Array;
 }
 
-const SEQ = 0;
+const NEXT = 0;
 const DONE = 1;
-const STATE = 2;
-const FAILED = 3;
-const WORDS = 16;
+const FAILED = 2;
 
+/** Control words of a worker. */
+const SEQ = 0;
+const STATE = 1;
 const STATE_READY = 1;
 const STATE_BROKEN = 2;
 
@@ -45,6 +54,7 @@ const workerSource = `
 const { workerData, receiveMessageOnPort } = require("node:worker_threads");
 const { control, port, helpers } = workerData;
 const ctl = new Int32Array(control);
+process.on("exit", () => Atomics.store(ctl, ${STATE}, ${STATE_BROKEN}));
 const H = new Function("return " + helpers + "();")();
 const compiled = new Map();
 function kernelOf(source) {
@@ -55,24 +65,32 @@ function kernelOf(source) {
   }
   return fn;
 }
+function runChunks(t) {
+  const chunks = t.bounds.length - 1;
+  const p = t.progress;
+  for (;;) {
+    const c = Atomics.add(p, ${NEXT}, 1);
+    if (c >= chunks) return;
+    try {
+      const acc = t.acc.subarray(c * t.accLength, (c + 1) * t.accLength);
+      kernelOf(t.source)(t.arrays, t.scalars, t.bounds[c], t.bounds[c + 1], acc, t.out);
+    } catch (e) {
+      if (Atomics.exchange(p, ${FAILED}, 1) === 0) port.postMessage({ error: e instanceof Error ? e.message : String(e) });
+    }
+    if (Atomics.add(p, ${DONE}, 1) + 1 === chunks) Atomics.notify(p, ${DONE});
+  }
+}
 Atomics.store(ctl, ${STATE}, ${STATE_READY});
 port.postMessage({ started: true });
 let seen = 0;
 for (;;) {
   Atomics.wait(ctl, ${SEQ}, seen);
   seen = Atomics.load(ctl, ${SEQ});
-  const message = receiveMessageOnPort(port);
-  if (message === undefined || message.message.stop) break;
-  const t = message.message;
-  try {
-    kernelOf(t.source)(t.arrays, t.scalars, t.r0, t.r1, t.acc, t.out);
-    ctl[${FAILED}] = 0;
-  } catch (e) {
-    ctl[${FAILED}] = 1;
-    port.postMessage({ error: e instanceof Error ? e.message : String(e) });
+  let message;
+  while ((message = receiveMessageOnPort(port)) !== undefined) {
+    if (message.message.stop) process.exit(0);
+    runChunks(message.message);
   }
-  Atomics.store(ctl, ${DONE}, seen);
-  Atomics.notify(ctl, ${DONE});
 }
 `;
 
@@ -80,25 +98,25 @@ interface WorkerSlot {
   readonly worker: Worker;
   readonly ctl: Int32Array;
   readonly port: MessagePort;
-  seq: number;
 }
 
 export class KernelThreadPool {
   private readonly slots: WorkerSlot[] = [];
   private readonly started: Promise<void>;
   private closed = false;
-  /** Ranges handed to workers so far (tests and reports: whether calls used the threads). */
-  dispatched = 0;
+  /** Chunks run by workers so far (a worker on a busy core may run none of a call's). */
+  private readonly workerChunks = new Int32Array(new SharedArrayBuffer(4));
+  /** Calls posted to workers so far (tests and reports: whether calls used the threads). */
+  posted = 0;
 
   /** Starts `size` workers; `helpers` is the helpers' source text (kernel-helpers-source.ts). */
   constructor(size: number, helpers: string) {
     const starts: Promise<void>[] = [];
     for (let i = 0; i < size; i++) {
-      const ctl = new Int32Array(new SharedArrayBuffer(WORDS * 4));
+      const ctl = new Int32Array(new SharedArrayBuffer(4 * 4));
       const { port1, port2 } = new MessageChannel();
       const worker = new Worker(workerSource, { eval: true, workerData: { control: ctl.buffer, port: port2, helpers }, transferList: [port2] });
-      const slot: WorkerSlot = { worker, ctl, port: port1, seq: 0 };
-      this.slots.push(slot);
+      this.slots.push({ worker, ctl, port: port1 });
       starts.push(
         new Promise<void>((resolve) => {
           // A worker that fails to start or dies is never used again.
@@ -120,14 +138,14 @@ export class KernelThreadPool {
     this.started = Promise.all(starts).then(() => undefined);
   }
 
-  /** Workers that can take a range now. */
+  /** Workers that can take work now. */
   get readyCount(): number {
     return this.readySlots().length;
   }
 
-  /** Workers started (ready, starting or broken). */
-  get size(): number {
-    return this.slots.length;
+  /** Chunks that workers (not calling threads) have run so far. */
+  get chunksRunByWorkers(): number {
+    return Atomics.load(this.workerChunks, 0);
   }
 
   /** Resolves once every worker has started (or failed to). */
@@ -136,45 +154,44 @@ export class KernelThreadPool {
   }
 
   /**
-   * Runs tasks[1..] on ready workers (one each; at most readyCount of them)
-   * and `self` on the calling thread meanwhile; returns once all are done.
-   * A task that throws in a worker, or a worker that dies, is an Error.
+   * Runs the task's chunks on the calling thread (`runChunk(c)`) and on up
+   * to `workers` ready workers; returns once every chunk is done. A chunk
+   * that throws in a worker, or a worker that dies, is an Error.
    */
-  run(tasks: readonly KernelRangeTask[], self: () => void): void {
-    const ready = this.readySlots();
-    if (tasks.length > ready.length) throw new Error(`KernelThreadPool.run: ${tasks.length} ranges for ${ready.length} ready workers`);
-    const used: WorkerSlot[] = [];
-    for (let t = 0; t < tasks.length; t++) {
-      const slot = ready[t]!;
-      slot.port.postMessage(tasks[t]);
-      slot.seq = (slot.seq + 1) | 0;
-      Atomics.store(slot.ctl, SEQ, slot.seq);
-      Atomics.notify(slot.ctl, SEQ);
-      used.push(slot);
-    }
-    this.dispatched += used.length;
-    let failure: unknown;
-    try {
-      self();
-    } catch (e) {
-      failure = e;
-    }
+  run(task: ChunkedKernelTask, workers: number, runChunk: (chunk: number) => void): void {
+    const used = this.readySlots().slice(0, Math.max(0, workers));
+    const chunks = task.bounds.length - 1;
+    const p = task.progress;
+    if (used.length > 0) this.posted++;
     for (const slot of used) {
-      for (;;) {
-        const done = Atomics.load(slot.ctl, DONE);
-        if (done === slot.seq) break;
-        if (Atomics.load(slot.ctl, STATE) === STATE_BROKEN) {
-          failure ??= new Error("a kernel worker thread died while running a generated kernel");
-          break;
-        }
-        Atomics.wait(slot.ctl, DONE, done, 1000);
-      }
-      if (slot.ctl[FAILED] !== 0) {
-        slot.ctl[FAILED] = 0;
-        const reply = receiveMessageOnPort(slot.port)?.message as { error?: string } | undefined;
-        failure ??= new Error(`a generated kernel failed in a worker thread: ${reply?.error ?? "unknown error"}`);
-      }
+      slot.port.postMessage(task);
+      Atomics.add(slot.ctl, SEQ, 1);
+      Atomics.notify(slot.ctl, SEQ);
     }
+    let failure: unknown;
+    let mine = 0;
+    for (;;) {
+      const c = Atomics.add(p, NEXT, 1);
+      if (c >= chunks) break;
+      try {
+        runChunk(c);
+      } catch (e) {
+        failure ??= e;
+      }
+      mine++;
+      Atomics.add(p, DONE, 1);
+    }
+    Atomics.add(this.workerChunks, 0, chunks - mine);
+    for (;;) {
+      const done = Atomics.load(p, DONE);
+      if (done >= chunks) break;
+      if (used.some((s) => Atomics.load(s.ctl, STATE) === STATE_BROKEN)) {
+        failure ??= new Error("a kernel worker thread died while running a generated kernel");
+        break;
+      }
+      Atomics.wait(p, DONE, done, 100);
+    }
+    if (Atomics.load(p, FAILED) !== 0) failure ??= new Error(`a generated kernel failed in a worker thread: ${this.workerError(used)}`);
     if (failure !== undefined) throw failure;
   }
 
@@ -185,11 +202,22 @@ export class KernelThreadPool {
     for (const slot of this.slots) {
       Atomics.store(slot.ctl, STATE, STATE_BROKEN);
       slot.port.postMessage({ stop: true });
-      Atomics.store(slot.ctl, SEQ, (slot.seq + 1) | 0);
+      Atomics.add(slot.ctl, SEQ, 1);
       Atomics.notify(slot.ctl, SEQ);
       slot.port.close();
       void slot.worker.terminate();
     }
+  }
+
+  /** The error message a worker posted for a failed chunk. */
+  private workerError(used: readonly WorkerSlot[]): string {
+    for (const slot of used) {
+      for (let m = receiveMessageOnPort(slot.port); m !== undefined; m = receiveMessageOnPort(slot.port)) {
+        const error = (m.message as { error?: unknown }).error;
+        if (typeof error === "string") return error;
+      }
+    }
+    return "unknown error";
   }
 
   private readySlots(): WorkerSlot[] {
