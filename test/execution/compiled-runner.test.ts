@@ -3,6 +3,9 @@
 // it is recompiled when a live-in value's dims, format or density change
 // (dynamic recompilation). Timings report runs, compilations and the mode.
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, it } from "node:test";
 import { executionSession, type BlockTiming } from "../../engine/execution";
 
@@ -61,5 +64,30 @@ describe("compiled block runner", () => {
     assert.equal(block.fusedOperators, 0);
     assert.equal(block.rewrites, 0);
     assert.ok(block.estimatedSeconds > 0, "a 200^3 product has a cost");
+  });
+
+  it("runs a block's reads first and compiles the rest with the sizes read, keeping effects in order", () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), "dml-read-split-"));
+    const rows = Array.from({ length: 300 }, (_, i) => Array.from({ length: 40 }, (_, j) => ((i * 7 + j * 3) % 11) / 10).join(","));
+    writeFileSync(path.join(folder, "X.csv"), rows.join("\n") + "\n");
+    writeFileSync(path.join(folder, "X.csv.mtd"), JSON.stringify({ data_type: "matrix", format: "csv", rows: 300, cols: 40 }));
+    const script = path.join(folder, "s.dml");
+    const run = (text: string) => {
+      const printed: string[] = [];
+      const { session, runner } = executionSession({ plan: "fused", scriptPath: script, print: (l) => printed.push(l) });
+      assert.deepEqual(session.runScript(text).errors, []);
+      return { printed, block: runner.blockTimings()[0]! };
+    };
+    const split = run('X = read("X.csv")\ns = sum(X * X * X)\nprint(s)');
+    assert.ok(split.block.fusedOperators >= 1, "sum(X * X * X) is fused once X's size is known");
+    const asWritten = executionSession({ plan: "as-written", scriptPath: script, print: () => {} });
+    assert.deepEqual(asWritten.session.runScript('X = read("X.csv")\ns = sum(X * X * X)').errors, []);
+    const expected = asWritten.session.env.get("s");
+    assert.ok(expected?.kind === "scalar");
+    assert.equal(Number(split.printed[0]), expected.value);
+    // A print before the read: the block is not split (its plan then knows nothing of X).
+    const ordered = run('print("before")\nX = read("X.csv")\ns = sum(X * X * X)\nprint(s)');
+    assert.equal(ordered.printed[0], "before");
+    assert.equal(ordered.block.fusedOperators, 0);
   });
 });
