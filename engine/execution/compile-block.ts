@@ -54,7 +54,7 @@ export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock
   // A block cheaper than the smallest saving the rewriter takes cannot get a rewrite: it is not optimized.
   const writtenSeconds = dagCosts(runRoots(input.dag, writtenStats), []).unfused;
   if (mode !== "as-written" && writtenSeconds * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
-    const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true });
+    const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, saturation: { clock: wallClockMs } });
     if (optimized.executable) {
       dag = optimized.executable.dag;
       stats = optimized.executable.stats;
@@ -83,4 +83,14 @@ export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock
 /** The DAG as the fusion planner sees it when every assigned variable and every effect leaves the block. */
 function runRoots(dag: BlockDag, stats: readonly NodeStats[]): FusionDag {
   return fusionDag(dag.nodes, stats, [...dag.outputs.values(), ...dag.sinks.map((s) => s.node)]);
+}
+
+/**
+ * The saturation safety net's clock at run time: the wall clock. The
+ * default, this process's CPU time, is a system call that sums over every
+ * thread, and the runtime's kernel threads make it slow to read and count
+ * time that is not the optimizer's; a safety net may be wall-clock.
+ */
+function wallClockMs(): number {
+  return performance.now();
 }
