@@ -253,9 +253,17 @@ class RowKernelBuilder {
       return;
     }
     if (b.kind === "scalar") {
-      // The column-vector case t(X) %*% r: one axpy of the row.
+      // The column-vector case t(X) %*% r: one axpy of the row, unrolled by four.
       const r = this.text.name("r");
-      this.text.body.push(`const ${r} = ${b.expr};`, `for (let j = 0; j < ${a.widthName}; j++) acc[${base} + j] += ${elementAt(a, "j")} * ${r};`);
+      const add = (j: string) => `acc[${base} + ${j}] += ${elementAt(a, j)} * ${r};`;
+      this.text.body.push(
+        `const ${r} = ${b.expr};`,
+        "{",
+        "  let j = 0;",
+        `  for (; j + 3 < ${a.widthName}; j += 4) { ${add("j")} ${add("j + 1")} ${add("j + 2")} ${add("j + 3")} }`,
+        `  for (; j < ${a.widthName}; j++) ${add("j")}`,
+        "}",
+      );
       return;
     }
     this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", row("j"))}`, "}");
