@@ -11,6 +11,7 @@
 import type { FusionDag } from "../../fusion";
 import type { FusedOperator } from "../../fusion/types";
 import type { Value } from "../interpreter/values";
+import { allocateF64 } from "../matrix/kernel-memory";
 import { callOperandOrder } from "../fused/call-arguments";
 import { nodeLabel } from "../fused/fused-error";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
@@ -50,7 +51,8 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
       runs.kernels++;
       const program = plan.text.program(plan.skipTest);
       if (!programs.some((p) => p.source === program.source)) programs.push(program);
-      const output = new Float64Array(plan.rows * plan.outputWidth);
+      // Large outputs in shared memory, so the runner can split the rows over threads.
+      const output = allocateF64(plan.rows * plan.outputWidth);
       const accumulators = plan.text.accInit.length > 0 ? { init: Float64Array.from(plan.text.accInit), combine: plan.text.accCombine } : undefined;
       const acc = runKernel({
         program,
