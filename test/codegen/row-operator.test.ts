@@ -154,6 +154,20 @@ describe("generated Row operators: hand-built operators over the rest of the ske
   });
 });
 
+describe("generated Row operators: the runtime's arithmetic where it can be matched", () => {
+  it("t(X) %*% (w * (X %*% v)) on a dense X in one range is bit-identical to the unfused GEMVs (dot products and column sums in the same order)", () => {
+    for (const data of [DENSE, `${DENSE}\nX = rand(rows=51, cols=43, min=-1, max=1, seed=3)\nw = rand(rows=51, cols=1, min=-1, max=1, seed=4)\nv = rand(rows=43, cols=1, min=-1, max=1, seed=5)`]) {
+      const expr = "t(X) %*% (w * (X %*% v))";
+      const checked = prepareBlock(data, `R = ${expr}\nprint(toString(R))`);
+      const op = rowOperatorOf(checked, "col-agg-t");
+      const generated = runGenerated(checked, op).values.get(op.roots[0]!)!;
+      const unfused = checked.unfused.value(op.roots[0]!);
+      assert.ok(generated.kind === "matrix" && unfused.kind === "matrix");
+      for (let j = 0; j < unfused.matrix.rows; j++) assert.equal(generated.matrix.get(j, 0), unfused.matrix.get(j, 0), `row ${j + 1}`);
+    }
+  });
+});
+
 describe("generated Row operators: calls large enough to be split into row ranges", () => {
   it("row-wise results, column aggregates and accumulated products over 8,000 rows (dense and CSR) equal the unfused values", () => {
     const data = `

@@ -221,9 +221,10 @@ class RowKernelBuilder {
     if (left.kind === "rowT") {
       const m = widthOf(left.code);
       const start = this.text.accInit.length;
-      const local = this.text.localSums(m * k);
       this.results.push({ kind: "product", root, rows: m, cols: k, start });
-      this.outerProductAdd(left.code, this.dense(right.code), local, k);
+      const b = this.dense(right.code);
+      if (left.code.kind === "dense" && b.kind === "scalar") this.columnVectorProduct(left.code, b.expr, this.text.interleavedSums(m, 4));
+      else this.outerProductAdd(left.code, b, this.text.localSums(m * k), k);
       return true;
     }
     if (left.kind === "whole" && left.value.kind === "matrix" && left.value.matrix.cols === this.rows) {
@@ -254,21 +255,30 @@ class RowKernelBuilder {
       this.text.body.push(this.axpy(b, `(${a.expr})`, g, "0"));
       return;
     }
-    if (b.kind === "scalar") {
-      // The column-vector case t(X) %*% r: one axpy of the row, unrolled by four.
-      const r = this.text.name("r");
-      const add = (j: string) => `${g}[${j}] += ${elementAt(a, j)} * ${r};`;
-      this.text.body.push(
-        `const ${r} = ${b.expr};`,
-        "{",
-        "  let j = 0;",
-        `  for (; j + 3 < ${a.widthName}; j += 4) { ${add("j")} ${add("j + 1")} ${add("j + 2")} ${add("j + 3")} }`,
-        `  for (; j < ${a.widthName}; j++) ${add("j")}`,
-        "}",
-      );
-      return;
-    }
     this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", g, row("j"))}`, "}");
+  }
+
+  /**
+   * `t(A) %*% r` with A's rows dense and r a column: row i adds r_i A_i to
+   * one of four local sums, in turn by i mod 4 (the last n mod 4 rows to the
+   * first), combined as (g0 + g1) + (g2 + g3): over one range, exactly the
+   * arithmetic of the runtime's GEMV of t(A) with r. The axpy is unrolled by four.
+   */
+  private columnVectorProduct(a: Extract<RowVectorCode, { kind: "dense" }>, r: string, g: string[]): void {
+    this.work += a.width;
+    const rows = this.text.integer(this.rows - (this.rows % 4));
+    const local = this.text.name("g");
+    const x = this.text.name("r");
+    const add = (j: string) => `${local}[${j}] += ${elementAt(a, j)} * ${x};`;
+    this.text.body.push(
+      `const ${x} = ${r};`,
+      `const ${local} = i >= ${rows} ? ${g[0]} : (i & 3) === 0 ? ${g[0]} : (i & 3) === 1 ? ${g[1]} : (i & 3) === 2 ? ${g[2]} : ${g[3]};`,
+      "{",
+      "  let j = 0;",
+      `  for (; j + 3 < ${a.widthName}; j += 4) { ${add("j")} ${add("j + 1")} ${add("j + 2")} ${add("j + 3")} }`,
+      `  for (; j < ${a.widthName}; j++) ${add("j")}`,
+      "}",
+    );
   }
 
   /** g[at + c] += x * b_c over b's cells. */

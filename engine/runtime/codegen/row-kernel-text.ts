@@ -95,11 +95,21 @@ export class RowKernelText {
    * added into `acc` after the range's last row. Returns the local's name.
    */
   localSums(count: number): string {
+    return this.interleavedSums(count, 1)[0]!;
+  }
+
+  /**
+   * `ways` local arrays of sums (rows dealt to them in turn, as a GEMV
+   * deals a dot product's terms to independent accumulators), combined as
+   * (g0 + g1) + (g2 + g3) into `acc` after the range's last row.
+   */
+  interleavedSums(count: number, ways: 1 | 4): string[] {
     const { base } = this.accumulators(count, 0, "sum");
-    const local = this.name("g");
-    this.prologue.push(`const ${local} = new Float64Array(${this.width(count)});`);
-    this.epilogue.push(`for (let k = 0; k < ${this.width(count)}; k++) acc[${base} + k] += ${local}[k];`);
-    return local;
+    const locals = Array.from({ length: ways }, () => this.name("g"));
+    for (const local of locals) this.prologue.push(`const ${local} = new Float64Array(${this.width(count)});`);
+    const total = ways === 1 ? `${locals[0]}[k]` : `${locals[0]}[k] + ${locals[1]}[k] + (${locals[2]}[k] + ${locals[3]}[k])`;
+    this.epilogue.push(`for (let k = 0; k < ${this.width(count)}; k++) acc[${base} + k] += ${total};`);
+    return locals;
   }
 
   /** The kernel: `function (a, s, r0, r1, acc, out)` over rows [r0, r1). `skipTest` is the condition of a skipped row (or undefined). */
