@@ -164,17 +164,26 @@ class RowKernelBuilder {
     const slot = (j: string) => (direction === "col" ? j : "0");
     this.work += cellsVisited(code);
     if (SUM_FUNCTIONS.has(fn)) {
-      const sum = this.text.accumulators(slots, 0, "sum");
-      const comp = this.text.accumulators(slots, 0, "sum");
+      // As the runtime's kernels: a column's sum compensated in one sum; a full sum in two, by the parity of the cell's index.
+      const ways = direction === "col" ? 1 : 2;
+      const sum = this.text.accumulators(slots * ways, 0, "sum");
+      const comp = this.text.accumulators(slots * ways, 0, "sum");
       const plain = this.text.accumulators(slots, 0, "sum");
       this.results.push({ kind: "sum", root, fn, direction, width, rows: this.rows, sum: sum.start, compensation: comp.start, plain: plain.start });
-      const add = (j: string, v: string) => {
+      const add = (j: string, v: string, parity: string) => {
         const e = fn === "sumSq" ? `${v} * ${v}` : v;
-        const k = `${sum.base} + ${slot(j)}`;
-        const c = `${comp.base} + ${slot(j)}`;
+        const at = direction === "col" ? j : parity;
+        const k = `${sum.base} + ${at}`;
+        const c = `${comp.base} + ${at}`;
         return `{ const e = ${e}; const y = e - acc[${c}]; const t = acc[${k}] + y; acc[${c}] = t - acc[${k}] - y; acc[${k}] = t; acc[${plain.base} + ${slot(j)}] += e; }`;
       };
-      this.foldElements(code, add, false);
+      if (code.kind === "sparse") {
+        this.text.body.push(`for (let p = ${code.start}; p < ${code.end}; p++) ${add(`${code.idx}[p]`, `${code.vals}[p]`, "(p & 1)")}`);
+        return;
+      }
+      const dense = this.dense(code);
+      if (dense.kind === "scalar") this.text.body.push(add("0", `(${dense.expr})`, "(i & 1)"));
+      else this.text.body.push(`for (let j = 0; j < ${dense.widthName}; j++) ${add("j", elementAt(dense, "j"), `((i * ${dense.widthName} + j) & 1)`)}`);
       return;
     }
     if (fn === "min" || fn === "max" || fn === "prod") {
@@ -491,13 +500,23 @@ class RowKernelBuilder {
     }
     const body = this.text.body;
     if (SUM_FUNCTIONS.has(fn)) {
-      const [s, c, p] = [this.text.name("ks"), this.text.name("kc"), this.text.name("kp")];
-      const add = (x: string) => `{ const e = ${fn === "sumSq" ? `${x} * ${x}` : x}; const y = e - ${c}; const t = ${s} + y; ${c} = t - ${s} - y; ${s} = t; ${p} += e; }`;
-      body.push(`let ${s} = 0, ${c} = 0, ${p} = 0;`);
-      if (code.kind === "sparse") body.push(`for (let p = ${code.start}; p < ${code.end}; p++) { const x = ${code.vals}[p]; ${add("x")} }`);
-      else body.push(`for (let j = 0; j < ${code.widthName}; j++) { const x = ${elementAt(code, "j")}; ${add("x")} }`);
-      const total = `(${s} - ${c} - (${s} - ${c}) === 0 ? ${s} - ${c} : ${p})`;
-      body.push(`const ${v} = ${fn === "mean" ? `${total} / ${code.widthName}` : total};`);
+      // As the runtime's kahanSum: cells dealt to two compensated sums in turn, combined with one more compensated step; the plain sum when not finite.
+      const [s0, c0, s1, c1, p] = [this.text.name("ks"), this.text.name("kc"), this.text.name("ks"), this.text.name("kc"), this.text.name("kp")];
+      const add = (x: string, s: string, c: string) => `{ const e = ${fn === "sumSq" ? `${x} * ${x}` : x}; const y = e - ${c}; const t = ${s} + y; ${c} = t - ${s} - y; ${s} = t; ${p} += e; }`;
+      body.push(`let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0, ${p} = 0;`);
+      const [first, end, at] = code.kind === "sparse" ? [code.start, code.end, (k: string) => `${code.vals}[${k}]`] : ["0", code.widthName, (k: string) => elementAt(code, k)];
+      body.push(
+        "{",
+        `  let k = ${first};`,
+        `  for (; k + 1 < ${end}; k += 2) { ${add(at("k"), s0, c0)} ${add(at("k + 1"), s1, c1)} }`,
+        `  if (k < ${end}) ${add(at("k"), s0, c0)}`,
+        "}",
+      );
+      // (s0 - c0) + (s1 - c1) with one more compensated step, as kahan.ts combines its two sums.
+      const [y, t, total] = [this.text.name("ky"), this.text.name("kt"), this.text.name("kt")];
+      body.push(`const ${y} = ${s1} - ${c1} - ${c0};`, `const ${t} = ${s0} + ${y};`, `const ${total} = ${t} - (${t} - ${s0} - ${y});`);
+      const sum = `(${total} - ${total} === 0 ? ${total} : ${p})`;
+      body.push(`const ${v} = ${fn === "mean" ? `${sum} / ${code.widthName}` : sum};`);
       return { kind: "scalar", expr: v };
     }
     const init = fn === "min" ? "Infinity" : fn === "max" ? "(-Infinity)" : "1";
