@@ -34,6 +34,7 @@ function numbers(lines: readonly string[]): number[] {
 const CASES: [string, Record<string, string>][] = [
   ["linreg_cg.dml", iris],
   ["l2svm.dml", cancer],
+  ["glm_logit.dml", cancer],
   ["kmeans.dml", { X: iris.X, k: "3", maxi: "5" }],
   ["mlogreg.dml", { X: "data/digits_X.csv", Y: "data/digits_y.csv", maxi: "1", maxii: "3" }],
 ];
