@@ -164,17 +164,26 @@ class RowKernelBuilder {
     const slot = (j: string) => (direction === "col" ? j : "0");
     this.work += cellsVisited(code);
     if (SUM_FUNCTIONS.has(fn)) {
-      const sum = this.text.accumulators(slots, 0, "sum");
-      const comp = this.text.accumulators(slots, 0, "sum");
+      // As the runtime's kernels: a column's sum compensated in one sum; a full sum in two, by the parity of the cell's index.
+      const ways = direction === "col" ? 1 : 2;
+      const sum = this.text.accumulators(slots * ways, 0, "sum");
+      const comp = this.text.accumulators(slots * ways, 0, "sum");
       const plain = this.text.accumulators(slots, 0, "sum");
       this.results.push({ kind: "sum", root, fn, direction, width, rows: this.rows, sum: sum.start, compensation: comp.start, plain: plain.start });
-      const add = (j: string, v: string) => {
+      const add = (j: string, v: string, parity: string) => {
         const e = fn === "sumSq" ? `${v} * ${v}` : v;
-        const k = `${sum.base} + ${slot(j)}`;
-        const c = `${comp.base} + ${slot(j)}`;
+        const at = direction === "col" ? j : parity;
+        const k = `${sum.base} + ${at}`;
+        const c = `${comp.base} + ${at}`;
         return `{ const e = ${e}; const y = e - acc[${c}]; const t = acc[${k}] + y; acc[${c}] = t - acc[${k}] - y; acc[${k}] = t; acc[${plain.base} + ${slot(j)}] += e; }`;
       };
-      this.foldElements(code, add, false);
+      if (code.kind === "sparse") {
+        this.text.body.push(`for (let p = ${code.start}; p < ${code.end}; p++) ${add(`${code.idx}[p]`, `${code.vals}[p]`, "(p & 1)")}`);
+        return;
+      }
+      const dense = this.dense(code);
+      if (dense.kind === "scalar") this.text.body.push(add("0", `(${dense.expr})`, "(i & 1)"));
+      else this.text.body.push(`for (let j = 0; j < ${dense.widthName}; j++) ${add("j", elementAt(dense, "j"), `((i * ${dense.widthName} + j) & 1)`)}`);
       return;
     }
     if (fn === "min" || fn === "max" || fn === "prod") {
@@ -220,51 +229,71 @@ class RowKernelBuilder {
     const k = widthOf(right.code);
     if (left.kind === "rowT") {
       const m = widthOf(left.code);
-      const slots = this.text.accumulators(m * k, 0, "sum");
-      this.results.push({ kind: "product", root, rows: m, cols: k, start: slots.start });
-      this.outerProductAdd(left.code, this.dense(right.code), slots.base, k);
+      const start = this.text.accInit.length;
+      this.results.push({ kind: "product", root, rows: m, cols: k, start });
+      const b = this.dense(right.code);
+      if (left.code.kind === "dense" && b.kind === "scalar") this.columnVectorProduct(left.code, b.expr, this.text.interleavedSums(m, 4));
+      else this.outerProductAdd(left.code, b, this.text.localSums(m * k), k);
       return true;
     }
     if (left.kind === "whole" && left.value.kind === "matrix" && left.value.matrix.cols === this.rows) {
       const c = toDense(left.value.matrix);
-      const slots = this.text.accumulators(c.rows * k, 0, "sum");
-      this.results.push({ kind: "product", root, rows: c.rows, cols: k, start: slots.start });
+      const start = this.text.accInit.length;
+      const local = this.text.localSums(c.rows * k);
+      this.results.push({ kind: "product", root, rows: c.rows, cols: k, start });
       const arr = this.text.array(c.data);
       const column = this.text.name("cc");
       // Column i of C, one number per row of C (stride: the main input's rows).
       this.text.body.push(`for (let r = 0; r < ${this.text.width(c.rows)}; r++) {`, `  const ${column} = ${arr}[r * ${this.text.width(this.rows)} + i];`);
-      this.text.body.push(`  ${this.axpy(this.dense(right.code), column, `${slots.base} + r * ${this.text.width(k)}`)}`, "}");
+      this.text.body.push(`  ${this.axpy(this.dense(right.code), column, local, `r * ${this.text.width(k)}`)}`, "}");
       this.work += c.rows * k;
       return true;
     }
     return false;
   }
 
-  /** acc[base + j k + c] += A_ij B_ic over A's cells (its stored cells when sparse). */
-  private outerProductAdd(a: RowVectorCode, b: DenseOrScalar, base: string, k: number): void {
+  /** g[j k + c] += A_ij B_ic over A's cells (its stored cells when sparse), g a local accumulator array. */
+  private outerProductAdd(a: RowVectorCode, b: DenseOrScalar, g: string, k: number): void {
     this.work += cellsVisited(a) * k;
-    const row = (j: string) => (k === 1 ? `${base} + ${j}` : `${base} + ${j} * ${this.text.width(k)}`);
+    const row = (j: string) => (k === 1 ? j : `${j} * ${this.text.width(k)}`);
     if (a.kind === "sparse") {
-      this.text.body.push(`for (let p = ${a.start}; p < ${a.end}; p++) {`, `  const x = ${a.vals}[p];`, `  ${this.axpy(b, "x", row(`${a.idx}[p]`))}`, "}");
+      this.text.body.push(`for (let p = ${a.start}; p < ${a.end}; p++) {`, `  const x = ${a.vals}[p];`, `  ${this.axpy(b, "x", g, row(`${a.idx}[p]`))}`, "}");
       return;
     }
     if (a.kind === "scalar") {
-      this.text.body.push(this.axpy(b, `(${a.expr})`, base));
+      this.text.body.push(this.axpy(b, `(${a.expr})`, g, "0"));
       return;
     }
-    if (b.kind === "scalar") {
-      // The column-vector case t(X) %*% r: one axpy of the row.
-      const r = this.text.name("r");
-      this.text.body.push(`const ${r} = ${b.expr};`, `for (let j = 0; j < ${a.widthName}; j++) acc[${base} + j] += ${elementAt(a, "j")} * ${r};`);
-      return;
-    }
-    this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", row("j"))}`, "}");
+    this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", g, row("j"))}`, "}");
   }
 
-  /** acc[at + c] += x * b_c over b's cells. */
-  private axpy(b: DenseOrScalar, x: string, at: string): string {
-    if (b.kind === "scalar") return `acc[${at}] += ${x} * ${b.expr};`;
-    return `{ const q = ${at}; for (let c = 0; c < ${b.widthName}; c++) acc[q + c] += ${x} * ${elementAt(b, "c")}; }`;
+  /**
+   * `t(A) %*% r` with A's rows dense and r a column: row i adds r_i A_i to
+   * one of four local sums, in turn by i mod 4 (the last n mod 4 rows to the
+   * first), combined as (g0 + g1) + (g2 + g3): over one range, exactly the
+   * arithmetic of the runtime's GEMV of t(A) with r. The axpy is unrolled by four.
+   */
+  private columnVectorProduct(a: Extract<RowVectorCode, { kind: "dense" }>, r: string, g: string[]): void {
+    this.work += a.width;
+    const rows = this.text.integer(this.rows - (this.rows % 4));
+    const local = this.text.name("g");
+    const x = this.text.name("r");
+    const add = (j: string) => `${local}[${j}] += ${elementAt(a, j)} * ${x};`;
+    this.text.body.push(
+      `const ${x} = ${r};`,
+      `const ${local} = i >= ${rows} ? ${g[0]} : (i & 3) === 0 ? ${g[0]} : (i & 3) === 1 ? ${g[1]} : (i & 3) === 2 ? ${g[2]} : ${g[3]};`,
+      "{",
+      "  let j = 0;",
+      `  for (; j + 3 < ${a.widthName}; j += 4) { ${add("j")} ${add("j + 1")} ${add("j + 2")} ${add("j + 3")} }`,
+      `  for (; j < ${a.widthName}; j++) ${add("j")}`,
+      "}",
+    );
+  }
+
+  /** g[at + c] += x * b_c over b's cells. */
+  private axpy(b: DenseOrScalar, x: string, g: string, at: string): string {
+    if (b.kind === "scalar") return `${g}[${at}] += ${x} * ${b.expr};`;
+    return `{ const q = ${at}; for (let c = 0; c < ${b.widthName}; c++) ${g}[q + c] += ${x} * ${elementAt(b, "c")}; }`;
   }
 
   // ---- per-row values ----
@@ -464,7 +493,6 @@ class RowKernelBuilder {
   private rowAggregate(node: number, fn: AggregateFunction, code: RowVectorCode): RowVectorCode {
     if (!ROW_AGGREGATE_FUNCTIONS.has(fn)) this.unsupported(node, `a row ${fn} is not computed row by row`);
     const v = this.text.name("v");
-    const width = widthOf(code);
     this.work += cellsVisited(code);
     if (code.kind === "scalar") {
       this.text.body.push(`const ${v} = ${fn === "sumSq" ? `${code.expr} * ${code.expr}` : `+${code.expr}`};`);
@@ -472,13 +500,23 @@ class RowKernelBuilder {
     }
     const body = this.text.body;
     if (SUM_FUNCTIONS.has(fn)) {
-      const [s, c, p] = [this.text.name("ks"), this.text.name("kc"), this.text.name("kp")];
-      const add = (x: string) => `{ const e = ${fn === "sumSq" ? `${x} * ${x}` : x}; const y = e - ${c}; const t = ${s} + y; ${c} = t - ${s} - y; ${s} = t; ${p} += e; }`;
-      body.push(`let ${s} = 0, ${c} = 0, ${p} = 0;`);
-      if (code.kind === "sparse") body.push(`for (let p = ${code.start}; p < ${code.end}; p++) { const x = ${code.vals}[p]; ${add("x")} }`);
-      else body.push(`for (let j = 0; j < ${code.widthName}; j++) { const x = ${elementAt(code, "j")}; ${add("x")} }`);
-      const total = `(${s} - ${c} - (${s} - ${c}) === 0 ? ${s} - ${c} : ${p})`;
-      body.push(`const ${v} = ${fn === "mean" ? `${total} / ${code.widthName}` : total};`);
+      // As the runtime's kahanSum: cells dealt to two compensated sums in turn, combined with one more compensated step; the plain sum when not finite.
+      const [s0, c0, s1, c1, p] = [this.text.name("ks"), this.text.name("kc"), this.text.name("ks"), this.text.name("kc"), this.text.name("kp")];
+      const add = (x: string, s: string, c: string) => `{ const e = ${fn === "sumSq" ? `${x} * ${x}` : x}; const y = e - ${c}; const t = ${s} + y; ${c} = t - ${s} - y; ${s} = t; ${p} += e; }`;
+      body.push(`let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0, ${p} = 0;`);
+      const [first, end, at] = code.kind === "sparse" ? [code.start, code.end, (k: string) => `${code.vals}[${k}]`] : ["0", code.widthName, (k: string) => elementAt(code, k)];
+      body.push(
+        "{",
+        `  let k = ${first};`,
+        `  for (; k + 1 < ${end}; k += 2) { ${add(at("k"), s0, c0)} ${add(at("k + 1"), s1, c1)} }`,
+        `  if (k < ${end}) ${add(at("k"), s0, c0)}`,
+        "}",
+      );
+      // (s0 - c0) + (s1 - c1) with one more compensated step, as kahan.ts combines its two sums.
+      const [y, t, total] = [this.text.name("ky"), this.text.name("kt"), this.text.name("kt")];
+      body.push(`const ${y} = ${s1} - ${c1} - ${c0};`, `const ${t} = ${s0} + ${y};`, `const ${total} = ${t} - (${t} - ${s0} - ${y});`);
+      const sum = `(${total} - ${total} === 0 ? ${total} : ${p})`;
+      body.push(`const ${v} = ${fn === "mean" ? `${sum} / ${code.widthName}` : sum};`);
       return { kind: "scalar", expr: v };
     }
     const init = fn === "min" ? "Infinity" : fn === "max" ? "(-Infinity)" : "1";
@@ -486,7 +524,6 @@ class RowKernelBuilder {
     body.push(`let ${v} = ${init};`);
     if (code.kind === "sparse") body.push(`for (let p = ${code.start}; p < ${code.end}; p++) ${fold(`${code.vals}[p]`)}`, `if (${code.end} - ${code.start} < ${code.widthName}) ${fold("0")}`);
     else body.push(`for (let j = 0; j < ${code.widthName}; j++) ${fold(elementAt(code, "j"))}`);
-    void width;
     return { kind: "scalar", expr: v };
   }
 

@@ -10,6 +10,7 @@ import { double, type Value } from "../interpreter/values";
 import { transpose } from "../kernels/transpose";
 import { DenseMatrix } from "../matrix/dense-matrix";
 import { settleFormat } from "../matrix/format";
+import { allocateF64 } from "../matrix/kernel-memory";
 
 export type RowRootResult =
   | { readonly kind: "whole"; readonly root: number; readonly value: Value }
@@ -22,7 +23,7 @@ export type RowRootResult =
       /** Columns of the aggregated rows. */
       readonly width: number;
       readonly rows: number;
-      /** First slots of the compensated sums, their compensations and the plain sums. */
+      /** First slots of the compensated sums (per column; a full sum has two, by the parity of the cell's index), their compensations and the plain sums. */
       readonly sum: number;
       readonly compensation: number;
       readonly plain: number;
@@ -41,15 +42,21 @@ export function rootValue(result: RowRootResult, output: Float64Array, rows: num
       return { kind: "matrix", matrix: settleFormat(result.transposed ? transpose(m) : m) };
     }
     case "sum": {
-      const slots = result.direction === "col" ? result.width : 1;
-      const values = new Float64Array(slots);
-      const cells = result.direction === "col" ? result.rows : result.rows * result.width;
-      for (let j = 0; j < slots; j++) {
-        const compensated = acc[result.sum + j]! - acc[result.compensation + j]!;
-        const sum = compensated - compensated === 0 ? compensated : acc[result.plain + j]!;
-        values[j] = result.fn === "mean" ? sum / cells : sum;
+      const sumOf = (compensated: number, plain: number) => {
+        const sum = compensated - compensated === 0 ? compensated : plain;
+        return result.fn === "mean" ? sum / (result.direction === "col" ? result.rows : result.rows * result.width) : sum;
+      };
+      if (result.direction === "full") {
+        // Two compensated sums (cells by parity), combined as kahan.ts does.
+        const [s0, s1, c0, c1] = [acc[result.sum]!, acc[result.sum + 1]!, acc[result.compensation]!, acc[result.compensation + 1]!];
+        const y = s1 - c1 - c0;
+        const t = s0 + y;
+        return double(sumOf(t - (t - s0 - y), acc[result.plain]!));
       }
-      return result.direction === "full" ? double(values[0]!) : { kind: "matrix", matrix: settleFormat(new DenseMatrix(1, slots, values)) };
+      // A column's compensated sum, as KahanColumns (kahan.ts).
+      const values = new Float64Array(result.width);
+      for (let j = 0; j < result.width; j++) values[j] = sumOf(acc[result.sum + j]!, acc[result.plain + j]!);
+      return { kind: "matrix", matrix: settleFormat(new DenseMatrix(1, result.width, values)) };
     }
     case "fold": {
       if (result.direction === "full") return double(acc[result.start]!);
@@ -61,7 +68,7 @@ export function rootValue(result: RowRootResult, output: Float64Array, rows: num
 }
 
 function columnBand(output: Float64Array, rows: number, stride: number, offset: number, width: number): Float64Array {
-  const band = new Float64Array(rows * width);
+  const band = allocateF64(rows * width);
   for (let i = 0; i < rows; i++) band.set(output.subarray(i * stride + offset, i * stride + offset + width), i * width);
   return band;
 }
