@@ -1,7 +1,9 @@
 /**
  * When a cell-wise operation gives zero at a cell, from what its operands
  * are there (zero, a known constant, or unknown):
- * - `a * b`, `a & b`: either operand zero; `a / b`, `a %% b`, `a %/% b`: `a` zero;
+ * - `a * b`, `a & b`: either operand zero; `a / b`, `a %% b`, `a %/% b`: `a`
+ *   zero and `b` a non-zero constant (0 / 0 is NaN, and a divisor that is not
+ *   a constant may be 0 exactly where `a` is);
  *   `a ^ c`: `a` zero and the constant c > 0;
  * - any other binary or unary operation: every operand zero or constant and
  *   the operation maps those values to 0 (`X != 0`, `X + Y`, `abs`, `sqrt`,
@@ -79,7 +81,8 @@ function binaryIsZero(op: ElementwiseBinaryOp, a: AtCell, b: AtCell): boolean {
     case "/":
     case "%%":
     case "%/%":
-      return isZero(a);
+      // 0 / 0 is NaN: zero only over a divisor known not to be 0 there.
+      return isZero(a) && b.kind === "constant" && b.value !== 0 && !Number.isNaN(b.value);
     case "^":
       return isZero(a) && b.kind === "constant" && b.value > 0;
     default:
