@@ -101,7 +101,8 @@ export class DagEvaluator {
   run(): Map<string, Value> {
     const sinkNodes = new Set(this.dag.sinks.map((s) => s.node));
     let next = 0;
-    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id);
+    // A fused operator computes its inputs when its first root is asked for: they may come after it in id order, and be dropped by then.
+    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id) && this.values[id] === undefined;
     for (const sink of this.dag.sinks) {
       for (; next < sink.node; next++) if (computed(next)) this.node(next);
       this.node(sink.node);
