@@ -8,10 +8,11 @@
 // claim and what the generator cannot compute are caught.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UnsupportedOperator } from "../../engine/runtime/codegen";
-import { handOperator, prepareBlock, type HandOperator } from "../fusion/fused-check";
+import { generateOperator, UnsupportedOperator } from "../../engine/runtime/codegen";
+import { valueDifference } from "../../engine/runtime/fused";
+import { handOperator, prepareBlock, type CheckedBlock, type HandOperator } from "../fusion/fused-check";
 import { DATA, withAggregate } from "./cell-fixtures";
-import { runGenerated, type GeneratedRun } from "./generated-check";
+import { GENERATED_TOLERANCE, runGenerated, type GeneratedRun } from "./generated-check";
 
 
 /** Runs the hand-built operator's generated code; fails the test on a difference. */
@@ -185,5 +186,26 @@ describe("generated Cell operators of planned blocks", () => {
       }
     }
     assert.ok(generated >= 5, `only ${generated} Cell operators planned`);
+  });
+});
+
+describe("generated Cell operators across runs", () => {
+  it("reuse their kernel for inputs of the same formats (other sizes and values) and build one per new format", () => {
+    const computation = "R = rowSums(X * D + X * r) + c\nprint(toString(R))";
+    const data = (rows: number, cols: number, sparsity: number, seed: number) =>
+      `X = rand(rows=${rows}, cols=${cols}, min=-1, max=1, sparsity=${sparsity}, seed=${seed})\nD = rand(rows=${rows}, cols=${cols}, seed=${seed + 1})\nr = rand(rows=1, cols=${cols}, seed=${seed + 2})\nc = rand(rows=${rows}, cols=1, seed=${seed + 3})`;
+    const first = prepareBlock(data(60, 40, 0.05, 1), computation);
+    const op = handOperator(first.block, cell("rowSums(X * D + X * r)", "X", true));
+    const generated = generateOperator(first.block.dag, op);
+    const check = (checked: CheckedBlock, kernels: number) => {
+      const root = op.roots[0]!;
+      const value = generated.run((node) => checked.unfused.value(node)).get(root)!;
+      assert.equal(valueDifference(value, checked.unfused.value(root), GENERATED_TOLERANCE), undefined);
+      assert.equal(generated.programs.length, kernels);
+    };
+    check(first, 1);
+    check(prepareBlock(data(90, 70, 0.03, 7), computation), 1);
+    check(prepareBlock(data(50, 30, 1, 9), computation), 2);
+    check(prepareBlock(data(80, 20, 0.04, 3), computation), 2);
   });
 });
