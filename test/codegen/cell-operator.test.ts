@@ -66,6 +66,11 @@ describe("generated Cell operators: cell-wise results", () => {
     assertGenerated("R = N * 2 + is.nan(N) + is.infinite(N)\nprint(toString(R))", cell("N * 2 + is.nan(N) + is.infinite(N)", "N"));
     assertGenerated("R = Z0 * 2 + r\nprint(toString(R))", cell("Z0 * 2 + r", "Z0", true));
   });
+  it("a vector main input transposed to the cells' shape, sparse-safe", () => {
+    const run = assertGenerated("R = t(v) * r * 2\nprint(toString(R))", cell("t(v) * r * 2", "v", true));
+    assert.match(source(run), /if \(d\d+\[j\] !== 0\)/);
+    assertGenerated("s = sum(t(v) * r)\nprint(s)", cell("sum(t(v) * r)", "v", true));
+  });
   it("a cell-wise root over vectors only (no main input)", () => {
     assertGenerated("R = c + r * lambda\nprint(toString(R))", cell("c + r * lambda", null));
   });
