@@ -114,7 +114,7 @@ function sumsFinite(loop: CellLoop, root: CellRootPlan, result: LoopResult, k: n
   if (root.fold.kind === "aggregate" && root.fold.direction === "row") return out.every((x) => x - x === 0);
   if (root.fold.kind === "aggregate" && root.fold.direction === "col") {
     const n = loop.domain.cols;
-    for (let j = 0; j < n; j++) if (!Number.isFinite(acc[j]! - acc[n + j]!)) return false;
+    for (let j = 0; j < n; j++) if (!Number.isFinite(acc[j]!)) return false;
     return true;
   }
   return Number.isFinite(acc[base]! - acc[base + 1]!);
@@ -167,7 +167,8 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
       const r = compensated.acc[j]!;
       out[j] = counts && counts[j]! < rows ? foldZero(ext, r) : r;
     } else {
-      out[j] = sum(compensated.acc[j]! - compensated.acc[cols + j]!, () => plain!.acc[j]! - plain!.acc[cols + j]!);
+      // the column's compensated sum as KahanColumns.result gives it (its last correction not applied)
+      out[j] = sum(compensated.acc[j]!, () => plain!.acc[j]!);
       if (fold.fn === "mean") out[j]! /= rows;
     }
   }
