@@ -1,5 +1,6 @@
-/** `dml bench [SUITE] [--json]`: runs one benchmark suite, or all of them. */
+/** `dml bench [SUITE] [--json]`: runs one benchmark suite, or all of them; `dml bench calibrate --apply-observed` folds the runs' observed corrections into the machine constants. */
 import { runCalibrateBench } from "./bench-calibrate";
+import { applyObservedCalibration } from "./calibrate-observed";
 import { runEstimatorsBench } from "./bench-estimators";
 import { formatEstimatorsReport } from "./bench-estimators-table";
 import { runFusionBench } from "./bench-fusion";
@@ -11,7 +12,7 @@ import { runRuntimeBench } from "./bench-runtime";
 import { out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
-export const benchUsage = "dml bench [SUITE] [--json]";
+export const benchUsage = "dml bench [SUITE] [--json] [--apply-observed]";
 
 /** Suites in the order `dml bench` runs them. */
 export const benchSuites: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
@@ -30,9 +31,16 @@ const reports: Record<string, (rows: readonly BenchRow[]) => string> = {
 };
 
 export async function bench(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml bench", args, { flags: ["--json"] });
+  const parsed = parseArgs("dml bench", args, { flags: ["--json", "--apply-observed"] });
   if (parsed.positionals.length > 1) throw new UsageError("dml bench: at most one SUITE");
   const chosen = parsed.positionals[0];
+  if (parsed.flags.has("--apply-observed")) {
+    // Folds the runs' observed corrections into the constants instead of measuring (cli/calibrate-observed.ts).
+    if (chosen !== "calibrate") throw new UsageError("dml bench: --apply-observed goes with the calibrate suite: dml bench calibrate --apply-observed");
+    const rows = applyObservedCalibration();
+    out(parsed.flags.has("--json") ? JSON.stringify(rows, null, 2) : formatBenchTable(rows));
+    return rows.some((r) => r.failed === true) ? 1 : 0;
+  }
   if (chosen !== undefined && !(chosen in benchSuites)) {
     throw new UsageError(`dml bench: unknown suite '${chosen}' (suites: ${Object.keys(benchSuites).join(", ")})`);
   }
