@@ -101,7 +101,8 @@ export class DagEvaluator {
   run(): Map<string, Value> {
     const sinkNodes = new Set(this.dag.sinks.map((s) => s.node));
     let next = 0;
-    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id);
+    // a node already consumed (an input with a larger id of an operator that ran earlier) is not asked again
+    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id) && this.values[id] !== DROPPED;
     for (const sink of this.dag.sinks) {
       for (; next < sink.node; next++) if (computed(next)) this.node(next);
       this.node(sink.node);
