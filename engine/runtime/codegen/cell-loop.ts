@@ -17,16 +17,27 @@ import { double, type Value } from "../interpreter/values";
 import { CsrMatrix, dropZeros } from "../matrix/csr-matrix";
 import { DenseMatrix } from "../matrix/dense-matrix";
 import { settleFormat } from "../matrix/format";
+import { allocateF64, copyI32, csrShared } from "../matrix/kernel-memory";
 import { pooledZeros } from "../matrix/matrix";
 import { extremumOf, foldZero, isSumFold } from "./cell-folds";
-import { cellKernel, type CellLoop, type CellVisit } from "./cell-kernel";
+import { cellKernel, type CellKernelSource, type CellLoop, type CellVisit } from "./cell-kernel";
 import type { CellRootPlan } from "./cell-roots";
 import { UnsupportedOperator } from "./generated-operator";
 import type { KernelProgram } from "./kernel-program";
 import { runKernel } from "./kernel-runner";
 
-/** The roots' values; every kernel run is reported to `ran`. */
-export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly CellRootPlan[], valueOf: (node: number) => Value, ran: (program: KernelProgram) => void): Map<number, Value> {
+/** The operator's kernel sources by cellKernelKey, and the kernels it has run (once per source). */
+export class CellKernels {
+  readonly sources = new Map<string, CellKernelSource>();
+  readonly programs: KernelProgram[] = [];
+
+  ran(program: KernelProgram): void {
+    if (!this.programs.some((p) => p.source === program.source)) this.programs.push(program);
+  }
+}
+
+/** The roots' values. */
+export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly CellRootPlan[], valueOf: (node: number) => Value, kernels: CellKernels): Map<number, Value> {
   const values = new Map<number, Value>(op.inputs.map((node) => [node, valueOf(node)]));
   const unsupported = (why: string): never => {
     throw new UnsupportedOperator(`${op.template} operator ${op.id}: ${why}`);
@@ -52,10 +63,12 @@ export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly C
     return root.fold.kind === "aggregate" && root.fold.direction === "row" ? domain.rows : 0;
   };
   const length = roots.length === 1 ? outputLength(roots[0]!) : 0;
-  const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : new Float64Array(length));
-  const compensated = runOnce(loop, false, newOutput(), ran);
+  // outputs in kernel memory (shared when large, so the runner may split the rows over threads)
+  const csrOut = loop.visit.kind === "walk" && length >= 0 && roots[0]!.fold.kind === "cells";
+  const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : allocateF64(length, csrOut ? csrShared(domain.rows, length) : undefined));
+  const compensated = runOnce(loop, false, newOutput(), kernels);
   const needsPlain = roots.some((root, k) => isSumFold(root.fold) && !sumsFinite(loop, root, compensated, k));
-  const plain = needsPlain ? runOnce(loop, true, newOutput(), ran) : undefined;
+  const plain = needsPlain ? runOnce(loop, true, newOutput(), kernels) : undefined;
   return new Map(roots.map((root, k) => [root.node, rootValue(loop, root, k, compensated, plain)]));
 }
 
@@ -65,11 +78,11 @@ interface LoopResult {
   bases: readonly number[];
 }
 
-function runOnce(loop: CellLoop, plain: boolean, output: Float64Array, ran: (program: KernelProgram) => void): LoopResult {
-  const kernel = cellKernel(loop, plain, output);
+function runOnce(loop: CellLoop, plain: boolean, output: Float64Array, kernels: CellKernels): LoopResult {
+  const kernel = cellKernel(loop, plain, output, kernels.sources);
   try {
     const acc = runKernel(kernel.call);
-    ran(kernel.call.program);
+    kernels.ran(kernel.call.program);
     return { acc, out: output, bases: kernel.bases };
   } finally {
     kernel.release();
@@ -101,7 +114,7 @@ function sumsFinite(loop: CellLoop, root: CellRootPlan, result: LoopResult, k: n
   if (root.fold.kind === "aggregate" && root.fold.direction === "row") return out.every((x) => x - x === 0);
   if (root.fold.kind === "aggregate" && root.fold.direction === "col") {
     const n = loop.domain.cols;
-    for (let j = 0; j < n; j++) if (!Number.isFinite(acc[j]! - acc[n + j]!)) return false;
+    for (let j = 0; j < n; j++) if (!Number.isFinite(acc[j]!)) return false;
     return true;
   }
   return Number.isFinite(acc[base]! - acc[base + 1]!);
@@ -114,7 +127,8 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
   const walked = loop.visit.kind === "walk" ? loop.visit.matrix : undefined;
   if (fold.kind === "cells") {
     if (walked) {
-      const m = new CsrMatrix(rows, cols, walked.rowPtr.slice(0, rows + 1), walked.colIdx.slice(0, walked.nnz()), compensated.out);
+      const shared = csrShared(rows, walked.nnz());
+      const m = new CsrMatrix(rows, cols, copyI32(walked.rowPtr, 0, rows + 1, shared), copyI32(walked.colIdx, 0, walked.nnz(), shared), compensated.out);
       return { kind: "matrix", matrix: settleFormat(dropZeros(m)) };
     }
     return { kind: "matrix", matrix: settleFormat(new DenseMatrix(rows, cols, compensated.out)) };
@@ -134,7 +148,7 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
     return fold.kind === "dot" ? { kind: "matrix", matrix: DenseMatrix.filled(1, 1, r) } : double(r);
   }
   if (fold.direction === "row") {
-    const out = new Float64Array(rows);
+    const out = allocateF64(rows);
     for (let i = 0; i < rows; i++) {
       if (ext !== undefined) {
         const r = compensated.out[i]!;
@@ -146,14 +160,15 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
     }
     return { kind: "matrix", matrix: settleFormat(new DenseMatrix(rows, 1, out)) };
   }
-  const out = new Float64Array(cols);
+  const out = allocateF64(cols);
   const counts = walked && ext !== undefined ? columnCounts(walked) : undefined;
   for (let j = 0; j < cols; j++) {
     if (ext !== undefined) {
       const r = compensated.acc[j]!;
       out[j] = counts && counts[j]! < rows ? foldZero(ext, r) : r;
     } else {
-      out[j] = sum(compensated.acc[j]! - compensated.acc[cols + j]!, () => plain!.acc[j]! - plain!.acc[cols + j]!);
+      // the column's compensated sum as KahanColumns.result gives it (its last correction not applied)
+      out[j] = sum(compensated.acc[j]!, () => plain!.acc[j]!);
       if (fold.fn === "mean") out[j]! /= rows;
     }
   }
