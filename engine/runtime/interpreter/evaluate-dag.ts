@@ -72,7 +72,7 @@ export class DagEvaluator {
   private readonly held = new Holdings();
   /** The operator that computes each fused root. */
   private readonly operatorOf = new Map<number, OperatorRun>();
-  /** Nodes computed inside an operator that are not its roots (never computed here). */
+  /** Nodes computed inside an operator that are not its roots and nothing outside it needs (never computed here). */
   private readonly inner = new Set<number>();
   /** Seconds of the computations nested in the one being timed (see `timed`). */
   private nestedSeconds = 0;
@@ -92,9 +92,25 @@ export class DagEvaluator {
       for (const i of op.inputs) this.pending[i]!++;
     }
     for (const op of operators) for (const root of op.roots) this.inner.delete(root);
-    for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id)) for (const i of n.inputs) this.pending[i]!++;
     this.kept = new Set([...dag.outputs.values(), ...dag.sinks.map((s) => s.node)]);
+    this.computeNeededInnerNodes();
+    for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id)) for (const i of n.inputs) this.pending[i]!++;
     for (const value of ctx.env.values()) this.held.hold(value);
+  }
+
+  /**
+   * A node an operator covers may also be needed outside it (a variable the
+   * block assigns, or the input of an operation computed on its own): it is
+   * then computed on its own as well, SystemDS's overlapping fusion plans.
+   * Consumers come after their inputs, so one pass from the last node finds
+   * every such node (and the covered nodes it needs in turn).
+   */
+  private computeNeededInnerNodes(): void {
+    for (const id of this.kept) this.inner.delete(id);
+    for (let id = this.dag.nodes.length - 1; id >= 0; id--) {
+      if (this.inner.has(id) || this.operatorOf.has(id)) continue;
+      for (const input of this.dag.nodes[id].inputs) this.inner.delete(input);
+    }
   }
 
   /** Runs the whole block: sinks in order, everything else before the sink that follows it; then the outputs. */
