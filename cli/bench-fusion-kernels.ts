@@ -14,7 +14,8 @@
  * The data is made before the clock starts and put into each run's session;
  * a run's time is the measured time of its blocks (the runner's
  * blockTimings: planning and compilation excluded), median of `runs` after
- * `warmup`. Each row is one comparison: ratio = baseline / ours (above 1:
+ * `warmup` (fewer for a case that takes seconds per run, as our unfused
+ * runtime at full size: `ours_runs` / `baseline_runs` say how many). Each row is one comparison: ratio = baseline / ours (above 1:
  * we are faster), with its target and whether it is met; comparisons the
  * issue sets no target for are printed with target "none". Every run's
  * result is checked against the others' (sum of the result, 1e-9 relative).
@@ -37,6 +38,10 @@ const SEEDS = { x: 3, y: 4, z: 5, w: 8, v: 9, u: 10, vv: 11, col: 6, val: 7 };
 const CHECK_TOLERANCE = 1e-9;
 /** The dense Outer of numpy gets this long (it runs once, in a process of its own). */
 const OUTER_DENSE_TIMEOUT_MS = 240_000;
+/** A run this slow needs no warm-up (the bench's safety net for cases run as written at full size). */
+const SLOW_RUN_MS = 5_000;
+/** Timed runs of one case and mode stop once they took this long together (at least one runs). */
+const TIMED_BUDGET_MS = 20_000;
 
 export interface KernelBenchOptions {
   sizes?: KernelSizes;
@@ -105,24 +110,38 @@ function valueSum(v: Value | undefined): number {
   return s;
 }
 
-/** Runs `c` `warmup + runs` times in fresh sessions holding `data`; the median of the blocks' measured times. */
+/**
+ * Runs `c` in fresh sessions holding `data`: `warmup` untimed runs, then
+ * `runs` timed ones; the median of the blocks' measured times. A slow case
+ * (a run over SLOW_RUN_MS, as written at full size) skips the rest of its
+ * warm-up and stops after the first timed run past TIMED_BUDGET_MS in all;
+ * `runs` in the result says how many were timed.
+ */
 function timeOurs(c: KernelCase, data: ReadonlyMap<string, Value>, plan: PlanMode, runs: number, warmup: number): Measured {
   const samples: number[] = [];
   let check = Number.NaN;
   let fusedOperators = 0;
   let unfused: string[] = [];
-  for (let i = 0; i < warmup + runs; i++) {
+  let warm = 0;
+  while (samples.length < runs) {
     const { session, runner } = executionSession({ plan, print: () => undefined });
     for (const [name, value] of data) session.env.set(name, value);
     const result = session.runCell(c.dml);
     if (!result.ok) return { error: result.errors.join("; ") };
     const timings = runner.blockTimings();
-    if (i >= warmup) samples.push(timings.reduce((t, b) => t + b.measuredSeconds, 0) * 1000);
+    const ms = timings.reduce((t, b) => t + b.measuredSeconds, 0) * 1000;
     check = c.outputs.reduce((t, name) => t + valueSum(session.env.get(name)), 0);
     fusedOperators = timings.reduce((t, b) => t + b.fusedOperators, 0);
     unfused = timings.flatMap((b) => b.unfused);
+    if (warm < warmup && ms <= SLOW_RUN_MS) {
+      warm++;
+      continue;
+    }
+    warm = warmup;
+    samples.push(ms);
+    if (samples.reduce((t, x) => t + x, 0) > TIMED_BUDGET_MS) break;
   }
-  return { medianMs: median(samples), runs, check, fusedOperators, unfused };
+  return { medianMs: median(samples), runs: samples.length, check, fusedOperators, unfused };
 }
 
 function sameCheck(a: number, b: number): boolean {
@@ -132,14 +151,17 @@ function sameCheck(a: number, b: number): boolean {
 interface Comparison {
   baseline: string;
   /** The baseline's timing, or why there is none. */
-  timing: { medianMs: number; check: number } | { error: string };
+  timing: { medianMs: number; runs: number; check: number } | { error: string };
   target: number | null;
 }
 
 function comparisonRow(c: KernelCase, fused: Measured, cmp: Comparison): BenchRow {
   const base = { suite: "fusion", case: `${c.label}: fused vs ${cmp.baseline}`, baseline: cmp.baseline, target: cmp.target === null ? "none" : `>= ${cmp.target}x` };
-  if ("error" in fused) return { ...base, ours_ms: 0, baseline_ms: null, ratio: null, target_met: false, failed: true, note: `ours (fused) failed: ${fused.error}` };
-  const ours = { ours_ms: round3(fused.medianMs), fused_operators: fused.fusedOperators, ...(fused.unfused.length > 0 ? { unfused: fused.unfused.join("; ") } : {}) };
+  if ("error" in fused) {
+    const baselineMs = "error" in cmp.timing ? null : round3(cmp.timing.medianMs);
+    return { ...base, ours_ms: 0, baseline_ms: baselineMs, ratio: null, ...(cmp.target !== null ? { target_met: false } : {}), failed: true, note: `ours (fused) failed: ${fused.error}` };
+  }
+  const ours = { ours_ms: round3(fused.medianMs), ours_runs: fused.runs, fused_operators: fused.fusedOperators, ...(fused.unfused.length > 0 ? { unfused: fused.unfused.join("; ") } : {}) };
   if ("error" in cmp.timing) return { ...base, ...ours, baseline_ms: null, ratio: null, ...(cmp.target !== null ? { target_met: false } : {}), note: `${cmp.baseline}: ${cmp.timing.error}` };
   const ratio = cmp.timing.medianMs / fused.medianMs;
   const same = sameCheck(fused.check, cmp.timing.check);
@@ -147,6 +169,7 @@ function comparisonRow(c: KernelCase, fused: Measured, cmp: Comparison): BenchRo
     ...base,
     ...ours,
     baseline_ms: round3(cmp.timing.medianMs),
+    baseline_runs: cmp.timing.runs,
     ratio: round3(ratio),
     ...(cmp.target !== null ? { target_met: ratio >= cmp.target } : {}),
     check_ours: fused.check,
@@ -186,7 +209,7 @@ export function runFusionKernelBench(options: KernelBenchOptions = {}): BenchRow
     err(`bench fusion: ours on ${c.label}...`);
     return { fused: timeOurs(c, data, "fused", runs, warmup), asWritten: timeOurs(c, data, "as-written", runs, warmup) };
   };
-  const asTiming = (m: Measured): Comparison["timing"] => ("error" in m ? m : { medianMs: m.medianMs, check: m.check });
+  const asTiming = (m: Measured): Comparison["timing"] => ("error" in m ? m : { medianMs: m.medianMs, runs: m.runs, check: m.check });
   {
     const X = dense(z.rows, z.cols, SEEDS.x);
     const Y = dense(z.rows, z.cols, SEEDS.y);
