@@ -15,9 +15,10 @@
  * a run's time is the measured time of its blocks (the runner's
  * blockTimings: planning and compilation excluded), median of `runs` after
  * `warmup` (fewer for a case that takes seconds per run, as our unfused
- * runtime at full size: `ours_runs` / `baseline_runs` say how many). Each row is one comparison: ratio = baseline / ours (above 1:
- * we are faster), with its target and whether it is met; comparisons the
- * issue sets no target for are printed with target "none". Every run's
+ * runtime at full size: `ours_runs` / `baseline_runs` say how many).
+ * Each row is one comparison: ratio = baseline / ours (above 1: we are
+ * faster), with its target and whether it is met; comparisons the issue
+ * sets no target for are printed with target "none". Every run's
  * result is checked against the others' (sum of the result, 1e-9 relative).
  */
 import { executionSession, type PlanMode } from "../engine/execution";
