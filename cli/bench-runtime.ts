@@ -9,11 +9,19 @@
  *   numpy with its default BLAS threads, scipy.sparse single-threaded;
  * - "plain arrays": the same calls on ordinary Float64Arrays (gemm and spmm
  *   copy them into the heap; gemv, sum and spmv run the JS kernels on them);
+ * - "interpreter matmul": gemv, spmv and spmm through the interpreter's
+ *   `matmul` on matrices in kernel memory (shared arrays, as the runtime
+ *   allocates them), split over the kernel threads (engine/runtime/codegen/
+ *   kernel-runner.ts); each result goes back to the buffer pool as the
+ *   interpreter's would;
  * - GEMM on one thread against numpy with one BLAS thread ("numpy-1-thread").
  * Without python3/numpy/scipy, baseline_ms and ratio are null and `note` says why.
  */
 import os from "node:os";
 import { matrixKernels, wasmKernels, type CsrArrays, type MatrixKernels, type WasmKernels } from "../engine/runtime/wasm";
+import { kernelThreads, whenKernelThreadsReady } from "../engine/runtime/codegen/kernel-runner";
+import { matmul } from "../engine/runtime/kernels/matmul";
+import { allocateF64, allocateI32, CsrMatrix, DenseMatrix, isDense, releaseMatrix } from "../engine/runtime/matrix";
 import { timeRuns, type BenchRow } from "./bench-report";
 import { fillUniform, hashUniform, sparseColumn } from "./bench-runtime-data";
 import { runPythonBaseline, SEEDS, type PythonCase, type PythonResults } from "./bench-runtime-numpy";
@@ -109,6 +117,31 @@ function measure(c: PythonCase, kernels: MatrixKernels, arrays: Arrays): Measure
   return { medianMs: t.medianMs, bestMs: t.minMs, check };
 }
 
+/** Times the interpreter's matmul on the case's data in kernel memory (gemv, spmv, spmm only). */
+function measureInterpreterMatmul(c: PythonCase): Measured | undefined {
+  let a: DenseMatrix | CsrMatrix;
+  let b: DenseMatrix;
+  if (c.kind === "gemv") {
+    a = new DenseMatrix(c.m, c.n, fillUniform(allocateF64(c.m * c.n), SEEDS.a));
+    b = new DenseMatrix(c.n, 1, fillUniform(allocateF64(c.n), SEEDS.x));
+  } else if (c.kind === "spmv" || c.kind === "spmm") {
+    const arrays: Arrays = { f64: (n) => allocateF64(n), i32: (n) => allocateI32(n), releaseAll: () => undefined };
+    const csr = benchCsr(c.m, c.cols, c.perRow, arrays);
+    a = new CsrMatrix(csr.rows, csr.cols, csr.rowPtr, csr.colIdx, csr.values);
+    b = c.kind === "spmv" ? new DenseMatrix(c.cols, 1, fillUniform(allocateF64(c.cols), SEEDS.x)) : new DenseMatrix(c.cols, c.n, fillUniform(allocateF64(c.cols * c.n), SEEDS.b));
+  } else return undefined;
+  let check = 0;
+  const t = timeRuns(
+    () => {
+      const product = matmul(a, b);
+      check = isDense(product) ? sum(product.data) : Number.NaN;
+      releaseMatrix(product);
+    },
+    { warmup: c.warmup, minRuns: c.runs, minTotalMs: 0, maxRuns: c.runs },
+  );
+  return { medianMs: t.medianMs, bestMs: t.minMs, check };
+}
+
 function benchCsr(rows: number, cols: number, perRow: number, arrays: Arrays): CsrArrays {
   const nnz = rows * perRow;
   const rowPtr = arrays.i32(rows + 1);
@@ -179,6 +212,8 @@ export async function runRuntimeBench(): Promise<BenchRow[]> {
   const python1 = runPythonBaseline(gemmCases, { singleThread: true });
   if (!python.ok) err(`bench runtime: no baseline: ${python.reason}`);
   await w?.whenReady();
+  kernelThreads();
+  await whenKernelThreadsReady();
 
   const rows: BenchRow[] = [];
   const target = (c: PythonCase): number => TARGETS[c.kind];
@@ -198,6 +233,11 @@ export async function runRuntimeBench(): Promise<BenchRow[]> {
         inputs: "plain arrays",
       }),
     );
+    const interpreted = measureInterpreterMatmul(c);
+    if (interpreted) {
+      const threads = kernelThreads().threads;
+      rows.push(row(c, `${c.name}, interpreter matmul`, interpreted, baselineName(c), python, { target: target(c), backend: "js kernel threads", threads, inputs: "kernel memory" }));
+    }
   }
   if (w) {
     const saved = w.threads;

@@ -7,16 +7,26 @@
 // operator the reference evaluation cannot interpret fails the property
 // too. The counts of operators checked per template are printed and must
 // reach a floor, so the property cannot pass on plans without operators.
+// Every operator is also run through its generated code (generateOperator):
+// a generated result that differs from the unfused one (beyond 1e-12
+// relative) fails the property;
+// an operator the generator has no kernel for (UnsupportedOperator) is
+// counted per template and printed, and the generated Cell and MAgg
+// operators must reach a floor too.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { FusedOperator, TemplateType } from "../../engine/fusion";
+import { UnsupportedOperator } from "../../engine/runtime/codegen";
+import { runGenerated } from "../codegen/generated-check";
 import { operatorDifference, prepareBlock, type CheckedBlock } from "./fused-check";
 import { computationBlock, dataBlock, randomProgram, type RandomProgram } from "./random-dags";
 
 const RUNS = 300;
 /** Operators each template must have had checked over the runs. */
 const FLOOR: Record<TemplateType, number> = { cell: 100, row: 40, magg: 15, outer: 20 };
+/** Operators each template must have had run through generated code (the templates whose generators exist). */
+const GENERATED_FLOOR: Partial<Record<TemplateType, number>> = { cell: 80, magg: 12 };
 
 function describeOperator(checked: CheckedBlock, op: FusedOperator): string {
   const text = (n: number) => `${n} '${checked.block.text(n)}'`;
@@ -32,6 +42,9 @@ function describeOperator(checked: CheckedBlock, op: FusedOperator): string {
 describe("fused operators equal the unfused DAG", () => {
   it(`every operator of the plans of ${RUNS} random programs`, () => {
     const counts: Record<TemplateType, number> = { cell: 0, row: 0, magg: 0, outer: 0 };
+    const generated: Record<TemplateType, number> = { cell: 0, row: 0, magg: 0, outer: 0 };
+    const unsupported: Record<TemplateType, number> = { cell: 0, row: 0, magg: 0, outer: 0 };
+    const reasons = new Map<string, number>();
     const variants = new Map<string, number>();
     let programs = 0;
     const checkProgram = (program: RandomProgram) => {
@@ -49,6 +62,19 @@ describe("fused operators equal the unfused DAG", () => {
           throw new Error(`${describeOperator(checked, op)}\n  ${difference}\n--- DML ---\n${data}\nwhile (FALSE) {}\n${computation}`);
         }
         counts[op.template]++;
+        let generatedDifference: string | undefined;
+        try {
+          generatedDifference = runGenerated(checked, op).difference;
+          generated[op.template]++;
+        } catch (error) {
+          if (!(error instanceof UnsupportedOperator)) throw error;
+          unsupported[op.template]++;
+          const reason = `${op.template}: ${error.message.replace(/\d+/g, "#")}`;
+          reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+        }
+        if (generatedDifference !== undefined) {
+          throw new Error(`generated code of ${describeOperator(checked, op)}\n  ${generatedDifference}\n--- DML ---\n${data}\nwhile (FALSE) {}\n${computation}`);
+        }
         const variant = `${op.template} ${op.binding.variant}${op.binding.sparseSafe ? " sparse-safe" : ""}`;
         variants.set(variant, (variants.get(variant) ?? 0) + 1);
       }
@@ -60,6 +86,12 @@ describe("fused operators equal the unfused DAG", () => {
       // Printed also when the property fails (the counts then include the shrinking runs).
       console.log(`fused operators checked over ${programs} programs: cell ${counts.cell}, row ${counts.row}, magg ${counts.magg}, outer ${counts.outer}`);
       console.log(`by variant: ${[...variants].sort().map(([v, k]) => `${v}: ${k}`).join(", ")}`);
+      const per = (c: Record<TemplateType, number>) => `cell ${c.cell}, row ${c.row}, magg ${c.magg}, outer ${c.outer}`;
+      console.log(`generated code run: ${per(generated)}; unsupported: ${per(unsupported)}`);
+      for (const [reason, k] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  unsupported ${k}x ${reason}`);
+    }
+    for (const [template, floor] of Object.entries(GENERATED_FLOOR) as [TemplateType, number][]) {
+      assert.ok(generated[template] >= floor, `only ${generated[template]} ${template} operators run through generated code (at least ${floor} expected)`);
     }
     for (const template of Object.keys(FLOOR) as TemplateType[]) {
       assert.ok(counts[template] >= FLOOR[template], `only ${counts[template]} ${template} operators checked (at least ${FLOOR[template]} expected)`);

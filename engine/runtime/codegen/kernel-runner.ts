@@ -1,14 +1,161 @@
 /**
- * Runs a generated kernel over its whole range. Today on the calling
- * thread, in one range; the parallel runner splits large calls into row
- * ranges over worker threads when every array lives in shared memory.
+ * Runs a generated kernel over its whole range, split into contiguous row
+ * ranges over worker threads when the call is large and its arrays live in
+ * shared memory (SharedArrayBuffer-backed typed arrays, or the WebAssembly
+ * kernels' shared memory).
+ *
+ * - A call whose work (rows x workPerRow) reaches KERNEL_PARALLEL_MIN_WORK
+ *   is cut into CHUNKS_PER_THREAD x `threads` near-equal row ranges (fewer
+ *   when it has fewer rows), `threads` being $DML_LENS_KERNEL_THREADS or the
+ *   number of cores. The calling thread and the ready workers claim ranges
+ *   from a shared counter (kernel-thread-pool.ts): a thread on a busy core
+ *   takes fewer, and ranges no worker takes (workers still starting, or not
+ *   scheduled) run on the calling thread. The ranges, and the result, depend
+ *   only on the thread setting, never on which thread ran which range.
+ * - Each range updates a private copy of the accumulators; the copies are
+ *   combined slot by slot in range order (combineAccumulators). A sum split
+ *   over threads is added in a different order than on one thread and can
+ *   differ from it in the last bits; for a fixed $DML_LENS_KERNEL_THREADS it
+ *   is the same on every run. Row-partitioned outputs are identical.
+ * - Small arrays that are not shared (vectors of scalars, small side inputs,
+ *   at most STAGE_MAX_LENGTH values) are copied into shared memory for the
+ *   call, a small output copied back; a larger array that is not shared keeps
+ *   the call on the calling thread (in the same ranges), as does a kernel
+ *   using a helper that cannot be compiled in a worker
+ *   (kernel-helpers-source.ts).
  */
+import os from "node:os";
 import { kernelFunction } from "./kernel-cache";
-import type { KernelCall } from "./kernel-program";
+import { helpersSource } from "./kernel-helpers-source";
+import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
+import { KernelThreadPool } from "./kernel-thread-pool";
+
+/** Below this much work (rows x workPerRow multiply-adds) a call runs in one range on the calling thread. */
+export const KERNEL_PARALLEL_MIN_WORK = 1 << 18;
+/** Non-shared arrays up to this length are copied into shared memory for a threaded call. */
+export const STAGE_MAX_LENGTH = 1 << 16;
+/** Ranges per thread of a split call (so that threads on busy cores take fewer). */
+export const CHUNKS_PER_THREAD = 4;
+
+/** Threads a call is split over: its ranges, and the pool whose workers take all but the first. */
+export interface KernelThreads {
+  readonly threads: number;
+  readonly pool: KernelThreadPool | undefined;
+}
+
+let defaults: KernelThreads | undefined;
+
+/** The thread setting: $DML_LENS_KERNEL_THREADS (a positive integer), else the number of cores. */
+export function kernelThreadSetting(): number {
+  const cap = Number(process.env["DML_LENS_KERNEL_THREADS"]);
+  return Number.isInteger(cap) && cap >= 1 ? cap : cores();
+}
+
+/** The runtime's kernel threads (workers started on first use: min(setting, cores) - 1 of them). */
+export function kernelThreads(): KernelThreads {
+  if (defaults === undefined) {
+    const threads = kernelThreadSetting();
+    const workers = Math.min(threads, cores()) - 1;
+    defaults = { threads, pool: workers > 0 ? new KernelThreadPool(workers, helpersSource().text) : undefined };
+  }
+  return defaults;
+}
+
+/** Starts the runtime's kernel threads and resolves when they are ready (calls before that run on fewer threads). */
+export function whenKernelThreadsReady(): Promise<void> {
+  return kernelThreads().pool?.whenReady() ?? Promise.resolve();
+}
 
 /** Runs the call; returns its combined accumulators (empty without accumulators). */
 export function runKernel(call: KernelCall): Float64Array {
-  const acc = call.accumulators ? Float64Array.from(call.accumulators.init) : new Float64Array(0);
-  kernelFunction(call.program)(call.arrays, call.scalars, 0, call.rows, acc, call.output);
-  return acc;
+  if (rangeCount(call, Number.MAX_SAFE_INTEGER) === 1) return runOnCaller(call, [[0, call.rows]]);
+  return runKernelOn(call, kernelThreads());
+}
+
+/** Runs the call split for `threads.threads` threads (when large enough), workers of `threads.pool` taking ranges. */
+export function runKernelOn(call: KernelCall, threads: KernelThreads): Float64Array {
+  const ranges = kernelRanges(call.rows, rangeCount(call, threads.threads));
+  const pool = threads.pool;
+  const workers = pool === undefined || ranges.length === 1 ? 0 : Math.min(pool.readyCount, threads.threads - 1);
+  if (workers === 0 || !runsInWorkers(call.program.source)) return runOnCaller(call, ranges);
+  const staged = stageShared(call);
+  if (staged === undefined) return runOnCaller(call, ranges);
+  const fn = kernelFunction(call.program);
+  const init = call.accumulators?.init ?? new Float64Array(0);
+  const acc = new Float64Array(new SharedArrayBuffer(Math.max(1, init.length * ranges.length) * 8));
+  const accs = ranges.map((_, i) => acc.subarray(i * init.length, (i + 1) * init.length));
+  for (const a of accs) a.set(init);
+  const bounds = new Int32Array(new SharedArrayBuffer((ranges.length + 1) * 4));
+  ranges.forEach(([, r1], i) => (bounds[i + 1] = r1));
+  const progress = new Int32Array(new SharedArrayBuffer(3 * 4));
+  const task = { source: call.program.source, arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, progress };
+  pool!.run(task, workers, (c) => fn(staged.arrays, call.scalars, bounds[c]!, bounds[c + 1]!, accs[c]!, staged.out));
+  if (staged.out !== call.output) call.output.set(staged.out);
+  return combined(accs, call);
+}
+
+/** [r0, r1) ranges splitting 0..rows into `parts` near-equal contiguous pieces (one empty range for 0 rows). */
+export function kernelRanges(rows: number, parts: number): [number, number][] {
+  const count = Math.max(1, Math.min(parts, rows));
+  const ranges: [number, number][] = [];
+  for (let t = 0; t < count; t++) ranges.push([Math.floor((rows * t) / count), Math.floor((rows * (t + 1)) / count)]);
+  return ranges;
+}
+
+/** How many ranges a call is cut into for `threads` threads. */
+export function rangeCount(call: Pick<KernelCall, "rows" | "workPerRow">, threads: number): number {
+  const work = call.rows * Math.max(1, call.workPerRow);
+  if (threads <= 1 || work < KERNEL_PARALLEL_MIN_WORK) return 1;
+  return Math.max(1, Math.min(threads * CHUNKS_PER_THREAD, call.rows));
+}
+
+/** Runs every range on this thread, in order, each with its own accumulators. */
+function runOnCaller(call: KernelCall, ranges: readonly (readonly [number, number])[]): Float64Array {
+  const fn = kernelFunction(call.program);
+  const init = call.accumulators?.init ?? new Float64Array(0);
+  const accs = ranges.map(() => Float64Array.from(init));
+  for (let i = 0; i < ranges.length; i++) fn(call.arrays, call.scalars, ranges[i]![0], ranges[i]![1], accs[i]!, call.output);
+  return combined(accs, call);
+}
+
+function combined(accs: readonly Float64Array[], call: KernelCall): Float64Array {
+  const result = Float64Array.from(accs[0]!);
+  const how = call.accumulators?.combine ?? [];
+  for (let i = 1; i < accs.length; i++) combineAccumulators(result, accs[i]!, how);
+  return result;
+}
+
+/** Whether every helper the source uses compiles in a worker. */
+function runsInWorkers(source: string): boolean {
+  const available = helpersSource().available;
+  for (const m of source.matchAll(/\bH\.([A-Za-z_$][\w$]*)/g)) if (!available.has(m[1]!)) return false;
+  return true;
+}
+
+export function isShared(a: KernelArray): boolean {
+  return a.buffer instanceof SharedArrayBuffer;
+}
+
+/** The call's arrays and output in shared memory (small ones copied), or undefined when a large one is not shared. */
+function stageShared(call: KernelCall): { arrays: KernelArray[]; out: Float64Array } | undefined {
+  const arrays: KernelArray[] = [];
+  for (const a of call.arrays) {
+    const s = sharedOrCopy(a);
+    if (s === undefined) return undefined;
+    arrays.push(s);
+  }
+  const out = sharedOrCopy(call.output);
+  return out === undefined ? undefined : { arrays, out: out as Float64Array };
+}
+
+function sharedOrCopy(a: KernelArray): KernelArray | undefined {
+  if (isShared(a)) return a;
+  if (a.length > STAGE_MAX_LENGTH) return undefined;
+  const copy = a instanceof Int32Array ? new Int32Array(new SharedArrayBuffer(a.byteLength)) : new Float64Array(new SharedArrayBuffer(a.byteLength));
+  copy.set(a as never);
+  return copy;
+}
+
+function cores(): number {
+  return Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
 }

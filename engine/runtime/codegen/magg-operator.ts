@@ -1,8 +1,28 @@
-/** The MAgg template's code generator. */
+/**
+ * The MAgg template's code generator: several full aggregates (sum,
+ * sumSq, min, max, mean, prod, dot products) over the cells of one domain
+ * in one generated loop (cell-kernel.ts), each root with its own group of
+ * accumulator slots.
+ */
 import type { FusionDag } from "../../fusion";
 import type { FusedOperator } from "../../fusion/types";
+import { recordProgram } from "./cell-operator";
+import { runCellLoop } from "./cell-loop";
+import { cellRootPlan, checkCoveredNodes } from "./cell-roots";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
+import type { KernelProgram } from "./kernel-program";
 
-export function generateMultiAggregate(_dag: FusionDag, op: FusedOperator): GeneratedOperator {
-  throw new UnsupportedOperator(`no MAgg kernel is generated yet (operator ${op.id})`);
+export function generateMultiAggregate(dag: FusionDag, op: FusedOperator): GeneratedOperator {
+  if (op.roots.length === 0) throw new UnsupportedOperator(`magg operator ${op.id} has no roots`);
+  const roots = op.roots.map((root) => cellRootPlan(dag, op, root, false));
+  checkCoveredNodes(dag, op);
+  const programs: KernelProgram[] = [];
+  return {
+    template: "magg",
+    roots: op.roots,
+    covered: op.covered,
+    inputs: op.inputs,
+    programs,
+    run: (valueOf) => runCellLoop(dag, op, roots, valueOf, (p) => recordProgram(programs, p)),
+  };
 }

@@ -1,8 +1,74 @@
-/** The Row template's code generator. */
+/**
+ * The Row template's code generator (SystemDS's SpoofRowwise): one loop
+ * over the rows of the main input computing the covered nodes per row
+ * (row-kernel-builder.ts), row-wise roots written to the rows of the
+ * output (row-partitioned, so the runner may split the rows over threads)
+ * and column aggregates and `t(A) %*% B` accumulated per range. The kernel
+ * is built when the operator runs, from the CPlan and the formats and
+ * shapes of its inputs (dense and CSR main inputs get separate sources;
+ * sizes are passed as scalars, so one source serves every size).
+ */
 import type { FusionDag } from "../../fusion";
 import type { FusedOperator } from "../../fusion/types";
+import type { Value } from "../interpreter/values";
+import { callOperandOrder } from "../fused/call-arguments";
+import { nodeLabel } from "../fused/fused-error";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
+import type { KernelProgram } from "./kernel-program";
+import { runKernel } from "./kernel-runner";
+import { buildRowKernel } from "./row-kernel-builder";
+import { rootValue } from "./row-results";
 
-export function generateRowOperator(_dag: FusionDag, op: FusedOperator): GeneratedOperator {
-  throw new UnsupportedOperator(`no Row kernel is generated yet (operator ${op.id})`);
+/** Node kinds a Row kernel computes (per row or, when they do not depend on the row, once before it runs). */
+const ROW_NODE_KINDS: ReadonlySet<string> = new Set(["literal", "binary", "unary", "aggregate", "matmul", "transpose", "call", "cbind", "cast"]);
+
+export function generateRowOperator(dag: FusionDag, op: FusedOperator): GeneratedOperator {
+  checkRowOperator(dag, op);
+  const programs: KernelProgram[] = [];
+  return {
+    template: "row",
+    programs,
+    roots: op.roots,
+    covered: op.covered,
+    inputs: op.inputs,
+    run(valueOf: (node: number) => Value): ReadonlyMap<number, Value> {
+      const inputs = new Map<number, Value>(op.inputs.map((node) => [node, valueOf(node)]));
+      const plan = buildRowKernel(dag, op, inputs);
+      const program = plan.text.program(plan.skipTest);
+      if (!programs.some((p) => p.source === program.source)) programs.push(program);
+      const output = new Float64Array(plan.rows * plan.outputWidth);
+      const accumulators = plan.text.accInit.length > 0 ? { init: Float64Array.from(plan.text.accInit), combine: plan.text.accCombine } : undefined;
+      const acc = runKernel({
+        program,
+        arrays: plan.text.arrays,
+        scalars: Float64Array.from(plan.text.scalars),
+        rows: plan.rows,
+        output,
+        accumulators,
+        workPerRow: plan.workPerRow,
+      });
+      return new Map(plan.results.map((r) => [r.root, rootValue(r, output, plan.rows, plan.outputWidth, acc)]));
+    },
+  };
+}
+
+/** What can be told before the inputs are known: a Row operator with a main input, over node kinds a Row kernel computes. */
+function checkRowOperator(dag: FusionDag, op: FusedOperator): void {
+  const fail = (node: number | undefined, why: string): never => {
+    const at = node === undefined ? "" : ` at node ${node} (${nodeLabel(dag.nodes[node])})`;
+    throw new UnsupportedOperator(`no Row kernel for operator ${op.id}${at}: ${why}`);
+  };
+  if (op.template !== "row") fail(undefined, `a ${op.template} operator`);
+  if (op.binding.mainInput === null) fail(undefined, "a Row operator needs a main input to loop over");
+  if (op.roots.length === 0) fail(undefined, "no roots");
+  for (const node of op.covered) {
+    const n = dag.nodes[node]!;
+    const o = n.op;
+    if (!ROW_NODE_KINDS.has(o.kind)) fail(node, `a ${o.kind} node cannot be computed row by row`);
+    if (o.kind === "aggregate" && (o.fn === "var" || o.fn === "sd")) fail(node, `a ${o.fn} aggregate is not computed in one pass`);
+    if (o.kind === "call" && !(o.name === "rowIndexMax" && n.inputs.length === 1) && (o.user || callOperandOrder(n, o.name) === undefined)) {
+      fail(node, `the call ${o.name} cannot be computed row by row`);
+    }
+    if (o.kind === "literal" && typeof o.value !== "number") fail(node, "a non-numeric literal");
+  }
 }

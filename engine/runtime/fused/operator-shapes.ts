@@ -43,8 +43,9 @@ export function broadcastShapes(shapes: readonly NodeShape[]): NodeShape | undef
     if (s.rows === 1 && s.cols === 1) continue;
     if (rows !== s.rows && rows !== 1 && s.rows !== 1) return undefined;
     if (cols !== s.cols && cols !== 1 && s.cols !== 1) return undefined;
-    rows = Math.max(rows, s.rows);
-    cols = Math.max(cols, s.cols);
+    // a unit dimension takes the other's (0 included: a matrix without rows broadcast with a row vector has no rows)
+    if (rows === 1) rows = s.rows;
+    if (cols === 1) cols = s.cols;
   }
   return { rows, cols, scalar: false };
 }

@@ -1,14 +1,17 @@
 /**
  * `A %*% B` in every combination of dense and CSR operands: dense GEMM or
  * GEMV, CSR x dense (SpMM, SpMV), dense x CSR, CSR x CSR (Gustavson). The
- * result is in the format SystemDS's rule picks.
+ * result is in the format SystemDS's rule picks. GEMV, SpMV and SpMM run as
+ * kernel calls (../codegen/kernel-matmul.ts): split over the kernel threads
+ * when their operands live in kernel memory, with the reference arithmetic.
  */
 import { CsrMatrix } from "../matrix/csr-matrix";
 import { settleFormat } from "../matrix/format";
 import { isDense, pooledDense, pooledZeros, type Matrix } from "../matrix/matrix";
 import { dimsText, RuntimeError } from "../matrix/runtime-error";
-import { gemm, gemv } from "./gemm";
-import { csrTimesCsr, csrTimesDense, csrTimesVector, denseTimesCsr } from "./sparse-matmul";
+import { kernelGemv, kernelSpmm, kernelSpmv } from "../codegen/kernel-matmul";
+import { gemm } from "./gemm";
+import { csrTimesCsr, denseTimesCsr } from "./sparse-matmul";
 
 /** Throws the RuntimeError of `A %*% B` when A's columns differ from B's rows. */
 export function checkMatmulDims(a: { rows: number; cols: number }, b: { rows: number; cols: number }): void {
@@ -31,7 +34,7 @@ export function matmul(a: Matrix, b: Matrix): Matrix {
     if (isDense(b)) {
       if (n === 1) {
         const y = pooledDense(m, 1);
-        gemv(a.data, b.data, y.data, m, k);
+        kernelGemv(a.data, b.data, y.data, m, k);
         return settleFormat(y);
       }
       const c = pooledZeros(m, n);
@@ -45,11 +48,11 @@ export function matmul(a: Matrix, b: Matrix): Matrix {
   if (isDense(b)) {
     if (n === 1) {
       const y = pooledDense(m, 1);
-      csrTimesVector(a, b.data, y.data);
+      kernelSpmv(a, b.data, y.data);
       return settleFormat(y);
     }
     const c = pooledZeros(m, n);
-    csrTimesDense(a, b.data, c.data, n);
+    kernelSpmm(a, b.data, c.data, n);
     return settleFormat(c);
   }
   return settleFormat(csrTimesCsr(a, b));

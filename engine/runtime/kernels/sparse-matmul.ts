@@ -28,19 +28,21 @@ export function csrTimesDense(A: CsrMatrix, B: Float64Array, C: Float64Array, n:
   }
 }
 
-/** SpMV: y (m) = A (CSR m x k) · x (k). */
+/** SpMV: y (m) = A (CSR m x k) · x (k); a dot product with four independent accumulators per row. */
 export function csrTimesVector(A: CsrMatrix, x: Float64Array, y: Float64Array): void {
   const { rowPtr, colIdx, values } = A;
   for (let i = 0; i < A.rows; i++) {
-    let s0 = 0, s1 = 0;
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     const end = rowPtr[i + 1]!;
     let p = rowPtr[i]!;
-    for (; p + 1 < end; p += 2) {
+    for (; p + 3 < end; p += 4) {
       s0 += values[p]! * x[colIdx[p]!]!;
       s1 += values[p + 1]! * x[colIdx[p + 1]!]!;
+      s2 += values[p + 2]! * x[colIdx[p + 2]!]!;
+      s3 += values[p + 3]! * x[colIdx[p + 3]!]!;
     }
-    if (p < end) s0 += values[p]! * x[colIdx[p]!]!;
-    y[i] = s0 + s1;
+    for (; p < end; p++) s0 += values[p]! * x[colIdx[p]!]!;
+    y[i] = s0 + s1 + (s2 + s3);
   }
 }
 

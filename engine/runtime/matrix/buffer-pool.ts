@@ -11,12 +11,16 @@
  * `minLength` are not pooled (allocation is cheaper than bookkeeping), nor
  * views into a larger ArrayBuffer.
  *
+ * New buffers come from kernel memory (kernel-memory.ts: shared when large).
+ *
  * Kernels take their dense outputs and scratch arrays from `bufferPool`
  * and release only their scratch arrays; an output belongs to the caller
  * (the interpreter releases a matrix's buffer when no variable refers to
  * it any more). Kernels never return a buffer of one of their inputs, so
  * releasing a result never frees an input.
  */
+import { allocateF64 } from "./kernel-memory";
+
 export interface BufferPoolStats {
   /** acquire calls served from the pool. */
   hits: number;
@@ -45,7 +49,7 @@ export class BufferPool {
     const buffer = stack?.pop();
     if (buffer === undefined) {
       this.misses++;
-      return new Float64Array(length);
+      return allocateF64(length);
     }
     this.hits++;
     this.order.delete(buffer);
@@ -58,7 +62,7 @@ export class BufferPool {
     const stack = length >= this.minLength ? this.free.get(length) : undefined;
     if (stack === undefined || stack.length === 0) {
       this.misses++;
-      return new Float64Array(length);
+      return allocateF64(length);
     }
     return this.acquire(length).fill(0);
   }

@@ -1,6 +1,7 @@
 /** Conversions between the dense and the CSR form. The result is always a new matrix unless the input already has the asked form. */
 import { CsrMatrix } from "./csr-matrix";
 import { DenseMatrix } from "./dense-matrix";
+import { allocateF64, allocateI32, csrShared } from "./kernel-memory";
 import { isDense, pooledZeros, type Matrix } from "./matrix";
 
 export function csrToDense(m: CsrMatrix): DenseMatrix {
@@ -16,9 +17,10 @@ export function csrToDense(m: CsrMatrix): DenseMatrix {
 
 export function denseToCsr(m: DenseMatrix, nnz = m.nnz()): CsrMatrix {
   const { rows, cols, data } = m;
-  const rowPtr = new Int32Array(rows + 1);
-  const colIdx = new Int32Array(nnz);
-  const values = new Float64Array(nnz);
+  const shared = csrShared(rows, nnz);
+  const rowPtr = allocateI32(rows + 1, shared);
+  const colIdx = allocateI32(nnz, shared);
+  const values = allocateF64(nnz, shared);
   let n = 0;
   for (let i = 0; i < rows; i++) {
     const base = i * cols;

@@ -5,6 +5,7 @@
  * `finish()` after the last row. Zeros must not be appended.
  */
 import { CsrMatrix } from "./csr-matrix";
+import { allocateF64, allocateI32, copyF64, copyI32, csrShared } from "./kernel-memory";
 
 export class CsrBuilder {
   private readonly rowPtr: Int32Array;
@@ -18,10 +19,10 @@ export class CsrBuilder {
     readonly cols: number,
     capacity = 16,
   ) {
-    this.rowPtr = new Int32Array(rows + 1);
     const cap = Math.max(16, Math.min(capacity, rows * cols));
-    this.colIdx = new Int32Array(cap);
-    this.values = new Float64Array(cap);
+    this.rowPtr = allocateI32(rows + 1, csrShared(rows, cap));
+    this.colIdx = allocateI32(cap, csrShared(rows, cap));
+    this.values = allocateF64(cap, csrShared(rows, cap));
   }
 
   /** Makes room for `extra` more non-zeros (call before a burst of `appendUnchecked`). */
@@ -30,9 +31,9 @@ export class CsrBuilder {
     if (need <= this.colIdx.length) return;
     let cap = this.colIdx.length * 2;
     while (cap < need) cap *= 2;
-    const idx = new Int32Array(cap);
+    const idx = allocateI32(cap, csrShared(this.rows, cap));
     idx.set(this.colIdx.subarray(0, this.n));
-    const val = new Float64Array(cap);
+    const val = allocateF64(cap, csrShared(this.rows, cap));
     val.set(this.values.subarray(0, this.n));
     this.colIdx = idx;
     this.values = val;
@@ -59,12 +60,15 @@ export class CsrBuilder {
     while (this.row < this.rows) this.endRow();
     const n = this.n;
     const trim = n < (this.colIdx.length * 3) / 4;
+    // All three arrays shared or none: the kept arrays decide, else the final size.
+    const shared = trim ? csrShared(this.rows, n) : this.colIdx.buffer instanceof SharedArrayBuffer;
+    const rowPtr = shared === (this.rowPtr.buffer instanceof SharedArrayBuffer) ? this.rowPtr : copyI32(this.rowPtr, 0, this.rows + 1, shared);
     return new CsrMatrix(
       this.rows,
       this.cols,
-      this.rowPtr,
-      trim ? this.colIdx.slice(0, n) : this.colIdx,
-      trim ? this.values.slice(0, n) : this.values,
+      rowPtr,
+      trim ? copyI32(this.colIdx, 0, n, shared) : this.colIdx,
+      trim ? copyF64(this.values, 0, n, shared) : this.values,
     );
   }
 }

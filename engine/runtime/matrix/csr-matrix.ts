@@ -9,6 +9,7 @@
  * first rowPtr[rows] entries count.
  */
 import { checkDims } from "./dense-matrix";
+import { allocateF64, allocateI32, csrShared } from "./kernel-memory";
 
 export class CsrMatrix {
   readonly format = "sparse" as const;
@@ -34,7 +35,7 @@ export class CsrMatrix {
 
   /** A rows x cols matrix without non-zeros. */
   static empty(rows: number, cols: number): CsrMatrix {
-    return new CsrMatrix(rows, cols, new Int32Array(rows + 1), new Int32Array(0), new Float64Array(0));
+    return new CsrMatrix(rows, cols, allocateI32(rows + 1), new Int32Array(0), new Float64Array(0));
   }
 
   /**
@@ -43,7 +44,7 @@ export class CsrMatrix {
    */
   static fromTriples(rows: number, cols: number, triples: readonly (readonly [number, number, number])[]): CsrMatrix {
     const sorted = [...triples].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-    const rowPtr = new Int32Array(rows + 1);
+    const rowPtr = allocateI32(rows + 1, csrShared(rows, triples.length));
     const colIdx: number[] = [];
     const values: number[] = [];
     let lastRow = -1;
@@ -60,7 +61,11 @@ export class CsrMatrix {
       }
     }
     for (let i = 0; i < rows; i++) rowPtr[i + 1]! += rowPtr[i]!;
-    return dropZeros(new CsrMatrix(rows, cols, rowPtr, Int32Array.from(colIdx), Float64Array.from(values)));
+    const idx = allocateI32(colIdx.length, csrShared(rows, triples.length));
+    idx.set(colIdx);
+    const vals = allocateF64(values.length, csrShared(rows, triples.length));
+    vals.set(values);
+    return dropZeros(new CsrMatrix(rows, cols, rowPtr, idx, vals));
   }
 
   /** Number of stored non-zeros. */
@@ -91,9 +96,10 @@ export function dropZeros(m: CsrMatrix): CsrMatrix {
   let zeros = 0;
   for (let p = 0; p < nnz; p++) if (values[p] === 0) zeros++;
   if (zeros === 0) return m;
-  const outPtr = new Int32Array(rows + 1);
-  const outIdx = new Int32Array(nnz - zeros);
-  const outVal = new Float64Array(nnz - zeros);
+  const shared = csrShared(rows, nnz - zeros);
+  const outPtr = allocateI32(rows + 1, shared);
+  const outIdx = allocateI32(nnz - zeros, shared);
+  const outVal = allocateF64(nnz - zeros, shared);
   let n = 0;
   for (let i = 0; i < rows; i++) {
     for (let p = rowPtr[i]!, end = rowPtr[i + 1]!; p < end; p++) {

@@ -1,7 +1,10 @@
 /**
  * A dense matrix: every cell stored, row-major, in one Float64Array
- * (cell (i, j), 0-based, at `data[i * cols + j]`).
+ * (cell (i, j), 0-based, at `data[i * cols + j]`); large matrices in shared
+ * kernel memory (kernel-memory.ts).
  */
+import { allocateF64 } from "./kernel-memory";
+
 export class DenseMatrix {
   readonly format = "dense" as const;
   readonly rows: number;
@@ -17,7 +20,7 @@ export class DenseMatrix {
     }
     this.rows = rows;
     this.cols = cols;
-    this.data = data ?? new Float64Array(cells);
+    this.data = data ?? allocateF64(cells);
   }
 
   /** From an array of rows (all of the same length); `cols` is needed for a matrix without rows. */

@@ -1,0 +1,106 @@
+/**
+ * The code that folds a root's cell values in a generated cell loop, per
+ * aggregation and direction, and its accumulator slots:
+ * - sums (sum, sumSq, mean, the dot product) are Kahan-compensated as the
+ *   runtime sums (kernels/kahan.ts): two compensated accumulators taking
+ *   the cells in turn (the pair is swapped after each cell, which halves
+ *   the dependency chain), combined at the end of a range (full: the sum
+ *   and its correction in two slots, both combined by "sum"), of a row
+ *   (row aggregates, written to `out[i]`), or per column in the slots
+ *   (column aggregates: sums in slots [0, n), corrections in [n, 2n)).
+ *   The `plain` variant sums without compensation: the runtime's result
+ *   for a sum that is not finite, which the caller runs only then;
+ * - min, max, prod fold with Math.min / Math.max / `*` (NaN propagates);
+ * - a cell-wise root writes its cells to `out` (dense: `out[ix + j]`;
+ *   CSR: `out[p]`, the position of the main input's non-zero).
+ * `zero` folds a cell the loop skips (a zero of a sparse-safe main input,
+ * whose value is 0 in the reference skeleton).
+ */
+import type { Combine } from "./kernel-program";
+import type { CellFold } from "./cell-roots";
+import { numberCode } from "./operation-code";
+
+export interface FoldCode {
+  /** Before the main loop. */
+  readonly before: string;
+  /** At the start of each row. */
+  readonly rowStart: string;
+  /** Folds the cell value `v` (a name or literal). */
+  cell(v: string): string;
+  /** Folds a skipped cell (value 0); empty when that changes nothing. */
+  readonly zero: string;
+  /** At the end of each row. */
+  readonly rowEnd: string;
+  /** After the main loop (writes the range's accumulators). */
+  readonly after: string;
+}
+
+export interface FoldSlots {
+  readonly init: number[];
+  readonly combine: Combine[];
+}
+
+/** Whether the fold is a Kahan sum (its result falls back to the plain sum when not finite). */
+export function isSumFold(fold: CellFold): boolean {
+  return fold.kind === "dot" || (fold.kind === "aggregate" && (fold.fn === "sum" || fold.fn === "sumSq" || fold.fn === "mean"));
+}
+
+/** The extremum-like function of a fold (min, max, prod), else undefined. */
+export function extremumOf(fold: CellFold): "min" | "max" | "prod" | undefined {
+  return fold.kind === "aggregate" && (fold.fn === "min" || fold.fn === "max" || fold.fn === "prod") ? fold.fn : undefined;
+}
+
+export function identityOf(fn: "min" | "max" | "prod"): number {
+  return fn === "min" ? Infinity : fn === "max" ? -Infinity : 1;
+}
+
+/** Folds one 0 into an extremum-like value (a cell the loop skipped). */
+export function foldZero(fn: "min" | "max" | "prod", acc: number): number {
+  return fn === "min" ? Math.min(acc, 0) : fn === "max" ? Math.max(acc, 0) : acc * 0;
+}
+
+/** The accumulator slots of a fold over a domain with `cols` columns (full: at `base`; column: from 0). */
+export function foldSlots(fold: CellFold, cols: number): FoldSlots {
+  const ext = extremumOf(fold);
+  const width = fold.kind === "aggregate" && fold.direction === "col" ? cols : 1;
+  if (fold.kind === "cells" || (fold.kind === "aggregate" && fold.direction === "row")) return { init: [], combine: [] };
+  if (ext !== undefined) return { init: new Array<number>(width).fill(identityOf(ext)), combine: new Array<Combine>(width).fill(ext) };
+  return { init: new Array<number>(2 * width).fill(0), combine: new Array<Combine>(2 * width).fill("sum") };
+}
+
+const EXTREMUM_CODE = { min: (a: string, v: string) => `${a} = Math.min(${a}, ${v});`, max: (a: string, v: string) => `${a} = Math.max(${a}, ${v});`, prod: (a: string, v: string) => `${a} *= ${v};` };
+
+/**
+ * The fold code of root number `k` (names its locals), whose full-aggregate
+ * slots start at `base`; `csrOut`: cells are written at the main input's
+ * non-zero position `p`.
+ */
+export function foldCode(fold: CellFold, k: number, base: number, plain: boolean, csrOut: boolean): FoldCode {
+  const empty = { before: "", rowStart: "", zero: "", rowEnd: "", after: "" };
+  if (fold.kind === "cells") return { ...empty, cell: (v) => (csrOut ? `out[p] = ${v};` : `out[ix + j] = ${v};`) };
+  const direction = fold.kind === "dot" ? "full" : fold.direction;
+  const ext = extremumOf(fold);
+  const squared = fold.kind === "aggregate" && fold.fn === "sumSq";
+  const term = (v: string) => (squared ? `${v} * ${v}` : v);
+  if (ext !== undefined) {
+    const fold1 = EXTREMUM_CODE[ext];
+    const init = numberCode(identityOf(ext));
+    if (direction === "col") return { ...empty, cell: (v) => fold1("acc[j]", v), zero: fold1("acc[j]", "0") };
+    const m = `m${k}`;
+    if (direction === "row") return { ...empty, rowStart: `let ${m} = ${init};`, cell: (v) => fold1(m, v), zero: fold1(m, "0"), rowEnd: `out[i] = ${m};` };
+    const combineInto = ext === "prod" ? `acc[${base}] *= ${m};` : `acc[${base}] = Math.${ext}(acc[${base}], ${m});`;
+    return { ...empty, before: `let ${m} = ${init};`, cell: (v) => fold1(m, v), zero: fold1(m, "0"), after: combineInto };
+  }
+  // sums
+  if (direction === "col") {
+    if (plain) return { ...empty, cell: (v) => `acc[j] += ${term(v)};` };
+    return { ...empty, cell: (v) => `{ const y = ${term(v)} - acc[n + j]; const s0 = acc[j]; const t = s0 + y; acc[n + j] = (t - s0) - y; acc[j] = t; }` };
+  }
+  const [s0, c0, s1, c1] = [`s${k}`, `c${k}`, `u${k}`, `e${k}`];
+  const declare = plain ? `let ${s0} = 0;` : `let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0;`;
+  const add = (v: string) => (plain ? `${s0} += ${term(v)};` : `{ const y = ${term(v)} - ${c0}; const t = ${s0} + y; const c = (t - ${s0}) - y; ${s0} = ${s1}; ${c0} = ${c1}; ${s1} = t; ${c1} = c; }`);
+  // (s0, c0) and (s1, c1) combined with one more compensated step (kahan.ts), as the sum t and its correction c
+  const combined = (into: (t: string, c: string) => string) => (plain ? into(s0, "0") : `{ const y = ${s1} - ${c1} - ${c0}; const t = ${s0} + y; const c = (t - ${s0}) - y; ${into("t", "c")} }`);
+  if (direction === "row") return { ...empty, rowStart: declare, cell: add, rowEnd: combined((t, c) => (c === "0" ? `out[i] = ${t};` : `out[i] = ${t} - ${c};`)) };
+  return { ...empty, before: declare, cell: add, after: combined((t, c) => `acc[${base}] += ${t}; acc[${base + 1}] += ${c};`) };
+}

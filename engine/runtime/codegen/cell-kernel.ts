@@ -1,0 +1,127 @@
+/**
+ * The generated kernel of a Cell or MAgg operator: one loop over the rows
+ * [r0, r1) of the roots' common domain and, per row, over its cells (all
+ * columns, or only the main input's non-zeros when the binding is
+ * sparse-safe and the main input is CSR of the domain's shape), the
+ * per-cell code (cell-code.ts) and each root's fold (cell-folds.ts):
+ *
+ *     function (a, s, r0, r1, acc, out) {
+ *       <arrays, dims, hoisted scalars and invariant code>
+ *       for (let i = r0; i < r1; i++) {
+ *         <row offsets, CSR row buffers, per-row code>
+ *         for (let j = 0; j < n; j++) { [if (main !== 0)] <cell code; folds> }
+ *         -- or, walking the main input's non-zeros:
+ *         for (let p = mrp[i], pe = mrp[i + 1]; p < pe; p++) { const j = mci[p]; <cell code; folds> }
+ *         <row folds>
+ *       }
+ *       <range folds into acc>
+ *     }
+ *
+ * With a sparse-safe binding and a dense main input, a cell where the main
+ * input is 0 is not computed and counts as 0, as the reference skeleton
+ * says.
+ */
+import type { FusionDag } from "../../fusion/fusion-dag";
+import type { FusedOperator } from "../../fusion/types";
+import type { Value } from "../interpreter/values";
+import type { CsrMatrix } from "../matrix/csr-matrix";
+import type { NodeShape } from "../fused/operator-shapes";
+import { CellCode, CURRENT_CELL, positionIn } from "./cell-code";
+import { foldCode, foldSlots } from "./cell-folds";
+import type { CellRootPlan } from "./cell-roots";
+import type { Combine, KernelCall } from "./kernel-program";
+import { KernelInputs } from "./kernel-inputs";
+
+/** How the loop visits the cells of a row. */
+export type CellVisit =
+  /** every column */
+  | { readonly kind: "all" }
+  /** every column, computing only those where the main input (read at `at`) is not 0 */
+  | { readonly kind: "main-non-zero"; readonly main: number; readonly mainShape: NodeShape; readonly transposed: boolean }
+  /** only the non-zeros of the CSR main input (its shape is the domain's) */
+  | { readonly kind: "walk"; readonly main: number; readonly matrix: CsrMatrix };
+
+export interface CellLoop {
+  readonly dag: FusionDag;
+  readonly op: FusedOperator;
+  readonly values: ReadonlyMap<number, Value>;
+  readonly shapes: ReadonlyMap<number, NodeShape>;
+  readonly roots: readonly CellRootPlan[];
+  readonly domain: { readonly rows: number; readonly cols: number };
+  readonly visit: CellVisit;
+}
+
+export interface CellKernel {
+  readonly call: KernelCall;
+  /** Per root: the first accumulator slot of its full aggregate. */
+  readonly bases: readonly number[];
+  /** Hands back scratch copies of inputs (after the call ran). */
+  release(): void;
+}
+
+/**
+ * The kernel call of the loop; `plain`: sums without compensation;
+ * `output`: the array cell-wise and row results are written to.
+ */
+export function cellKernel(loop: CellLoop, plain: boolean, output: Float64Array): CellKernel {
+  const { visit, domain } = loop;
+  const walked = visit.kind === "walk" ? { node: visit.main, matrix: visit.matrix } : undefined;
+  const inputs = new KernelInputs(loop.values, domain.cols, walked);
+  const code = new CellCode({ dag: loop.dag, op: loop.op, shapes: loop.shapes, read: inputs.read });
+  const cellValues = loop.roots.map((root) => root.cellValue(code));
+  let mainTest: string | undefined;
+  if (visit.kind === "main-non-zero") {
+    const at = visit.transposed ? { row: "j" as const, col: "i" as const } : CURRENT_CELL;
+    mainTest = inputs.read(visit.main, positionIn(visit.mainShape, at));
+  }
+  const init: number[] = [];
+  const combine: Combine[] = [];
+  const bases: number[] = [];
+  const folds = loop.roots.map((root, k) => {
+    bases.push(init.length);
+    const slots = foldSlots(root.fold, domain.cols);
+    init.push(...slots.init);
+    combine.push(...slots.combine);
+    return foldCode(root.fold, k, bases[k]!, plain, visit.kind === "walk");
+  });
+  const cellFolds = folds.map((f, k) => f.cell(cellValues[k]!)).join(" ");
+  const zeroFolds = folds.map((f) => f.zero).join(" ");
+  const inner = code.lines("cell", "      ");
+  let cellLoop: string;
+  if (visit.kind === "walk") {
+    cellLoop = `    for (let p = mrp[i], pe = mrp[i + 1]; p < pe; p++) {\n      const j = mci[p];\n${inner}      ${cellFolds}\n    }\n`;
+  } else if (mainTest !== undefined) {
+    const otherwise = zeroFolds.trim() === "" ? "" : ` else { ${zeroFolds} }`;
+    cellLoop = `    for (let j = 0; j < n; j++) {\n      if (${mainTest} !== 0) {\n${code.lines("cell", "        ")}        ${cellFolds}\n      }${otherwise}\n    }\n`;
+  } else {
+    cellLoop = `    for (let j = 0; j < n; j++) {\n${inner}      ${cellFolds}\n    }\n`;
+  }
+  const lines = (xs: readonly string[], indent: string) => xs.filter((x) => x !== "").map((x) => `${indent}${x}\n`).join("");
+  const source =
+    "function (a, s, r0, r1, acc, out) {\n" +
+    lines(inputs.declarations, "  ") +
+    code.lines("invariant", "  ") +
+    lines(folds.map((f) => f.before), "  ") +
+    "  for (let i = r0; i < r1; i++) {\n" +
+    "    const ix = i * n;\n" +
+    lines(inputs.rowStart, "    ") +
+    code.lines("row", "    ") +
+    lines(folds.map((f) => f.rowStart), "    ") +
+    cellLoop +
+    lines(folds.map((f) => f.rowEnd), "    ") +
+    lines(inputs.rowEnd, "    ") +
+    "  }\n" +
+    lines(folds.map((f) => f.after), "  ") +
+    "}";
+  const cellsPerRow = visit.kind === "walk" ? visit.matrix.nnz() / Math.max(1, domain.rows) : domain.cols;
+  const call: KernelCall = {
+    program: { source },
+    arrays: inputs.arrays,
+    scalars: Float64Array.from(inputs.scalars),
+    rows: domain.rows,
+    output,
+    ...(init.length > 0 ? { accumulators: { init: Float64Array.from(init), combine } } : {}),
+    workPerRow: Math.ceil(cellsPerRow * (code.cell.length + loop.roots.length)),
+  };
+  return { call, bases, release: () => inputs.release() };
+}

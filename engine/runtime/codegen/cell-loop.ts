@@ -1,0 +1,168 @@
+/**
+ * Runs a Cell or MAgg operator's generated loop on its input values: the
+ * roots' common domain and how its cells are visited (as the reference
+ * skeleton's `visitedCells`), the kernel (cell-kernel.ts) run through
+ * runKernel, the compensated sums redone without compensation where they
+ * are not finite (the runtime's rule, kernels/kahan.ts), skipped zeros of
+ * a sparse-safe CSR main input folded into min / max / prod, and each
+ * root's value in the kind the reference gives it. What the generated
+ * code cannot do for these values throws UnsupportedOperator (the caller
+ * then runs the nodes unfused).
+ */
+import type { FusionDag } from "../../fusion/fusion-dag";
+import type { FusedOperator } from "../../fusion/types";
+import { FusedOperatorError } from "../fused/fused-error";
+import { operatorShapes, shapeText, type NodeShape } from "../fused/operator-shapes";
+import { double, type Value } from "../interpreter/values";
+import { CsrMatrix, dropZeros } from "../matrix/csr-matrix";
+import { DenseMatrix } from "../matrix/dense-matrix";
+import { settleFormat } from "../matrix/format";
+import { pooledZeros } from "../matrix/matrix";
+import { extremumOf, foldZero, isSumFold } from "./cell-folds";
+import { cellKernel, type CellLoop, type CellVisit } from "./cell-kernel";
+import type { CellRootPlan } from "./cell-roots";
+import { UnsupportedOperator } from "./generated-operator";
+import type { KernelProgram } from "./kernel-program";
+import { runKernel } from "./kernel-runner";
+
+/** The roots' values; every kernel run is reported to `ran`. */
+export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly CellRootPlan[], valueOf: (node: number) => Value, ran: (program: KernelProgram) => void): Map<number, Value> {
+  const values = new Map<number, Value>(op.inputs.map((node) => [node, valueOf(node)]));
+  const unsupported = (why: string): never => {
+    throw new UnsupportedOperator(`${op.template} operator ${op.id}: ${why}`);
+  };
+  let shapes: Map<number, NodeShape>;
+  try {
+    shapes = operatorShapes(dag, op, values);
+  } catch (error) {
+    if (error instanceof FusedOperatorError) unsupported(error.message);
+    throw error;
+  }
+  const shape = (node: number) => shapes.get(node) ?? unsupported(`node ${node} has no shape`);
+  const domain = shape(roots[0]!.domainNode);
+  if (domain.scalar) unsupported("its cells are a scalar's: there is no loop");
+  for (const root of roots) {
+    const d = shape(root.domainNode);
+    if (d.scalar || d.rows !== domain.rows || d.cols !== domain.cols) unsupported(`roots over different domains (${shapeText(domain)} and ${shapeText(d)})`);
+    if (root.fold.kind === "dot" && (shape(root.node).rows !== 1 || shape(root.node).cols !== 1 || domain.cols !== 1)) unsupported(`a matrix product other than a dot product (${shapeText(shape(root.node))})`);
+  }
+  const loop: CellLoop = { dag, op, values, shapes, roots, domain, visit: cellVisit(op, values, shapes, domain, unsupported) };
+  const outputLength = (root: CellRootPlan) => {
+    if (root.fold.kind === "cells") return loop.visit.kind === "walk" ? loop.visit.matrix.nnz() : -1;
+    return root.fold.kind === "aggregate" && root.fold.direction === "row" ? domain.rows : 0;
+  };
+  const length = roots.length === 1 ? outputLength(roots[0]!) : 0;
+  const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : new Float64Array(length));
+  const compensated = runOnce(loop, false, newOutput(), ran);
+  const needsPlain = roots.some((root, k) => isSumFold(root.fold) && !sumsFinite(loop, root, compensated, k));
+  const plain = needsPlain ? runOnce(loop, true, newOutput(), ran) : undefined;
+  return new Map(roots.map((root, k) => [root.node, rootValue(loop, root, k, compensated, plain)]));
+}
+
+interface LoopResult {
+  acc: Float64Array;
+  out: Float64Array;
+  bases: readonly number[];
+}
+
+function runOnce(loop: CellLoop, plain: boolean, output: Float64Array, ran: (program: KernelProgram) => void): LoopResult {
+  const kernel = cellKernel(loop, plain, output);
+  try {
+    const acc = runKernel(kernel.call);
+    ran(kernel.call.program);
+    return { acc, out: output, bases: kernel.bases };
+  } finally {
+    kernel.release();
+  }
+}
+
+/** Which cells the loop visits (the reference's visitedCells). */
+function cellVisit(op: FusedOperator, values: ReadonlyMap<number, Value>, shapes: ReadonlyMap<number, NodeShape>, domain: NodeShape, unsupported: (why: string) => never): CellVisit {
+  const main = op.binding.mainInput;
+  if (main === null) {
+    if (op.binding.sparseSafe) unsupported("sparse-safe without a main input");
+    return { kind: "all" };
+  }
+  const value = values.get(main);
+  if (!value || value.kind !== "matrix") return unsupported(`the main input ${main} is not a matrix`);
+  const m = value.matrix;
+  const same = m.rows === domain.rows && m.cols === domain.cols;
+  const transposed = (domain.rows === 1 || domain.cols === 1) && m.rows === domain.cols && m.cols === domain.rows;
+  if (!same && !transposed) unsupported(`the main input is ${m.rows} x ${m.cols} but the cells computed are ${shapeText(domain)}`);
+  if (!op.binding.sparseSafe) return { kind: "all" };
+  if (same && m.format === "sparse") return { kind: "walk", main, matrix: m };
+  return { kind: "main-non-zero", main, mainShape: shapes.get(main)!, transposed: !same };
+}
+
+/** Whether the compensated sums of a sum root are all finite. */
+function sumsFinite(loop: CellLoop, root: CellRootPlan, result: LoopResult, k: number): boolean {
+  const { acc, out } = result;
+  const base = result.bases[k]!;
+  if (root.fold.kind === "aggregate" && root.fold.direction === "row") return out.every((x) => x - x === 0);
+  if (root.fold.kind === "aggregate" && root.fold.direction === "col") {
+    const n = loop.domain.cols;
+    for (let j = 0; j < n; j++) if (!Number.isFinite(acc[j]! - acc[n + j]!)) return false;
+    return true;
+  }
+  return Number.isFinite(acc[base]! - acc[base + 1]!);
+}
+
+function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: LoopResult, plain: LoopResult | undefined): Value {
+  const { rows, cols } = loop.domain;
+  const fold = root.fold;
+  const base = compensated.bases[k]!;
+  const walked = loop.visit.kind === "walk" ? loop.visit.matrix : undefined;
+  if (fold.kind === "cells") {
+    if (walked) {
+      const m = new CsrMatrix(rows, cols, walked.rowPtr.slice(0, rows + 1), walked.colIdx.slice(0, walked.nnz()), compensated.out);
+      return { kind: "matrix", matrix: settleFormat(dropZeros(m)) };
+    }
+    return { kind: "matrix", matrix: settleFormat(new DenseMatrix(rows, cols, compensated.out)) };
+  }
+  /** A compensated sum, or the plain one where it is not finite. */
+  const sum = (kahan: number, plainSum: () => number) => (kahan - kahan === 0 || plain === undefined ? kahan : plainSum());
+  const ext = extremumOf(fold);
+  if (fold.kind === "dot" || fold.direction === "full") {
+    let r: number;
+    if (ext !== undefined) {
+      r = compensated.acc[base]!;
+      if (walked && walked.nnz() < rows * cols) r = foldZero(ext, r);
+    } else {
+      r = sum(compensated.acc[base]! - compensated.acc[base + 1]!, () => plain!.acc[plain!.bases[k]!]! - plain!.acc[plain!.bases[k]! + 1]!);
+      if (fold.kind === "aggregate" && fold.fn === "mean") r /= rows * cols;
+    }
+    return fold.kind === "dot" ? { kind: "matrix", matrix: DenseMatrix.filled(1, 1, r) } : double(r);
+  }
+  if (fold.direction === "row") {
+    const out = new Float64Array(rows);
+    for (let i = 0; i < rows; i++) {
+      if (ext !== undefined) {
+        const r = compensated.out[i]!;
+        out[i] = walked && walked.rowPtr[i + 1]! - walked.rowPtr[i]! < cols ? foldZero(ext, r) : r;
+      } else {
+        out[i] = sum(compensated.out[i]!, () => plain!.out[i]!);
+        if (fold.fn === "mean") out[i]! /= cols;
+      }
+    }
+    return { kind: "matrix", matrix: settleFormat(new DenseMatrix(rows, 1, out)) };
+  }
+  const out = new Float64Array(cols);
+  const counts = walked && ext !== undefined ? columnCounts(walked) : undefined;
+  for (let j = 0; j < cols; j++) {
+    if (ext !== undefined) {
+      const r = compensated.acc[j]!;
+      out[j] = counts && counts[j]! < rows ? foldZero(ext, r) : r;
+    } else {
+      out[j] = sum(compensated.acc[j]! - compensated.acc[cols + j]!, () => plain!.acc[j]! - plain!.acc[cols + j]!);
+      if (fold.fn === "mean") out[j]! /= rows;
+    }
+  }
+  return { kind: "matrix", matrix: settleFormat(new DenseMatrix(1, cols, out)) };
+}
+
+function columnCounts(m: CsrMatrix): Int32Array {
+  const counts = new Int32Array(m.cols);
+  const nnz = m.nnz();
+  for (let p = 0; p < nnz; p++) counts[m.colIdx[p]!]!++;
+  return counts;
+}

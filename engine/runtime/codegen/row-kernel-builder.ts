@@ -1,0 +1,616 @@
+/**
+ * Builds the Row kernel of a fused operator for the values of its inputs,
+ * following the reference Row skeleton (engine/runtime/fused/row-skeleton.ts)
+ * node by node: a value with the main input's rows is read as its row i
+ * (dense: an offset into its data; CSR: its row's range of non-zeros),
+ * other values are whole (scalars and 1 x 1 values hoisted from `s`, row
+ * vectors and product operands as dense arrays, covered nodes that do not
+ * depend on the row computed once, before the kernel runs, with the
+ * runtime's operations). Per row: element-wise operations as loops over
+ * the row's columns into scratch vectors (width 1: plain locals), row
+ * aggregates, dot products `X_i v` with four independent accumulators,
+ * `X_i B`, cbind, rowIndexMax. Results: row-wise roots into the rows of
+ * `out`; column and full aggregates and `t(A) %*% B` (outer products
+ * X_i^T B_i) into accumulator slots.
+ *
+ * Anything the skeleton cannot compute this way throws UnsupportedOperator
+ * naming the node (the reference would fail, or the kernel has no code for
+ * it): never a wrong answer.
+ */
+import type { FusionDag } from "../../fusion";
+import type { FusedOperator } from "../../fusion/types";
+import type { AggregateFunction, ElementwiseBinaryOp } from "../../program/dag-types";
+import { BUILTINS } from "../interpreter/builtins";
+import type { EvalContext } from "../interpreter/context";
+import { aggregateValue, binary, castValue, mat, num, unary } from "../interpreter/operations";
+import { double, type Value } from "../interpreter/values";
+import { cbind } from "../kernels/bind";
+import { matmul } from "../kernels/matmul";
+import { transpose } from "../kernels/transpose";
+import { toDense } from "../matrix/convert";
+import { isSparse, type Matrix } from "../matrix/matrix";
+import { callOperandOrder } from "../fused/call-arguments";
+import { nodeLabel } from "../fused/fused-error";
+import { UnsupportedOperator } from "./generated-operator";
+import { binaryCode, numberCode, unaryCode } from "./operation-code";
+import { RowKernelText } from "./row-kernel-text";
+import type { RowRootResult } from "./row-results";
+import { cellsVisited, elementAt, widthOf, type RowVectorCode } from "./row-vector-code";
+
+/** A node's value within row i: its row (1 x width), the transpose of one, or a value that does not depend on the row. */
+type RowPart = { kind: "row"; code: RowVectorCode } | { kind: "rowT"; code: RowVectorCode } | { kind: "whole"; value: Value };
+
+type DenseOrScalar = Exclude<RowVectorCode, { kind: "sparse" }>;
+
+export interface RowKernelPlan {
+  readonly text: RowKernelText;
+  readonly skipTest: string | undefined;
+  readonly results: readonly RowRootResult[];
+  /** Numbers per row of `out` (all row-wise roots side by side). */
+  readonly outputWidth: number;
+  readonly workPerRow: number;
+  readonly rows: number;
+}
+
+/** Accumulated sums keep three slot groups: the compensated sum, its compensation and the plain sum (the result when the former is not finite). */
+const SUM_FUNCTIONS: ReadonlySet<AggregateFunction> = new Set(["sum", "sumSq", "mean"]);
+const ROW_AGGREGATE_FUNCTIONS: ReadonlySet<AggregateFunction> = new Set(["sum", "sumSq", "mean", "min", "max", "prod"]);
+
+export function buildRowKernel(dag: FusionDag, op: FusedOperator, inputs: ReadonlyMap<number, Value>): RowKernelPlan {
+  return new RowKernelBuilder(dag, op, inputs).build();
+}
+
+class RowKernelBuilder {
+  private readonly text = new RowKernelText();
+  private readonly covered: ReadonlySet<number>;
+  private readonly parts = new Map<number, RowPart>();
+  private readonly wholeCodes = new Map<number, DenseOrScalar>();
+  private readonly denseOf = new Map<RowVectorCode, DenseOrScalar>();
+  private readonly results: RowRootResult[] = [];
+  private readonly main: Matrix;
+  private readonly rows: number;
+  private work = 0;
+  private outputWidth = 0;
+  private readonly outStride = this.text.laterInteger();
+  private outBase: string | undefined;
+
+  constructor(
+    readonly dag: FusionDag,
+    readonly op: FusedOperator,
+    readonly inputs: ReadonlyMap<number, Value>,
+  ) {
+    this.covered = new Set(op.covered);
+    const mainNode = op.binding.mainInput;
+    if (mainNode === null) this.unsupported(undefined, "a Row operator needs a main input to loop over");
+    const main = inputs.get(mainNode);
+    if (!main || main.kind !== "matrix") this.unsupported(mainNode, "the main input is not a matrix");
+    this.main = main.matrix;
+    this.rows = main.matrix.rows;
+    if (this.rows === 0) this.unsupported(mainNode, "the main input has no rows");
+  }
+
+  build(): RowKernelPlan {
+    const skipTest = this.op.binding.sparseSafe ? this.skipTest() : undefined;
+    for (const root of this.op.roots) this.root(root);
+    this.outStride.set(this.outputWidth);
+    return { text: this.text, skipTest, results: this.results, outputWidth: this.outputWidth, workPerRow: Math.max(1, this.work), rows: this.rows };
+  }
+
+  private unsupported(node: number | undefined, why: string): never {
+    const at = node === undefined ? "" : ` at node ${node} (${nodeLabel(this.dag.nodes[node])})`;
+    throw new UnsupportedOperator(`no Row kernel for operator ${this.op.id}${at}: ${why}`);
+  }
+
+  /** The condition under which row i is skipped: the main input's row is all zeros. */
+  private skipTest(): string {
+    const mainNode = this.op.binding.mainInput!;
+    const part = this.part(mainNode);
+    if (part.kind !== "row") this.unsupported(mainNode, "the main input is not read by rows");
+    const code = part.code;
+    if (code.kind === "scalar") return `${code.expr} === 0`;
+    if (code.kind === "sparse") return `${code.start} === ${code.end}`;
+    const empty = this.text.name("z");
+    this.text.header.push(`let ${empty} = true;`, `for (let j = 0; j < ${code.widthName}; j++) if (${elementAt(code, "j")} !== 0) { ${empty} = false; break; }`);
+    return empty;
+  }
+
+  // ---- roots ----
+
+  private root(root: number): void {
+    const n = this.dag.nodes[root]!;
+    const o = n.op;
+    if (o.kind === "aggregate" && o.direction !== "row") {
+      const input = this.part(n.inputs[0]!);
+      if (input.kind === "row") return this.columnAggregate(root, o.fn, o.direction, input.code);
+    }
+    if (o.kind === "matmul" && this.accumulatedProduct(root, n.inputs[0]!, n.inputs[1]!)) return;
+    const part = this.part(root);
+    if (part.kind === "whole") {
+      this.results.push({ kind: "whole", root, value: part.value });
+      return;
+    }
+    this.rowOutput(root, part.code, part.kind === "rowT");
+  }
+
+  /** A row-wise root: row i of it into `out` (its band of columns); a transposed row's root is transposed after the run. */
+  private rowOutput(root: number, code: RowVectorCode, transposed: boolean): void {
+    const width = widthOf(code);
+    const offset = this.outputWidth;
+    this.outputWidth += width;
+    const base = this.rowBase();
+    const at = offset === 0 ? base : `${base} + ${this.text.integer(offset)}`;
+    this.results.push({ kind: "rows", root, offset, width, transposed });
+    this.work += width;
+    this.text.skipped.push(`out.fill(0, i * ${this.outStride.name} + ${this.text.integer(offset)}, i * ${this.outStride.name} + ${this.text.integer(offset + width)});`);
+    if (code.kind === "scalar") this.text.body.push(`out[${at}] = ${code.expr};`);
+    else if (code.kind === "dense") this.text.body.push(`for (let j = 0; j < ${code.widthName}; j++) out[${at} + j] = ${elementAt(code, "j")};`);
+    else {
+      this.text.body.push(`out.fill(0, ${at}, ${at} + ${code.widthName});`, `for (let p = ${code.start}; p < ${code.end}; p++) out[${at} + ${code.idx}[p]] = ${code.vals}[p];`);
+    }
+  }
+
+  private rowBase(): string {
+    if (this.outBase === undefined) {
+      this.outBase = this.text.name("ob");
+      this.text.body.push(`const ${this.outBase} = i * ${this.outStride.name};`);
+    }
+    return this.outBase;
+  }
+
+  /** A column or full aggregate of a row-wise value: folded into accumulator slots row by row. */
+  private columnAggregate(root: number, fn: AggregateFunction, direction: "col" | "full", code: RowVectorCode): void {
+    const width = widthOf(code);
+    const slots = direction === "col" ? width : 1;
+    const slot = (j: string) => (direction === "col" ? j : "0");
+    this.work += cellsVisited(code);
+    if (SUM_FUNCTIONS.has(fn)) {
+      const sum = this.text.accumulators(slots, 0, "sum");
+      const comp = this.text.accumulators(slots, 0, "sum");
+      const plain = this.text.accumulators(slots, 0, "sum");
+      this.results.push({ kind: "sum", root, fn, direction, width, rows: this.rows, sum: sum.start, compensation: comp.start, plain: plain.start });
+      const add = (j: string, v: string) => {
+        const e = fn === "sumSq" ? `${v} * ${v}` : v;
+        const k = `${sum.base} + ${slot(j)}`;
+        const c = `${comp.base} + ${slot(j)}`;
+        return `{ const e = ${e}; const y = e - acc[${c}]; const t = acc[${k}] + y; acc[${c}] = t - acc[${k}] - y; acc[${k}] = t; acc[${plain.base} + ${slot(j)}] += e; }`;
+      };
+      this.foldElements(code, add, false);
+      return;
+    }
+    if (fn === "min" || fn === "max" || fn === "prod") {
+      const init = fn === "min" ? Infinity : fn === "max" ? -Infinity : 1;
+      const slotsOf = this.text.accumulators(slots, init, fn);
+      this.results.push({ kind: "fold", root, direction, width, start: slotsOf.start });
+      const fold = (j: string, v: string) => {
+        const k = `${slotsOf.base} + ${slot(j)}`;
+        return fn === "prod" ? `acc[${k}] *= ${v};` : `acc[${k}] = Math.${fn}(acc[${k}], ${v});`;
+      };
+      // A skipped row is a row of zeros (the reference folds its zero slice).
+      this.text.skipped.push(direction === "col" ? `for (let j = 0; j < ${this.text.width(width)}; j++) ${fold("j", "0")}` : fold("0", "0"));
+      this.foldElements(code, fold, true);
+      return;
+    }
+    this.unsupported(root, `a ${direction} ${fn} cannot be accumulated row by row`);
+  }
+
+  /**
+   * Emits `fold(j, value)` for the row's cells: every cell of a dense row,
+   * the stored cells of a sparse one (and its zeros when `zeros`, which a
+   * min, max or prod must see: the row is densified).
+   */
+  private foldElements(code: RowVectorCode, fold: (j: string, v: string) => string, zeros: boolean): void {
+    if (code.kind === "sparse" && !zeros) {
+      this.text.body.push(`for (let p = ${code.start}; p < ${code.end}; p++) ${fold(`${code.idx}[p]`, `${code.vals}[p]`)}`);
+      return;
+    }
+    const dense = this.dense(code);
+    if (dense.kind === "scalar") this.text.body.push(fold("0", `(${dense.expr})`));
+    else this.text.body.push(`for (let j = 0; j < ${dense.widthName}; j++) ${fold("j", elementAt(dense, "j"))}`);
+  }
+
+  /**
+   * `t(A) %*% B` with A and B row-wise (row i adds A_i^T B_i), or `C %*% B`
+   * with C a whole matrix with the main input's rows as columns (adds
+   * C[, i] B_i); false when the product is not accumulated over the rows.
+   */
+  private accumulatedProduct(root: number, a: number, b: number): boolean {
+    const right = this.part(b);
+    if (right.kind !== "row") return false;
+    const left = this.part(a);
+    const k = widthOf(right.code);
+    if (left.kind === "rowT") {
+      const m = widthOf(left.code);
+      const slots = this.text.accumulators(m * k, 0, "sum");
+      this.results.push({ kind: "product", root, rows: m, cols: k, start: slots.start });
+      this.outerProductAdd(left.code, this.dense(right.code), slots.base, k);
+      return true;
+    }
+    if (left.kind === "whole" && left.value.kind === "matrix" && left.value.matrix.cols === this.rows) {
+      const c = toDense(left.value.matrix);
+      const slots = this.text.accumulators(c.rows * k, 0, "sum");
+      this.results.push({ kind: "product", root, rows: c.rows, cols: k, start: slots.start });
+      const arr = this.text.array(c.data);
+      const column = this.text.name("cc");
+      // Column i of C, one number per row of C (stride: the main input's rows).
+      this.text.body.push(`for (let r = 0; r < ${this.text.width(c.rows)}; r++) {`, `  const ${column} = ${arr}[r * ${this.text.width(this.rows)} + i];`);
+      this.text.body.push(`  ${this.axpy(this.dense(right.code), column, `${slots.base} + r * ${this.text.width(k)}`)}`, "}");
+      this.work += c.rows * k;
+      return true;
+    }
+    return false;
+  }
+
+  /** acc[base + j k + c] += A_ij B_ic over A's cells (its stored cells when sparse). */
+  private outerProductAdd(a: RowVectorCode, b: DenseOrScalar, base: string, k: number): void {
+    this.work += cellsVisited(a) * k;
+    const row = (j: string) => (k === 1 ? `${base} + ${j}` : `${base} + ${j} * ${this.text.width(k)}`);
+    if (a.kind === "sparse") {
+      this.text.body.push(`for (let p = ${a.start}; p < ${a.end}; p++) {`, `  const x = ${a.vals}[p];`, `  ${this.axpy(b, "x", row(`${a.idx}[p]`))}`, "}");
+      return;
+    }
+    if (a.kind === "scalar") {
+      this.text.body.push(this.axpy(b, `(${a.expr})`, base));
+      return;
+    }
+    if (b.kind === "scalar") {
+      // The column-vector case t(X) %*% r: one axpy of the row.
+      const r = this.text.name("r");
+      this.text.body.push(`const ${r} = ${b.expr};`, `for (let j = 0; j < ${a.widthName}; j++) acc[${base} + j] += ${elementAt(a, "j")} * ${r};`);
+      return;
+    }
+    this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", row("j"))}`, "}");
+  }
+
+  /** acc[at + c] += x * b_c over b's cells. */
+  private axpy(b: DenseOrScalar, x: string, at: string): string {
+    if (b.kind === "scalar") return `acc[${at}] += ${x} * ${b.expr};`;
+    return `{ const q = ${at}; for (let c = 0; c < ${b.widthName}; c++) acc[q + c] += ${x} * ${elementAt(b, "c")}; }`;
+  }
+
+  // ---- per-row values ----
+
+  private part(node: number): RowPart {
+    const known = this.parts.get(node);
+    if (known) return known;
+    const input = this.inputs.get(node);
+    let part: RowPart;
+    if (input !== undefined) part = input.kind === "matrix" && input.matrix.rows === this.rows ? { kind: "row", code: this.alignedInput(input.matrix) } : { kind: "whole", value: input };
+    else if (!this.covered.has(node)) this.unsupported(node, "node is neither covered nor an input of the operator");
+    else part = this.compute(node);
+    this.parts.set(node, part);
+    return part;
+  }
+
+  /** Row i of an input with the main input's rows. */
+  private alignedInput(m: Matrix): RowVectorCode {
+    const header = this.text.header;
+    if (isSparse(m)) {
+      const [ptr, idx, vals] = [this.text.array(m.rowPtr), this.text.array(m.colIdx), this.text.array(m.values)];
+      const start = this.text.name("ps");
+      const end = this.text.name("pe");
+      header.push(`const ${start} = ${ptr}[i], ${end} = ${ptr}[i + 1];`);
+      if (m.cols === 1) {
+        const v = this.text.name("v");
+        header.push(`const ${v} = ${start} < ${end} ? ${vals}[${start}] : 0;`);
+        return { kind: "scalar", expr: v };
+      }
+      return { kind: "sparse", vals, idx, start, end, width: m.cols, widthName: this.text.width(m.cols), nnzPerRow: m.rowPtr[m.rows]! / Math.max(1, m.rows) };
+    }
+    const arr = this.text.array(m.data);
+    if (m.cols === 1) {
+      const v = this.text.name("v");
+      header.push(`const ${v} = ${arr}[i];`);
+      return { kind: "scalar", expr: v };
+    }
+    const widthName = this.text.width(m.cols);
+    const off = this.text.name("o");
+    header.push(`const ${off} = i * ${widthName};`);
+    return { kind: "dense", arr, off, width: m.cols, widthName };
+  }
+
+  /** The whole value of an operand read whole (a product's right side): an input, or a covered node that does not depend on the row. */
+  private whole(node: number, consumer: number): Value {
+    const input = this.inputs.get(node);
+    if (input !== undefined) return input;
+    const part = this.part(node);
+    if (part.kind !== "whole") this.unsupported(consumer, `reads node ${node} whole, but it is computed row by row`);
+    return part.value;
+  }
+
+  /** A whole value broadcast along the row: a scalar or 1 x 1 (bound scalar) or a row vector (bound dense array). */
+  private wholeCode(node: number, value: Value, consumer: number): DenseOrScalar {
+    const known = this.wholeCodes.get(node);
+    if (known) return known;
+    let code: DenseOrScalar;
+    if (value.kind === "scalar") {
+      const x = this.wholeNumber(consumer, () => num(value));
+      const literal = this.dag.nodes[node]?.op.kind === "literal";
+      code = { kind: "scalar", expr: literal ? numberCode(x) : this.text.scalar(x) };
+    } else if (value.kind === "matrix" && value.matrix.rows === 1) {
+      const m = value.matrix;
+      code = m.cols === 1 ? { kind: "scalar", expr: this.text.scalar(m.get(0, 0)) } : { kind: "dense", arr: this.text.array(toDense(m).data), off: "0", width: m.cols, widthName: this.text.width(m.cols) };
+    } else {
+      const shape = value.kind === "matrix" ? `a whole ${value.matrix.rows} x ${value.matrix.cols} matrix` : `a ${value.kind}`;
+      return this.unsupported(consumer, `operand ${node} is ${shape}, not a row`);
+    }
+    this.wholeCodes.set(node, code);
+    return code;
+  }
+
+  /** A whole value computed before the kernel runs (runtime errors there leave the operator to the unfused operations, which report them). */
+  private wholeNumber(node: number, f: () => number): number {
+    try {
+      return f();
+    } catch (error) {
+      return this.unsupported(node, `its whole value fails: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private wholeValue(node: number, f: () => Value): RowPart {
+    try {
+      return { kind: "whole", value: f() };
+    } catch (error) {
+      if (error instanceof UnsupportedOperator) throw error;
+      return this.unsupported(node, `its whole value fails: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The dense (or scalar) form of a row: a sparse row scattered into a scratch vector (once per row). */
+  private dense(code: RowVectorCode): DenseOrScalar {
+    if (code.kind !== "sparse") return code;
+    const known = this.denseOf.get(code);
+    if (known) return known;
+    const t = this.text.scratch(code.width);
+    this.text.body.push(`${t}.fill(0);`, `for (let p = ${code.start}; p < ${code.end}; p++) ${t}[${code.idx}[p]] = ${code.vals}[p];`);
+    this.work += code.width;
+    const dense: DenseOrScalar = { kind: "dense", arr: t, off: "0", width: code.width, widthName: code.widthName };
+    this.denseOf.set(code, dense);
+    return dense;
+  }
+
+  private compute(node: number): RowPart {
+    const n = this.dag.nodes[node]!;
+    const o = n.op;
+    switch (o.kind) {
+      case "literal":
+        if (typeof o.value !== "number") this.unsupported(node, "a non-numeric literal");
+        return { kind: "whole", value: double(o.value) };
+      case "binary": {
+        const op = o.op;
+        return this.elementwise(node, n.inputs, ([a, b]) => binaryCode(op, a!, b!), (v) => binary(op, v[0]!, v[1]!));
+      }
+      case "unary": {
+        const a = this.part(n.inputs[0]!);
+        if (a.kind === "whole") return this.wholeValue(node, () => unary(o.op, a.value));
+        if (a.kind === "rowT") this.unsupported(node, "an element-wise operation on a transposed row");
+        return { kind: "row", code: this.map(node, [a.code], ([x]) => unaryCode(o.op, x!)) };
+      }
+      case "aggregate": {
+        const a = this.part(n.inputs[0]!);
+        if (a.kind === "whole") return this.wholeValue(node, () => aggregateValue(o.fn, o.direction, a.value));
+        if (a.kind === "row" && o.direction === "row") return { kind: "row", code: this.rowAggregate(node, o.fn, a.code) };
+        return this.unsupported(node, `a ${o.direction} aggregate over the rows is read inside the operator before all rows are seen`);
+      }
+      case "matmul":
+        return this.matmul(node, n.inputs[0]!, n.inputs[1]!);
+      case "transpose": {
+        const a = this.part(n.inputs[0]!);
+        if (a.kind === "whole") return this.wholeValue(node, () => ({ kind: "matrix", matrix: transpose(mat(a.value)) }));
+        return { kind: a.kind === "row" ? "rowT" : "row", code: a.code };
+      }
+      case "call":
+        return this.call(node, o.name);
+      case "cbind":
+        return this.cbind(node, n.inputs);
+      case "cast": {
+        const a = this.part(n.inputs[0]!);
+        if (a.kind !== "whole") this.unsupported(node, `as.${o.to} of a row`);
+        return this.wholeValue(node, () => castValue(o.to, a.value));
+      }
+      default:
+        return this.unsupported(node, `a ${o.kind} node cannot be computed row by row`);
+    }
+  }
+
+  /**
+   * An element-wise operation in row i: on whole values when no operand
+   * depends on the row, else over the row's cells with the whole operands
+   * broadcast (scalars, 1 x 1, row vectors).
+   */
+  private elementwise(node: number, inputs: readonly number[], code: (operands: string[]) => string, whole: (values: Value[]) => Value): RowPart {
+    const parts = inputs.map((i) => this.part(i));
+    if (parts.every((p) => p.kind === "whole")) return this.wholeValue(node, () => whole(parts.map((p) => (p as { value: Value }).value)));
+    const codes = parts.map((p, k): RowVectorCode => {
+      if (p.kind === "rowT") return this.unsupported(node, "an element-wise operation on a transposed row");
+      return p.kind === "row" ? p.code : this.wholeCode(inputs[k]!, p.value, node);
+    });
+    return { kind: "row", code: this.map(node, codes, code) };
+  }
+
+  /** The row of an element-wise function of rows of width 1 or w (broadcast): a local (width 1) or a scratch vector filled by one loop. */
+  private map(node: number, operands: readonly RowVectorCode[], code: (names: string[]) => string): RowVectorCode {
+    const width = Math.max(...operands.map(widthOf));
+    for (const operand of operands) {
+      const w = widthOf(operand);
+      if (w !== 1 && w !== width) this.unsupported(node, `operands of widths ${operands.map(widthOf).join(", ")} do not combine`);
+    }
+    if (width === 1) {
+      const v = this.text.name("v");
+      const names = operands.map((c) => this.local(c as Extract<RowVectorCode, { kind: "scalar" }>));
+      this.text.body.push(`const ${v} = ${code(names)};`);
+      this.work += 1;
+      return { kind: "scalar", expr: v };
+    }
+    const dense = operands.map((c) => this.dense(c));
+    const t = this.text.scratch(width);
+    const names = dense.map((_, k) => `e${k}`);
+    const loads = dense.map((c, k) => (c.kind === "scalar" ? "" : `const e${k} = ${elementAt(c, "j")}; `)).join("");
+    const operandNames = dense.map((c, k) => (c.kind === "scalar" ? c.expr : names[k]!));
+    // Scalars broadcast: their names are loop-invariant locals.
+    this.text.body.push(`for (let j = 0; j < ${this.text.width(width)}; j++) { ${loads}${t}[j] = ${code(operandNames)}; }`);
+    this.work += width;
+    return { kind: "dense", arr: t, off: "0", width, widthName: this.text.width(width) };
+  }
+
+  /** A scalar code as a plain name (operation code pastes its operands). */
+  private local(code: Extract<RowVectorCode, { kind: "scalar" }>): string {
+    if (/^[A-Za-z_$][\w$]*$/.test(code.expr) || /^\(?-?[\d.e+-]+\)?$|^NaN$|^Infinity$|^\(-Infinity\)$/.test(code.expr)) return code.expr;
+    const v = this.text.name("v");
+    this.text.body.push(`const ${v} = ${code.expr};`);
+    return v;
+  }
+
+  /** A row aggregate of row i: sums compensated as the runtime's kernels (plain sum when not finite); min, max, prod see a sparse row's zeros. */
+  private rowAggregate(node: number, fn: AggregateFunction, code: RowVectorCode): RowVectorCode {
+    if (!ROW_AGGREGATE_FUNCTIONS.has(fn)) this.unsupported(node, `a row ${fn} is not computed row by row`);
+    const v = this.text.name("v");
+    const width = widthOf(code);
+    this.work += cellsVisited(code);
+    if (code.kind === "scalar") {
+      this.text.body.push(`const ${v} = ${fn === "sumSq" ? `${code.expr} * ${code.expr}` : `+${code.expr}`};`);
+      return { kind: "scalar", expr: v };
+    }
+    const body = this.text.body;
+    if (SUM_FUNCTIONS.has(fn)) {
+      const [s, c, p] = [this.text.name("ks"), this.text.name("kc"), this.text.name("kp")];
+      const add = (x: string) => `{ const e = ${fn === "sumSq" ? `${x} * ${x}` : x}; const y = e - ${c}; const t = ${s} + y; ${c} = t - ${s} - y; ${s} = t; ${p} += e; }`;
+      body.push(`let ${s} = 0, ${c} = 0, ${p} = 0;`);
+      if (code.kind === "sparse") body.push(`for (let p = ${code.start}; p < ${code.end}; p++) { const x = ${code.vals}[p]; ${add("x")} }`);
+      else body.push(`for (let j = 0; j < ${code.widthName}; j++) { const x = ${elementAt(code, "j")}; ${add("x")} }`);
+      const total = `(${s} - ${c} - (${s} - ${c}) === 0 ? ${s} - ${c} : ${p})`;
+      body.push(`const ${v} = ${fn === "mean" ? `${total} / ${code.widthName}` : total};`);
+      return { kind: "scalar", expr: v };
+    }
+    const init = fn === "min" ? "Infinity" : fn === "max" ? "(-Infinity)" : "1";
+    const fold = (x: string) => (fn === "prod" ? `${v} *= ${x};` : `${v} = Math.${fn}(${v}, ${x});`);
+    body.push(`let ${v} = ${init};`);
+    if (code.kind === "sparse") body.push(`for (let p = ${code.start}; p < ${code.end}; p++) ${fold(`${code.vals}[p]`)}`, `if (${code.end} - ${code.start} < ${code.widthName}) ${fold("0")}`);
+    else body.push(`for (let j = 0; j < ${code.widthName}; j++) ${fold(elementAt(code, "j"))}`);
+    void width;
+    return { kind: "scalar", expr: v };
+  }
+
+  /** `A %*% B` in row i: A's row times a whole B (a dot product when B is a column), or whole times whole. */
+  private matmul(node: number, a: number, b: number): RowPart {
+    const left = this.part(a);
+    if (left.kind === "row") {
+      const value = this.whole(b, node);
+      if (value.kind !== "matrix") this.unsupported(node, "a row times a scalar");
+      const m = widthOf(left.code);
+      if (m !== value.matrix.rows) this.unsupported(node, `row slice 1 x ${m} times a ${value.matrix.rows} x ${value.matrix.cols} matrix`);
+      return { kind: "row", code: this.rowTimesMatrix(toDense(value.matrix), left.code) };
+    }
+    const right = this.part(b);
+    if (left.kind === "whole" && right.kind === "whole") return this.wholeValue(node, () => ({ kind: "matrix", matrix: matmul(mat(left.value), mat(right.value)) }));
+    return this.unsupported(node, "a product accumulated over the rows is read inside the operator before all rows are seen");
+  }
+
+  /** Row i of `A %*% B` (B dense m x k): a scalar (k = 1: the dot product, four independent sums for a dense row) or a scratch vector of k. */
+  private rowTimesMatrix(b: { rows: number; cols: number; data: Float64Array }, a: RowVectorCode): RowVectorCode {
+    const k = b.cols;
+    const bArr = this.text.array(b.data);
+    const body = this.text.body;
+    this.work += cellsVisited(a) * k;
+    if (k === 1) {
+      const v = this.text.name("v");
+      if (a.kind === "scalar") body.push(`const ${v} = ${a.expr} * ${bArr}[0];`);
+      else if (a.kind === "sparse") body.push(`let ${v} = 0;`, `for (let p = ${a.start}; p < ${a.end}; p++) ${v} += ${a.vals}[p] * ${bArr}[${a.idx}[p]];`);
+      else {
+        const at = (j: string) => elementAt(a, j);
+        body.push(
+          `let ${v};`,
+          "{",
+          "  let d0 = 0, d1 = 0, d2 = 0, d3 = 0, j = 0;",
+          `  for (; j + 3 < ${a.widthName}; j += 4) { d0 += ${at("j")} * ${bArr}[j]; d1 += ${at("j + 1")} * ${bArr}[j + 1]; d2 += ${at("j + 2")} * ${bArr}[j + 2]; d3 += ${at("j + 3")} * ${bArr}[j + 3]; }`,
+          `  for (; j < ${a.widthName}; j++) d0 += ${at("j")} * ${bArr}[j];`,
+          `  ${v} = d0 + d1 + (d2 + d3);`,
+          "}",
+        );
+      }
+      return { kind: "scalar", expr: v };
+    }
+    const t = this.text.scratch(k);
+    const kName = this.text.width(k);
+    body.push(`${t}.fill(0);`);
+    const addRow = (x: string, j: string) => `{ const x = ${x}; const q = ${j} * ${kName}; for (let c = 0; c < ${kName}; c++) ${t}[c] += x * ${bArr}[q + c]; }`;
+    if (a.kind === "scalar") body.push(addRow(a.expr, "0"));
+    else if (a.kind === "sparse") body.push(`for (let p = ${a.start}; p < ${a.end}; p++) ${addRow(`${a.vals}[p]`, `${a.idx}[p]`)}`);
+    else body.push(`for (let j = 0; j < ${a.widthName}; j++) ${addRow(elementAt(a, "j"), "j")}`);
+    return { kind: "dense", arr: t, off: "0", width: k, widthName: kName };
+  }
+
+  private call(node: number, name: string): RowPart {
+    const n = this.dag.nodes[node]!;
+    if (name === "rowIndexMax" && n.inputs.length === 1) {
+      const a = this.part(n.inputs[0]!);
+      if (a.kind === "whole") return this.wholeValue(node, () => BUILTINS.rowIndexMax!({ values: [a.value], names: [undefined] }, NO_CONTEXT));
+      if (a.kind === "rowT") this.unsupported(node, "rowIndexMax of a transposed row");
+      return { kind: "row", code: this.rowIndexMax(a.code) };
+    }
+    const order = callOperandOrder(n, name) ?? this.unsupported(node, `the call ${name} cannot be computed row by row`);
+    const builtin = BUILTINS[name] ?? this.unsupported(node, `no builtin ${name}`);
+    const ordered = order.map((k) => n.inputs[k]!);
+    const whole = (values: Value[]) => {
+      // The builtins take same-shaped matrices or scalars: a 1 x 1 operand beside a longer row is a scalar (as the reference).
+      const width = Math.max(...values.map((v) => (v.kind === "matrix" ? v.matrix.cols : 1)));
+      const operands = values.map((v) => (v.kind === "matrix" && v.matrix.rows * v.matrix.cols === 1 && width > 1 ? double(v.matrix.get(0, 0)) : v));
+      return builtin({ values: operands, names: operands.map(() => undefined) }, NO_CONTEXT);
+    };
+    return this.elementwise(node, ordered, (x) => callCode(name, x), whole);
+  }
+
+  /** rowIndexMax of row i: the last column of the largest value (NaN passed over), 1-based; 0 when none compares. */
+  private rowIndexMax(code: RowVectorCode): RowVectorCode {
+    const v = this.text.name("v");
+    const dense = this.dense(code);
+    this.work += widthOf(code);
+    if (dense.kind === "scalar") {
+      this.text.body.push(`const ${v} = ${dense.expr} >= -Infinity ? 1 : 0;`);
+      return { kind: "scalar", expr: v };
+    }
+    const best = this.text.name("b");
+    this.text.body.push(
+      `let ${best} = -Infinity, ${v} = 0;`,
+      `for (let j = 0; j < ${dense.widthName}; j++) { const e = ${elementAt(dense, "j")}; if (e >= ${best}) { ${best} = e; ${v} = j + 1; } }`,
+    );
+    return { kind: "scalar", expr: v };
+  }
+
+  /** `cbind` in row i: the operands' rows side by side (every operand has the main input's rows), else whole. */
+  private cbind(node: number, inputs: readonly number[]): RowPart {
+    const parts = inputs.map((i) => this.part(i));
+    if (parts.every((p) => p.kind === "whole")) return this.wholeValue(node, () => ({ kind: "matrix", matrix: cbind(...parts.map((p) => mat((p as { value: Value }).value))) }));
+    const codes = parts.map((p, k) => (p.kind === "row" ? p.code : this.unsupported(node, `operand ${inputs[k]} of cbind is not a row of the main input's rows`)));
+    const width = codes.reduce((sum, c) => sum + widthOf(c), 0);
+    if (codes.length === 1) return { kind: "row", code: codes[0]! };
+    const t = this.text.scratch(width);
+    let offset = 0;
+    for (const c of codes) {
+      const at = offset === 0 ? "" : `${this.text.integer(offset)} + `;
+      if (c.kind === "scalar") this.text.body.push(`${t}[${at}0] = ${c.expr};`);
+      else if (c.kind === "dense") this.text.body.push(`for (let j = 0; j < ${c.widthName}; j++) ${t}[${at}j] = ${elementAt(c, "j")};`);
+      else this.text.body.push(`${t}.fill(0, ${at}0, ${at}${c.widthName});`, `for (let p = ${c.start}; p < ${c.end}; p++) ${t}[${at}${c.idx}[p]] = ${c.vals}[p];`);
+      offset += widthOf(c);
+    }
+    this.work += width;
+    return { kind: "row", code: { kind: "dense", arr: t, off: "0", width, widthName: this.text.width(width) } };
+  }
+}
+
+/** An element-wise builtin call's code over plain operand names (parameter order), as the reference's cell expression computes it. */
+function callCode(name: string, x: readonly string[]): string {
+  switch (name) {
+    case "ifelse":
+      return `(${x[0]} !== 0 ? ${x[1]} : ${x[2]})`;
+    case "replace":
+      return `(${x[0]} === ${x[1]} || (${x[1]} !== ${x[1]} && ${x[0]} !== ${x[0]}) ? ${x[2]} : ${x[0]})`;
+    default: {
+      let r = x[0]!;
+      for (let k = 1; k < x.length; k++) r = binaryCode(name as ElementwiseBinaryOp & ("min" | "max"), r, x[k]!);
+      return r;
+    }
+  }
+}
+
+/** The builtins used here (ifelse, replace, min, max, rowIndexMax) read nothing from the context. */
+const NO_CONTEXT = {} as EvalContext;

@@ -1,0 +1,102 @@
+/**
+ * The text of a Row kernel as it is built: the arrays and scalars it is
+ * called with (bound to names in its prologue), scratch row vectors
+ * (allocated once per call, in the prologue), the per-row code (a header
+ * that locates every row-aligned input's row i, then the covered nodes in
+ * dependency order), the code run instead for a skipped row, and the
+ * accumulator slots. Sizes are passed as scalars, so one source serves
+ * every size of the same operator and formats.
+ */
+import type { Combine, KernelArray, KernelProgram } from "./kernel-program";
+
+export class RowKernelText {
+  readonly arrays: KernelArray[] = [];
+  readonly scalars: number[] = [];
+  readonly accInit: number[] = [];
+  readonly accCombine: Combine[] = [];
+  private readonly prologue: string[] = [];
+  /** Per row, before the skip test: where row i of each aligned input is. */
+  readonly header: string[] = [];
+  /** Per row: the covered nodes and the roots' outputs. */
+  readonly body: string[] = [];
+  /** For a skipped row (sparse-safe binding, empty row of the main input). */
+  readonly skipped: string[] = [];
+  private readonly widthNames = new Map<number, string>();
+  private count = 0;
+
+  /** A fresh identifier with a readable prefix. */
+  name(prefix: string): string {
+    return `${prefix}${this.count++}`;
+  }
+
+  /** Binds an array of the call; returns its name in the kernel. */
+  array(data: KernelArray): string {
+    const k = this.arrays.push(data) - 1;
+    const name = `a${k}`;
+    this.prologue.push(`const ${name} = a[${k}];`);
+    return name;
+  }
+
+  /** Binds a number of the call (a scalar value); returns its name in the kernel. */
+  scalar(value: number): string {
+    const k = this.scalars.push(value) - 1;
+    const name = `s${k}`;
+    this.prologue.push(`const ${name} = s[${k}];`);
+    return name;
+  }
+
+  /** Binds a non-negative integer of the call (a width, an offset): its name in the kernel. */
+  integer(value: number): string {
+    const k = this.scalars.push(value) - 1;
+    const name = `n${k}`;
+    this.prologue.push(`const ${name} = s[${k}] | 0;`);
+    return name;
+  }
+
+  /** A width's name (one per distinct width). */
+  width(value: number): string {
+    const known = this.widthNames.get(value);
+    if (known !== undefined) return known;
+    const name = this.integer(value);
+    this.widthNames.set(value, name);
+    return name;
+  }
+
+  /** Reserves an integer to be set once known (the output's row width); returns its name and a setter. */
+  laterInteger(): { name: string; set: (value: number) => void } {
+    const k = this.scalars.push(0) - 1;
+    const name = `n${k}`;
+    this.prologue.push(`const ${name} = s[${k}] | 0;`);
+    return { name, set: (value) => (this.scalars[k] = value) };
+  }
+
+  /** A scratch row vector of `width` numbers, allocated once per call. */
+  scratch(width: number): string {
+    const name = this.name("t");
+    this.prologue.push(`const ${name} = new Float64Array(${this.width(width)});`);
+    return name;
+  }
+
+  /** Accumulator slots (all with the same initial value and combine); returns the first slot's index as a name. */
+  accumulators(count: number, init: number, combine: Combine): { base: string; start: number } {
+    const start = this.accInit.length;
+    for (let k = 0; k < count; k++) {
+      this.accInit.push(init);
+      this.accCombine.push(combine);
+    }
+    return { base: this.integer(start), start };
+  }
+
+  /** The kernel: `function (a, s, r0, r1, acc, out)` over rows [r0, r1). `skipTest` is the condition of a skipped row (or undefined). */
+  program(skipTest: string | undefined): KernelProgram {
+    const lines = ["function (a, s, r0, r1, acc, out) {", ...indent(this.prologue, 1), "  for (let i = r0; i < r1; i++) {", ...indent(this.header, 2)];
+    if (skipTest !== undefined) lines.push(`    if (${skipTest}) {`, ...indent(this.skipped, 3), "      continue;", "    }");
+    lines.push(...indent(this.body, 2), "  }", "}");
+    return { source: lines.join("\n") };
+  }
+}
+
+function indent(lines: readonly string[], depth: number): string[] {
+  const pad = "  ".repeat(depth);
+  return lines.map((l) => pad + l);
+}

@@ -1,0 +1,67 @@
+/**
+ * How a Row kernel's roots become values once every row is seen: a band of
+ * columns of the row-partitioned output (transposed for a transposed row),
+ * compensated column or full sums (sum, sumSq, mean) and folds (min, max,
+ * prod) from the combined accumulators, an accumulated product, or a whole
+ * value computed before the kernel ran.
+ */
+import type { AggregateFunction } from "../../program/dag-types";
+import { double, type Value } from "../interpreter/values";
+import { transpose } from "../kernels/transpose";
+import { DenseMatrix } from "../matrix/dense-matrix";
+import { settleFormat } from "../matrix/format";
+
+export type RowRootResult =
+  | { readonly kind: "whole"; readonly root: number; readonly value: Value }
+  | { readonly kind: "rows"; readonly root: number; readonly offset: number; readonly width: number; readonly transposed: boolean }
+  | {
+      readonly kind: "sum";
+      readonly root: number;
+      readonly fn: AggregateFunction;
+      readonly direction: "col" | "full";
+      /** Columns of the aggregated rows. */
+      readonly width: number;
+      readonly rows: number;
+      /** First slots of the compensated sums, their compensations and the plain sums. */
+      readonly sum: number;
+      readonly compensation: number;
+      readonly plain: number;
+    }
+  | { readonly kind: "fold"; readonly root: number; readonly direction: "col" | "full"; readonly width: number; readonly start: number }
+  | { readonly kind: "product"; readonly root: number; readonly rows: number; readonly cols: number; readonly start: number };
+
+/** The root's value from the kernel's output (`rows` rows of `outputWidth`) and combined accumulators. */
+export function rootValue(result: RowRootResult, output: Float64Array, rows: number, outputWidth: number, acc: Float64Array): Value {
+  switch (result.kind) {
+    case "whole":
+      return result.value;
+    case "rows": {
+      const band = outputWidth === result.width ? output : columnBand(output, rows, outputWidth, result.offset, result.width);
+      const m = new DenseMatrix(rows, result.width, band);
+      return { kind: "matrix", matrix: settleFormat(result.transposed ? transpose(m) : m) };
+    }
+    case "sum": {
+      const slots = result.direction === "col" ? result.width : 1;
+      const values = new Float64Array(slots);
+      const cells = result.direction === "col" ? result.rows : result.rows * result.width;
+      for (let j = 0; j < slots; j++) {
+        const compensated = acc[result.sum + j]! - acc[result.compensation + j]!;
+        const sum = compensated - compensated === 0 ? compensated : acc[result.plain + j]!;
+        values[j] = result.fn === "mean" ? sum / cells : sum;
+      }
+      return result.direction === "full" ? double(values[0]!) : { kind: "matrix", matrix: settleFormat(new DenseMatrix(1, slots, values)) };
+    }
+    case "fold": {
+      if (result.direction === "full") return double(acc[result.start]!);
+      return { kind: "matrix", matrix: settleFormat(new DenseMatrix(1, result.width, acc.slice(result.start, result.start + result.width))) };
+    }
+    case "product":
+      return { kind: "matrix", matrix: settleFormat(new DenseMatrix(result.rows, result.cols, acc.slice(result.start, result.start + result.rows * result.cols))) };
+  }
+}
+
+function columnBand(output: Float64Array, rows: number, stride: number, offset: number, width: number): Float64Array {
+  const band = new Float64Array(rows * width);
+  for (let i = 0; i < rows; i++) band.set(output.subarray(i * stride + offset, i * stride + offset + width), i * width);
+  return band;
+}

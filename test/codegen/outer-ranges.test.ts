@@ -1,0 +1,64 @@
+// Generated Outer kernels split over row ranges give the single-range
+// result: row-partitioned outputs (cell-wise values, W %*% V) identical,
+// accumulated results (sums, t(W) %*% U) equal to 1e-12 relative; on the
+// calling thread in three ranges and on worker threads (ranges handed to
+// a pool of two workers, counted).
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { buildOuterKernel } from "../../engine/runtime/codegen/outer-kernel";
+import { outerRoots } from "../../engine/runtime/codegen/outer-roots";
+import { runKernelOn } from "../../engine/runtime/codegen/kernel-runner";
+import { helpersSource } from "../../engine/runtime/codegen/kernel-helpers-source";
+import { KernelThreadPool } from "../../engine/runtime/codegen/kernel-thread-pool";
+import { valueDifference } from "../../engine/runtime/fused";
+import { operatorShapes } from "../../engine/runtime/fused/operator-shapes";
+import type { Value } from "../../engine/runtime/interpreter";
+import { handOperator, prepareBlock } from "../fusion/fused-check";
+
+const DATA = [
+  "X = rand(rows=900, cols=700, min=1, max=5, sparsity=0.05, seed=21)",
+  "X = X * (rand(rows=900, cols=1, seed=22) > 0.2)",
+  "W = (X != 0)",
+  "U = rand(rows=900, cols=10, min=-1, max=1, seed=23)",
+  "V = rand(rows=700, cols=10, min=-1, max=1, seed=24)",
+].join("\n");
+
+const ROOTS = ["sum(W * (X - U %*% t(V))^2)", "W * (U %*% t(V) - X)", "(W * (U %*% t(V) - X)) %*% V", "t(W * (U %*% t(V) - X)) %*% U"];
+const SPLIT = { relative: 1e-12, absolute: 1e-12 };
+
+let pool: KernelThreadPool;
+before(async () => {
+  pool = new KernelThreadPool(2, helpersSource().text);
+  await pool.whenReady();
+});
+after(() => pool.close());
+
+/** The root's value computed by its generated kernel on `threads` ranges (workers from `withPool`). */
+function rootValue(root: string, threads: number, withPool: boolean): { value: Value; unfused: Value; workPerRow: number } {
+  const checked = prepareBlock(DATA, `R = ${root}\nprint(toString(R))`);
+  const op = handOperator(checked.block, { template: "outer", roots: [root], main: "W", sparseSafe: true });
+  const inputs = new Map<number, Value>(op.inputs.map((n) => [n, checked.unfused.value(n)]));
+  const shapes = operatorShapes(checked.block.dag, op, inputs);
+  const [outerRoot] = outerRoots(checked.block.dag, op, shapes);
+  const kernel = buildOuterKernel(checked.block.dag, op, inputs, shapes, outerRoot!);
+  const acc = runKernelOn(kernel.call, { threads, pool: withPool ? pool : undefined });
+  const value = kernel.finish(acc);
+  kernel.release();
+  return { value, unfused: checked.unfused.value(op.roots[0]!), workPerRow: kernel.call.workPerRow };
+}
+
+describe("generated Outer kernels over row ranges", () => {
+  for (const root of ROOTS) {
+    it(`${root}: three ranges on the calling thread, three ranges with two workers`, () => {
+      const one = rootValue(root, 1, false);
+      assert.ok(900 * one.workPerRow >= 1 << 18, "the call is large enough to be split");
+      assert.equal(valueDifference(one.value, one.unfused, SPLIT), undefined, "one range equals the unfused value");
+      const split = rootValue(root, 3, false);
+      assert.equal(valueDifference(split.value, one.value, SPLIT), undefined, "three ranges on the calling thread");
+      const dispatched = pool.dispatched;
+      const threaded = rootValue(root, 3, true);
+      assert.equal(pool.dispatched - dispatched, 2, "two of the three ranges ran on workers");
+      assert.equal(valueDifference(threaded.value, one.value, SPLIT), undefined, "three ranges on worker threads");
+    });
+  }
+});
