@@ -43,6 +43,12 @@ const OUTER_DENSE_TIMEOUT_MS = 240_000;
 const SLOW_RUN_MS = 5_000;
 /** Timed runs of one case and mode stop once they took this long together (at least one runs). */
 const TIMED_BUDGET_MS = 20_000;
+/**
+ * Our sessions' memory budget: the inputs of the dense cases alone are 2.4 GB
+ * at full size, over a session's default 2 GiB, and our unfused runtime
+ * adds 0.8 GB intermediates.
+ */
+const SESSION_MEMORY_BUDGET = 8 * 2 ** 30;
 
 export interface KernelBenchOptions {
   sizes?: KernelSizes;
@@ -125,7 +131,7 @@ function timeOurs(c: KernelCase, data: ReadonlyMap<string, Value>, plan: PlanMod
   let unfused: string[] = [];
   let warm = 0;
   while (samples.length < runs) {
-    const { session, runner } = executionSession({ plan, print: () => undefined });
+    const { session, runner } = executionSession({ plan, print: () => undefined, memoryBudget: SESSION_MEMORY_BUDGET });
     for (const [name, value] of data) session.env.set(name, value);
     const result = session.runCell(c.dml);
     if (!result.ok) return { error: result.errors.join("; ") };
@@ -240,10 +246,10 @@ export function runFusionKernelBench(options: KernelBenchOptions = {}): BenchRow
       }),
     );
     rows.push(comparisonRow(outer!, fused, { baseline: "numpy sparse-aware (products at S's non-zeros)", timing: numpyTiming(numpyOuter, "outer sparse-aware"), target: 1.5 }));
-    // As written, U %*% t(V) is a dense n x n intermediate: not run past the session's budget for one.
+    // As written, U %*% t(V) is a dense n x n intermediate: not run when it alone is over a session's default budget.
     const asWritten: Comparison["timing"] =
       outerDenseBytes > DEFAULT_MEMORY_BUDGET
-        ? { error: `not run: U %*% t(V) is a dense ${z.outerN}x${z.outerN} intermediate of ${gb(outerDenseBytes)}, over the session's ${gb(DEFAULT_MEMORY_BUDGET)} budget` }
+        ? { error: `not run: U %*% t(V) is a dense ${z.outerN}x${z.outerN} intermediate of ${gb(outerDenseBytes)}, over a session's default ${gb(DEFAULT_MEMORY_BUDGET)} budget (numpy straightforward measures that plan)` }
         : asTiming(timeOurs(outer!, data, "as-written", runs, warmup));
     rows.push(comparisonRow(outer!, fused, { baseline: "ours as-written", timing: asWritten, target: null }));
   }
