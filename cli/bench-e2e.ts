@@ -108,54 +108,72 @@ function iterations(run: ScriptRun | undefined): number {
   return run ? run.printed.filter((line) => /^iteration \d+/.test(line)).length : 0;
 }
 
+function compileMs(run: ScriptRun): number {
+  return round3(run.blocks.reduce((t, b) => t + b.compileMs, 0));
+}
+
+/**
+ * One row per comparison of the fused run: with our other plan modes, then
+ * with numpy. A failed run (ours or the baseline) keeps the row with the
+ * other side's time, no ratio, and the error (`failed: true` when it is
+ * ours or when the printed numbers differ).
+ */
 function rowsOf(c: Compared, numpy: PythonRun<NumpyE2e>): BenchRow[] {
   const fused = c.ours.fused!;
   const values = printedNumbers(fused.printed);
+  const ours = fused.ok
+    ? { ours_ms: round3(fused.ms), compile_ms: compileMs(fused), fused_operators: fused.blocks.reduce((t, b) => t + b.fusedOperators, 0), unfused_operators: fused.blocks.reduce((t, b) => t + b.unfused.length, 0) }
+    : { ours_ms: 0 };
+  const fusedError = fused.ok ? undefined : `ours (fused) failed: ${fused.errors.join("; ")}`;
   const base = { suite: "e2e", iterations: iterations(fused), parameters: c.iterationsText };
-  if (!fused.ok) return [{ ...base, case: `${c.label}: fused`, ours_ms: 0, baseline: "none", baseline_ms: null, ratio: null, failed: true, note: fused.errors.join("; ") }];
-  const ours = { ours_ms: round3(fused.ms), compile_ms: round3(fused.blocks.reduce((t, b) => t + b.compileMs, 0)), fused_operators: fused.blocks.reduce((t, b) => t + b.fusedOperators, 0), unfused_operators: fused.blocks.reduce((t, b) => t + b.unfused.length, 0) };
+  const comparison = (baseline: string, baselineMs: number | null, target: number | null, extra: Record<string, unknown>): BenchRow => {
+    const ratio = fused.ok && baselineMs !== null ? baselineMs / fused.ms : null;
+    const targetText = target === null ? "none" : target >= 1 ? `>= ${target}x` : `within ${1 / target}x (ratio >= ${target})`;
+    return {
+      ...base,
+      case: `${c.label}: fused vs ${baseline}`,
+      ...ours,
+      baseline,
+      baseline_ms: baselineMs === null ? null : round3(baselineMs),
+      ratio: ratio === null ? null : round3(ratio),
+      target: targetText,
+      ...(target !== null ? { target_met: ratio !== null && ratio >= target } : {}),
+      ...extra,
+      ...(fusedError === undefined ? {} : { failed: true, note: [fusedError, extra["note"]].filter((x) => x !== undefined).join("; ") }),
+    };
+  };
   const rows: BenchRow[] = [];
   const ourRow = (mode: PlanMode, target: number | null): void => {
     const other = c.ours[mode];
     if (!other) return;
-    const diff = maxRelativeDifference(values, printedNumbers(other.printed));
-    const ratio = other.ok ? other.ms / fused.ms : null;
-    rows.push({
-      ...base,
-      case: `${c.label}: fused vs ours ${mode}`,
-      ...ours,
-      baseline: `ours ${mode}`,
-      baseline_ms: other.ok ? round3(other.ms) : null,
-      ratio: ratio === null ? null : round3(ratio),
-      target: target === null ? "none" : `>= ${target}x`,
-      ...(target !== null ? { target_met: ratio !== null && ratio >= target } : {}),
-      max_relative_difference: diff,
-      ...(other.ok && diff <= SAME_MODES ? {} : { failed: true, note: other.ok ? `printed values differ from fused beyond ${SAME_MODES}` : other.errors.join("; ") }),
-    });
+    if (!other.ok) {
+      rows.push(comparison(`ours ${mode}`, null, target, { failed: true, note: `ours ${mode} failed: ${other.errors.join("; ")}` }));
+      return;
+    }
+    const diff = fused.ok ? maxRelativeDifference(values, printedNumbers(other.printed)) : null;
+    rows.push(
+      comparison(`ours ${mode}`, other.ms, target, {
+        baseline_compile_ms: compileMs(other),
+        ...(diff === null ? {} : { max_relative_difference: diff }),
+        ...(diff === null || diff <= SAME_MODES ? {} : { failed: true, note: `printed values differ from fused beyond ${SAME_MODES}` }),
+      }),
+    );
   };
   ourRow("as-written", c.asWrittenTarget);
   ourRow("rewritten", null);
   for (const n of c.numpy) {
     const timing: NumpyTiming | { error: string } | undefined = numpy.ok ? numpy.value.cases[n.name] : { error: numpy.reason };
-    const target = { target: n.target === null ? "none" : n.target >= 1 ? `>= ${n.target}x` : `within ${1 / n.target}x (ratio >= ${n.target})` };
     if (timing === undefined || "error" in timing) {
-      rows.push({ ...base, case: `${c.label}: fused vs ${n.baseline}`, ...ours, baseline: n.baseline, baseline_ms: null, ratio: null, ...target, ...(n.target !== null ? { target_met: false } : {}), note: timing?.error ?? "not run" });
+      rows.push(comparison(n.baseline, null, n.target, { note: timing?.error ?? "not run" }));
       continue;
     }
-    const diff = maxRelativeDifference(values, timing.values);
-    const ratio = timing.ms / fused.ms;
-    rows.push({
-      ...base,
-      case: `${c.label}: fused vs ${n.baseline}`,
-      ...ours,
-      baseline: n.baseline,
-      baseline_ms: round3(timing.ms),
-      ratio: round3(ratio),
-      ...target,
-      ...(n.target !== null ? { target_met: ratio >= n.target } : {}),
-      max_relative_difference: diff,
-      ...(diff <= SAME_NUMPY ? {} : { failed: true, note: `printed values differ from numpy's beyond ${SAME_NUMPY}: ours ${values.join(", ")}; numpy ${timing.values.join(", ")}` }),
-    });
+    const diff = fused.ok ? maxRelativeDifference(values, timing.values) : null;
+    rows.push(
+      comparison(n.baseline, timing.ms, n.target, {
+        ...(diff === null ? {} : { max_relative_difference: diff }),
+        ...(diff === null || diff <= SAME_NUMPY ? {} : { failed: true, note: `printed values differ from numpy's beyond ${SAME_NUMPY}: ours ${values.join(", ")}; numpy ${timing.values.join(", ")}` }),
+      }),
+    );
   }
   return rows;
 }
