@@ -8,10 +8,11 @@
 // claim and what the generator cannot compute are caught.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UnsupportedOperator } from "../../engine/runtime/codegen";
-import { handOperator, prepareBlock, type HandOperator } from "../fusion/fused-check";
+import { generateOperator, UnsupportedOperator } from "../../engine/runtime/codegen";
+import { valueDifference } from "../../engine/runtime/fused";
+import { handOperator, prepareBlock, type CheckedBlock, type HandOperator } from "../fusion/fused-check";
 import { DATA, withAggregate } from "./cell-fixtures";
-import { runGenerated, type GeneratedRun } from "./generated-check";
+import { GENERATED_TOLERANCE, runGenerated, type GeneratedRun } from "./generated-check";
 
 
 /** Runs the hand-built operator's generated code; fails the test on a difference. */
@@ -64,6 +65,11 @@ describe("generated Cell operators: cell-wise results", () => {
   it("NaN and infinite cells, and an input without rows", () => {
     assertGenerated("R = N * 2 + is.nan(N) + is.infinite(N)\nprint(toString(R))", cell("N * 2 + is.nan(N) + is.infinite(N)", "N"));
     assertGenerated("R = Z0 * 2 + r\nprint(toString(R))", cell("Z0 * 2 + r", "Z0", true));
+  });
+  it("a vector main input transposed to the cells' shape, sparse-safe", () => {
+    const run = assertGenerated("R = t(v) * r * 2\nprint(toString(R))", cell("t(v) * r * 2", "v", true));
+    assert.match(source(run), /if \(d\d+\[j\] !== 0\)/);
+    assertGenerated("s = sum(t(v) * r)\nprint(s)", cell("sum(t(v) * r)", "v", true));
   });
   it("a cell-wise root over vectors only (no main input)", () => {
     assertGenerated("R = c + r * lambda\nprint(toString(R))", cell("c + r * lambda", null));
@@ -127,6 +133,18 @@ describe("generated Cell operators: aggregates", () => {
     assert.equal(full.generated.programs.length, 2);
     assert.equal(assertGenerated("s = sum(D + 1)\nprint(s)", cell("sum(D + 1)", "D")).generated.programs.length, 1, "a finite sum runs one kernel");
   });
+  it("sums are compensated: small cells between large cancelling ones are not lost (a plain sum gives 0)", () => {
+    const data = "K = cbind(matrix(1e16, rows=40, cols=1), matrix(1, rows=40, cols=30), matrix(-1e16, rows=40, cols=1))\nL = t(K)";
+    for (const [root, expected] of [["sum(K * 1)", 1200], ["rowSums(K * 1)", 30], ["colSums(L * 1)", 30], ["mean(K * 1)", 1200 / (40 * 32)]] as const) {
+      const checked = prepareBlock(data, root.startsWith("sum") || root.startsWith("mean") ? `s = ${root}\nprint(s)` : `R = ${root}\nprint(toString(R))`);
+      const run = runGenerated(checked, handOperator(checked.block, cell(root, root.includes("L") ? "L" : "K")));
+      assert.equal(run.difference, undefined, root);
+      const value = run.generated.run((n) => checked.unfused.value(n)).values().next().value!;
+      const first = value.kind === "scalar" ? Number(value.value) : value.kind === "matrix" ? value.matrix.get(0, 0) : NaN;
+      // the runtime's two interleaved compensated sums keep most of it (within a few ulps of the large cells); a plain sum keeps none
+      assert.ok(Math.abs(first - expected) < 0.1 * expected, `${root}: ${first}, expected about ${expected}`);
+    }
+  });
   it("full sums of many cells agree with the runtime's compensated sums to 1e-12", () => {
     const data = "B = rand(rows=3000, cols=300, min=-1, max=1, seed=5)\nC = rand(rows=3000, cols=300, min=1e6, max=2e6, seed=6)";
     const checked = prepareBlock(data, "s = sum(B * C + 0.1)\nprint(s)");
@@ -173,5 +191,26 @@ describe("generated Cell operators of planned blocks", () => {
       }
     }
     assert.ok(generated >= 5, `only ${generated} Cell operators planned`);
+  });
+});
+
+describe("generated Cell operators across runs", () => {
+  it("reuse their kernel for inputs of the same formats (other sizes and values) and build one per new format", () => {
+    const computation = "R = rowSums(X * D + X * r) + c\nprint(toString(R))";
+    const data = (rows: number, cols: number, sparsity: number, seed: number) =>
+      `X = rand(rows=${rows}, cols=${cols}, min=-1, max=1, sparsity=${sparsity}, seed=${seed})\nD = rand(rows=${rows}, cols=${cols}, seed=${seed + 1})\nr = rand(rows=1, cols=${cols}, seed=${seed + 2})\nc = rand(rows=${rows}, cols=1, seed=${seed + 3})`;
+    const first = prepareBlock(data(60, 40, 0.05, 1), computation);
+    const op = handOperator(first.block, cell("rowSums(X * D + X * r)", "X", true));
+    const generated = generateOperator(first.block.dag, op);
+    const check = (checked: CheckedBlock, kernels: number) => {
+      const root = op.roots[0]!;
+      const value = generated.run((node) => checked.unfused.value(node)).get(root)!;
+      assert.equal(valueDifference(value, checked.unfused.value(root), GENERATED_TOLERANCE), undefined);
+      assert.equal(generated.programs.length, kernels);
+    };
+    check(first, 1);
+    check(prepareBlock(data(90, 70, 0.03, 7), computation), 1);
+    check(prepareBlock(data(50, 30, 1, 9), computation), 2);
+    check(prepareBlock(data(80, 20, 0.04, 3), computation), 2);
   });
 });

@@ -45,6 +45,8 @@ describe("fused operators equal the unfused DAG", () => {
     const generated: Record<TemplateType, number> = { cell: 0, row: 0, magg: 0, outer: 0 };
     const unsupported: Record<TemplateType, number> = { cell: 0, row: 0, magg: 0, outer: 0 };
     const reasons = new Map<string, number>();
+    /** Generated kernels by how they read: walking a CSR main input's non-zeros, CSR rows through a buffer, dense only. */
+    const kernelForms = { "csr-walk": 0, "csr-row-buffer": 0, dense: 0 };
     const variants = new Map<string, number>();
     let programs = 0;
     const checkProgram = (program: RandomProgram) => {
@@ -64,8 +66,12 @@ describe("fused operators equal the unfused DAG", () => {
         counts[op.template]++;
         let generatedDifference: string | undefined;
         try {
-          generatedDifference = runGenerated(checked, op).difference;
+          const run = runGenerated(checked, op);
+          generatedDifference = run.difference;
           generated[op.template]++;
+          for (const program of run.generated.programs) {
+            kernelForms[program.source.includes("mrp[i]") ? "csr-walk" : program.source.includes("rb") ? "csr-row-buffer" : "dense"]++;
+          }
         } catch (error) {
           if (!(error instanceof UnsupportedOperator)) throw error;
           unsupported[op.template]++;
@@ -88,11 +94,13 @@ describe("fused operators equal the unfused DAG", () => {
       console.log(`by variant: ${[...variants].sort().map(([v, k]) => `${v}: ${k}`).join(", ")}`);
       const per = (c: Record<TemplateType, number>) => `cell ${c.cell}, row ${c.row}, magg ${c.magg}, outer ${c.outer}`;
       console.log(`generated code run: ${per(generated)}; unsupported: ${per(unsupported)}`);
+      console.log(`generated kernels: ${Object.entries(kernelForms).map(([form, k]) => `${form} ${k}`).join(", ")}`);
       for (const [reason, k] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  unsupported ${k}x ${reason}`);
     }
     for (const [template, floor] of Object.entries(GENERATED_FLOOR) as [TemplateType, number][]) {
       assert.ok(generated[template] >= floor, `only ${generated[template]} ${template} operators run through generated code (at least ${floor} expected)`);
     }
+    assert.ok(kernelForms["csr-walk"] >= 10, `only ${kernelForms["csr-walk"]} generated kernels walked a CSR main input`);
     for (const template of Object.keys(FLOOR) as TemplateType[]) {
       assert.ok(counts[template] >= FLOOR[template], `only ${counts[template]} ${template} operators checked (at least ${FLOOR[template]} expected)`);
     }

@@ -9,6 +9,8 @@ import os from "node:os";
 import { before, describe, test } from "node:test";
 import { kernelGemv, kernelSpmm, kernelSpmv } from "../../engine/runtime/codegen/kernel-matmul";
 import { kernelThreads, whenKernelThreadsReady } from "../../engine/runtime/codegen/kernel-runner";
+import { allocateDenseValues } from "../../engine/runtime/io/dense-buffer";
+import { denseMatrixData, toCsrMatrixData, toDenseMatrixData } from "../../engine/runtime/io/matrix-data";
 import { gemv } from "../../engine/runtime/kernels/gemm";
 import { matmul } from "../../engine/runtime/kernels/matmul";
 import { csrTimesDense, csrTimesVector } from "../../engine/runtime/kernels/sparse-matmul";
@@ -102,6 +104,17 @@ describe("kernel memory: shared allocation of large matrix arrays", () => {
     const copied = copyF64(big, 0, SHARED_MIN_LENGTH);
     assert.equal(isSharedArray(copied) && copied.length === SHARED_MIN_LENGTH, true);
   });
+
+  test("the readers' buffers and conversions are in kernel memory when large", () => {
+    assert.equal(isSharedArray(allocateDenseValues(400, 100, "x.csv")), true);
+    assert.equal(isSharedArray(allocateDenseValues(4, 100, "x.csv")), false);
+    const values = allocateDenseValues(500, 100, "x.csv");
+    for (let i = 0; i < values.length; i++) values[i] = i % 3 === 0 ? 0 : i;
+    const csr = toCsrMatrixData(denseMatrixData(500, 100, values));
+    assert.ok(csr.rowPtr[500]! + 501 >= SHARED_MIN_LENGTH);
+    assert.equal(isSharedArray(csr.rowPtr) && isSharedArray(csr.colIdx) && isSharedArray(csr.values), true);
+    assert.equal(isSharedArray(toDenseMatrixData(csr).values), true);
+  });
 });
 
 describe("threaded GEMV, SpMV and SpMM", { skip: cores < 2 ? "one core: no kernel threads" : false }, () => {
@@ -111,7 +124,7 @@ describe("threaded GEMV, SpMV and SpMM", { skip: cores < 2 ? "one core: no kerne
     assert.ok((kernelThreads().pool?.readyCount ?? 0) >= 1, "a kernel worker started");
   });
 
-  const dispatched = (): number => kernelThreads().pool?.posted ?? 0;
+  const dispatched = (): number => kernelThreads().pool?.dispatched ?? 0;
 
   test("GEMV on kernel memory uses the threads and equals the reference kernel bit for bit", () => {
     for (const [m, k] of [
@@ -124,7 +137,7 @@ describe("threaded GEMV, SpMV and SpMM", { skip: cores < 2 ? "one core: no kerne
       gemv(a.data, x.data, expected, m, k);
       const before = dispatched();
       const y = dense(matmul(a, x));
-      assert.ok(dispatched() > before, `gemv ${m}x${k} ran in a worker`);
+      assert.ok(dispatched() > before, `gemv ${m}x${k} posted to the kernel workers`);
       assert.deepEqual(Array.from(y.data), Array.from(expected));
       const plain = new Float64Array(m);
       kernelGemv(Float64Array.from(a.data), x.data, plain, m, k);
@@ -139,7 +152,7 @@ describe("threaded GEMV, SpMV and SpMM", { skip: cores < 2 ? "one core: no kerne
     csrTimesVector(a, x.data, expected);
     const before = dispatched();
     const y = dense(matmul(a, x));
-    assert.ok(dispatched() > before, "spmv ran in a worker");
+    assert.ok(dispatched() > before, "spmv posted to the kernel workers");
     assert.deepEqual(Array.from(y.data), Array.from(expected));
     // The reference: every row's dot product.
     for (const r of [0, 13, 17, 59_999]) {
@@ -156,7 +169,7 @@ describe("threaded GEMV, SpMV and SpMM", { skip: cores < 2 ? "one core: no kerne
     csrTimesDense(a, b.data, expected, 4);
     const before = dispatched();
     const c = dense(matmul(a, b));
-    assert.ok(dispatched() > before, "spmm ran in a worker");
+    assert.ok(dispatched() > before, "spmm posted to the kernel workers");
     assert.deepEqual(Array.from(c.data), Array.from(expected));
     const direct = allocateF64(a.rows * 4);
     kernelSpmm(a, b.data, direct, 4);

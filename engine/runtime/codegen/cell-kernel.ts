@@ -26,7 +26,7 @@ import type { FusedOperator } from "../../fusion/types";
 import type { Value } from "../interpreter/values";
 import type { CsrMatrix } from "../matrix/csr-matrix";
 import type { NodeShape } from "../fused/operator-shapes";
-import { CellCode, CURRENT_CELL, positionIn } from "./cell-code";
+import { CellCode, CURRENT_CELL, positionIn, type CellPosition } from "./cell-code";
 import { foldCode, foldSlots } from "./cell-folds";
 import type { CellRootPlan } from "./cell-roots";
 import type { Combine, KernelCall } from "./kernel-program";
@@ -59,31 +59,84 @@ export interface CellKernel {
   release(): void;
 }
 
+/** A kernel's source and how it binds its inputs: the reads to replay on other values of the same formats. */
+export interface CellKernelSource {
+  readonly source: string;
+  readonly reads: readonly (readonly [number, CellPosition])[];
+  /** Per-cell statements (for the work estimate). */
+  readonly cellStatements: number;
+}
+
+/**
+ * What a kernel's source depends on besides the operator: the sums'
+ * variant, how cells are visited, and each input's kind, format and unit
+ * dimensions (which decide the broadcasting positions). Equal keys give
+ * equal sources.
+ */
+export function cellKernelKey(loop: CellLoop, plain: boolean): string {
+  const parts = [plain ? "plain" : "compensated", loop.visit.kind === "main-non-zero" && loop.visit.transposed ? "main-non-zero-transposed" : loop.visit.kind];
+  for (const node of loop.op.inputs) {
+    const v = loop.values.get(node);
+    if (v?.kind === "matrix") parts.push(`${v.matrix.format}${v.matrix.rows === 1 ? "-row" : ""}${v.matrix.cols === 1 ? "-col" : ""}`);
+    else parts.push(v?.kind === "scalar" ? v.type : String(v?.kind));
+  }
+  return parts.join(",");
+}
+
 /**
  * The kernel call of the loop; `plain`: sums without compensation;
- * `output`: the array cell-wise and row results are written to.
+ * `output`: the array cell-wise and row results are written to; `cache`:
+ * sources by cellKernelKey (a hit replays the reads instead of building
+ * the code again).
  */
-export function cellKernel(loop: CellLoop, plain: boolean, output: Float64Array): CellKernel {
+export function cellKernel(loop: CellLoop, plain: boolean, output: Float64Array, cache?: Map<string, CellKernelSource>): CellKernel {
   const { visit, domain } = loop;
   const walked = visit.kind === "walk" ? { node: visit.main, matrix: visit.matrix } : undefined;
   const inputs = new KernelInputs(loop.values, domain.cols, walked);
-  const code = new CellCode({ dag: loop.dag, op: loop.op, shapes: loop.shapes, read: inputs.read });
-  const cellValues = loop.roots.map((root) => root.cellValue(code));
-  let mainTest: string | undefined;
-  if (visit.kind === "main-non-zero") {
-    const at = visit.transposed ? { row: "j" as const, col: "i" as const } : CURRENT_CELL;
-    mainTest = inputs.read(visit.main, positionIn(visit.mainShape, at));
-  }
   const init: number[] = [];
   const combine: Combine[] = [];
   const bases: number[] = [];
-  const folds = loop.roots.map((root, k) => {
+  for (const root of loop.roots) {
     bases.push(init.length);
     const slots = foldSlots(root.fold, domain.cols);
     init.push(...slots.init);
     combine.push(...slots.combine);
-    return foldCode(root.fold, k, bases[k]!, plain, visit.kind === "walk");
-  });
+  }
+  const key = cache ? cellKernelKey(loop, plain) : "";
+  let kernel = cache?.get(key);
+  if (kernel) for (const [node, at] of kernel.reads) inputs.read(node, at);
+  else {
+    kernel = cellKernelSource(loop, plain, inputs, bases);
+    cache?.set(key, kernel);
+  }
+  const cellsPerRow = visit.kind === "walk" ? visit.matrix.nnz() / Math.max(1, domain.rows) : domain.cols;
+  const call: KernelCall = {
+    program: { source: kernel.source },
+    arrays: inputs.arrays,
+    scalars: Float64Array.from(inputs.scalars),
+    rows: domain.rows,
+    output,
+    ...(init.length > 0 ? { accumulators: { init: Float64Array.from(init), combine } } : {}),
+    workPerRow: Math.ceil(cellsPerRow * (kernel.cellStatements + loop.roots.length)),
+  };
+  return { call, bases, release: () => inputs.release() };
+}
+
+function cellKernelSource(loop: CellLoop, plain: boolean, inputs: KernelInputs, bases: readonly number[]): CellKernelSource {
+  const { visit } = loop;
+  const reads: [number, CellPosition][] = [];
+  const read = (node: number, at: CellPosition) => {
+    reads.push([node, at]);
+    return inputs.read(node, at);
+  };
+  const code = new CellCode({ dag: loop.dag, op: loop.op, shapes: loop.shapes, read });
+  const cellValues = loop.roots.map((root) => root.cellValue(code));
+  let mainTest: string | undefined;
+  if (visit.kind === "main-non-zero") {
+    const at = visit.transposed ? { row: "j" as const, col: "i" as const } : CURRENT_CELL;
+    mainTest = read(visit.main, positionIn(visit.mainShape, at));
+  }
+  const folds = loop.roots.map((root, k) => foldCode(root.fold, k, bases[k]!, plain, visit.kind === "walk"));
   const cellFolds = folds.map((f, k) => f.cell(cellValues[k]!)).join(" ");
   const zeroFolds = folds.map((f) => f.zero).join(" ");
   const inner = code.lines("cell", "      ");
@@ -113,15 +166,5 @@ export function cellKernel(loop: CellLoop, plain: boolean, output: Float64Array)
     "  }\n" +
     lines(folds.map((f) => f.after), "  ") +
     "}";
-  const cellsPerRow = visit.kind === "walk" ? visit.matrix.nnz() / Math.max(1, domain.rows) : domain.cols;
-  const call: KernelCall = {
-    program: { source },
-    arrays: inputs.arrays,
-    scalars: Float64Array.from(inputs.scalars),
-    rows: domain.rows,
-    output,
-    ...(init.length > 0 ? { accumulators: { init: Float64Array.from(init), combine } } : {}),
-    workPerRow: Math.ceil(cellsPerRow * (code.cell.length + loop.roots.length)),
-  };
-  return { call, bases, release: () => inputs.release() };
+  return { source, reads, cellStatements: code.cell.length };
 }

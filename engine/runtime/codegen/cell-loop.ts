@@ -19,14 +19,24 @@ import { DenseMatrix } from "../matrix/dense-matrix";
 import { settleFormat } from "../matrix/format";
 import { pooledZeros } from "../matrix/matrix";
 import { extremumOf, foldZero, isSumFold } from "./cell-folds";
-import { cellKernel, type CellLoop, type CellVisit } from "./cell-kernel";
+import { cellKernel, type CellKernelSource, type CellLoop, type CellVisit } from "./cell-kernel";
 import type { CellRootPlan } from "./cell-roots";
 import { UnsupportedOperator } from "./generated-operator";
 import type { KernelProgram } from "./kernel-program";
 import { runKernel } from "./kernel-runner";
 
-/** The roots' values; every kernel run is reported to `ran`. */
-export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly CellRootPlan[], valueOf: (node: number) => Value, ran: (program: KernelProgram) => void): Map<number, Value> {
+/** The operator's kernel sources by cellKernelKey, and the kernels it has run (once per source). */
+export class CellKernels {
+  readonly sources = new Map<string, CellKernelSource>();
+  readonly programs: KernelProgram[] = [];
+
+  ran(program: KernelProgram): void {
+    if (!this.programs.some((p) => p.source === program.source)) this.programs.push(program);
+  }
+}
+
+/** The roots' values. */
+export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly CellRootPlan[], valueOf: (node: number) => Value, kernels: CellKernels): Map<number, Value> {
   const values = new Map<number, Value>(op.inputs.map((node) => [node, valueOf(node)]));
   const unsupported = (why: string): never => {
     throw new UnsupportedOperator(`${op.template} operator ${op.id}: ${why}`);
@@ -53,9 +63,9 @@ export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly C
   };
   const length = roots.length === 1 ? outputLength(roots[0]!) : 0;
   const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : new Float64Array(length));
-  const compensated = runOnce(loop, false, newOutput(), ran);
+  const compensated = runOnce(loop, false, newOutput(), kernels);
   const needsPlain = roots.some((root, k) => isSumFold(root.fold) && !sumsFinite(loop, root, compensated, k));
-  const plain = needsPlain ? runOnce(loop, true, newOutput(), ran) : undefined;
+  const plain = needsPlain ? runOnce(loop, true, newOutput(), kernels) : undefined;
   return new Map(roots.map((root, k) => [root.node, rootValue(loop, root, k, compensated, plain)]));
 }
 
@@ -65,11 +75,11 @@ interface LoopResult {
   bases: readonly number[];
 }
 
-function runOnce(loop: CellLoop, plain: boolean, output: Float64Array, ran: (program: KernelProgram) => void): LoopResult {
-  const kernel = cellKernel(loop, plain, output);
+function runOnce(loop: CellLoop, plain: boolean, output: Float64Array, kernels: CellKernels): LoopResult {
+  const kernel = cellKernel(loop, plain, output, kernels.sources);
   try {
     const acc = runKernel(kernel.call);
-    ran(kernel.call.program);
+    kernels.ran(kernel.call.program);
     return { acc, out: output, bases: kernel.bases };
   } finally {
     kernel.release();

@@ -7,27 +7,22 @@
  */
 import type { FusionDag } from "../../fusion";
 import type { FusedOperator } from "../../fusion/types";
-import { runCellLoop } from "./cell-loop";
+import { CellKernels, runCellLoop } from "./cell-loop";
 import { cellRootPlan, checkCoveredNodes } from "./cell-roots";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
-import type { KernelProgram } from "./kernel-program";
 
 export function generateCellOperator(dag: FusionDag, op: FusedOperator): GeneratedOperator {
   if (op.roots.length !== 1) throw new UnsupportedOperator(`cell operator ${op.id} has ${op.roots.length} roots, not one`);
   const root = cellRootPlan(dag, op, op.roots[0]!, true);
   checkCoveredNodes(dag, op);
-  const programs: KernelProgram[] = [];
+  const kernels = new CellKernels();
   return {
     template: "cell",
     roots: op.roots,
     covered: op.covered,
     inputs: op.inputs,
-    programs,
-    run: (valueOf) => runCellLoop(dag, op, [root], valueOf, (p) => recordProgram(programs, p)),
+    programs: kernels.programs,
+    run: (valueOf) => runCellLoop(dag, op, [root], valueOf, kernels),
   };
 }
 
-/** Adds a kernel to an operator's list of kernels run (once per source). */
-export function recordProgram(programs: KernelProgram[], program: KernelProgram): void {
-  if (!programs.some((p) => p.source === program.source)) programs.push(program);
-}

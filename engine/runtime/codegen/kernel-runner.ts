@@ -17,9 +17,10 @@
  *   over threads is added in a different order than on one thread and can
  *   differ from it in the last bits; for a fixed $DML_LENS_KERNEL_THREADS it
  *   is the same on every run. Row-partitioned outputs are identical.
- * - Small arrays that are not shared (vectors of scalars, small side inputs,
- *   at most STAGE_MAX_LENGTH values) are copied into shared memory for the
- *   call, a small output copied back; a larger array that is not shared keeps
+ * - Small arrays that are not shared (vectors of scalars, small side inputs:
+ *   at most STAGE_MAX_LENGTH values, or an eighth of the call's work) are
+ *   copied into shared memory for the call, such an output copied back; a
+ *   larger array that is not shared keeps
  *   the call on the calling thread (in the same ranges), as does a kernel
  *   using a helper that cannot be compiled in a worker
  *   (kernel-helpers-source.ts).
@@ -32,7 +33,7 @@ import { KernelThreadPool } from "./kernel-thread-pool";
 
 /** Below this much work (rows x workPerRow multiply-adds) a call runs in one range on the calling thread. */
 export const KERNEL_PARALLEL_MIN_WORK = 1 << 18;
-/** Non-shared arrays up to this length are copied into shared memory for a threaded call. */
+/** Non-shared arrays up to this length (or an eighth of the call's work) are copied into shared memory for a threaded call. */
 export const STAGE_MAX_LENGTH = 1 << 16;
 /** Ranges per thread of a split call (so that threads on busy cores take fewer). */
 export const CHUNKS_PER_THREAD = 4;
@@ -138,19 +139,20 @@ export function isShared(a: KernelArray): boolean {
 
 /** The call's arrays and output in shared memory (small ones copied), or undefined when a large one is not shared. */
 function stageShared(call: KernelCall): { arrays: KernelArray[]; out: Float64Array } | undefined {
+  const maxCopy = Math.max(STAGE_MAX_LENGTH, (call.rows * Math.max(1, call.workPerRow)) / 8);
   const arrays: KernelArray[] = [];
   for (const a of call.arrays) {
-    const s = sharedOrCopy(a);
+    const s = sharedOrCopy(a, maxCopy);
     if (s === undefined) return undefined;
     arrays.push(s);
   }
-  const out = sharedOrCopy(call.output);
+  const out = sharedOrCopy(call.output, maxCopy);
   return out === undefined ? undefined : { arrays, out: out as Float64Array };
 }
 
-function sharedOrCopy(a: KernelArray): KernelArray | undefined {
+function sharedOrCopy(a: KernelArray, maxCopy: number): KernelArray | undefined {
   if (isShared(a)) return a;
-  if (a.length > STAGE_MAX_LENGTH) return undefined;
+  if (a.length > maxCopy) return undefined;
   const copy = a instanceof Int32Array ? new Int32Array(new SharedArrayBuffer(a.byteLength)) : new Float64Array(new SharedArrayBuffer(a.byteLength));
   copy.set(a as never);
   return copy;

@@ -106,8 +106,8 @@ export class KernelThreadPool {
   private closed = false;
   /** Chunks run by workers so far (a worker on a busy core may run none of a call's). */
   private readonly workerChunks = new Int32Array(new SharedArrayBuffer(4));
-  /** Calls posted to workers so far (tests and reports: whether calls used the threads). */
-  posted = 0;
+  /** Calls posted to workers so far, one per worker per call (tests and reports: whether calls used the threads; a worker on a busy core may then run none of the call's chunks, see chunksRunByWorkers). */
+  dispatched = 0;
 
   /** Starts `size` workers; `helpers` is the helpers' source text (kernel-helpers-source.ts). */
   constructor(size: number, helpers: string) {
@@ -162,7 +162,7 @@ export class KernelThreadPool {
     const used = this.readySlots().slice(0, Math.max(0, workers));
     const chunks = task.bounds.length - 1;
     const p = task.progress;
-    if (used.length > 0) this.posted++;
+    this.dispatched += used.length;
     for (const slot of used) {
       slot.port.postMessage(task);
       Atomics.add(slot.ctl, SEQ, 1);

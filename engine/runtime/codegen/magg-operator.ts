@@ -6,23 +6,21 @@
  */
 import type { FusionDag } from "../../fusion";
 import type { FusedOperator } from "../../fusion/types";
-import { recordProgram } from "./cell-operator";
-import { runCellLoop } from "./cell-loop";
+import { CellKernels, runCellLoop } from "./cell-loop";
 import { cellRootPlan, checkCoveredNodes } from "./cell-roots";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
-import type { KernelProgram } from "./kernel-program";
 
 export function generateMultiAggregate(dag: FusionDag, op: FusedOperator): GeneratedOperator {
   if (op.roots.length === 0) throw new UnsupportedOperator(`magg operator ${op.id} has no roots`);
   const roots = op.roots.map((root) => cellRootPlan(dag, op, root, false));
   checkCoveredNodes(dag, op);
-  const programs: KernelProgram[] = [];
+  const kernels = new CellKernels();
   return {
     template: "magg",
     roots: op.roots,
     covered: op.covered,
     inputs: op.inputs,
-    programs,
-    run: (valueOf) => runCellLoop(dag, op, roots, valueOf, (p) => recordProgram(programs, p)),
+    programs: kernels.programs,
+    run: (valueOf) => runCellLoop(dag, op, roots, valueOf, kernels),
   };
 }

@@ -15,6 +15,7 @@ import { DataFileError } from "./data-file-error";
 import { allocateDenseValues, MAX_DENSE_CELLS } from "./dense-buffer";
 import type { DenseMatrixData } from "./matrix-data";
 import { parseNumber, quoted } from "./text-values";
+import { copyF64 } from "../matrix/kernel-memory";
 
 export interface CsvReadOptions {
   /** Names the file in errors. */
@@ -83,7 +84,8 @@ export function parseCsvMatrix(text: string, options: CsvReadOptions): DenseMatr
   if (options.rows !== undefined && rows !== options.rows) {
     throw new DataFileError(`${source} declares ${options.rows} rows, but the file has ${rows}`, { file, code: "mismatch" });
   }
-  if (values.length !== rows * cols) values = values.slice(0, rows * cols);
+  // A copy in kernel memory (slice() would give an ordinary array).
+  if (values.length !== rows * cols) values = copyF64(values, 0, rows * cols);
   return { format: "dense", rows, cols, values };
 }
 

@@ -4,6 +4,7 @@
  * holds or the allocation fails.
  */
 import { DataFileError } from "./data-file-error";
+import { allocateF64 } from "../matrix/kernel-memory";
 
 /** The most cells a dense matrix read from a file may have (2^31 − 1, about 16 GiB of doubles). */
 export const MAX_DENSE_CELLS = 2 ** 31 - 1;
@@ -14,7 +15,7 @@ export function allocateDenseValues(rows: number, cols: number, file: string): F
     new DataFileError(`a dense ${rows} x ${cols} matrix (${cells} cells, ${formatBytes(cells * 8)}) is too large to read`, { file, code: "too-large" });
   if (cells > MAX_DENSE_CELLS) throw refuse();
   try {
-    return new Float64Array(cells);
+    return allocateF64(cells);
   } catch (error) {
     if (error instanceof RangeError) throw refuse();
     throw error;

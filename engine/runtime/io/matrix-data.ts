@@ -8,8 +8,10 @@
  *   no explicit zeros (NaN is a non-zero, as in SystemDS); `colIdx` and
  *   `values` may be longer than rowPtr[rows] (spare capacity of a runtime
  *   CsrMatrix), so code reads them within rowPtr's bounds only.
- * Indices are 0-based here; files are 1-based.
+ * Indices are 0-based here; files are 1-based. Conversions allocate in kernel
+ * memory (shared when large), as the runtime's own matrices.
  */
+import { allocateF64, allocateI32, csrShared } from "../matrix/kernel-memory";
 
 export interface DenseMatrixData {
   format: "dense";
@@ -82,7 +84,7 @@ export function forEachNonZero(data: MatrixData, visit: (i: number, j: number, v
 
 export function toDenseMatrixData(data: MatrixData): DenseMatrixData {
   if (data.format === "dense") return data;
-  const values = new Float64Array(data.rows * data.cols);
+  const values = allocateF64(data.rows * data.cols);
   forEachNonZero(data, (i, j, v) => {
     values[i * data.cols + j] = v;
   });
@@ -92,9 +94,10 @@ export function toDenseMatrixData(data: MatrixData): DenseMatrixData {
 export function toCsrMatrixData(data: MatrixData): CsrMatrixData {
   if (data.format === "csr") return data;
   const nnz = matrixDataNnz(data);
-  const rowPtr = new Int32Array(data.rows + 1);
-  const colIdx = new Int32Array(nnz);
-  const values = new Float64Array(nnz);
+  const shared = csrShared(data.rows, nnz);
+  const rowPtr = allocateI32(data.rows + 1, shared);
+  const colIdx = allocateI32(nnz, shared);
+  const values = allocateF64(nnz, shared);
   let k = 0;
   for (let i = 0, at = 0; i < data.rows; i++) {
     for (let j = 0; j < data.cols; j++, at++) {

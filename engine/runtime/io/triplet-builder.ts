@@ -7,6 +7,7 @@
  */
 import { DataFileError } from "./data-file-error";
 import type { CsrMatrixData } from "./matrix-data";
+import { allocateF64, allocateI32, csrShared } from "../matrix/kernel-memory";
 
 export class TripletBuilder {
   private rowIndex: Int32Array;
@@ -56,11 +57,12 @@ export class TripletBuilder {
     const next = start.slice(0, rows);
     for (let k = 0; k < count; k++) order[next[rowIndex[k]!]!++] = k;
 
-    const rowPtr = new Int32Array(rows + 1);
     let nnz = 0;
     for (let k = 0; k < count; k++) if (this.value[k] !== 0) nnz++;
-    const colIdx = new Int32Array(nnz);
-    const values = new Float64Array(nnz);
+    // In kernel memory (shared when large), as the runtime's own matrices.
+    const rowPtr = allocateI32(rows + 1, csrShared(rows, nnz));
+    const colIdx = allocateI32(nnz, csrShared(rows, nnz));
+    const values = allocateF64(nnz, csrShared(rows, nnz));
     let out = 0;
     for (let i = 0; i < rows; i++) {
       const from = start[i]!;
