@@ -220,51 +220,61 @@ class RowKernelBuilder {
     const k = widthOf(right.code);
     if (left.kind === "rowT") {
       const m = widthOf(left.code);
-      const slots = this.text.accumulators(m * k, 0, "sum");
-      this.results.push({ kind: "product", root, rows: m, cols: k, start: slots.start });
-      this.outerProductAdd(left.code, this.dense(right.code), slots.base, k);
+      const start = this.text.accInit.length;
+      const local = this.text.localSums(m * k);
+      this.results.push({ kind: "product", root, rows: m, cols: k, start });
+      this.outerProductAdd(left.code, this.dense(right.code), local, k);
       return true;
     }
     if (left.kind === "whole" && left.value.kind === "matrix" && left.value.matrix.cols === this.rows) {
       const c = toDense(left.value.matrix);
-      const slots = this.text.accumulators(c.rows * k, 0, "sum");
-      this.results.push({ kind: "product", root, rows: c.rows, cols: k, start: slots.start });
+      const start = this.text.accInit.length;
+      const local = this.text.localSums(c.rows * k);
+      this.results.push({ kind: "product", root, rows: c.rows, cols: k, start });
       const arr = this.text.array(c.data);
       const column = this.text.name("cc");
       // Column i of C, one number per row of C (stride: the main input's rows).
       this.text.body.push(`for (let r = 0; r < ${this.text.width(c.rows)}; r++) {`, `  const ${column} = ${arr}[r * ${this.text.width(this.rows)} + i];`);
-      this.text.body.push(`  ${this.axpy(this.dense(right.code), column, `${slots.base} + r * ${this.text.width(k)}`)}`, "}");
+      this.text.body.push(`  ${this.axpy(this.dense(right.code), column, local, `r * ${this.text.width(k)}`)}`, "}");
       this.work += c.rows * k;
       return true;
     }
     return false;
   }
 
-  /** acc[base + j k + c] += A_ij B_ic over A's cells (its stored cells when sparse). */
-  private outerProductAdd(a: RowVectorCode, b: DenseOrScalar, base: string, k: number): void {
+  /** g[j k + c] += A_ij B_ic over A's cells (its stored cells when sparse), g a local accumulator array. */
+  private outerProductAdd(a: RowVectorCode, b: DenseOrScalar, g: string, k: number): void {
     this.work += cellsVisited(a) * k;
-    const row = (j: string) => (k === 1 ? `${base} + ${j}` : `${base} + ${j} * ${this.text.width(k)}`);
+    const row = (j: string) => (k === 1 ? j : `${j} * ${this.text.width(k)}`);
     if (a.kind === "sparse") {
-      this.text.body.push(`for (let p = ${a.start}; p < ${a.end}; p++) {`, `  const x = ${a.vals}[p];`, `  ${this.axpy(b, "x", row(`${a.idx}[p]`))}`, "}");
+      this.text.body.push(`for (let p = ${a.start}; p < ${a.end}; p++) {`, `  const x = ${a.vals}[p];`, `  ${this.axpy(b, "x", g, row(`${a.idx}[p]`))}`, "}");
       return;
     }
     if (a.kind === "scalar") {
-      this.text.body.push(this.axpy(b, `(${a.expr})`, base));
+      this.text.body.push(this.axpy(b, `(${a.expr})`, g, "0"));
       return;
     }
     if (b.kind === "scalar") {
-      // The column-vector case t(X) %*% r: one axpy of the row.
+      // The column-vector case t(X) %*% r: one axpy of the row, unrolled by four.
       const r = this.text.name("r");
-      this.text.body.push(`const ${r} = ${b.expr};`, `for (let j = 0; j < ${a.widthName}; j++) acc[${base} + j] += ${elementAt(a, "j")} * ${r};`);
+      const add = (j: string) => `${g}[${j}] += ${elementAt(a, j)} * ${r};`;
+      this.text.body.push(
+        `const ${r} = ${b.expr};`,
+        "{",
+        "  let j = 0;",
+        `  for (; j + 3 < ${a.widthName}; j += 4) { ${add("j")} ${add("j + 1")} ${add("j + 2")} ${add("j + 3")} }`,
+        `  for (; j < ${a.widthName}; j++) ${add("j")}`,
+        "}",
+      );
       return;
     }
-    this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", row("j"))}`, "}");
+    this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", g, row("j"))}`, "}");
   }
 
-  /** acc[at + c] += x * b_c over b's cells. */
-  private axpy(b: DenseOrScalar, x: string, at: string): string {
-    if (b.kind === "scalar") return `acc[${at}] += ${x} * ${b.expr};`;
-    return `{ const q = ${at}; for (let c = 0; c < ${b.widthName}; c++) acc[q + c] += ${x} * ${elementAt(b, "c")}; }`;
+  /** g[at + c] += x * b_c over b's cells. */
+  private axpy(b: DenseOrScalar, x: string, g: string, at: string): string {
+    if (b.kind === "scalar") return `${g}[${at}] += ${x} * ${b.expr};`;
+    return `{ const q = ${at}; for (let c = 0; c < ${b.widthName}; c++) ${g}[q + c] += ${x} * ${elementAt(b, "c")}; }`;
   }
 
   // ---- per-row values ----

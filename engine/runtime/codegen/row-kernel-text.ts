@@ -21,6 +21,8 @@ export class RowKernelText {
   readonly body: string[] = [];
   /** For a skipped row (sparse-safe binding, empty row of the main input). */
   readonly skipped: string[] = [];
+  /** After the last row of the range. */
+  private readonly epilogue: string[] = [];
   private readonly widthNames = new Map<number, string>();
   private count = 0;
 
@@ -87,11 +89,24 @@ export class RowKernelText {
     return { base: this.integer(start), start };
   }
 
+  /**
+   * Sum accumulator slots updated through a local array of the call (the
+   * engine optimizes a local Float64Array better than the `acc` argument),
+   * added into `acc` after the range's last row. Returns the local's name.
+   */
+  localSums(count: number): string {
+    const { base } = this.accumulators(count, 0, "sum");
+    const local = this.name("g");
+    this.prologue.push(`const ${local} = new Float64Array(${this.width(count)});`);
+    this.epilogue.push(`for (let k = 0; k < ${this.width(count)}; k++) acc[${base} + k] += ${local}[k];`);
+    return local;
+  }
+
   /** The kernel: `function (a, s, r0, r1, acc, out)` over rows [r0, r1). `skipTest` is the condition of a skipped row (or undefined). */
   program(skipTest: string | undefined): KernelProgram {
     const lines = ["function (a, s, r0, r1, acc, out) {", ...indent(this.prologue, 1), "  for (let i = r0; i < r1; i++) {", ...indent(this.header, 2)];
     if (skipTest !== undefined) lines.push(`    if (${skipTest}) {`, ...indent(this.skipped, 3), "      continue;", "    }");
-    lines.push(...indent(this.body, 2), "  }", "}");
+    lines.push(...indent(this.body, 2), "  }", ...indent(this.epilogue, 1), "}");
     return { source: lines.join("\n") };
   }
 }

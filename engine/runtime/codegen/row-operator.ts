@@ -11,16 +11,24 @@
 import type { FusionDag } from "../../fusion";
 import type { FusedOperator } from "../../fusion/types";
 import type { Value } from "../interpreter/values";
+import { allocateF64 } from "../matrix/kernel-memory";
 import { callOperandOrder } from "../fused/call-arguments";
 import { nodeLabel } from "../fused/fused-error";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
 import type { KernelProgram } from "./kernel-program";
 import { runKernel } from "./kernel-runner";
-import { buildRowKernel } from "./row-kernel-builder";
+import { buildRowKernel, type RowKernelPlan } from "./row-kernel-builder";
 import { rootValue } from "./row-results";
 
 /** Node kinds a Row kernel computes (per row or, when they do not depend on the row, once before it runs). */
 const ROW_NODE_KINDS: ReadonlySet<string> = new Set(["literal", "binary", "unary", "aggregate", "matmul", "transpose", "call", "cbind", "cast"]);
+
+/** Runs of generated Row operators so far: with a kernel, and refused at run time (UnsupportedOperator: their nodes then run unfused). */
+const runs = { kernels: 0, unsupported: 0 };
+
+export function rowOperatorRuns(): { kernels: number; unsupported: number } {
+  return { ...runs };
+}
 
 export function generateRowOperator(dag: FusionDag, op: FusedOperator): GeneratedOperator {
   checkRowOperator(dag, op);
@@ -33,10 +41,18 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
     inputs: op.inputs,
     run(valueOf: (node: number) => Value): ReadonlyMap<number, Value> {
       const inputs = new Map<number, Value>(op.inputs.map((node) => [node, valueOf(node)]));
-      const plan = buildRowKernel(dag, op, inputs);
+      let plan: RowKernelPlan;
+      try {
+        plan = buildRowKernel(dag, op, inputs);
+      } catch (error) {
+        if (error instanceof UnsupportedOperator) runs.unsupported++;
+        throw error;
+      }
+      runs.kernels++;
       const program = plan.text.program(plan.skipTest);
       if (!programs.some((p) => p.source === program.source)) programs.push(program);
-      const output = new Float64Array(plan.rows * plan.outputWidth);
+      // Large outputs in shared memory, so the runner can split the rows over threads.
+      const output = allocateF64(plan.rows * plan.outputWidth);
       const accumulators = plan.text.accInit.length > 0 ? { init: Float64Array.from(plan.text.accInit), combine: plan.text.accCombine } : undefined;
       const acc = runKernel({
         program,

@@ -10,6 +10,7 @@ import { double, type Value } from "../interpreter/values";
 import { transpose } from "../kernels/transpose";
 import { DenseMatrix } from "../matrix/dense-matrix";
 import { settleFormat } from "../matrix/format";
+import { allocateF64 } from "../matrix/kernel-memory";
 
 export type RowRootResult =
   | { readonly kind: "whole"; readonly root: number; readonly value: Value }
@@ -61,7 +62,7 @@ export function rootValue(result: RowRootResult, output: Float64Array, rows: num
 }
 
 function columnBand(output: Float64Array, rows: number, stride: number, offset: number, width: number): Float64Array {
-  const band = new Float64Array(rows * width);
+  const band = allocateF64(rows * width);
   for (let i = 0; i < rows; i++) band.set(output.subarray(i * stride + offset, i * stride + offset + width), i * width);
   return band;
 }
