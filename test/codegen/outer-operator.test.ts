@@ -109,6 +109,11 @@ describe("generated Outer operators over special drivers and factors (operators 
     ["rank 1", data({ rank: 1 }), "sparse"],
     ["rank 7 (not a multiple of the four accumulators)", data({ rank: 7 }), "sparse"],
   ];
+  it("a product read through a transpose over a square driver (one dot product per cell)", () => {
+    const square = `${data()}\nQ = rand(rows=300, cols=300, min=-1, max=1, sparsity=0.05, seed=13)\nP = rand(rows=300, cols=5, seed=14)\nT = rand(rows=300, cols=5, seed=15)`;
+    assertHandBuiltEqual(square, "R = Q * t(P %*% t(T))\nprint(toString(R[1:3,1:3]))", "Q * t(P %*% t(T))", "Q", "sparse");
+    assertHandBuiltEqual(square, "s = sum(Q * (P %*% t(T)) * t(P %*% t(T)))\nprint(s)", "sum(Q * (P %*% t(T)) * t(P %*% t(T)))", "Q", "sparse");
+  });
   for (const [what, dataText, format] of cases) {
     it(what, () => {
       for (const [computation, root, main] of computations) assertHandBuiltEqual(dataText, computation, root, main, format);

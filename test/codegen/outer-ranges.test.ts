@@ -1,13 +1,14 @@
 // Generated Outer kernels split over row ranges give the single-range
 // result: row-partitioned outputs (cell-wise values, W %*% V) identical,
 // accumulated results (sums, t(W) %*% U) equal to 1e-12 relative; on the
-// calling thread in three ranges and on worker threads (ranges handed to
-// a pool of two workers, counted).
+// calling thread in several ranges and with a pool of two workers (which
+// chunks the workers claim depends on the machine's load: the result must
+// not).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { buildOuterKernel } from "../../engine/runtime/codegen/outer-kernel";
 import { outerRoots } from "../../engine/runtime/codegen/outer-roots";
-import { runKernelOn } from "../../engine/runtime/codegen/kernel-runner";
+import { rangeCount, runKernelOn } from "../../engine/runtime/codegen/kernel-runner";
 import { helpersSource } from "../../engine/runtime/codegen/kernel-helpers-source";
 import { KernelThreadPool } from "../../engine/runtime/codegen/kernel-thread-pool";
 import { valueDifference } from "../../engine/runtime/fused";
@@ -34,7 +35,7 @@ before(async () => {
 after(() => pool.close());
 
 /** The root's value computed by its generated kernel on `threads` ranges (workers from `withPool`). */
-function rootValue(root: string, threads: number, withPool: boolean): { value: Value; unfused: Value; workPerRow: number } {
+function rootValue(root: string, threads: number, withPool: boolean): { value: Value; unfused: Value; ranges: number } {
   const checked = prepareBlock(DATA, `R = ${root}\nprint(toString(R))`);
   const op = handOperator(checked.block, { template: "outer", roots: [root], main: "W", sparseSafe: true });
   const inputs = new Map<number, Value>(op.inputs.map((n) => [n, checked.unfused.value(n)]));
@@ -44,21 +45,19 @@ function rootValue(root: string, threads: number, withPool: boolean): { value: V
   const acc = runKernelOn(kernel.call, { threads, pool: withPool ? pool : undefined });
   const value = kernel.finish(acc);
   kernel.release();
-  return { value, unfused: checked.unfused.value(op.roots[0]!), workPerRow: kernel.call.workPerRow };
+  return { value, unfused: checked.unfused.value(op.roots[0]!), ranges: rangeCount(kernel.call, threads) };
 }
 
 describe("generated Outer kernels over row ranges", () => {
   for (const root of ROOTS) {
-    it(`${root}: three ranges on the calling thread, three ranges with two workers`, () => {
+    it(`${root}: one range, several on the calling thread, several with two workers`, () => {
       const one = rootValue(root, 1, false);
-      assert.ok(900 * one.workPerRow >= 1 << 18, "the call is large enough to be split");
       assert.equal(valueDifference(one.value, one.unfused, SPLIT), undefined, "one range equals the unfused value");
       const split = rootValue(root, 3, false);
-      assert.equal(valueDifference(split.value, one.value, SPLIT), undefined, "three ranges on the calling thread");
-      const dispatched = pool.dispatched;
+      assert.ok(split.ranges > 1, `the call is large enough to be split (${split.ranges} ranges)`);
+      assert.equal(valueDifference(split.value, one.value, SPLIT), undefined, "ranges on the calling thread");
       const threaded = rootValue(root, 3, true);
-      assert.equal(pool.dispatched - dispatched, 2, "two of the three ranges ran on workers");
-      assert.equal(valueDifference(threaded.value, one.value, SPLIT), undefined, "three ranges on worker threads");
+      assert.equal(valueDifference(threaded.value, one.value, SPLIT), undefined, `ranges with workers (${pool.chunksRunByWorkers} chunks run by workers so far)`);
     });
   }
 });

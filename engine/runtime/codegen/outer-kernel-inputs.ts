@@ -11,8 +11,11 @@
  * - CSR matrices of the driver's shape: walked along the driver's row
  *   (both visit a row's columns in increasing order), transposed first
  *   when read through a transpose;
- * - the factors of a low-rank product: dense rows of length k, read as a
- *   dot product with four independent accumulators.
+ * - the factors of a low-rank product: dense rows of length k. The product
+ *   at the driver's cell (i, j) is computed per row of the driver, for all
+ *   its visited cells at once (outer-dot-code.ts: U_i read once for four
+ *   rows of V), into a scratch array read per cell; read anywhere else
+ *   (through a transpose, broadcast) it is one dot product per cell.
  */
 import type { Value } from "../interpreter/values";
 import { num } from "../interpreter/operations";
@@ -22,6 +25,16 @@ import type { CsrMatrix } from "../matrix/csr-matrix";
 import type { DenseMatrix } from "../matrix/dense-matrix";
 import type { KernelArray } from "./kernel-program";
 import { UnsupportedOperator } from "./generated-operator";
+import { DOT_FUNCTION, ROW_DOTS_FUNCTION } from "./outer-dot-code";
+
+/** The visited cells of the current driver row as the kernel lists them: columns `cols[from .. to)`, the current one at `q` from `from`. */
+export interface DriverRowCells {
+  cols: string;
+  from: string;
+  to: string;
+  /** An upper bound of `to - from` over the rows (the row scratch arrays' length). */
+  longest: string;
+}
 
 export class OuterKernelInputs {
   readonly arrays: KernelArray[] = [];
@@ -30,8 +43,12 @@ export class OuterKernelInputs {
   readonly header: string[] = [];
   /** Statements at the start of each driver row (`i` known). */
   readonly rowPrologue: string[] = [];
-  /** Statements at the start of each visited cell (`i`, `j` known), before the cell expression. */
+  /** Statements per driver row after its visited cells are listed (the row's low-rank products). */
+  readonly rowDots: string[] = [];
+  /** Statements at the start of each visited cell (`i`, `j`, `q` known), before the cell expression. */
   readonly cellPrologue: string[] = [];
+  /** How the driver loop lists a row's visited cells (set by the kernel before any product is read). */
+  rowCells: DriverRowCells | undefined;
   private readonly names = new Map<string, string>();
   /** Dense copies made for this run (CSR vectors and factors, transposes), released after it. */
   private readonly temporaries: [DenseMatrix, Matrix][] = [];
@@ -128,29 +145,43 @@ export class OuterKernelInputs {
   }
 
   /**
-   * The dot product of row `row` of factor `left` and row `col` of factor
-   * `right` (both dense row-major with `k` columns): a call of the
-   * kernel's `dot` (four independent accumulators), declared once.
+   * The product of row `row` of factor `left` and row `col` of factor
+   * `right` (both dense row-major with `k` columns): at the driver's cell
+   * (i, j), from the row's scratch array filled once per row by
+   * `rowDots`; elsewhere a call of the per-cell `dot`.
    */
-  dot(left: string, right: string, k: string, row: string, col: string): string {
+  product(left: string, right: string, k: string, row: string, col: string): string {
+    const cells = this.rowCells;
+    if (row !== "i" || col !== "j" || cells === undefined) return this.dot(left, right, k, row, col);
+    return this.once(`row dots ${left} ${right} ${k}`, () => {
+      this.once("rowDots", () => {
+        this.header.push(...ROW_DOTS_FUNCTION);
+        return "rowDots";
+      });
+      const scratch = `rd${this.counter++}`;
+      this.header.push(`const ${scratch} = new Float64Array(${cells.longest});`);
+      this.rowDots.push(`rowDots(${left}, ${this.factorRow(k)}, ${right}, ${cells.cols}, ${cells.from}, ${cells.to}, ${k}, ${scratch});`);
+      return `${scratch}[q]`;
+    });
+  }
+
+  /** One dot product per cell (four independent accumulators). */
+  private dot(left: string, right: string, k: string, row: string, col: string): string {
     this.once("dot", () => {
       this.header.push(...DOT_FUNCTION);
       return "dot";
     });
-    const k4 = this.once(`k4 ${k}`, () => {
-      const name = `k4_${this.counter++}`;
-      this.header.push(`const ${name} = ${k} - (${k} & 3);`);
+    const offset = (index: string) => (index === "i" ? this.factorRow(k) : `${index} * ${k}`);
+    return `dot(${left}, ${offset(row)}, ${right}, ${offset(col)}, ${k})`;
+  }
+
+  /** The offset of row i in a factor with `k` columns, once per driver row. */
+  private factorRow(k: string): string {
+    return this.once(`factor row ${k}`, () => {
+      const name = `fo${this.counter++}`;
+      this.rowPrologue.push(`const ${name} = i * ${k};`);
       return name;
     });
-    const offset = (index: string) =>
-      index !== "i"
-        ? `${index} * ${k}`
-        : this.once(`factor row ${k}`, () => {
-            const name = `fo${this.counter++}`;
-            this.rowPrologue.push(`const ${name} = i * ${k};`);
-            return name;
-          });
-    return `dot(${left}, ${offset(row)}, ${right}, ${offset(col)}, ${k}, ${k4})`;
   }
 
   private once(key: string, make: () => string): string {
@@ -161,13 +192,3 @@ export class OuterKernelInputs {
     return name;
   }
 }
-
-/** Σ L[lo + u] · R[ro + u] for u < k, in four interleaved partial sums (k4 = k rounded down to a multiple of 4). */
-const DOT_FUNCTION = [
-  "function dot(L, lo, R, ro, k, k4) {",
-  "  let u0 = 0, u1 = 0, u2 = 0, u3 = 0, u = 0;",
-  "  for (; u < k4; u += 4) { u0 += L[lo + u] * R[ro + u]; u1 += L[lo + u + 1] * R[ro + u + 1]; u2 += L[lo + u + 2] * R[ro + u + 2]; u3 += L[lo + u + 3] * R[ro + u + 3]; }",
-  "  for (; u < k; u++) u0 += L[lo + u] * R[ro + u];",
-  "  return (u0 + u1) + (u2 + u3);",
-  "}",
-];

@@ -2,8 +2,10 @@
  * One Outer kernel: the skeleton of SystemDS's SpoofOuterProduct for one
  * root of an Outer operator, over the rows i in [r0, r1) of the driver X:
  *
- *     for each non-zero (i, j) of X            (CSR: row i's entries; dense: its non-zero cells)
- *       w = W(i, j)                            (the cell expression; U %*% t(V) as dot(U_i, V_j))
+ *     list row i's non-zeros j                 (CSR: row i's entries; dense: its non-zero cells)
+ *     dots of U_i with V_j for all of them     (outer-dot-code.ts: U_i shared by four j at a time)
+ *     for each non-zero (i, j) of the row
+ *       w = W(i, j)                            (the cell expression, reading the row's dots)
  *       cells:   out[p] = w                    (X's pattern, zeros dropped afterwards)
  *       sum:     Kahan-add w (or w^2) into acc
  *       product: Y_i += w B'_j into out rows   (row-partitioned)  or
@@ -69,7 +71,7 @@ export function buildOuterKernel(
     const [l, r] = dag.nodes[node]!.inputs as [number, number];
     const k = shapes.get(l)?.cols ?? 0;
     rank += k;
-    return io.dot(factorRows(l, false), factorRows(r, true), io.scalar(`rank ${node}`, () => k), row, col);
+    return io.product(factorRows(l, false), factorRows(r, true), io.scalar(`rank ${node}`, () => k), row, col);
   };
   const code = new CellCode({
     dag,
@@ -87,7 +89,9 @@ export function buildOuterKernel(
     ...code.invariant.map(indent(1)),
     ...result.before.map(indent(1)),
     "  for (let i = r0; i < r1; i++) {",
+    ...loop.rowStart.map(indent(2)),
     ...io.rowPrologue.map(indent(2)),
+    ...io.rowDots.map(indent(2)),
     ...code.row.map(indent(2)),
     ...result.row.map(indent(2)),
     `    ${loop.open}`,
@@ -114,7 +118,9 @@ export function buildOuterKernel(
 }
 
 interface LoopCode {
-  /** Opens the loop over row i's non-zeros, defining `j` and `x` (and `p` or `xb` for the position). */
+  /** Statements listing row i's visited cells. */
+  rowStart: string[];
+  /** Opens the loop over them, defining `j`, `x` and `q` (the cell's place in the row's list; for a CSR driver also `p`, its position). */
   open: string;
 }
 
@@ -122,13 +128,30 @@ function csrDriverLoop(io: OuterKernelInputs, x: CsrMatrix): LoopCode {
   const ptr = io.array("driver rowPtr", () => x.rowPtr);
   const idx = io.array("driver colIdx", () => x.colIdx);
   const val = io.array("driver values", () => x.values);
-  return { open: `for (let p = ${ptr}[i], pe = ${ptr}[i + 1]; p < pe; p++) { const j = ${idx}[p]; const x = ${val}[p];` };
+  const longest = io.scalar("driver longest row", () => longestRow(x));
+  io.rowCells = { cols: idx, from: "p0", to: "p1", longest };
+  return {
+    rowStart: [`const p0 = ${ptr}[i], p1 = ${ptr}[i + 1];`],
+    open: `for (let p = p0; p < p1; p++) { const q = p - p0; const j = ${idx}[p]; const x = ${val}[p];`,
+  };
 }
 
 function denseDriverLoop(io: OuterKernelInputs, data: Float64Array, cols: number): LoopCode {
   const d = io.array("driver dense", () => data);
   const n = io.scalar("driver cols", () => cols);
-  return { open: `const xb = i * ${n}; for (let j = 0; j < ${n}; j++) { const x = ${d}[xb + j]; if (x === 0) continue;` };
+  io.header.push(`const JJ = new Int32Array(${n});`);
+  io.rowCells = { cols: "JJ", from: "0", to: "nc", longest: n };
+  return {
+    // The row's non-zero cells (NaN included) listed first: only they are visited.
+    rowStart: [`const xb = i * ${n}; let nc = 0;`, `for (let j = 0; j < ${n}; j++) if (${d}[xb + j] !== 0) JJ[nc++] = j;`],
+    open: `for (let q = 0; q < nc; q++) { const j = JJ[q]; const x = ${d}[xb + j];`,
+  };
+}
+
+function longestRow(x: CsrMatrix): number {
+  let longest = 0;
+  for (let i = 0; i < x.rows; i++) longest = Math.max(longest, x.rowPtr[i + 1]! - x.rowPtr[i]!);
+  return longest;
 }
 
 interface ConsumeContext {
