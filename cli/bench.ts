@@ -2,8 +2,11 @@
  * `dml bench [SUITE] [--json] [--quick]`: runs one benchmark suite, or all
  * of them. `--quick` runs the suites that have sizes (fusion's kernel
  * cases, e2e) on tiny data: for tests and a first look, not for ratios.
+ * `dml bench calibrate --apply-observed` folds the runs' observed
+ * corrections into the machine constants.
  */
 import { runCalibrateBench } from "./bench-calibrate";
+import { applyObservedCalibration } from "./calibrate-observed";
 import { runEstimatorsBench } from "./bench-estimators";
 import { formatEstimatorsReport } from "./bench-estimators-table";
 import { runE2eBench, QUICK_E2E_SIZES } from "./bench-e2e";
@@ -18,7 +21,7 @@ import { formatTargetReport } from "./bench-target-report";
 import { out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
-export const benchUsage = "dml bench [SUITE] [--json] [--quick]";
+export const benchUsage = "dml bench [SUITE] [--json] [--quick] [--apply-observed]";
 
 export interface BenchOptions {
   /** Tiny sizes (suites with sizes only). */
@@ -45,9 +48,16 @@ const reports: Record<string, (rows: readonly BenchRow[]) => string> = {
 };
 
 export async function bench(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml bench", args, { flags: ["--json", "--quick"] });
+  const parsed = parseArgs("dml bench", args, { flags: ["--json", "--quick", "--apply-observed"] });
   if (parsed.positionals.length > 1) throw new UsageError("dml bench: at most one SUITE");
   const chosen = parsed.positionals[0];
+  if (parsed.flags.has("--apply-observed")) {
+    // Folds the runs' observed corrections into the constants instead of measuring (cli/calibrate-observed.ts).
+    if (chosen !== "calibrate") throw new UsageError("dml bench: --apply-observed goes with the calibrate suite: dml bench calibrate --apply-observed");
+    const rows = applyObservedCalibration();
+    out(parsed.flags.has("--json") ? JSON.stringify(rows, null, 2) : formatBenchTable(rows));
+    return rows.some((r) => r.failed === true) ? 1 : 0;
+  }
   if (chosen !== undefined && !(chosen in benchSuites)) {
     throw new UsageError(`dml bench: unknown suite '${chosen}' (suites: ${Object.keys(benchSuites).join(", ")})`);
   }

@@ -1,17 +1,23 @@
-/** `dml run --timings`: per block, the plan that ran and its estimated vs measured time. */
-import type { BlockTiming } from "../engine/execution";
+/**
+ * `dml run --timings`: per block, the plan that ran and its estimated vs
+ * measured time (engine/execution/block-report.ts), and the operation
+ * farthest from its estimate on the line after it; `--json`: the reports
+ * as the field `blocks`.
+ */
+import { blockRatio, type BlockReport } from "../engine/execution";
 
-export function timingLines(file: string, timings: readonly BlockTiming[]): string[] {
-  return timings.map((t) => {
-    const where = `${file}:${t.range.start.line + 1}`;
-    const ratio = t.estimatedSeconds > 0 ? t.measuredSeconds / t.estimatedSeconds : NaN;
-    const plan = [`${t.rewrites} rewritten`, `${t.fusedOperators} fused`, ...(t.unfused.length > 0 ? [`${t.unfused.length} unfused`] : [])].join(", ");
-    return `${where}: ${t.runs} run${t.runs === 1 ? "" : "s"}, estimated ${ms(t.estimatedSeconds)}, measured ${ms(t.measuredSeconds)}${Number.isFinite(ratio) ? ` (${ratio.toFixed(1)}x)` : ""}; ${t.mode}: ${plan}; compiled ${t.compilations}x in ${t.compileMs.toFixed(1)} ms`;
+export function timingLines(file: string, reports: readonly BlockReport[]): string[] {
+  return reports.flatMap((r) => {
+    const where = `${file}:${r.startLine + 1}`;
+    const ratio = blockRatio(r);
+    const plan = [`${r.rewrites} rewritten`, `${r.fusedOperators} fused`, ...(r.unfused.length > 0 ? [`${r.unfused.length} unfused`] : [])].join(", ");
+    const line = `${where}: ${r.runs} run${r.runs === 1 ? "" : "s"}, estimated ${ms(r.estimatedSeconds)}, measured ${ms(r.measuredSeconds)}${Number.isFinite(ratio) ? ` (${ratio.toFixed(1)}x)` : ""}; ${r.mode}: ${plan}; compiled ${r.compilations}x in ${r.compileMs.toFixed(1)} ms`;
+    return r.worst ? [line, `  worst operation: ${r.worst}`] : [line];
   });
 }
 
-export function timingJson(t: BlockTiming): object {
-  return { line: t.range.start.line + 1, ...t };
+export function timingJson(r: BlockReport): object {
+  return { line: r.startLine + 1, ...r };
 }
 
 function ms(seconds: number): string {

@@ -5,8 +5,11 @@
  * default the rewriter's verified plan with the fusion planner's operators
  * as generated kernels; `--plan` runs the other plans, for comparison and
  * for bisecting a wrong result. `--timings` prints, per block, the plan
- * that ran and its estimated vs measured time on standard error (in
- * `--json`, the field `blocks`). Before running, the script (cells 1..N) gets the checks of
+ * that ran, its estimated (this machine's constants and observed
+ * corrections) vs measured time and the operation farthest from its
+ * estimate on standard error (in `--json`, the field `blocks`), and adds
+ * the run's per-operation times to the calibration feedback
+ * (engine/cost/observed-file.ts). Before running, the script (cells 1..N) gets the checks of
  * `dml check` with the same parameters (cli/script-problems.ts): its errors
  * are printed as check prints them and nothing runs (exit 1), as SystemDS
  * validates a whole script before running it; `--no-check` skips this.
@@ -19,7 +22,7 @@
  * loop iteration and function call) with a located "interrupted" error, exit 1.
  */
 import path from "node:path";
-import { DEFAULT_PLAN_MODE, executionSession, isPlanMode, PLAN_MODES } from "../engine/execution";
+import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations } from "../engine/execution";
 import { isolateCell, splitCells } from "../engine/runtime/interpreter";
 import { timingJson, timingLines } from "./block-timings";
 import { err, out, write } from "./output";
@@ -60,8 +63,12 @@ export async function run(args: readonly string[]): Promise<number> {
 
   const printed: string[] = [];
   const startedAt = Date.now();
+  const timings = parsed.flags.has("--timings");
+  // The per-block report (--timings, --json) profiles every operation against this machine's estimate.
+  const profiler = timings || json ? machineProfiler() : undefined;
   const { session, runner } = executionSession({
     plan: planText,
+    ...(profiler ? { profiler } : {}),
     params,
     scriptPath: path.resolve(file),
     workspaceRoot: process.cwd(),
@@ -75,11 +82,15 @@ export async function run(args: readonly string[]): Promise<number> {
     const shown = e.replace(path.resolve(file), file);
     return timedOut ? shown.replace(/: interrupted$/, `: interrupted: the --time-limit of ${limitText} s was reached`) : shown;
   });
+  const profile = profiler?.take() ?? [];
+  const reports = blockReports(runner.blockTimings(), profile);
+  // A finished --timings run feeds the calibration (engine/cost/observed-file.ts).
+  if (profiler && timings && result.ok) recordRunObservations(profiler, profile);
   if (json) {
-    out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables(), plan: planText, blocks: runner.blockTimings().map(timingJson) }, null, 2));
+    out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables(), plan: planText, blocks: reports.map(timingJson) }, null, 2));
   } else {
     for (const e of errors) err(e);
-    if (parsed.flags.has("--timings")) for (const line of timingLines(file, runner.blockTimings())) err(line);
+    if (timings) for (const line of timingLines(file, reports)) err(line);
   }
   return result.ok ? 0 : 1;
 }

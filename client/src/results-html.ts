@@ -1,11 +1,13 @@
 /**
  * The results view's page for one run (plain HTML, no scripts): what was
  * run and how long it took next to the estimate, the printed output, the
- * error, and every session variable with its kind, dims, nnz and sparsity;
+ * error, per block that ran its estimated vs measured time with the plan
+ * that ran and the operation farthest from its estimate, and every session variable with its kind, dims, nnz and sparsity;
  * for each matrix the top-left values, its sparsity pattern (the share of
  * non-zeros per tile) and a heatmap of its values (each tile's mean), as SVG.
  */
 import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
+import { blockRatio, type BlockReport } from "../../engine/execution/block-report";
 import { formatCount, formatDims, formatSparsity, formatValue } from "../../engine/cost/format-number";
 import { estimateNote, type RunEstimateReply } from "./estimate-note";
 import { matrixFigure, patternOpacity } from "./matrix-picture";
@@ -94,6 +96,55 @@ export function valuesSvg(v: VariablePreview): string {
   return figure.replace("</figure>", `<figcaption class="range">mean per square from ${escapeHtml(formatValue(low))} to ${escapeHtml(formatValue(high))}</figcaption></figure>`);
 }
 
+/** Blocks listed in the table (the ones that took longest, shown in source order). */
+export const BLOCKS_SHOWN = 40;
+
+/** `measured / estimated` as `65×` slower or `0.2×` (faster), `—` without an estimate. */
+function ratioText(ratio: number): string {
+  if (!Number.isFinite(ratio)) return "—";
+  return ratio >= 10 ? `${Math.round(ratio)}×` : `${ratio.toFixed(ratio >= 1 ? 1 : 2)}×`;
+}
+
+function planText(b: BlockReport): string {
+  const parts = [`${b.rewrites} rewritten`, `${b.fusedOperators} fused`];
+  if (b.unfused.length > 0) parts.push(`${b.unfused.length} unfused`);
+  return parts.join(", ");
+}
+
+/**
+ * Per block that ran: line, runs, estimated, measured, their ratio, the plan
+ * (statements rewritten, fused operators, operators left unfused, with why
+ * in the tooltip), compilations and their time; under the table, for the
+ * blocks whose time was off by BLOCK_OFF_BY_FACTOR or more, the operation farthest
+ * from its estimate.
+ */
+export function blocksHtml(blocks: readonly BlockReport[] | undefined, plan: string | undefined): string {
+  if (!blocks || blocks.length === 0) return "";
+  const shown = [...blocks].sort((a, b) => b.measuredSeconds - a.measuredSeconds).slice(0, BLOCKS_SHOWN).sort((a, b) => a.startLine - b.startLine);
+  const rows = shown
+    .map((b) => {
+      const lines = b.startLine === b.endLine ? `${b.startLine + 1}` : `${b.startLine + 1}-${b.endLine + 1}`;
+      const unfused = b.unfused.length > 0 ? ` title="${escapeHtml(b.unfused.join("\n"))}"` : "";
+      return `<tr><td>${lines}</td><td>${b.runs}</td><td>${formatDuration(b.estimatedSeconds)}</td><td>${formatDuration(b.measuredSeconds)}</td><td>${ratioText(blockRatio(b))}</td><td${unfused}>${escapeHtml(planText(b))}</td><td>${b.compilations}× ${formatDuration(b.compileMs / 1000)}</td></tr>`;
+    })
+    .join("");
+  const more = blocks.length > shown.length ? `<div class="note">${blocks.length - shown.length} more blocks (the ${shown.length} that took longest are shown)</div>` : "";
+  const off = shown.filter((b) => b.worst && offBy(blockRatio(b)) >= BLOCK_OFF_BY_FACTOR && Math.abs(b.measuredSeconds - b.estimatedSeconds) >= BLOCK_OFF_BY_SECONDS);
+  const worst = off.length > 0 ? `<ul id="block-worst">${off.map((b) => `<li>block at line ${b.startLine + 1} (${ratioText(blockRatio(b))}): ${escapeHtml(b.worst!)}</li>`).join("")}</ul>` : "";
+  const title = "estimated: the cost model's time for the plan that ran, with this machine's constants and the corrections observed by earlier runs; measured: the time the block's operations took (compilation excluded)";
+  return `<h3>Blocks${plan ? ` <span class="dims">plan: ${escapeHtml(plan)}</span>` : ""}</h3>
+<table id="blocks" title="${escapeHtml(title)}"><tr><th>line</th><th>runs</th><th>estimated</th><th>measured</th><th>ratio</th><th>plan</th><th>compiled</th></tr>${rows}</table>${more}${worst}`;
+}
+
+/** A block this many times off its estimate (either way) names its operation farthest from its estimate... */
+export const BLOCK_OFF_BY_FACTOR = 3;
+/** ...when the two also differ by this many seconds (microseconds are noise). */
+export const BLOCK_OFF_BY_SECONDS = 1e-3;
+
+function offBy(ratio: number): number {
+  return !Number.isFinite(ratio) ? Infinity : ratio >= 1 ? ratio : 1 / ratio;
+}
+
 /** Escaped text with `code` spans. */
 function codeSpans(text: string): string {
   return text.split("`").map((part, k) => (k % 2 === 1 ? `<code>${escapeHtml(part)}</code>` : escapeHtml(part))).join("");
@@ -105,6 +156,7 @@ export function resultsHtml(page: ResultsPage, cspSource: string): string {
   const estimate = page.estimate ? ` · estimated ${formatDuration(page.estimate.seconds)}${page.estimate.unknown > 0 ? ` (+${page.estimate.unknown} operations of unknown size)` : ""}` : "";
   const estimateTitle = "measured: the run's wall-clock time; estimated: the cost model's time for the operations written in what ran, one pass through loops";
   const note = page.estimate ? estimateNote(reply, page.estimate) : undefined;
+  const planChange = reply.previousPlan && reply.plan ? `<div class="meta" id="plan-change">plan: ${escapeHtml(reply.plan)} (was ${escapeHtml(reply.previousPlan)}; the session's variables were kept)</div>` : "";
   const noteHtml = note
     ? `<div class="meta" id="estimate-note">Why the estimate was off: ${escapeHtml(note.summary)}<ul>${note.reasons.map((r) => `<li>${codeSpans(r)}</li>`).join("")}</ul></div>`
     : "";
@@ -126,10 +178,11 @@ svg.heatmap .positive { fill: var(--vscode-charts-red, #f14c4c); } svg.heatmap .
 svg text { fill: var(--vscode-foreground); font-size: 11px; font-family: var(--vscode-font-family); } svg text.title { font-size: 12px; } svg text.axis, svg text.note { fill: var(--vscode-descriptionForeground); }
 #estimate-note ul { margin: 2px 0 0; padding-left: 18px; }`, `<h2>${escapeHtml(page.title)}</h2>
 <div class="meta" id="status" title="${escapeHtml(estimateTitle)}">${status} in ${formatDuration(reply.ms / 1000)}${estimate}</div>
-${noteHtml}
+${planChange}${noteHtml}
 <h3>Output</h3>
 <pre id="output">${escapeHtml(reply.output.join("\n")) || "(nothing printed)"}</pre>
 ${reply.errors.length > 0 ? `<pre class="error" id="errors">${escapeHtml(reply.errors.join("\n"))}</pre>` : ""}
+${blocksHtml(reply.blocks, reply.plan)}
 <h3>Variables</h3>
 <table id="variables"><tr><th>name</th><th>kind</th><th>size</th></tr>${variables}</table>
 ${matrices}`);

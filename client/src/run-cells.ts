@@ -8,13 +8,15 @@
  * channel, the results view and the Variables view show the session, a
  * runtime error becomes a diagnostic at its line, and the measured sizes of
  * the variables go to the language server, which puts them in place of its
- * estimates. Refused in an untrusted workspace (analysis still works).
+ * estimates. Blocks run the plan of the `dmlLens.run.plan` setting, read at
+ * every run (run-plan-setting.ts). Refused in an untrusted workspace (analysis still works).
  * Each command returns what happened (for tests and other extensions).
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { cellAt, isolateCell, splitCells } from "../../engine/syntax/cells";
+import { runPlanSetting } from "./run-plan-setting";
 import type { ResultsPage } from "./results-html";
 import type { ResultsView } from "./results-view";
 import type { RuntimeClient } from "./runtime-client";
@@ -31,6 +33,9 @@ export interface RunDependencies {
 }
 
 const PROGRESS_AFTER_MS = 500;
+
+/** Blocks that took at least this long name their operation farthest from its estimate in the output channel. */
+const SLOW_BLOCK_SECONDS = 0.1;
 
 export function registerRunCommands(context: vscode.ExtensionContext, deps: RunDependencies): void {
   const channel = vscode.window.createOutputChannel("DML Lens: Run");
@@ -53,7 +58,8 @@ export function registerRunCommands(context: vscode.ExtensionContext, deps: RunD
     channel.appendLine(`▶ ${path.basename(scriptPath)}: ${title}`);
     // `$name` values from the workspace file (dml-lens.json), as the analysis uses them.
     const params = (await deps.client()?.sendRequest<Record<string, string>>("dmlLens/runParameters", { textDocument: { uri: document.uri.toString() } }).catch(() => undefined)) ?? {};
-    const running = deps.runtime.run({ scriptPath, texts, params, ...(folder ? { workspaceRoot: folder } : {}) });
+    const plan = runPlanSetting(vscode.workspace.getConfiguration("dmlLens", document.uri).get<string>("run.plan"));
+    const running = deps.runtime.run({ scriptPath, texts, params, plan, ...(folder ? { workspaceRoot: folder } : {}) });
     const progress = setTimeout(() => {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `DML: running ${title}`, cancellable: true }, (_, token) => {
         token.onCancellationRequested(() => deps.runtime.interrupt());
@@ -68,7 +74,9 @@ export function registerRunCommands(context: vscode.ExtensionContext, deps: RunD
   const report = (document: vscode.TextDocument, reply: RunReply, title: string, lines: { start: number; end: number }): void => {
     for (const line of reply.output) channel.appendLine(line);
     for (const error of reply.errors) channel.appendLine(error);
+    if (reply.previousPlan && reply.plan) channel.appendLine(`plan: ${reply.plan} (was ${reply.previousPlan}; the session's variables are kept)`);
     channel.appendLine(`${reply.ok ? "done" : reply.interrupted ? "interrupted" : "failed"} in ${reply.ms.toFixed(0)} ms`);
+    for (const block of reply.blocks ?? []) if (block.worst && block.measuredSeconds >= SLOW_BLOCK_SECONDS) channel.appendLine(`  block at line ${block.startLine + 1}: farthest from its estimate: ${block.worst}`);
     if (reply.error) {
       const at = new vscode.Position(reply.error.line, reply.error.character);
       const diagnostic = new vscode.Diagnostic(document.lineAt(Math.min(at.line, document.lineCount - 1)).range, `runtime error: ${reply.error.message}`, vscode.DiagnosticSeverity.Error);

@@ -2,9 +2,10 @@
  * Messages between the extension and its runtime worker
  * (runtime-worker.ts): a run of some cells of a script in the script's
  * session, and the reply with what it printed, the error (with its place),
- * the session's variables and the time taken. An interrupt is a flag in
+ * the session's variables, the time taken and the per-block report. An interrupt is a flag in
  * shared memory, not a message: a running cell never reads messages.
  */
+import type { BlockReport, PlanMode } from "../../engine/execution";
 import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
 
 export interface RunRequest {
@@ -16,6 +17,8 @@ export interface RunRequest {
   /** `$name` values. */
   params: Record<string, string>;
   workspaceRoot?: string;
+  /** Which plan the blocks run (the `dmlLens.run.plan` setting; default fused). */
+  plan?: PlanMode;
 }
 
 export interface RuntimeErrorPlace {
@@ -38,6 +41,12 @@ export interface RunReply {
   ms: number;
   /** Milliseconds per top-level statement (0-based lines), when the cell was run statement by statement. */
   statements?: { startLine: number; endLine: number; statement: string; ms: number }[];
+  /** The plan mode the run used. */
+  plan?: PlanMode;
+  /** The session's earlier plan mode, when this run switched it (the setting changed; the variables were kept). */
+  previousPlan?: PlanMode;
+  /** Per block that ran: estimated vs measured time, the plan, the operations farthest from their estimates. */
+  blocks?: BlockReport[];
 }
 
 export type WorkerMessage = { kind: "run"; request: RunRequest } | { kind: "forget"; scriptPath: string };

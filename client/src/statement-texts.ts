@@ -1,6 +1,7 @@
 /**
- * A cell split into its top-level statements, so the runtime worker can time
- * each one: per statement, the cell's text with everything else blanked
+ * A cell split into its top-level statements, so each can be timed (the
+ * runtime worker times them from its operation profile, statement-times.ts;
+ * a test runs them one by one): per statement, the cell's text with everything else blanked
  * before it (newlines kept, so positions in errors stay the script's) and
  * nothing after it. Only for cells the split cannot change: no syntax
  * errors and no function definitions (a call may come before its
@@ -19,7 +20,7 @@ export interface StatementText {
   statement: string;
 }
 
-/** At most this many statements are run one by one (beyond, the cell runs whole). */
+/** At most this many statements are timed (beyond, the cell gets no statement times). */
 export const MAX_TIMED_STATEMENTS = 200;
 
 export function statementTexts(text: string): StatementText[] | undefined {

@@ -43,3 +43,21 @@ export {
 } from "./machine-file";
 export { formatCost, formatCostEstimate, formatQuantity, formatSeconds } from "./format-cost";
 export { formatCount, formatDims, formatFactor, formatSparsity, formatValue } from "./format-number";
+export { fusedOperationClass, isOperationClass, operationClass, OPERATION_CLASSES, type OperationClass } from "./operation-class";
+export {
+  addObservations,
+  constantsKey,
+  correctedSeconds,
+  correctionOf,
+  corrections,
+  emptyObservedTimes,
+  MAX_CORRECTION,
+  MIN_OBSERVATIONS,
+  NO_CORRECTIONS,
+  OBSERVATIONS_KEPT,
+  type Corrections,
+  type Observation,
+  type ObservedTimes,
+} from "./observed-corrections";
+export { loadCorrections, loadObservedTimes, observedFilePath, recordObservations, saveObservedTimes } from "./observed-file";
+export { foldObserved, type FoldResult } from "./observed-fold";

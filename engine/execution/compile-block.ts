@@ -10,7 +10,7 @@ import type { FusedOperator, TemplateType } from "../fusion/types";
 import type { BlockDag } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
 import type { NodeStats } from "../stats/sizes/node-stats";
-import { optimizeBlock } from "../suggest";
+import { DEFAULT_SAVING_THRESHOLDS, optimizeBlock } from "../suggest";
 import { generateOperator, UnsupportedOperator, type GeneratedOperator } from "../runtime/codegen";
 import type { Value } from "../runtime/interpreter";
 import { blockStats } from "./block-stats";
@@ -24,6 +24,9 @@ export interface CompiledBlock {
   stats: readonly NodeStats[];
   /** Fused operators with generated kernels (fused mode). */
   operators: GeneratedOperator[];
+  /** The planner's operator behind each generated one (same order), and the DAG it planned: what the profile estimates them from. */
+  fused: FusedOperator[];
+  planned: FusionDag;
   /** Operators the planner chose that run unfused, because no kernel is generated for them. */
   unfused: { template: TemplateType; reason: string }[];
   /** Statements that run a rewritten plan. */
@@ -48,7 +51,9 @@ export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock
   let dag = input.dag;
   let stats: readonly NodeStats[] = writtenStats;
   let rewrites = 0;
-  if (mode !== "as-written") {
+  // A block cheaper than the smallest saving the rewriter takes cannot get a rewrite: it is not optimized.
+  const writtenSeconds = dagCosts(runRoots(input.dag, writtenStats), []).unfused;
+  if (mode !== "as-written" && writtenSeconds * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
     const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true });
     if (optimized.executable) {
       dag = optimized.executable.dag;
@@ -72,7 +77,7 @@ export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock
     }
   }
   const cost = dagCosts(planned, chosen);
-  return { mode, dag, stats, operators, unfused, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
+  return { mode, dag, stats, operators, fused: chosen, planned, unfused, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
 }
 
 /** The DAG as the fusion planner sees it when every assigned variable and every effect leaves the block. */

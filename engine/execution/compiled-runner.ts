@@ -1,16 +1,19 @@
 /**
  * The interpreter's block runner that executes compiled plans: each basic
  * block is compiled (compile-block.ts) the first time it runs with given
- * live-in sizes and reused after that, across loop iterations and cells,
- * until a live-in value's dims, format or density differ from those the
- * plan was compiled for (dynamic recompilation). Each run is timed beside
- * its estimate.
+ * live-in sizes and reused after that, across loop iterations and cells
+ * (a block is known by its text and place, so a cell run again reuses its
+ * plans), until a live-in value's dims, format or density differ from
+ * those the plan was compiled for (dynamic recompilation). Each run is
+ * timed beside its estimate.
  */
 import type { BlockDag } from "../program/dag-types";
 import type { BasicBlock } from "../program/statement-block";
 import { DagEvaluator, type BlockRunner, type EvalContext, type Value } from "../runtime/interpreter";
+import { textInRange } from "../syntax/ranges";
 import type { BlockTiming } from "./block-timing";
 import { compileBlock, type CompiledBlock } from "./compile-block";
+import type { OperationProfiler } from "./operation-profiler";
 import type { PlanMode } from "./plan-mode";
 import { valueSignature } from "./value-stats";
 
@@ -18,45 +21,65 @@ import { valueSignature } from "./value-stats";
 const PLANS_PER_BLOCK = 8;
 
 export class CompiledBlockRunner implements BlockRunner {
-  private readonly plans = new Map<BasicBlock, Map<string, CompiledBlock>>();
-  private readonly timings = new Map<BasicBlock, BlockTiming>();
+  private readonly plans = new Map<string, Map<string, CompiledBlock>>();
+  private readonly timings = new Map<string, BlockTiming>();
 
-  constructor(readonly mode: PlanMode) {}
+  /** `profiler`: when given, times each operation of every run against its estimate. */
+  constructor(
+    readonly mode: PlanMode,
+    readonly profiler?: OperationProfiler,
+  ) {}
 
   run(block: BasicBlock, dag: BlockDag, ctx: EvalContext): Map<string, Value> {
-    const compiled = this.compiled(block, dag, ctx);
+    const key = blockKey(block, ctx.sourceText);
+    const compiled = this.compiled(key, block, dag, ctx);
     const start = performance.now();
-    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators).run();
-    const timing = this.timings.get(block)!;
+    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators, this.profiler?.timer(block, compiled, ctx.sourceText)).run();
+    const timing = this.timings.get(key)!;
     timing.runs++;
     timing.measuredSeconds += (performance.now() - start) / 1000;
     timing.estimatedSeconds += compiled.estimatedSeconds;
     return outputs;
   }
 
-  /** The timings of every block run so far, in source order. */
+  /** Forgets the timings (not the plans), e.g. before a cell's run so its report shows only that run. */
+  resetTimings(): void {
+    this.timings.clear();
+  }
+
+  /** The timings of every block run so far (since resetTimings), in source order. */
   blockTimings(): BlockTiming[] {
     return [...this.timings.values()].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   }
 
-  private compiled(block: BasicBlock, dag: BlockDag, ctx: EvalContext): CompiledBlock {
+  private compiled(key: string, block: BasicBlock, dag: BlockDag, ctx: EvalContext): CompiledBlock {
     const signature = [...dag.inputs.keys()].map((name) => `${name}=${valueOfInput(ctx, name)}`).join(";");
-    let byBlock = this.plans.get(block);
-    if (!byBlock) this.plans.set(block, (byBlock = new Map()));
+    let byBlock = this.plans.get(key);
+    if (!byBlock) this.plans.set(key, (byBlock = new Map()));
     const known = byBlock.get(signature);
-    if (known) return known;
+    if (known) {
+      // Timings forgotten since: the block is known again, without a compilation.
+      if (!this.timings.has(key)) this.timings.set(key, newTiming(block, this.mode));
+      return known;
+    }
     const compiled = compileBlock({ block, dag, env: ctx.env, params: ctx.params, sourceText: ctx.sourceText }, this.mode);
     if (byBlock.size >= PLANS_PER_BLOCK) byBlock.delete(byBlock.keys().next().value!);
     byBlock.set(signature, compiled);
-    const timing = this.timings.get(block) ?? newTiming(block, this.mode);
+    const timing = this.timings.get(key) ?? newTiming(block, this.mode);
     timing.compilations++;
     timing.compileMs += compiled.compileMs;
     timing.fusedOperators = compiled.operators.length;
     timing.rewrites = compiled.rewrites;
     timing.unfused = compiled.unfused.map((u) => `${u.template}: ${u.reason}`);
-    this.timings.set(block, timing);
+    this.timings.set(key, timing);
     return compiled;
   }
+}
+
+/** A block by its place and text: the same text at the same place builds the same DAG. */
+function blockKey(block: BasicBlock, sourceText: string): string {
+  const { start, end } = block.range;
+  return `${start.line}:${start.character}-${end.line}:${end.character}|${textInRange(sourceText, block.range)}`;
 }
 
 function valueOfInput(ctx: EvalContext, name: string): string {

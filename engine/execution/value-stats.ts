@@ -30,7 +30,8 @@ export function statsOfValue(value: Value): NodeStats {
  * one of these changes: SystemDS's dynamic recompilation).
  */
 export function valueSignature(value: Value): string {
-  if (value.kind === "scalar") return value.type;
+  // An int that becomes a double (`s = 0` then `s = s + 0.5`) keeps its plan: plans never depend on a number's value type.
+  if (value.kind === "scalar") return value.type === "int" || value.type === "double" ? "number" : value.type;
   if (value.kind === "matrix") {
     const m = value.matrix;
     if (m.format === "dense") return `${m.rows}x${m.cols}:dense`;

@@ -5,9 +5,11 @@
  *   runtime sums (kernels/kahan.ts): two compensated accumulators taking
  *   the cells in turn (the pair is swapped after each cell, which halves
  *   the dependency chain), combined at the end of a range (full: the sum
- *   and its correction in two slots, both combined by "sum"), of a row
- *   (row aggregates, written to `out[i]`), or per column in the slots
- *   (column aggregates: sums in slots [0, n), corrections in [n, 2n)).
+ *   and its correction in two slots, both combined by "sum") or of a row
+ *   (row aggregates, written to `out[i]`); so a range over all cells sums
+ *   exactly as kahanSum over the same values in the same order. Column
+ *   aggregates: one compensated sum per column as KahanColumns (sums in
+ *   slots [0, n), corrections in [n, 2n); the result is the sum).
  *   The `plain` variant sums without compensation: the runtime's result
  *   for a sum that is not finite, which the caller runs only then;
  * - min, max, prod fold with Math.min / Math.max / `*` (NaN propagates);
@@ -96,11 +98,16 @@ export function foldCode(fold: CellFold, k: number, base: number, plain: boolean
     if (plain) return { ...empty, cell: (v) => `acc[j] += ${term(v)};` };
     return { ...empty, cell: (v) => `{ const y = ${term(v)} - acc[n + j]; const s0 = acc[j]; const t = s0 + y; acc[n + j] = (t - s0) - y; acc[j] = t; }` };
   }
-  const [s0, c0, s1, c1] = [`s${k}`, `c${k}`, `u${k}`, `e${k}`];
-  const declare = plain ? `let ${s0} = 0;` : `let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0;`;
-  const add = (v: string) => (plain ? `${s0} += ${term(v)};` : `{ const y = ${term(v)} - ${c0}; const t = ${s0} + y; const c = (t - ${s0}) - y; ${s0} = ${s1}; ${c0} = ${c1}; ${s1} = t; ${c1} = c; }`);
-  // (s0, c0) and (s1, c1) combined with one more compensated step (kahan.ts), as the sum t and its correction c
-  const combined = (into: (t: string, c: string) => string) => (plain ? into(s0, "0") : `{ const y = ${s1} - ${c1} - ${c0}; const t = ${s0} + y; const c = (t - ${s0}) - y; ${into("t", "c")} }`);
+  const [s0, c0, s1, c1, q] = [`s${k}`, `c${k}`, `u${k}`, `e${k}`, `q${k}`];
+  const declare = plain ? `let ${s0} = 0;` : `let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0, ${q} = 0;`;
+  const add = (v: string) => (plain ? `${s0} += ${term(v)};` : `{ const y = ${term(v)} - ${c0}; const t = ${s0} + y; const c = (t - ${s0}) - y; ${s0} = ${s1}; ${c0} = ${c1}; ${s1} = t; ${c1} = c; ${q}++; }`);
+  // The accumulator of the 1st, 3rd, ... cell and that of the 2nd, 4th, ... (after an odd count the pair is swapped),
+  // combined with one more compensated step as kahan.ts combines them, as the sum t and its correction c.
+  const combined = (into: (t: string, c: string) => string) =>
+    plain
+      ? into(s0, "0")
+      : `{ const odd = (${q} & 1) === 1; const a = odd ? ${s1} : ${s0}, ac = odd ? ${c1} : ${c0}, b = odd ? ${s0} : ${s1}, bc = odd ? ${c0} : ${c1}; ` +
+        `const y = b - bc - ac; const t = a + y; const c = (t - a) - y; ${into("t", "c")} }`;
   if (direction === "row") return { ...empty, rowStart: declare, cell: add, rowEnd: combined((t, c) => (c === "0" ? `out[i] = ${t};` : `out[i] = ${t} - ${c};`)) };
   return { ...empty, before: declare, cell: add, after: combined((t, c) => `acc[${base}] += ${t}; acc[${base + 1}] += ${c};`) };
 }

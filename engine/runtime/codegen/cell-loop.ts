@@ -17,6 +17,7 @@ import { double, type Value } from "../interpreter/values";
 import { CsrMatrix, dropZeros } from "../matrix/csr-matrix";
 import { DenseMatrix } from "../matrix/dense-matrix";
 import { settleFormat } from "../matrix/format";
+import { allocateF64, copyI32, csrShared } from "../matrix/kernel-memory";
 import { pooledZeros } from "../matrix/matrix";
 import { extremumOf, foldZero, isSumFold } from "./cell-folds";
 import { cellKernel, type CellKernelSource, type CellLoop, type CellVisit } from "./cell-kernel";
@@ -62,7 +63,9 @@ export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly C
     return root.fold.kind === "aggregate" && root.fold.direction === "row" ? domain.rows : 0;
   };
   const length = roots.length === 1 ? outputLength(roots[0]!) : 0;
-  const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : new Float64Array(length));
+  // outputs in kernel memory (shared when large, so the runner may split the rows over threads)
+  const csrOut = loop.visit.kind === "walk" && length >= 0 && roots[0]!.fold.kind === "cells";
+  const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : allocateF64(length, csrOut ? csrShared(domain.rows, length) : undefined));
   const compensated = runOnce(loop, false, newOutput(), kernels);
   const needsPlain = roots.some((root, k) => isSumFold(root.fold) && !sumsFinite(loop, root, compensated, k));
   const plain = needsPlain ? runOnce(loop, true, newOutput(), kernels) : undefined;
@@ -111,7 +114,7 @@ function sumsFinite(loop: CellLoop, root: CellRootPlan, result: LoopResult, k: n
   if (root.fold.kind === "aggregate" && root.fold.direction === "row") return out.every((x) => x - x === 0);
   if (root.fold.kind === "aggregate" && root.fold.direction === "col") {
     const n = loop.domain.cols;
-    for (let j = 0; j < n; j++) if (!Number.isFinite(acc[j]! - acc[n + j]!)) return false;
+    for (let j = 0; j < n; j++) if (!Number.isFinite(acc[j]!)) return false;
     return true;
   }
   return Number.isFinite(acc[base]! - acc[base + 1]!);
@@ -124,7 +127,8 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
   const walked = loop.visit.kind === "walk" ? loop.visit.matrix : undefined;
   if (fold.kind === "cells") {
     if (walked) {
-      const m = new CsrMatrix(rows, cols, walked.rowPtr.slice(0, rows + 1), walked.colIdx.slice(0, walked.nnz()), compensated.out);
+      const shared = csrShared(rows, walked.nnz());
+      const m = new CsrMatrix(rows, cols, copyI32(walked.rowPtr, 0, rows + 1, shared), copyI32(walked.colIdx, 0, walked.nnz(), shared), compensated.out);
       return { kind: "matrix", matrix: settleFormat(dropZeros(m)) };
     }
     return { kind: "matrix", matrix: settleFormat(new DenseMatrix(rows, cols, compensated.out)) };
@@ -144,7 +148,7 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
     return fold.kind === "dot" ? { kind: "matrix", matrix: DenseMatrix.filled(1, 1, r) } : double(r);
   }
   if (fold.direction === "row") {
-    const out = new Float64Array(rows);
+    const out = allocateF64(rows);
     for (let i = 0; i < rows; i++) {
       if (ext !== undefined) {
         const r = compensated.out[i]!;
@@ -156,14 +160,15 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
     }
     return { kind: "matrix", matrix: settleFormat(new DenseMatrix(rows, 1, out)) };
   }
-  const out = new Float64Array(cols);
+  const out = allocateF64(cols);
   const counts = walked && ext !== undefined ? columnCounts(walked) : undefined;
   for (let j = 0; j < cols; j++) {
     if (ext !== undefined) {
       const r = compensated.acc[j]!;
       out[j] = counts && counts[j]! < rows ? foldZero(ext, r) : r;
     } else {
-      out[j] = sum(compensated.acc[j]! - compensated.acc[cols + j]!, () => plain!.acc[j]! - plain!.acc[cols + j]!);
+      // the column's compensated sum as KahanColumns.result gives it (its last correction not applied)
+      out[j] = sum(compensated.acc[j]!, () => plain!.acc[j]!);
       if (fold.fn === "mean") out[j]! /= rows;
     }
   }

@@ -29,6 +29,7 @@ import os from "node:os";
 import { kernelFunction } from "./kernel-cache";
 import { helpersSource } from "./kernel-helpers-source";
 import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
+import { isSharedArray } from "../matrix/kernel-memory";
 import { KernelThreadPool } from "./kernel-thread-pool";
 
 /** Below this much work (rows x workPerRow multiply-adds) a call runs in one range on the calling thread. */
@@ -38,7 +39,7 @@ export const STAGE_MAX_LENGTH = 1 << 16;
 /** Ranges per thread of a split call (so that threads on busy cores take fewer). */
 export const CHUNKS_PER_THREAD = 4;
 
-/** Threads a call is split over: its ranges, and the pool whose workers take all but the first. */
+/** Threads a call is split for: the thread setting (which fixes its ranges), and the pool whose workers take ranges alongside the calling thread. */
 export interface KernelThreads {
   readonly threads: number;
   readonly pool: KernelThreadPool | undefined;
@@ -57,7 +58,7 @@ export function kernelThreads(): KernelThreads {
   if (defaults === undefined) {
     const threads = kernelThreadSetting();
     const workers = Math.min(threads, cores()) - 1;
-    defaults = { threads, pool: workers > 0 ? new KernelThreadPool(workers, helpersSource().text) : undefined };
+    defaults = { threads, pool: workers > 0 ? startPool(workers) : undefined };
   }
   return defaults;
 }
@@ -133,9 +134,7 @@ function runsInWorkers(source: string): boolean {
   return true;
 }
 
-export function isShared(a: KernelArray): boolean {
-  return a.buffer instanceof SharedArrayBuffer;
-}
+const isShared = isSharedArray;
 
 /** The call's arrays and output in shared memory (small ones copied), or undefined when a large one is not shared. */
 function stageShared(call: KernelCall): { arrays: KernelArray[]; out: Float64Array } | undefined {
@@ -156,6 +155,15 @@ function sharedOrCopy(a: KernelArray, maxCopy: number): KernelArray | undefined 
   const copy = a instanceof Int32Array ? new Int32Array(new SharedArrayBuffer(a.byteLength)) : new Float64Array(new SharedArrayBuffer(a.byteLength));
   copy.set(a as never);
   return copy;
+}
+
+/** A pool of `workers` threads, or none where threads cannot start (calls then run on the calling thread). */
+function startPool(workers: number): KernelThreadPool | undefined {
+  try {
+    return new KernelThreadPool(workers, helpersSource().text);
+  } catch {
+    return undefined;
+  }
 }
 
 function cores(): number {

@@ -56,6 +56,11 @@ export interface OperatorRun {
   run(valueOf: (node: number) => Value): ReadonlyMap<number, Value>;
 }
 
+/** Told, when profiling, the seconds each node or fused operator took itself (its inputs' own computation excluded). */
+export interface OperationTimer {
+  computed(what: number | OperatorRun, seconds: number): void;
+}
+
 export class DagEvaluator {
   private readonly values: (Value | typeof DROPPED | undefined)[];
   private readonly userResults = new Map<string, Value[]>();
@@ -69,12 +74,15 @@ export class DagEvaluator {
   private readonly operatorOf = new Map<number, OperatorRun>();
   /** Nodes computed inside an operator that are not its roots (never computed here). */
   private readonly inner = new Set<number>();
+  /** Seconds of the computations nested in the one being timed (see `timed`). */
+  private nestedSeconds = 0;
 
   /** `operators`: fused operators that compute some of the nodes (their covered nodes must be disjoint). */
   constructor(
     readonly dag: BlockDag,
     readonly ctx: EvalContext,
     operators: readonly OperatorRun[] = [],
+    private readonly timer?: OperationTimer,
   ) {
     this.values = new Array(dag.nodes.length);
     this.pending = new Int32Array(dag.nodes.length);
@@ -112,7 +120,7 @@ export class DagEvaluator {
     const operator = this.operatorOf.get(id);
     if (operator) return this.runOperator(operator, id);
     if (this.inner.has(id)) throw new Error(`node ${id} is computed inside a fused operator`);
-    const value = at(n.range, () => this.compute(n));
+    const value = this.timed(id, () => at(n.range, () => this.compute(n)));
     const added = this.held.newBytes(value);
     if (added > 0) {
       const refusal = this.ctx.memory.refusal(added, this.held.bytes);
@@ -128,7 +136,7 @@ export class DagEvaluator {
   /** Runs a fused operator: every root gets its value, then its inputs count as consumed once. */
   private runOperator(operator: OperatorRun, asked: number): Value {
     const n = this.dag.nodes[asked];
-    const results = at(n.range, () => operator.run((node) => this.node(node)));
+    const results = this.timed(operator, () => at(n.range, () => operator.run((node) => this.node(node))));
     for (const root of operator.roots) {
       const value = results.get(root) ?? fail(`a fused operator did not compute node ${root}`);
       const added = this.held.newBytes(value);
@@ -142,6 +150,21 @@ export class DagEvaluator {
     for (const input of operator.inputs) this.consumed(input);
     for (const root of operator.roots) if (this.pending[root] === 0) this.drop(root);
     return this.values[asked] as Value;
+  }
+
+  /** `compute()`, its own seconds told to the timer (those of inputs it computes on the way are theirs). */
+  private timed<T>(what: number | OperatorRun, compute: () => T): T {
+    if (!this.timer) return compute();
+    const outer = this.nestedSeconds;
+    this.nestedSeconds = 0;
+    const start = performance.now();
+    try {
+      return compute();
+    } finally {
+      const total = (performance.now() - start) / 1000;
+      this.timer.computed(what, total - this.nestedSeconds);
+      this.nestedSeconds = outer + total;
+    }
   }
 
   /** One consumer of `id` is computed; the last one drops its value. */

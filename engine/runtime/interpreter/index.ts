@@ -7,5 +7,5 @@ export { javaDouble, matrixText, scalarText, valueText, type Value, type ScalarV
 export { solve } from "./linear-solve";
 export { evaluateDag, evaluateExpression, type OracleOptions } from "./oracle";
 export { asWrittenRunner, type BlockRunner } from "./block-runner";
-export { DagEvaluator, type OperatorRun } from "./evaluate-dag";
+export { DagEvaluator, type OperationTimer, type OperatorRun } from "./evaluate-dag";
 export type { EvalContext } from "./context";

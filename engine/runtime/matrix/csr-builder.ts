@@ -5,7 +5,7 @@
  * `finish()` after the last row. Zeros must not be appended.
  */
 import { CsrMatrix } from "./csr-matrix";
-import { allocateF64, allocateI32, copyF64, copyI32, csrShared } from "./kernel-memory";
+import { allocateF64, allocateI32, copyF64, copyI32, csrShared, isSharedArray } from "./kernel-memory";
 
 export class CsrBuilder {
   private readonly rowPtr: Int32Array;
@@ -61,8 +61,8 @@ export class CsrBuilder {
     const n = this.n;
     const trim = n < (this.colIdx.length * 3) / 4;
     // All three arrays shared or none: the kept arrays decide, else the final size.
-    const shared = trim ? csrShared(this.rows, n) : this.colIdx.buffer instanceof SharedArrayBuffer;
-    const rowPtr = shared === (this.rowPtr.buffer instanceof SharedArrayBuffer) ? this.rowPtr : copyI32(this.rowPtr, 0, this.rows + 1, shared);
+    const shared = trim ? csrShared(this.rows, n) : isSharedArray(this.colIdx);
+    const rowPtr = shared === isSharedArray(this.rowPtr) ? this.rowPtr : copyI32(this.rowPtr, 0, this.rows + 1, shared);
     return new CsrMatrix(
       this.rows,
       this.cols,

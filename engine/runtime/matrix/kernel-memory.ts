@@ -19,14 +19,17 @@
 /** Arrays of at least this many values are shared. */
 export const SHARED_MIN_LENGTH = 1 << 15;
 
+/** Whether this JavaScript environment has SharedArrayBuffer (node always does; elsewhere every array is ordinary). */
+const SHARED_AVAILABLE = typeof SharedArrayBuffer !== "undefined";
+
 /** A Float64Array of `length` zeros, shared when large (or as `shared` says). */
 export function allocateF64(length: number, shared = length >= SHARED_MIN_LENGTH): Float64Array {
-  return shared ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length);
+  return shared && SHARED_AVAILABLE ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length);
 }
 
 /** An Int32Array of `length` zeros, shared when large (or as `shared` says). */
 export function allocateI32(length: number, shared = length >= SHARED_MIN_LENGTH): Int32Array {
-  return shared ? new Int32Array(new SharedArrayBuffer(length * 4)) : new Int32Array(length);
+  return shared && SHARED_AVAILABLE ? new Int32Array(new SharedArrayBuffer(length * 4)) : new Int32Array(length);
 }
 
 /** Whether the arrays of a CSR matrix with `rows` rows and `nnz` non-zeros are shared: all of them when its stored size is large. */
@@ -50,5 +53,5 @@ export function copyI32(a: Int32Array, from = 0, to = a.length, shared?: boolean
 
 /** Whether the array's memory is shared (a SharedArrayBuffer, or the WebAssembly kernels' shared memory). */
 export function isSharedArray(a: Float64Array | Int32Array): boolean {
-  return a.buffer instanceof SharedArrayBuffer;
+  return SHARED_AVAILABLE && a.buffer instanceof SharedArrayBuffer;
 }

@@ -1,0 +1,144 @@
+/**
+ * The runtime worker's sessions (runtime-worker.ts is only the thread's
+ * wiring): one interpreter session per script, kept across runs, so cells
+ * see what earlier cells assigned (as a Jupyter kernel). Each session runs
+ * its blocks' compiled plans (engine/execution) in the plan mode of the
+ * request (the `dmlLens.run.plan` setting): fused by default, or rewritten,
+ * or as written. A run whose mode differs from its session's (the setting
+ * changed) gets a new session of the new mode that takes over the old
+ * one's variables, functions and measured sizes, so the change applies to
+ * the next run and nothing the earlier cells assigned is lost; the reply
+ * says so.
+ *
+ * Every run is profiled (engine/execution/operation-profiler.ts): the reply
+ * carries, per block that ran, the runs, the estimate with this machine's
+ * constants and the observed corrections, the measured time, the plan and
+ * the operations farthest from their estimates; and the run's observations
+ * are added to the calibration feedback beside the machine file
+ * (engine/cost/observed-file.ts) for the runs after it.
+ *
+ * Each text runs whole (its blocks are the script's, so the optimizer and
+ * the fusion planner see them whole); the time of each top-level statement
+ * comes from the operation profile (statement-times.ts), so the results
+ * view can still say which statement took the time.
+ */
+import { machineFilePath } from "../../engine/cost";
+import {
+  blockReports,
+  DEFAULT_PLAN_MODE,
+  executionSession,
+  isPlanMode,
+  machineProfiler,
+  recordRunObservations,
+  refreshFromMachineFile,
+  snapshotTimings,
+  timingsSince,
+  type CompiledBlockRunner,
+  type OperationProfiler,
+  type PlanMode,
+} from "../../engine/execution";
+import type { Session } from "../../engine/runtime/interpreter";
+import { previewVariable } from "../../engine/runtime/interpreter/variable-preview";
+import type { RunReply, RunRequest } from "./runtime-protocol";
+import { statementTimes } from "./statement-times";
+
+export interface RunSessionsOptions {
+  /** Polled at loop iterations and function calls: true stops the run ("interrupted"). */
+  shouldInterrupt: () => boolean;
+  /** The machine file whose constants price the estimates; the observations go beside it (default: machineFilePath()). */
+  machineFile?: string;
+  /** Add each run's observations to the calibration feedback (default true). */
+  recordObservations?: boolean;
+}
+
+interface ScriptSession {
+  plan: PlanMode;
+  session: Session;
+  runner: CompiledBlockRunner;
+  output: string[];
+}
+
+export class RunSessions {
+  private readonly sessions = new Map<string, ScriptSession>();
+  private readonly machineFile: string;
+  private profilerValue: OperationProfiler | undefined;
+
+  constructor(private readonly options: RunSessionsOptions) {
+    this.machineFile = options.machineFile ?? machineFilePath();
+  }
+
+  /** Drops a script's session (its variables are gone). */
+  forget(scriptPath: string): void {
+    this.sessions.delete(scriptPath);
+  }
+
+  /** The plan mode of a script's session (undefined before its first run). */
+  planOf(scriptPath: string): PlanMode | undefined {
+    return this.sessions.get(scriptPath)?.plan;
+  }
+
+  run(request: RunRequest): RunReply {
+    const started = performance.now();
+    const plan = request.plan !== undefined && isPlanMode(request.plan) ? request.plan : DEFAULT_PLAN_MODE;
+    const { entry, previousPlan } = this.sessionFor(request, plan);
+    const { session, runner, output } = entry;
+    output.length = 0;
+    const profiler = this.profiler();
+    refreshFromMachineFile(profiler, this.machineFile);
+    profiler.take();
+    const before = snapshotTimings(runner.blockTimings());
+    let reply: Omit<RunReply, "variables" | "ms"> = { id: request.id, ok: true, interrupted: false, output, errors: [], plan, ...(previousPlan ? { previousPlan } : {}) };
+    // Each text whole: its blocks are the script's, so the plans are too.
+    for (const text of request.texts) {
+      const result = session.runCell(text);
+      if (result.ok) continue;
+      const place = result.error?.range && (result.error.file === undefined || result.error.file === request.scriptPath) ? result.error.range.start : undefined;
+      reply = {
+        ...reply,
+        ok: false,
+        interrupted: result.error?.message === "interrupted",
+        errors: result.errors,
+        ...(place && result.error ? { error: { message: result.error.message, line: place.line, character: place.character } } : {}),
+      };
+      break;
+    }
+    // The run's time, without the reports and previews built for the views after it.
+    const ms = performance.now() - started;
+    const profile = profiler.take();
+    const blocks = blockReports(timingsSince(before, runner.blockTimings()), profile);
+    const statements = statementTimes(request.texts, profile);
+    if (statements && statements.length > 0) reply = { ...reply, statements };
+    // Only a run that finished is a measurement of its operations.
+    if (reply.ok && this.options.recordObservations !== false) recordRunObservations(profiler, profile, this.machineFile);
+    const variables = [...session.env].map(([name, value]) => previewVariable(name, value));
+    return { ...reply, output: [...output], variables, ms, blocks };
+  }
+
+  private profiler(): OperationProfiler {
+    return (this.profilerValue ??= machineProfiler(this.machineFile));
+  }
+
+  private sessionFor(request: RunRequest, plan: PlanMode): { entry: ScriptSession; previousPlan?: PlanMode } {
+    const known = this.sessions.get(request.scriptPath);
+    if (known && known.plan === plan) return { entry: known };
+    const output: string[] = [];
+    const { session, runner } = executionSession({
+      plan,
+      profiler: this.profiler(),
+      scriptPath: request.scriptPath,
+      params: request.params,
+      ...(request.workspaceRoot ? { workspaceRoot: request.workspaceRoot } : {}),
+      shouldInterrupt: this.options.shouldInterrupt,
+      print: (line) => output.push(line),
+    });
+    const entry: ScriptSession = { plan, session, runner, output };
+    if (known) {
+      // The setting changed: the new session continues the old one.
+      for (const [name, value] of known.session.env) session.env.set(name, value);
+      for (const [name, fn] of known.session.functions) session.functions.set(name, fn);
+      for (const [name, info] of known.session.assigned) session.assigned.set(name, info);
+    }
+    this.sessions.set(request.scriptPath, entry);
+    return known ? { entry, previousPlan: known.plan } : { entry };
+  }
+}
