@@ -474,7 +474,6 @@ class RowKernelBuilder {
   private rowAggregate(node: number, fn: AggregateFunction, code: RowVectorCode): RowVectorCode {
     if (!ROW_AGGREGATE_FUNCTIONS.has(fn)) this.unsupported(node, `a row ${fn} is not computed row by row`);
     const v = this.text.name("v");
-    const width = widthOf(code);
     this.work += cellsVisited(code);
     if (code.kind === "scalar") {
       this.text.body.push(`const ${v} = ${fn === "sumSq" ? `${code.expr} * ${code.expr}` : `+${code.expr}`};`);
@@ -496,7 +495,6 @@ class RowKernelBuilder {
     body.push(`let ${v} = ${init};`);
     if (code.kind === "sparse") body.push(`for (let p = ${code.start}; p < ${code.end}; p++) ${fold(`${code.vals}[p]`)}`, `if (${code.end} - ${code.start} < ${code.widthName}) ${fold("0")}`);
     else body.push(`for (let j = 0; j < ${code.widthName}; j++) ${fold(elementAt(code, "j"))}`);
-    void width;
     return { kind: "scalar", expr: v };
   }
 
