@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import type { FusedOperator } from "../../engine/fusion";
 import { generateOperator, UnsupportedOperator } from "../../engine/runtime/codegen";
-import { UnfusedEvaluator, valueDifference } from "../../engine/runtime/fused";
+import { evaluateFusedOperator, UnfusedEvaluator, valueDifference } from "../../engine/runtime/fused";
 import { createSession, type Value } from "../../engine/runtime/interpreter";
 import { handOperator, prepareBlock, type CheckedBlock } from "../fusion/fused-check";
 import { planText, type PlannedBlock } from "../fusion/plan-text";
@@ -70,8 +70,13 @@ describe("generated Outer operators equal the unfused runtime", () => {
   it("agg: sum(W * (D - U %*% t(V))^2)", () => {
     assertGeneratedEqual(data(), "s = sum(W * (D - U %*% t(V))^2)\nprint(s)", "agg");
   });
-  it("cellwise: W * (U %*% t(V) - D)", () => {
-    assertGeneratedEqual(data(), "R = W * (U %*% t(V) - D)\nprint(toString(R[1:3,1:3]))", "cellwise");
+  it("cellwise: W * (U %*% t(V) - D), bit for bit the reference skeleton's cells (dot products summed in the same order)", () => {
+    const op = assertGeneratedEqual(data(), "R = W * (U %*% t(V) - D)\nprint(toString(R[1:3,1:3]))", "cellwise");
+    const checked = prepareBlock(data(), "R = W * (U %*% t(V) - D)\nprint(toString(R[1:3,1:3]))");
+    const valueOf = (node: number) => checked.unfused.value(node);
+    const generated = generateOperator(checked.block.dag, op).run(valueOf).get(op.roots[0]!)!;
+    const reference = evaluateFusedOperator(checked.block.dag, op, valueOf).get(op.roots[0]!)!;
+    assert.equal(valueDifference(generated, reference, { relative: 0, absolute: 0 }), undefined);
   });
   it("right: (W * (U %*% t(V))) %*% V", () => {
     assertGeneratedEqual(data(), "R = (W * (U %*% t(V))) %*% V\nprint(toString(R))", "right");

@@ -3,36 +3,42 @@
  * kernels declare: the cells of U %*% t(V) are dot products of rows of the
  * dense factors (k values each, row-major).
  *
- * - `rowDots`: all visited cells of one driver row i at once: four columns
- *   j at a time share the loads of U_i (1.25 loads per multiply-add instead
- *   of 2, four rows of V streamed together), each with two accumulators
- *   (even and odd positions), so every cell's value is the same sum
- *   (even part + odd part) whether it was in a group of four or not;
+ * - `rowDots`: all visited cells of one driver row i at once: eight columns
+ *   j at a time (then four, two, one) share the loads of U_i (1.125 loads
+ *   per multiply-add instead of 2, eight rows of V streamed together, eight
+ *   independent accumulators), each cell's sum in order of the rank index
+ *   (the reference skeleton's order, whatever group the cell fell in);
  * - `dot`: one cell, four independent accumulators (a cell read through a
  *   transpose or broadcast, outside the driver row's order).
  */
 
-/** rowDots(L, lo, R, J, p0, p1, k, D): D[p - p0] = Σ_u L[lo + u] · R[J[p] · k + u] for p0 ≤ p < p1. */
+/** rowDots(L, lo, R, J, p0, p1, k, D): D[p - p0] = Σ_u L[lo + u] · R[J[p] · k + u] for p0 ≤ p < p1, each sum in order of u. */
 export const ROW_DOTS_FUNCTION: readonly string[] = [
   "function rowDots(L, lo, R, J, p0, p1, k, D) {",
   "  let p = p0, q = 0;",
+  "  for (; p + 8 <= p1; p += 8, q += 8) {",
+  "    const r0 = J[p] * k, r1 = J[p + 1] * k, r2 = J[p + 2] * k, r3 = J[p + 3] * k, r4 = J[p + 4] * k, r5 = J[p + 5] * k, r6 = J[p + 6] * k, r7 = J[p + 7] * k;",
+  "    let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;",
+  "    for (let u = 0; u < k; u++) { const x = L[lo + u]; a0 += x * R[r0 + u]; a1 += x * R[r1 + u]; a2 += x * R[r2 + u]; a3 += x * R[r3 + u]; a4 += x * R[r4 + u]; a5 += x * R[r5 + u]; a6 += x * R[r6 + u]; a7 += x * R[r7 + u]; }",
+  "    D[q] = a0; D[q + 1] = a1; D[q + 2] = a2; D[q + 3] = a3; D[q + 4] = a4; D[q + 5] = a5; D[q + 6] = a6; D[q + 7] = a7;",
+  "  }",
   "  for (; p + 4 <= p1; p += 4, q += 4) {",
   "    const r0 = J[p] * k, r1 = J[p + 1] * k, r2 = J[p + 2] * k, r3 = J[p + 3] * k;",
-  "    let a0 = 0, b0 = 0, a1 = 0, b1 = 0, a2 = 0, b2 = 0, a3 = 0, b3 = 0, u = 0;",
-  "    for (; u + 2 <= k; u += 2) {",
-  "      const x = L[lo + u], y = L[lo + u + 1];",
-  "      a0 += x * R[r0 + u]; b0 += y * R[r0 + u + 1]; a1 += x * R[r1 + u]; b1 += y * R[r1 + u + 1];",
-  "      a2 += x * R[r2 + u]; b2 += y * R[r2 + u + 1]; a3 += x * R[r3 + u]; b3 += y * R[r3 + u + 1];",
-  "    }",
-  "    if (u < k) { const x = L[lo + u]; a0 += x * R[r0 + u]; a1 += x * R[r1 + u]; a2 += x * R[r2 + u]; a3 += x * R[r3 + u]; }",
-  "    D[q] = a0 + b0; D[q + 1] = a1 + b1; D[q + 2] = a2 + b2; D[q + 3] = a3 + b3;",
+  "    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;",
+  "    for (let u = 0; u < k; u++) { const x = L[lo + u]; a0 += x * R[r0 + u]; a1 += x * R[r1 + u]; a2 += x * R[r2 + u]; a3 += x * R[r3 + u]; }",
+  "    D[q] = a0; D[q + 1] = a1; D[q + 2] = a2; D[q + 3] = a3;",
+  "  }",
+  "  for (; p + 2 <= p1; p += 2, q += 2) {",
+  "    const r0 = J[p] * k, r1 = J[p + 1] * k;",
+  "    let a0 = 0, a1 = 0;",
+  "    for (let u = 0; u < k; u++) { const x = L[lo + u]; a0 += x * R[r0 + u]; a1 += x * R[r1 + u]; }",
+  "    D[q] = a0; D[q + 1] = a1;",
   "  }",
   "  for (; p < p1; p++, q++) {",
   "    const r0 = J[p] * k;",
-  "    let a0 = 0, b0 = 0, u = 0;",
-  "    for (; u + 2 <= k; u += 2) { a0 += L[lo + u] * R[r0 + u]; b0 += L[lo + u + 1] * R[r0 + u + 1]; }",
-  "    if (u < k) a0 += L[lo + u] * R[r0 + u];",
-  "    D[q] = a0 + b0;",
+  "    let a0 = 0;",
+  "    for (let u = 0; u < k; u++) { const x = L[lo + u]; a0 += x * R[r0 + u]; }",
+  "    D[q] = a0;",
   "  }",
   "}",
 ];
