@@ -249,7 +249,7 @@ export function runFusionKernelBench(options: KernelBenchOptions = {}): BenchRow
     // As written, U %*% t(V) is a dense n x n intermediate: not run when it alone is over a session's default budget.
     const asWritten: Comparison["timing"] =
       outerDenseBytes > DEFAULT_MEMORY_BUDGET
-        ? { error: `not run: U %*% t(V) is a dense ${z.outerN}x${z.outerN} intermediate of ${gb(outerDenseBytes)}, over a session's default ${gb(DEFAULT_MEMORY_BUDGET)} budget (numpy straightforward measures that plan)` }
+        ? { error: `not run: U %*% t(V) is a dense ${z.outerN}x${z.outerN} intermediate of ${gb(outerDenseBytes)}, over a session's default ${DEFAULT_MEMORY_BUDGET / 2 ** 30} GiB budget (numpy straightforward measures that plan)` }
         : asTiming(timeOurs(outer!, data, "as-written", runs, warmup));
     rows.push(comparisonRow(outer!, fused, { baseline: "ours as-written", timing: asWritten, target: null }));
   }
