@@ -16,11 +16,15 @@
  * The patterns are planned first (their slowest block is reported), so the
  * examples' times are those of a warmed-up planner; each example block is
  * planned RUNS_PER_BLOCK times and counts with its median.
+ * With `kernels`, the rows of the fusion-kernel cases follow
+ * (bench-fusion-kernels.ts: generated kernels against our unfused runtime
+ * and numpy, with the issue's targets).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { exploreFusionPlans, FUSION_TEMPLATES, fusionDagOfBlock, planFusion, type FusionDag, type FusionPlan, type TemplateType } from "../engine/fusion";
 import { choosePartitionPlans, type PartitionChoice } from "../engine/fusion/select";
+import { runFusionKernelBench, type KernelBenchOptions } from "./bench-fusion-kernels";
 import { median, type BenchRow } from "./bench-report";
 import { formatCoverage, FUSION_PATTERN_DIR, patternCoverage, patternMatches, readFusionPatterns } from "./fusion-patterns";
 import { packageRoot } from "./package-root";
@@ -43,6 +47,8 @@ export interface FusionBenchOptions {
   exampleFiles?: readonly string[];
   /** Plan only the first N fixtures of test/fixtures/fusion-patterns (default: all). */
   patternLimit?: number;
+  /** Also time the fusion-kernel cases, with these sizes (default: not run). */
+  kernels?: KernelBenchOptions;
 }
 
 interface PlannedBlock {
@@ -140,6 +146,7 @@ export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
 
   rows.push(pruningRow(blocks, "examples/*.dml"));
   if (patterns.blocks.length > 0) rows.push(pruningRow(patterns.blocks, FUSION_PATTERN_DIR));
+  if (options.kernels) rows.push(...runFusionKernelBench(options.kernels));
   return rows;
 }
 

@@ -1,37 +1,54 @@
-/** `dml bench [SUITE] [--json]`: runs one benchmark suite, or all of them; `dml bench calibrate --apply-observed` folds the runs' observed corrections into the machine constants. */
+/**
+ * `dml bench [SUITE] [--json] [--quick]`: runs one benchmark suite, or all
+ * of them. `--quick` runs the suites that have sizes (fusion's kernel
+ * cases, e2e) on tiny data: for tests and a first look, not for ratios.
+ * `dml bench calibrate --apply-observed` folds the runs' observed
+ * corrections into the machine constants.
+ */
 import { runCalibrateBench } from "./bench-calibrate";
 import { applyObservedCalibration } from "./calibrate-observed";
 import { runEstimatorsBench } from "./bench-estimators";
 import { formatEstimatorsReport } from "./bench-estimators-table";
+import { runE2eBench, QUICK_E2E_SIZES } from "./bench-e2e";
 import { runFusionBench } from "./bench-fusion";
+import { QUICK_KERNEL_SIZES } from "./bench-fusion-kernels";
 import { runLspBench } from "./bench-lsp";
 import { runOptimizerBench } from "./bench-optimizer";
 import { runParseBench } from "./bench-parse";
 import { formatBenchTable, type BenchRow } from "./bench-report";
 import { runRuntimeBench } from "./bench-runtime";
+import { formatTargetReport } from "./bench-target-report";
 import { out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
-export const benchUsage = "dml bench [SUITE] [--json] [--apply-observed]";
+export const benchUsage = "dml bench [SUITE] [--json] [--quick] [--apply-observed]";
+
+export interface BenchOptions {
+  /** Tiny sizes (suites with sizes only). */
+  quick: boolean;
+}
 
 /** Suites in the order `dml bench` runs them. */
-export const benchSuites: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
+export const benchSuites: Record<string, (options: BenchOptions) => BenchRow[] | Promise<BenchRow[]>> = {
   parse: runParseBench,
-  calibrate: runCalibrateBench,
+  calibrate: () => runCalibrateBench(),
   estimators: runEstimatorsBench,
   runtime: runRuntimeBench,
   optimizer: runOptimizerBench,
-  fusion: () => runFusionBench(),
+  fusion: ({ quick }) => runFusionBench({ kernels: quick ? { sizes: QUICK_KERNEL_SIZES } : {} }),
+  e2e: ({ quick }) => runE2eBench(quick ? { sizes: QUICK_E2E_SIZES } : {}),
   lsp: runLspBench,
 };
 
 /** Suites that print their own text report instead of the common table. */
 const reports: Record<string, (rows: readonly BenchRow[]) => string> = {
   estimators: formatEstimatorsReport,
+  fusion: formatTargetReport,
+  e2e: formatTargetReport,
 };
 
 export async function bench(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml bench", args, { flags: ["--json", "--apply-observed"] });
+  const parsed = parseArgs("dml bench", args, { flags: ["--json", "--quick", "--apply-observed"] });
   if (parsed.positionals.length > 1) throw new UsageError("dml bench: at most one SUITE");
   const chosen = parsed.positionals[0];
   if (parsed.flags.has("--apply-observed")) {
@@ -48,7 +65,7 @@ export async function bench(args: readonly string[]): Promise<number> {
   const common: BenchRow[] = [];
   const texts: string[] = [];
   for (const name of chosen !== undefined ? [chosen] : Object.keys(benchSuites)) {
-    const suiteRows = await benchSuites[name]!();
+    const suiteRows = await benchSuites[name]!({ quick: parsed.flags.has("--quick") });
     rows.push(...suiteRows);
     const report = reports[name];
     if (report) texts.push(report(suiteRows));
