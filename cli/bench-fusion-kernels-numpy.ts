@@ -10,6 +10,7 @@
  */
 import { numpyEnvironmentSource, runPythonJson, type NumpyEnvironment, type PythonRun } from "./bench-python";
 import { numpyDataSource } from "./bench-runtime-data";
+import { pythonTimedSource } from "./bench-runtime-numpy";
 
 export type KernelCaseKind = "cell" | "magg" | "row" | "outer";
 
@@ -50,17 +51,7 @@ export interface NumpyKernels {
 
 const program = `${numpyEnvironmentSource}
 ${numpyDataSource}
-def timed(f, runs, warmup):
-    r = None
-    for _ in range(warmup):
-        r = f()
-    ts = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        r = f()
-        ts.append((time.perf_counter() - t) * 1e3)
-    ts.sort()
-    return {"medianMs": ts[len(ts) // 2], "runs": runs}, r
+${pythonTimedSource}
 
 def run(name, f, runs, warmup, check):
     try:

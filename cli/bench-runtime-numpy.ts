@@ -29,16 +29,11 @@ export type PythonResults = { ok: true; numpy: string; scipy: string | null; cas
 /** Seeds of the data streams, shared with the JS side. */
 export const SEEDS = { a: 1, b: 2, x: 3, y: 4, z: 5, col: 6, val: 7 } as const;
 
-const script = `
-import json, sys, time
-${numpyDataSource}
-try:
-    import scipy
-    scipy_version = scipy.__version__
-except ImportError:
-    scipy_version = None
-S = ${JSON.stringify(SEEDS)}
-def timed(f, runs, warmup):
+/** Python: `timed(f, runs, warmup)` gives the median and best milliseconds of `runs` calls after `warmup` untimed ones, and the last result. */
+
+
+/** Python: `timed(f, runs, warmup)` gives the median and best milliseconds of `runs` calls after `warmup` untimed ones, and the last result. */
+export const pythonTimedSource = `def timed(f, runs, warmup):
     r = None
     for _ in range(warmup):
         r = f()
@@ -48,7 +43,18 @@ def timed(f, runs, warmup):
         r = f()
         ts.append((time.perf_counter() - t) * 1e3)
     ts.sort()
-    return {"medianMs": ts[len(ts) // 2], "bestMs": ts[0], "runs": runs}, r
+    return {"medianMs": ts[len(ts) // 2], "bestMs": ts[0], "runs": runs}, r`;
+
+const script = `
+import json, sys, time
+${numpyDataSource}
+try:
+    import scipy
+    scipy_version = scipy.__version__
+except ImportError:
+    scipy_version = None
+S = ${JSON.stringify(SEEDS)}
+${pythonTimedSource}
 out = {}
 for c in json.loads(sys.argv[1]):
     k = c["kind"]
