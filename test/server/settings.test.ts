@@ -1,6 +1,7 @@
 // Server settings (server/src/settings.ts): validation of what the client
 // sends, and the settings package.json contributes to VS Code, which must be
 // exactly the server's (same names, defaults and choices).
+import { DEFAULT_PLAN_MODE, PLAN_MODES } from "../../engine/execution";
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -33,7 +34,11 @@ test("package.json contributes exactly the server's settings, with its defaults,
   const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
     contributes: { configuration: { properties: Record<string, { default: unknown; description?: string; markdownDescription?: string; enum?: string[]; restricted?: boolean }> } };
   };
-  const properties = manifest.contributes.configuration.properties;
+  // `dmlLens.run.*` is the extension's own (how Run Cell runs), not the server's: checked below.
+  const all = manifest.contributes.configuration.properties;
+  const properties = Object.fromEntries(Object.entries(all).filter(([key]) => !key.startsWith("dmlLens.run.")));
+  assert.deepEqual([...(all["dmlLens.run.plan"]?.enum ?? [])].sort(), [...PLAN_MODES].sort());
+  assert.equal(all["dmlLens.run.plan"]?.default, DEFAULT_PLAN_MODE);
   const nameOf = (key: string) => key.replace(/^dmlLens\.(optimizer|analysis)\./, "") as keyof typeof DEFAULT_SETTINGS;
   assert.deepEqual(Object.keys(properties).map(nameOf).sort(), Object.keys(DEFAULT_SETTINGS).sort());
   for (const [key, spec] of Object.entries(properties)) {
