@@ -21,6 +21,7 @@
  * sets no target for are printed with target "none". Every run's
  * result is checked against the others' (sum of the result, 1e-9 relative).
  */
+import { allocateF64, allocateI32, csrShared } from "../engine/runtime/matrix/kernel-memory";
 import { executionSession, type PlanMode } from "../engine/execution";
 import { DEFAULT_MEMORY_BUDGET, type Value } from "../engine/runtime/interpreter";
 import { CsrMatrix, DenseMatrix } from "../engine/runtime/matrix";
@@ -85,16 +86,17 @@ interface OurTiming {
 
 type Measured = OurTiming | { error: string };
 
+/** The data is allocated as the runtime allocates a matrix of its size (in kernel memory when large), so the kernels see it as they see read or generated data. */
 function dense(rows: number, cols: number, seed: number): Value {
-  return { kind: "matrix", matrix: new DenseMatrix(rows, cols, fillUniform(new Float64Array(rows * cols), seed)) };
+  return { kind: "matrix", matrix: new DenseMatrix(rows, cols, fillUniform(allocateF64(rows * cols), seed)) };
 }
 
 /** S of the Outer case: perRow entries per row, one per band of columns (numpy's sparse_csr). */
 function sparse(n: number, perRow: number): Value {
   const nnz = n * perRow;
-  const rowPtr = new Int32Array(n + 1);
-  const colIdx = new Int32Array(nnz);
-  const values = new Float64Array(nnz);
+  const rowPtr = allocateI32(n + 1, csrShared(n, nnz));
+  const colIdx = allocateI32(nnz, csrShared(n, nnz));
+  const values = allocateF64(nnz, csrShared(n, nnz));
   for (let r = 0; r <= n; r++) rowPtr[r] = r * perRow;
   for (let r = 0; r < n; r++) {
     for (let t = 0; t < perRow; t++) {
