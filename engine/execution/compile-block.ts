@@ -52,7 +52,8 @@ export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock
   let stats: readonly NodeStats[] = writtenStats;
   let rewrites = 0;
   // A block cheaper than the smallest saving the rewriter takes cannot get a rewrite: it is not optimized.
-  const writtenSeconds = dagCosts(runRoots(input.dag, writtenStats), []).unfused;
+  const written = runRoots(input.dag, writtenStats);
+  const writtenSeconds = dagCosts(written, []).unfused;
   if (mode !== "as-written" && writtenSeconds * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
     const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, saturation: { clock: wallClockMs } });
     if (optimized.executable) {
@@ -61,7 +62,7 @@ export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock
       rewrites = optimized.suggestions.length;
     }
   }
-  const planned = runRoots(dag, stats);
+  const planned = dag === input.dag ? written : runRoots(dag, stats);
   const operators: GeneratedOperator[] = [];
   const unfused: CompiledBlock["unfused"] = [];
   const chosen: FusedOperator[] = [];

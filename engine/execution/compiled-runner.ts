@@ -25,6 +25,8 @@ const PLANS_PER_BLOCK = 8;
 export class CompiledBlockRunner implements BlockRunner {
   private readonly plans = new Map<string, Map<string, CompiledBlock>>();
   private readonly timings = new Map<string, BlockTiming>();
+  /** Each block's key (blockKey reads the source text: once per block, not per run of a loop body). */
+  private readonly keys = new WeakMap<BasicBlock, string>();
   /** Each block's split at its reads (undefined: none). */
   private readonly splits = new Map<string, ReadSplit | undefined>();
 
@@ -35,7 +37,7 @@ export class CompiledBlockRunner implements BlockRunner {
   ) {}
 
   run(block: BasicBlock, dag: BlockDag, given: EvalContext): Map<string, Value> {
-    const key = blockKey(block, given.sourceText);
+    const key = this.keyOf(block, given.sourceText);
     const start = performance.now();
     let ctx = given;
     if (!this.splits.has(key)) this.splits.set(key, splitAtReads(dag));
@@ -56,6 +58,12 @@ export class CompiledBlockRunner implements BlockRunner {
     timing.measuredSeconds += (performance.now() - start - (compileEnd - compileStart)) / 1000;
     timing.estimatedSeconds += compiled.estimatedSeconds;
     return outputs;
+  }
+
+  private keyOf(block: BasicBlock, sourceText: string): string {
+    let key = this.keys.get(block);
+    if (key === undefined) this.keys.set(block, (key = blockKey(block, sourceText)));
+    return key;
   }
 
   /** Forgets the timings (not the plans), e.g. before a cell's run so its report shows only that run. */
