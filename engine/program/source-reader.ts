@@ -25,6 +25,7 @@ import path from "node:path";
 import type { ParseResult } from "../syntax/ast";
 import { parse } from "../syntax/parse";
 import type { SourceReader } from "./function-scope";
+import { builtinScriptFile, joinInside, type SystemdsInstallation } from "./systemds-installation";
 
 /** The largest sourced file read: DML libraries are kilobytes; SystemDS's largest builtin is ~100 KB. */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
@@ -135,20 +136,47 @@ export class SourceFiles {
     private readonly workingDirectories: readonly string[] = [process.cwd()],
     private readonly access: SourceFileAccess = diskSourceAccess,
     readonly cache: Map<string, LoadedSource> = new Map(),
+    /** A SystemDS installation: its `scripts/` is the last place looked in, and it holds the builtin scripts. */
+    readonly installation?: SystemdsInstallation,
   ) {}
 
   /** `source(sourcePath)` in the file `fromFile` (the script, or a sourced file for its own sources). */
   load(fromFile: string, sourcePath: string): LoadedSource {
     const candidates = sourceCandidates(fromFile, sourcePath, this.workingDirectories);
-    const file = candidates.find((c) => this.access.exists(c));
+    if (this.installation && !path.isAbsolute(sourcePath)) {
+      const inInstallation = joinInside(this.installation.scriptsRoot, sourcePath.replace(/^\.\/|^scripts\//, ""));
+      if (!candidates.includes(inInstallation)) candidates.push(inInstallation);
+    }
+    const file = candidates.find((c) => this.accessFor(c).exists(c));
     if (file === undefined) return { kind: "missing", candidates };
+    return this.loadFile(file);
+  }
+
+  /**
+   * The script of the DML-bodied builtin `name` in the installation, parsed;
+   * undefined without an installation or when it ships no such script.
+   */
+  loadBuiltinScript(name: string): (LoadedSource & { kind: "file" | "unreadable" }) | undefined {
+    if (!this.installation?.builtinScripts.has(name)) return undefined;
+    const file = builtinScriptFile(this.installation, name);
+    if (!this.installation.access.exists(file)) return undefined;
+    return this.loadFile(file) as LoadedSource & { kind: "file" | "unreadable" };
+  }
+
+  private loadFile(file: string): LoadedSource {
     let loaded = this.cache.get(file);
     if (!loaded) {
-      const read = this.access.read(file);
+      const read = this.accessFor(file).read(file);
       loaded = "text" in read ? { kind: "file", file, text: read.text, parsed: parse(read.text) } : { kind: "unreadable", file, problem: read.problem };
       this.cache.set(file, loaded);
     }
     return loaded;
+  }
+
+  /** The installation reads its own files (inside a jar, from the zip); the rest comes from `access`. */
+  private accessFor(file: string): SourceFileAccess {
+    const installation = this.installation;
+    return installation && (file === installation.scriptsRoot || file.startsWith(installation.scriptsRoot + (installation.scriptsRoot.includes("!/") ? "/" : path.sep))) ? installation.access : this.access;
   }
 }
 
@@ -163,8 +191,8 @@ export function sourceProblemMessage(pathText: string, loaded: Exclude<LoadedSou
  * The reader `dml check` and the editor give the checks (function-scope.ts):
  * the text of a sourced file, its parse, and why it cannot be read.
  */
-export function fileSourceReader(scriptPath: string, workingDirectory: string = process.cwd()): SourceReader {
-  const files = new SourceFiles([workingDirectory]);
+export function fileSourceReader(scriptPath: string, workingDirectory: string = process.cwd(), installation?: SystemdsInstallation): SourceReader {
+  const files = new SourceFiles([workingDirectory], diskSourceAccess, new Map(), installation);
   const reader: SourceReader = (sourcePath) => {
     const loaded = files.load(scriptPath, sourcePath);
     return loaded.kind === "file" ? loaded.text : undefined;

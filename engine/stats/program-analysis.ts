@@ -4,6 +4,7 @@
  * headers, `@size` annotations, the workspace file, `$param` values) and the
  * sizes of every node, with all diagnostics of these stages.
  */
+import type { SystemdsInstallation } from "../program/systemds-installation";
 import path from "node:path";
 import type { CallExpression, Diagnostic, Expression, Program, Range, Statement } from "../syntax/ast";
 import { parse, type ParseResultWithComments } from "../syntax/parse";
@@ -65,6 +66,8 @@ export interface AnalysisOptions {
   callSizingNodes?: number;
   /** Sourced files already read and parsed by this analysis's checks (source-reader.ts), by resolved path: each is parsed once. */
   sourceCache?: Map<string, LoadedSource>;
+  /** The SystemDS installation whose builtin scripts and `scripts/` library calls and `source()`s resolve to. */
+  installation?: SystemdsInstallation;
 }
 
 export interface MeasuredSize {
@@ -149,7 +152,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   };
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
-  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fs === nodeFileSystem ? diskSourceAccess : fileSystemAccess(fs), options.sourceCache);
+  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fs === nodeFileSystem ? diskSourceAccess : fileSystemAccess(fs), options.sourceCache, options.installation);
   const sourced = sourcedPrograms(scriptPath, sourceFiles, { parameters, estimator });
   const annotated = declaredSizes(annotations);
   const measured = options.measured ? measuredSizes(program, options.measured) : undefined;

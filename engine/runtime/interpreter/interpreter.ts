@@ -4,6 +4,7 @@
  * bounds by predicate DAGs, user functions with defaults and multiple
  * returns. Functions of earlier programs of a session stay callable.
  */
+import type { SystemdsInstallation } from "../../program/systemds-installation";
 import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax/ast";
 import { builtinNames } from "../../program/builtins";
@@ -42,6 +43,8 @@ export interface InterpreterHost {
   scriptPath?: string;
   /** Second place relative reads are looked up, after the script's folder. */
   workspaceRoot?: string;
+  /** The SystemDS installation whose builtin scripts and `scripts/` library calls and `source()`s resolve to. */
+  installation?: SystemdsInstallation;
   memoryBudget: number;
   print(line: string): void;
   functions: Map<string, DefinedFunction>;
@@ -169,7 +172,7 @@ export class Interpreter {
   /** `source("file") as ns`: the file's functions become callable as `ns::f` (plain names without `as`). */
   private source(unit: Unit, statement: SourceStatement): void {
     const base = unit.file ?? this.host.scriptPath ?? path.join(process.cwd(), "script.dml");
-    this.sourceFiles ??= new SourceFiles([this.host.workspaceRoot ?? process.cwd()]);
+    this.sourceFiles ??= new SourceFiles([this.host.workspaceRoot ?? process.cwd()], undefined, undefined, this.host.installation);
     const loaded = this.sourceFiles.load(base, statement.path);
     if (loaded.kind !== "file") fail(sourceProblemMessage(statement.path, loaded), statement.range);
     const file = loaded.file;

@@ -3,6 +3,7 @@
  * one run to the next, so a script can be run cell by cell (`# %%` lines
  * split it), and the measured dims and nnz of every assigned variable.
  */
+import type { SystemdsInstallation } from "../../program/systemds-installation";
 import { parse } from "../../syntax/parse";
 import { countNonZeros } from "../matrix/dense-matrix";
 import { DEFAULT_MEMORY_BUDGET } from "./context";
@@ -26,6 +27,8 @@ export interface SessionOptions {
   print?: (line: string) => void;
   /** How basic blocks run (default: as written; engine/execution compiles them). */
   blockRunner?: BlockRunner;
+  /** The SystemDS installation whose builtin scripts and `scripts/` library calls and `source()`s resolve to. */
+  installation?: SystemdsInstallation;
 }
 
 export interface VariableInfo {
@@ -70,6 +73,7 @@ export class Session {
         params: this.params,
         ...(this.options.scriptPath ? { scriptPath: this.options.scriptPath } : {}),
         ...(this.options.workspaceRoot ? { workspaceRoot: this.options.workspaceRoot } : {}),
+        ...(this.options.installation ? { installation: this.options.installation } : {}),
         memoryBudget: this.options.memoryBudget ?? DEFAULT_MEMORY_BUDGET,
         print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
         functions: this.functions,
