@@ -68,3 +68,23 @@ describe("a SystemDS installation's script library", () => {
     assert.deepEqual(builtinFunctionNames("x", "unknown")[0], "m_x");
   });
 });
+
+describe("which function a builtin call runs", () => {
+  test("m_NAME for a matrix argument; a script without it, or unreadable, is a problem naming the file", async () => {
+    const { resolveBuiltinScript } = await import("../../engine/program/builtin-script");
+    const root = fixtureTree();
+    writeFileSync(path.join(root, "scripts/builtin/broken.dml"), "m_broken = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = X +  }\n");
+    writeFileSync(path.join(root, "scripts/builtin/misnamed.dml"), "misnamed = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = X }\n");
+    const installation = folderInstallation(root, "test")!;
+    const files = new SourceFiles([tmpdir()], undefined, undefined, installation);
+    const found = resolveBuiltinScript(files, "double", "matrix");
+    assert.equal(found?.kind, "function");
+    assert.equal(found?.kind === "function" && found.name, "m_double");
+    assert.equal(found?.kind === "function" && found.definition.params.length, 1);
+    const broken = resolveBuiltinScript(files, "broken", "matrix");
+    assert.match(broken?.kind === "problem" ? broken.message : "", /broken\.dml:1:\d+ has a syntax error/);
+    const misnamed = resolveBuiltinScript(files, "misnamed", "matrix");
+    assert.match(misnamed?.kind === "problem" ? misnamed.message : "", /defines no function m_misnamed or s_misnamed/);
+    assert.equal(resolveBuiltinScript(files, "lm", "matrix"), undefined);
+  });
+});
