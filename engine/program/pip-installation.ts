@@ -7,7 +7,8 @@
  * `python3` on PATH (a pyenv shim stands for pyenv's versions), the user's
  * `~/.local` and the system's. Asking `python3` itself (pythonSitePackages)
  * can take a second (a pyenv shim): only the language server does it, once,
- * in the background, when the disk showed no package.
+ * in the background, when the disk showed no package and Python may know
+ * more than the disk shows (pythonMayKnowMore).
  */
 import { execFile } from "node:child_process";
 import { readdirSync, realpathSync, statSync } from "node:fs";
@@ -54,6 +55,16 @@ export function pythonSitePackages(python = "python3", timeoutMs = PYTHON_TIMEOU
       resolve(error ? [] : printed.split("\n").map((l) => l.trim()).filter((l) => path.isAbsolute(l)));
     });
   });
+}
+
+/**
+ * Whether python3 may name site-packages folders the disk search does not
+ * find: folders added by PYTHONPATH, PYTHONUSERBASE or PYTHONHOME, or
+ * Windows' layouts (`Lib\site-packages`). Elsewhere its folders are those of
+ * its prefix, which the search already covers.
+ */
+export function pythonMayKnowMore(env: Readonly<Record<string, string | undefined>> = process.env, platform: string = process.platform): boolean {
+  return !!(env.PYTHONPATH || env.PYTHONUSERBASE || env.PYTHONHOME) || platform === "win32";
 }
 
 /** The installation prefixes of the `python3` programs on PATH (`/opt/py/bin/python3` -> `/opt/py`); a pyenv shim gives pyenv's versions. */

@@ -7,12 +7,13 @@
  * status bar which installation is used with the `dmlLens/installation`
  * notification (InstallationStatus).
  *
- * When the disk shows no installation at all, python3 is asked once, in the
- * background, where its packages are (pip-installation.ts): a pip package
- * found that way is used from then on.
+ * When the disk shows no installation at all and python3 may know more
+ * (PYTHONPATH and the like: pythonMayKnowMore), python3 is asked once, in
+ * the background, where its packages are (pip-installation.ts): a pip
+ * package found that way is used from then on.
  */
 import { findInstallation, type FoundInstallation, noInstallationText } from "../../engine/program/find-installation";
-import { pipSystemdsJar, pythonSitePackages, usualSitePackages } from "../../engine/program/pip-installation";
+import { pipSystemdsJar, pythonMayKnowMore, pythonSitePackages, usualSitePackages } from "../../engine/program/pip-installation";
 import { describeInstallation, type SystemdsInstallation } from "../../engine/program/systemds-installation";
 import { type InstallationStatus, settingPath, SYSTEMDS_HOME_SETTING } from "./systemds-home";
 
@@ -43,6 +44,7 @@ let pythonFolders: Promise<string[]> | undefined;
  * server (a pyenv shim can take a second).
  */
 export async function pythonOnlySitePackages(): Promise<string[] | undefined> {
+  if (!pythonMayKnowMore()) return undefined;
   pythonFolders ??= pythonSitePackages();
   const folders = await pythonFolders;
   if (pipSystemdsJar(usualSitePackages()) !== undefined || pipSystemdsJar(folders) === undefined) return undefined;

@@ -28,7 +28,7 @@ const driverUri = pathToFileURL(path.join(workspace, "driver.dml")).href;
 let session: LspSession;
 const statuses: InstallationStatus[] = [];
 
-const unknownBackward = (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => d.message.includes("'backward' is not defined in 'nn/layers/twice.dml'"));
+const unknownBackward = (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => String(d.message).includes("'backward' is not defined in 'nn/layers/twice.dml'"));
 
 function nextStatus(accept: (s: InstallationStatus) => boolean, ms = 20_000): Promise<InstallationStatus> {
   return new Promise((resolve, reject) => {
@@ -64,7 +64,9 @@ describe("the setting dmlLens.systemds.home", () => {
       initializationOptions: { systemds: { home: "systemds" } },
       env: { SYSTEMDS_ROOT: "" },
     });
-    session.connection.onNotification("dmlLens/installation", (status: InstallationStatus) => statuses.push(status));
+    session.connection.onNotification("dmlLens/installation", (status: InstallationStatus) => {
+      statuses.push(status);
+    });
     await session.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: driverUri, languageId: "dml", version: 1, text: DRIVER } });
   });
 
