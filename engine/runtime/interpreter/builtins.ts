@@ -17,6 +17,7 @@ import { toDense } from "../matrix/convert";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
 import { LINALG_BUILTINS } from "./builtins-linalg";
+import { DECOMPOSITION_BUILTINS } from "./builtins-decompositions";
 import { solve } from "./linear-solve";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
@@ -295,4 +296,9 @@ export const BUILTINS: Record<string, Builtin> = {
     const out = Float64Array.from(x.data, (v) => (v === pattern || (Number.isNaN(pattern) && Number.isNaN(v)) ? replacement : v));
     return dense(x.rows, x.cols, out);
   },
+};
+
+/** Builtins with several results (`[U, S, V] = svd(A)`): one call computes all of them, in order. */
+export const MULTI_RESULT_BUILTINS: Record<string, (a: CallArgs, ctx: EvalContext) => Value[]> = {
+  ...DECOMPOSITION_BUILTINS,
 };

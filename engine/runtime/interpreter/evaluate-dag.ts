@@ -28,7 +28,7 @@ import { transpose } from "../kernels/transpose";
 import { readDataFile } from "../io/data-file-reader";
 import { matrixFromData } from "../io/matrix-adapter";
 import type { ReadParameters } from "../io/read-parameters";
-import { BUILTINS, type CallArgs } from "./builtins";
+import { BUILTINS, MULTI_RESULT_BUILTINS, type CallArgs } from "./builtins";
 import { type EvalContext, sourceSlice } from "./context";
 import { csrBytes, denseBytes, Holdings, matrixBytes } from "./memory-meter";
 import { chooseFormat } from "../matrix/format";
@@ -64,6 +64,8 @@ export interface OperationTimer {
 export class DagEvaluator {
   private readonly values: (Value | typeof DROPPED | undefined)[];
   private readonly userResults = new Map<string, Value[]>();
+  /** The results of each multi-result builtin call (`[U, S, V] = svd(A)`: three nodes, one computation). */
+  private readonly builtinResults = new Map<string, Value[]>();
   /** Consumers of each node not computed yet. */
   private readonly pending: Int32Array;
   /** Nodes whose values are kept to the end (the block's outputs and sinks, which callers read after the run). */
@@ -338,13 +340,26 @@ export class DagEvaluator {
       return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
     }
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
-    if (!builtin && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
+    const multi = Object.hasOwn(MULTI_RESULT_BUILTINS, name) ? MULTI_RESULT_BUILTINS[name] : undefined;
+    if (!builtin && !multi && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
+    if (multi) return this.multiResultCall(n, name, multi, output);
     if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
     if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
     const args = this.named(n);
     const estimate = builtinResultSize(name, args.values);
     if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
     return builtin(args, this.ctx);
+  }
+
+  /** Result `output` of a multi-result builtin; the nodes of one call (same arguments) share one computation. */
+  private multiResultCall(n: DagNode, name: string, builtin: (a: CallArgs, ctx: EvalContext) => Value[], output: number): Value {
+    const key = `${name}(${n.inputs.join(",")})`;
+    let results = this.builtinResults.get(key);
+    if (!results) {
+      results = builtin(this.named(n), this.ctx);
+      this.builtinResults.set(key, results);
+    }
+    return results[output] ?? fail(`builtin ${name} has ${results.length} results, not ${output + 1}`);
   }
 
   private arg(n: DagNode, name: string, position: number): Value | undefined {
