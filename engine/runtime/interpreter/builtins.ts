@@ -18,6 +18,8 @@ import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
 import { LINALG_BUILTINS } from "./builtins-linalg";
 import { DECOMPOSITION_BUILTINS } from "./builtins-decompositions";
+import { STATISTICS_BUILTINS } from "./builtins-statistics";
+import { DISTRIBUTION_BUILTINS } from "./distributions";
 import { solve } from "./linear-solve";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
@@ -231,6 +233,8 @@ function printf(format: string, args: Value[]): string {
 
 export const BUILTINS: Record<string, Builtin> = {
   ...LINALG_BUILTINS,
+  ...STATISTICS_BUILTINS,
+  ...DISTRIBUTION_BUILTINS,
   print: (a, ctx) => {
     if (a.values.length > 1) {
       ctx.print(printf(text(a.values[0]), a.values.slice(1)));
