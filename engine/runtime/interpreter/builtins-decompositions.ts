@@ -50,9 +50,21 @@ function square(x: DenseMatrix, fn: string, what: string): void {
   if (x.rows !== x.cols) fail(`${fn}: ${what} needs a square matrix, found ${x.rows} x ${x.cols}`);
 }
 
-function toMl(x: DenseMatrix): MlMatrix {
+/**
+ * A power of two that brings the largest magnitude of `x` near 1 (exactly,
+ * for all but subnormal values): eigen and svd run on the scaled matrix and
+ * scale the eigenvalues or singular values back, so that values near the
+ * ends of the double range neither overflow nor lose the algorithms' accuracy.
+ */
+function balancingScale(x: DenseMatrix): number {
+  let largest = 0;
+  for (let k = 0; k < x.data.length; k++) largest = Math.max(largest, Math.abs(x.data[k]));
+  return largest === 0 ? 1 : 2 ** Math.min(1023, -Math.floor(Math.log2(largest)));
+}
+
+function toMl(x: DenseMatrix, scale = 1): MlMatrix {
   const m = new MlMatrix(x.rows, x.cols);
-  for (let i = 0; i < x.rows; i++) for (let j = 0; j < x.cols; j++) m.set(i, j, x.data[i * x.cols + j]);
+  for (let i = 0; i < x.rows; i++) for (let j = 0; j < x.cols; j++) m.set(i, j, x.data[i * x.cols + j] * scale);
   return m;
 }
 
@@ -82,8 +94,9 @@ function eigen(a: CallArgs): Value[] {
   square(x, "eigen", "an eigen decomposition");
   checkSymmetric(x);
   const n = x.rows;
-  const evd = new EigenvalueDecomposition(toMl(x), { assumeSymmetric: true });
-  const values = Float64Array.from(evd.realEigenvalues);
+  const scale = balancingScale(x);
+  const evd = new EigenvalueDecomposition(toMl(x, scale), { assumeSymmetric: true });
+  const values = Float64Array.from(evd.realEigenvalues, (e) => e / scale);
   const vectors = fromMl(evd.eigenvectorMatrix);
   // SystemDS's sortEVs: selection sort into ascending order, swapping eigenvector columns along.
   for (let i = 0; i < n; i++) {
@@ -99,9 +112,10 @@ function eigen(a: CallArgs): Value[] {
 function svd(a: CallArgs): Value[] {
   const x = input(a, "svd");
   const p = Math.min(x.rows, x.cols);
-  const decomposition = new SingularValueDecomposition(toMl(x), { autoTranspose: true });
+  const scale = balancingScale(x);
+  const decomposition = new SingularValueDecomposition(toMl(x, scale), { autoTranspose: true });
   const sigma = new Float64Array(p * p);
-  decomposition.diagonal.slice(0, p).forEach((s, i) => (sigma[i * p + i] = s));
+  decomposition.diagonal.slice(0, p).forEach((s, i) => (sigma[i * p + i] = s / scale));
   return [result(x.rows, p, fromMl(decomposition.leftSingularVectors)), result(p, p, sigma), result(x.cols, p, fromMl(decomposition.rightSingularVectors))];
 }
 
