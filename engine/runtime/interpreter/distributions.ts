@@ -21,7 +21,6 @@
 import chisquareCdf from "@stdlib/stats-base-dists-chisquare-cdf";
 import chisquareQuantile from "@stdlib/stats-base-dists-chisquare-quantile";
 import exponentialCdf from "@stdlib/stats-base-dists-exponential-cdf";
-import exponentialQuantile from "@stdlib/stats-base-dists-exponential-quantile";
 import fCdf from "@stdlib/stats-base-dists-f-cdf";
 import fQuantile from "@stdlib/stats-base-dists-f-quantile";
 import normalCdf from "@stdlib/stats-base-dists-normal-cdf";
@@ -66,12 +65,13 @@ function distribution(a: CallArgs, fn: string, name: DistributionName): Distribu
       const mean = number(a, fn, "mean", 0);
       const sd = number(a, fn, "sd", 1);
       if (!(sd > 0)) fail(`${fn}: the standard deviation sd= of the normal distribution must be positive, found ${sd}`);
-      return { cdf: (x) => normalCdf(x, mean, sd), quantile: (p) => normalQuantile(p, mean, sd) };
+      return { cdf: (x) => normalCdf(x, mean, sd), quantile: (p) => newtonStep(normalQuantile(p, mean, sd), p, mean, sd) };
     }
     case "exp": {
       const rate = number(a, fn, "rate", 1);
       if (!(rate > 0)) fail(`${fn}: the rate= of the exponential distribution must be positive, found ${rate}`);
-      return { cdf: (x) => exponentialCdf(x, rate), quantile: (p) => exponentialQuantile(p, rate) };
+      // -log(1 - p) / rate, with log1p: accurate for small p too.
+      return { cdf: (x) => exponentialCdf(x, rate), quantile: (p) => -Math.log1p(-p) / rate };
     }
     case "chisq": {
       const df = degreesOfFreedom(a, fn, "df", "chi-squared");
@@ -87,6 +87,18 @@ function distribution(a: CallArgs, fn: string, name: DistributionName): Distribu
       return { cdf: (x) => tCdf(x, df), quantile: (p) => tQuantile(p, df) };
     }
   }
+}
+
+/**
+ * One Newton step on cdf(x) = p from stdlib's normal quantile (accurate to
+ * about 1e-12 in the tails, by its inverse error function): with the
+ * accurate cdf it brings x to a few ulps of the exact quantile.
+ */
+function newtonStep(x: number, p: number, mean: number, sd: number): number {
+  if (!Number.isFinite(x)) return x;
+  const z = (x - mean) / sd;
+  const density = Math.exp(-0.5 * z * z) / (sd * Math.sqrt(2 * Math.PI));
+  return density > 0 ? x - (normalCdf(x, mean, sd) - p) / density : x;
 }
 
 const DISTRIBUTIONS: readonly DistributionName[] = ["normal", "exp", "chisq", "f", "t"];
