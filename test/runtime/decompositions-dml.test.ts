@@ -113,3 +113,13 @@ describe("decompositions and statistics in DML", () => {
     assert.equal(error("X = matrix(1, rows=3, cols=1)\nm = moment(X, 5)"), "/tmp/t.dml:2:5: error: moment: the order must be 2, 3 or 4 (or 0 for the mean), found 5");
   });
 });
+
+describe("decompositions: memory budget", () => {
+  it("refuses a decomposition whose results would pass the memory budget before computing it", () => {
+    const lines: string[] = [];
+    const session = createSession({ scriptPath: "/tmp/t.dml", print: (line) => lines.push(line), memoryBudget: 20_000_000 });
+    const result = session.runScript("A = matrix(1, rows=1000, cols=1000)\n[e, V] = eigen(A)");
+    assert.equal(result.errors.length, 1);
+    assert.match(result.errors[0]!, /^\/tmp\/t\.dml:2:10: error: 'eigen\(A\)' would build the results of eigen of a 1000 x 1000 matrix: it needs .* above the memory budget/);
+  });
+});

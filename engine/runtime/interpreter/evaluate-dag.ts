@@ -356,7 +356,11 @@ export class DagEvaluator {
     const key = `${name}(${n.inputs.join(",")})`;
     let results = this.builtinResults.get(key);
     if (!results) {
-      results = builtin(this.named(n), this.ctx);
+      const args = this.named(n);
+      const input = args.values[0];
+      // The results, and the decomposition's working copies of the input, as dense matrices.
+      if (input?.kind === "matrix") this.reserve(n, 8 * decompositionCells(name, input.matrix.rows, input.matrix.cols), `the results of ${name} of a ${input.matrix.rows} x ${input.matrix.cols} matrix`);
+      results = builtin(args, this.ctx);
       this.builtinResults.set(key, results);
     }
     return results[output] ?? fail(`builtin ${name} has ${results.length} results, not ${output + 1}`);
@@ -489,6 +493,13 @@ function largest(x: Matrix | number): number {
 function builtinResultSize(name: string, values: readonly Value[]): { rows: number; cols: number } | undefined {
   if (name === "outer" && values[0]?.kind === "matrix" && values[1]?.kind === "matrix") return { rows: values[0].matrix.rows, cols: values[1].matrix.cols };
   return undefined;
+}
+
+/** Cells a decomposition of an m x n matrix allocates: its results and about two copies of the input. */
+function decompositionCells(name: string, m: number, n: number): number {
+  const p = Math.min(m, n);
+  const results = name === "eigen" ? n + n * n : name === "svd" ? m * p + p * p + n * p : name === "lu" ? 3 * n * n : 2 * m * n;
+  return results + 2 * m * n;
 }
 
 /** The length seq(from, to, by) would have, when its arguments make sense (else the kernel says why not). */
