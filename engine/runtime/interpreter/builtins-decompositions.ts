@@ -14,8 +14,10 @@
  * whatever those algorithms give (as in SystemDS, where Commons Math
  * chooses them). qr and lu follow Commons Math's QRDecomposition and
  * LUDecomposition step by step, so H, R, P, L and U are the ones SystemDS
- * prints. Inputs that are empty, contain NaN or infinity, are not square
- * (eigen, lu), not symmetric (eigen) or singular (lu) are runtime errors.
+ * prints (a column with no non-zero on and below the diagonal gives NaN in
+ * that column of H, as there). Inputs that are empty, contain NaN or
+ * infinity, are not square (eigen, lu), not symmetric (eigen) or singular
+ * (lu) are runtime errors.
  */
 import { EigenvalueDecomposition, Matrix as MlMatrix, SingularValueDecomposition } from "ml-matrix";
 import { toDense } from "../matrix/convert";

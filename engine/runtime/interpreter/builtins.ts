@@ -2,7 +2,9 @@
  * The builtin calls the embedded runtime supports (those the DAG keeps as
  * opaque `call` nodes): print, stop, assert, write, toString, ifelse,
  * solve, min/max, sample, order, rev, cumsum, rowIndexMax, removeEmpty,
- * list, time, ... Anything else is a clear runtime error.
+ * list, time, ...; with their own files the decompositions (several
+ * results), the descriptive statistics and the distribution functions.
+ * Anything else is a clear runtime error.
  */
 import { cbind, rbind } from "../kernels/bind";
 import { cumsum } from "../kernels/cumsum";
