@@ -41,3 +41,16 @@ describe("sizes of the decompositions and statistics", () => {
     for (const name of ["q", "m", "c", "d", "p", "k"]) assert.match(s[name]!, /^scalar/, name);
   });
 });
+
+describe("shape checks of the decompositions and statistics", () => {
+  const errors = (text: string) => analyzeText(text).diagnostics.filter((d) => d.severity === "error").map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`);
+
+  it("reports eigen and lu of a known non-square matrix once, at the call", () => {
+    assert.deepEqual(errors("A = rand(rows=3, cols=4)\n[e, V] = eigen(A)\n[P, L, U] = lu(A)\n"), ["2:10 eigen needs a square matrix, but this one is 3 x 4", "3:13 lu needs a square matrix, but this one is 3 x 4"]);
+  });
+
+  it("reports the statistics of a known matrix with several columns; a column vector or unknown shape is fine", () => {
+    assert.deepEqual(errors("X = rand(rows=10, cols=2)\nm = median(X)\nq = quantile(X[, 1], 0.5)\n"), ["2:5 median needs a column vector, but this one is 10 x 2"]);
+    assert.deepEqual(errors('X = read("x.csv")\nm = moment(X, 2)\n'), []);
+  });
+});

@@ -15,8 +15,12 @@ import { callParameterInput } from "../../program/builtin-call-parameters";
 import type { DagNode } from "../../program/dag-types";
 import { cells, isMatrix, isScalar, matrixStats, sparsity, type NodeStats } from "./node-stats";
 
-export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
+/** Reports a dimension error at the call (the arguments' shapes known to be wrong for it). */
+export type CallSizeReport = (message: string, code: string) => void;
+
+export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[], report: CallSizeReport = () => {}): NodeStats | undefined {
   if (node.op.kind !== "call" || node.op.user) return undefined;
+  if (node.op.output === 0) checkShapes(node.op.name, inputs, report);
   if (Object.hasOwn(DECOMPOSITION_RESULTS, node.op.name)) return decompositionStats(node.op.name, node.op.output, inputs);
   if (node.op.output !== 0) return undefined;
   switch (node.op.name) {
@@ -41,6 +45,17 @@ export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): N
     default:
       return undefined;
   }
+}
+
+/** The builtins of one column vector (their first argument), as SystemDS's runtime requires. */
+const COLUMN_STATISTICS: ReadonlySet<string> = new Set(["moment", "centralMoment", "cov", "quantile", "median", "interQuartileMean"]);
+
+/** SystemDS's checks of known shapes: eigen and lu of a square matrix, the statistics of a column vector. */
+function checkShapes(name: string, inputs: readonly NodeStats[], report: CallSizeReport): void {
+  const a = inputs[0];
+  if (!a || !isMatrix(a) || a.rows === null || a.cols === null) return;
+  if ((name === "eigen" || name === "lu") && a.rows !== a.cols) report(`${name} needs a square matrix, but this one is ${a.rows} x ${a.cols}`, "dimension-mismatch");
+  if (COLUMN_STATISTICS.has(name) && a.cols !== 1) report(`${name} needs a column vector, but this one is ${a.rows} x ${a.cols}`, "dimension-mismatch");
 }
 
 type Dim = number | null;
