@@ -165,3 +165,12 @@ describe("decompositions: bad input", () => {
     assert.equal(message("lu", [[1, 2], [2, 4]]), "lu: the matrix is singular (no pivot of magnitude 1e-11 or more in column 2)");
   });
 });
+
+describe("eigen of a nearly symmetric matrix", () => {
+  it("decomposes (A + A^T) / 2 when A is symmetric to 1e-10 of its largest entry (kernels' rounding across the diagonal)", () => {
+    const a = [[2, 1 + 1e-13], [1, 3]];
+    const [e] = decompose("eigen", a);
+    const [eSymmetric] = decompose("eigen", [[2, 1 + 5e-14], [1 + 5e-14, 3]]);
+    assert.deepEqual(e, eSymmetric);
+  });
+});

@@ -4,7 +4,7 @@
  *
  * | DML | results |
  * |---|---|
- * | `[evalues, evectors] = eigen(A)` | A symmetric n x n: eigenvalues ascending (n x 1), eigenvectors as the columns of an n x n matrix in the same order |
+ * | `[evalues, evectors] = eigen(A)` | A symmetric n x n (within 1e-10 of its largest entry): eigenvalues ascending (n x 1), eigenvectors as the columns of an n x n matrix in the same order |
  * | `[U, S, V] = svd(A)` | A m x n, p = min(m, n): U m x p, S the p x p diagonal matrix of the singular values (descending), V n x p; A = U S t(V) |
  * | `[H, R] = qr(A)` | A m x n: H m x n holds the Householder vectors (column j is the vector of reflection j, scaled so that the reflection is I - h h^T / h_j), R m x n upper trapezoidal; not Q |
  * | `[P, L, U] = lu(A)` | A n x n: partial pivoting, P A = L U, L unit lower triangular |
@@ -29,9 +29,6 @@ import type { Value } from "./values";
 
 /** Commons Math's LUDecomposition.DEFAULT_TOO_SMALL: a pivot below it makes the matrix singular. */
 const LU_SINGULARITY_THRESHOLD = 1e-11;
-
-/** Machine epsilon as Commons Math's Precision.EPSILON (2^-53). */
-const EPSILON = 2 ** -53;
 
 const result = (rows: number, cols: number, data: Float64Array): Value => ({ kind: "matrix", matrix: new DenseMatrix(rows, cols, data) });
 
@@ -76,28 +73,41 @@ function fromMl(m: MlMatrix): Float64Array {
   return out;
 }
 
-/** Symmetric within Commons Math's relative tolerance (10 n^2 eps), as EigenDecomposition checks. */
-function checkSymmetric(x: DenseMatrix): void {
+/**
+ * Relative asymmetry (to the largest magnitude of A) below which eigen
+ * treats A as symmetric and decomposes (A + A^T) / 2: products such as
+ * t(X) %*% X computed by blocked kernels can differ in the last bits across
+ * the diagonal, where Commons Math (whose own tolerance is 10 n^2 eps, per
+ * entry) would switch to its general algorithm and find the same values.
+ */
+const SYMMETRY_TOLERANCE = 1e-10;
+
+/** A symmetric copy of `x`, or a runtime error naming the most asymmetric pair of entries. */
+function symmetric(x: DenseMatrix): DenseMatrix {
   const n = x.rows;
-  const eps = 10 * n * n * EPSILON;
+  let largest = 0;
+  for (let k = 0; k < x.data.length; k++) largest = Math.max(largest, Math.abs(x.data[k]));
+  const out = new DenseMatrix(n, n, Float64Array.from(x.data));
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const a = x.data[i * n + j];
       const b = x.data[j * n + i];
-      if (Math.abs(a - b) > Math.max(Math.abs(a), Math.abs(b)) * eps) {
+      if (Math.abs(a - b) > SYMMETRY_TOLERANCE * largest) {
         fail(`eigen: the matrix is not symmetric (A[${i + 1}, ${j + 1}] = ${a}, A[${j + 1}, ${i + 1}] = ${b}); the embedded runtime decomposes symmetric matrices only`);
       }
+      out.data[i * n + j] = out.data[j * n + i] = (a + b) / 2;
     }
   }
+  return out;
 }
 
 function eigen(a: CallArgs): Value[] {
   const x = input(a, "eigen");
   square(x, "eigen", "an eigen decomposition");
-  checkSymmetric(x);
-  const n = x.rows;
-  const scale = balancingScale(x);
-  const evd = new EigenvalueDecomposition(toMl(x, scale), { assumeSymmetric: true });
+  const symmetricX = symmetric(x);
+  const n = symmetricX.rows;
+  const scale = balancingScale(symmetricX);
+  const evd = new EigenvalueDecomposition(toMl(symmetricX, scale), { assumeSymmetric: true });
   const values = Float64Array.from(evd.realEigenvalues, (e) => e / scale);
   const vectors = fromMl(evd.eigenvectorMatrix);
   // SystemDS's sortEVs: selection sort into ascending order, swapping eigenvector columns along.
