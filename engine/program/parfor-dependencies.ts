@@ -85,6 +85,8 @@ export interface ParforAnalysis {
   prints: boolean;
   /** Names read in index expressions that are not written in the body (their values decide the slices). */
   indexSymbols: string[];
+  /** Every variable the body reads or writes (what an iteration needs from the loop's environment). */
+  names: string[];
 }
 
 export interface ParforAnalysisOptions {
@@ -167,7 +169,7 @@ class ParforBodyAnalysis {
     }
     const indexSymbols = new Set<string>();
     for (const r of results) for (const a of [...r.writes, ...r.reads]) for (const d of [a.rows, a.cols]) if (d.kind === "affine") for (const p of [d.lower, d.upper]) for (const m of p.keys()) for (const s of m ? m.split("*") : []) if (s !== this.loopVariable) indexSymbols.add(s);
-    return { loopVariable: this.loopVariable, locals, results, dependencies, sideEffects: this.sideEffects, stops: this.stops, prints: this.prints, indexSymbols: [...indexSymbols] };
+    return { loopVariable: this.loopVariable, locals, results, dependencies, sideEffects: this.sideEffects, stops: this.stops, prints: this.prints, indexSymbols: [...indexSymbols], names: [...this.accesses.keys()] };
   }
 
   private record(name: string, access: Access): void {
