@@ -35,7 +35,7 @@ import type { ForBlock } from "../../program/statement-block";
 import { asWrittenRunner } from "../interpreter/block-runner";
 import { DmlRuntimeError } from "../interpreter/errors";
 import type { InterpreterHost, Unit } from "../interpreter/interpreter";
-import { double, int, type Value } from "../interpreter/values";
+import type { Value } from "../interpreter/values";
 import { overlapReason } from "./disjoint-slices";
 import { mergeResult } from "./result-merge";
 import { insideParforWorker, recordParfor } from "./parfor-report";
@@ -202,7 +202,7 @@ function tasksOf(loop: ParforLoop, analysis: ParforAnalysis, workers: number, pl
       firstIndex: Math.floor((w * count) / workers),
       lastIndex: Math.floor(((w + 1) * count) / workers) - 1,
       variables,
-      locals: analysis.locals,
+      locals: [...analysis.locals, analysis.loopVariable],
       results: analysis.results.map((r) => r.name),
       params: [...host.params],
       ...(host.scriptPath ? { scriptPath: host.scriptPath } : {}),
@@ -216,13 +216,23 @@ function tasksOf(loop: ParforLoop, analysis: ParforAnalysis, workers: number, pl
 
 /** Prints the ranges' output in order, then throws the first error, or merges results and locals into the loop's variables. */
 function finish(loop: ParforLoop, analysis: ParforAnalysis, replies: readonly ParforReply[]): void {
-  const { env, host, block } = loop;
-  for (const reply of replies) {
-    for (const line of reply.prints) host.print(line);
-    if (reply.error) throw new DmlRuntimeError(reply.error.message, reply.error.range, reply.error.file);
-  }
+  const { env, host } = loop;
+  // The ranges up to the first failing one are what the sequential loop would have run.
+  const failed = replies.findIndex((r) => r.error !== undefined);
+  const ran = failed < 0 ? replies : replies.slice(0, failed + 1);
+  for (const reply of ran) for (const line of reply.prints) host.print(line);
+  const outputs = merged(loop, analysis, ran);
+  for (const [name, value] of outputs) env.set(name, value);
+  host.onAssign?.(outputs);
+  const error = ran[ran.length - 1]!.error;
+  if (error) throw new DmlRuntimeError(error.message, error.range, error.file);
+}
+
+/** The loop's locals, loop variable and results after the ranges that ran. */
+function merged(loop: ParforLoop, analysis: ParforAnalysis, replies: readonly ParforReply[]): Map<string, Value> {
+  const { env } = loop;
   const outputs = new Map<string, Value>();
-  for (const name of analysis.locals) {
+  for (const name of [...analysis.locals, analysis.loopVariable]) {
     for (let w = replies.length - 1; w >= 0; w--) {
       const assigned = replies[w]!.locals.find(([n]) => n === name);
       if (assigned) {
@@ -235,11 +245,8 @@ function finish(loop: ParforLoop, analysis: ParforAnalysis, replies: readonly Pa
     const before = env.get(result.name)!;
     if (before.kind !== "matrix") continue;
     const ranges = replies.map((r) => r.results.find(([n]) => n === result.name)?.[1]).flatMap((w) => (w ? [fromWire(w)] : []));
-    const merged = mergeResult(before.matrix, ranges.flatMap((v) => (v.kind === "matrix" ? [v.matrix] : [])));
-    if (merged !== before.matrix) outputs.set(result.name, { kind: "matrix", matrix: merged });
+    const after = mergeResult(before.matrix, ranges.flatMap((v) => (v.kind === "matrix" ? [v.matrix] : [])));
+    if (after !== before.matrix) outputs.set(result.name, { kind: "matrix", matrix: after });
   }
-  const last = loop.from + (loop.count - 1) * loop.by;
-  outputs.set(block.variable, loop.integral ? int(last) : double(last));
-  for (const [name, value] of outputs) env.set(name, value);
-  host.onAssign?.(outputs);
+  return outputs;
 }

@@ -84,7 +84,7 @@ function runTask(task: ParforTask, unitOf: (u: TaskUnit) => ParsedUnit, blockRun
     },
     main.unit.text,
   );
-  const range: Program = { kind: "program", body: [rangeLoop(loop, task)], range: main.program.range };
+  const range = rangeProgram(main.program, loop, task);
   let error: ParforReply["error"];
   try {
     interpreter.runProgram(range, env);
@@ -118,6 +118,19 @@ function findLoop(statements: readonly Statement[], start: { line: number; chara
     if (inner) return inner;
   }
   return undefined;
+}
+
+/**
+ * A program that runs the range's loop: the script's functions, its other
+ * statements under `if (FALSE)` (never run, but they tell the DAG builder
+ * what the main thread's does: sourced namespaces, builtin constants the
+ * script binds), then the loop.
+ */
+function rangeProgram(program: Program, loop: ForStatement, task: ParforTask): Program {
+  const functions = program.body.filter((s) => s.kind === "function" || s.kind === "externalFunction");
+  const others = program.body.filter((s) => s.kind !== "function" && s.kind !== "externalFunction");
+  const never: Statement = { kind: "if", condition: { kind: "boolean", value: false, range: program.range }, thenBody: others, range: program.range };
+  return { kind: "program", body: [...functions, never, rangeLoop(loop, task)], range: program.range };
 }
 
 /** The loop as a sequential `for` over iterations firstIndex..lastIndex, as integer literals. */
