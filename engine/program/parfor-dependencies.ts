@@ -106,6 +106,8 @@ interface Access {
   index?: IndexAccess;
   /** Whether the iteration had certainly assigned the variable before this access. */
   assigned: boolean;
+  /** A nested for loop's variable (SystemDS does not count these writes as candidates). */
+  loopVariable?: boolean;
 }
 
 export function analyzeParfor(statement: ForStatement, options: ParforAnalysisOptions = {}): ParforAnalysis {
@@ -144,8 +146,8 @@ class ParforBodyAnalysis {
       const exposed = accesses.find((a) => !a.assigned && a.kind !== "whole-write");
       if (exposed === undefined) {
         locals.push(name);
-        const first = accesses[0]!;
-        dependencies.push({ variable: name, kind: "output", range: first.range });
+        const write = writes.find((a) => !a.loopVariable);
+        if (write) dependencies.push({ variable: name, kind: "output", range: write.range });
         continue;
       }
       const accumulate = accesses.find((a) => a.kind === "accumulate");
@@ -213,7 +215,7 @@ class ParforBodyAnalysis {
         case "for": {
           const it = s.iterable;
           for (const e of it.kind === "seq" && it.by ? [it.from, it.to, it.by] : [it.from, it.to]) this.reads(e, assigned);
-          this.record(s.variable.name, { kind: "whole-write", range: s.variable.range, assigned: assigned.has(s.variable.name) });
+          this.record(s.variable.name, { kind: "whole-write", range: s.variable.range, assigned: assigned.has(s.variable.name), loopVariable: true });
           this.walk(s.body, new Set([...assigned, s.variable.name]));
           break;
         }

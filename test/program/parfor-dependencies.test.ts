@@ -128,6 +128,8 @@ describe("the checker's parfor errors", () => {
   test("independent loops, locals first assigned in the body, and check=0 give none", () => {
     assert.deepEqual(errors("R = matrix(0, 4, 3)\nparfor (i in 1:4) {\n  v = matrix(i, 1, 3)\n  R[i, ] = v\n}"), []);
     assert.deepEqual(errors("s = 0\nparfor (i in 1:4, check=0) {\n  s = s + i\n}"), []);
+    // A nested for loop's variable is not a candidate, even when the name was used before (SystemDS's gridSearch.dml).
+    assert.deepEqual(errors("for (j in 1:2) { x = j }\nR = matrix(0, 4, 2)\nparfor (i in 1:4) {\n  for (j in 1:2) { R[i, j] = j }\n}"), []);
     assert.deepEqual(errors("k = 2\nR = matrix(0, 8, 1)\nparfor (i in 1:4) {\n  R[(i-1)*k+1:i*k, 1] = matrix(i, k, 1)\n}"), []);
   });
 
