@@ -16,15 +16,17 @@
  * - print() output is buffered per range and printed in iteration order;
  *   an error (stop(), a bad index, an interrupt) is the one of the first
  *   failing iteration, after the output of the iterations before it, with
- *   its source position; the results are then not merged.
+ *   its source position; the variables are left as the sequential loop
+ *   leaves them (the ranges up to the failing one merged, its own up to the
+ *   failing iteration).
  *
  * It runs sequentially (returns false, with the reason in parfor-report.ts)
  * when the iterations are not independent, when the body has side effects
  * (write(), source(), setwd(), eval(), functions the analysis cannot see,
  * builtin scripts), when the loop is small (fewer than 2 iterations, or
- * iterations x cells of the matrices the body uses below
- * MIN_PARALLEL_WORK; `opt=NONE` skips this test, as in SystemDS it runs
- * the loop with the given settings), for `par=1`, for non-integer loop
+ * estimated work below MIN_PARALLEL_WORK, see parfor-work.ts; `opt=NONE`
+ * skips this test: as in SystemDS, the loop then runs with the given
+ * settings), for `par=1`, for non-integer loop
  * values, inside another parfor's worker, with a block runner it cannot
  * recreate in a worker, or when worker threads are unavailable.
  */
@@ -37,6 +39,7 @@ import { DmlRuntimeError } from "../interpreter/errors";
 import type { InterpreterHost, Unit } from "../interpreter/interpreter";
 import type { Value } from "../interpreter/values";
 import { overlapReason } from "./disjoint-slices";
+import { MIN_PARALLEL_WORK, parforWork } from "./parfor-work";
 import { mergeResult } from "./result-merge";
 import { insideParforWorker, recordParfor } from "./parfor-report";
 import type { ParforReply, ParforTask, TaskFunction, TaskUnit } from "./parfor-task";
@@ -44,8 +47,6 @@ import { fromWire, toWire } from "./parfor-values";
 import { locateParforWorker } from "./parfor-worker-file";
 import { ParforWorkerPool } from "./parfor-worker-pool";
 
-/** Iterations x matrix cells used per iteration below which a parfor runs sequentially. */
-export const MIN_PARALLEL_WORK = 1 << 22;
 /** The most worker threads a parfor uses. */
 export const MAX_PARFOR_WORKERS = 8;
 
@@ -128,12 +129,8 @@ function planOf(loop: ParforLoop, analysis: ParforAnalysis): Plan | string {
   const planMode = planModeOf(loop.host);
   if (planMode === undefined) return "the block runner cannot run on worker threads";
   if (option("opt")?.toUpperCase() !== "NONE") {
-    let cells = 1;
-    for (const name of analysis.names) {
-      const v = env.get(name);
-      if (v?.kind === "matrix") cells += v.matrix.rows * v.matrix.cols;
-    }
-    if (count * cells < MIN_PARALLEL_WORK) return `small: ${count} iterations x ${cells} matrix cells is below ${MIN_PARALLEL_WORK}`;
+    const work = parforWork(analysis, statement.body, count, env);
+    if (work < MIN_PARALLEL_WORK) return `small: ${count} iterations, estimated work ${work} (iterations x matrix cells x nested trips) below ${MIN_PARALLEL_WORK}`;
   }
   const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
   if (cores < 2) return "one core";
