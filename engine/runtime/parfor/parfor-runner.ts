@@ -74,7 +74,15 @@ export function runParforOnWorkers(loop: ParforLoop): boolean {
     recordParfor({ range: block.range, ...(loop.unit.file ? { file: loop.unit.file } : {}), iterations: count, workers: 0, reason: plan });
     return false;
   }
-  const replies = plan.pool.run(tasksOf(loop, analysis, plan.workers, plan.planMode), loop.host.shouldInterrupt);
+  let replies: ParforReply[];
+  try {
+    replies = plan.pool.run(tasksOf(loop, analysis, plan.workers, plan.planMode), loop.host.shouldInterrupt);
+  } catch (e) {
+    // A worker that died is not used again: later loops run sequentially.
+    plan.pool.close();
+    pool = e instanceof Error ? e.message : String(e);
+    throw new DmlRuntimeError(`parfor: ${pool}`, block.range);
+  }
   recordParfor({ range: block.range, ...(loop.unit.file ? { file: loop.unit.file } : {}), iterations: count, workers: replies.length });
   finish(loop, analysis, replies);
   return true;

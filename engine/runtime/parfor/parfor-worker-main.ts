@@ -19,7 +19,7 @@ import type { BlockRunner } from "../interpreter/block-runner";
 import { locate } from "../interpreter/errors";
 import { Interpreter, type DefinedFunction, type Unit } from "../interpreter/interpreter";
 import type { Value } from "../interpreter/values";
-import { DONE, STATE, STATE_READY } from "./parfor-control";
+import { DONE, STATE, STATE_BROKEN, STATE_READY } from "./parfor-control";
 import { markInsideParforWorker } from "./parfor-report";
 import type { ParforReply, ParforTask, TaskUnit } from "./parfor-task";
 import { fromWire, toWire } from "./parfor-values";
@@ -34,6 +34,11 @@ export function startParforWorker(runnerFor: (planMode: string) => BlockRunner |
   const ctl = new Int32Array(control);
   const stop = new Int32Array(interrupt);
   markInsideParforWorker();
+  process.on("exit", () => {
+    Atomics.store(ctl, STATE, STATE_BROKEN);
+    Atomics.notify(ctl, STATE);
+    Atomics.notify(ctl, DONE);
+  });
   const parsed = new Map<string, ParsedUnit>();
   const runners = new Map<string, BlockRunner | undefined>();
   const unitOf = (u: TaskUnit): ParsedUnit => {

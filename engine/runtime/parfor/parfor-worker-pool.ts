@@ -11,7 +11,7 @@
  * alive. A pool whose workers did not start is not used again.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { CONTROL_WORDS, DONE, STATE, STATE_READY } from "./parfor-control";
+import { CONTROL_WORDS, DONE, STATE, STATE_BROKEN, STATE_READY } from "./parfor-control";
 import type { ParforReply, ParforTask } from "./parfor-task";
 
 export const START_TIMEOUT_MS = 30_000;
@@ -52,6 +52,10 @@ export class ParforWorkerPool {
     for (const slot of pool.slots) {
       while (Atomics.load(slot.ctl, STATE) !== STATE_READY) {
         const left = deadline - Date.now();
+        if (Atomics.load(slot.ctl, STATE) === STATE_BROKEN) {
+          pool.close();
+          return "a parfor worker thread failed to start";
+        }
         if (left <= 0) {
           pool.close();
           return `the parfor worker threads did not start within ${START_TIMEOUT_MS / 1000} s`;
@@ -76,6 +80,7 @@ export class ParforWorkerPool {
     const replies: ParforReply[] = [];
     used.forEach((slot, w) => {
       while (Atomics.load(slot.ctl, DONE) === before[w]) {
+        if (Atomics.load(slot.ctl, STATE) === STATE_BROKEN) throw new Error("a parfor worker thread exited while running iterations");
         if (shouldInterrupt?.()) Atomics.store(this.interrupt, 0, 1);
         Atomics.wait(slot.ctl, DONE, before[w]!, POLL_MS);
       }
