@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { executionSession } from "../../engine/execution";
 import { createSession, type Session, type SessionOptions, type Value } from "../../engine/runtime/interpreter";
 import { toDense } from "../../engine/runtime/matrix/convert";
-import { parforWorkerCounts, takeParforReports, type ParforReport } from "../../engine/runtime/parfor/parfor-report";
+import { parforReportLine, parforWorkerCounts, takeParforReports, type ParforReport } from "../../engine/runtime/parfor/parfor-report";
 import { locateParforWorker } from "../../engine/runtime/parfor/parfor-worker-file";
 
 const skip = locateParforWorker() === undefined ? "dist/parfor-worker.js is not built (npm run build)" : false;
@@ -173,6 +173,12 @@ describe("parfor: where it runs", { skip }, () => {
     assert.match(reason("R = matrix(0, 4, 3)\nparfor (i in 1:4, opt=NONE, par=1) { R[i, ] = matrix(i, 1, 3) }"), /par=1/);
     assert.match(reason('parfor (i in 1:4, opt=NONE) { write(matrix(i, 1, 1), "/nonexistent/x.csv", format="csv") }'), /write\(\)/);
     assert.match(reason("s = 0\nparfor (i in 1:1) { s = i }"), /1 iteration/);
+  });
+
+  it("a report line per parfor for dml run --timings", () => {
+    const range = { start: { line: 2, character: 0 }, end: { line: 4, character: 1 } };
+    assert.equal(parforReportLine({ range, iterations: 16, workers: 2 }, "a.dml"), "a.dml:3: parfor: 16 iterations on 2 worker threads");
+    assert.equal(parforReportLine({ range, iterations: 1, workers: 0, reason: "1 iteration" }, "a.dml"), "a.dml:3: parfor: 1 iteration, sequential: 1 iteration");
   });
 
   it("a nested parfor runs sequentially inside the outer one's workers, with the same values", () => {
