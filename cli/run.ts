@@ -28,6 +28,7 @@ import path from "node:path";
 import type { SystemdsInstallation } from "../engine/program/systemds-installation";
 import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations } from "../engine/execution";
 import { isolateCell, splitCells } from "../engine/runtime/interpreter";
+import { parforReportLine, takeParforReports } from "../engine/runtime/parfor/parfor-report";
 import { timingJson, timingLines } from "./block-timings";
 import { err, out, write } from "./output";
 import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./script-problems";
@@ -97,7 +98,7 @@ export async function run(args: readonly string[]): Promise<number> {
     out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables(), plan: planText, blocks: reports.map(timingJson) }, null, 2));
   } else {
     for (const e of errors) err(e);
-    if (timings) for (const line of timingLines(file, reports)) err(line);
+    if (timings) for (const line of [...timingLines(file, reports), ...takeParforReports().map((r) => parforReportLine(r, file))]) err(line);
   }
   return result.ok ? 0 : 1;
 }
