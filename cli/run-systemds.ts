@@ -118,7 +118,7 @@ export async function runOnSystemds(args: readonly string[], deps: SystemdsRunDe
   if (text === undefined) return 2;
   const parameters = runParameters(file, commandLineValues);
 
-  const problems = parsed.flags.has("--no-check") && !parsed.flags.has("--rewritten") ? undefined : scriptProblems(text, { file, parameters, invocation: true });
+  const problems = parsed.flags.has("--no-check") && !parsed.flags.has("--rewritten") ? undefined : scriptProblems(text, { file, parameters, invocation: true, willRun: exec === "singlenode" });
   if (problems && !parsed.flags.has("--no-check")) {
     const errors = problems.diagnostics.filter((d) => d.severity === "error" && keptForSystemds(d.code, exec));
     if (errors.length > 0) {
