@@ -145,12 +145,15 @@ export function registerRunOnSystemds(context: vscode.ExtensionContext, deps: Ru
   );
 }
 
+const CHEAPER_REWRITE_TITLE = "Apply cheaper rewrite";
+
 /** The edits of each cheaper rewrite the language server offers as a quick fix in `document` (one array per rewrite). */
 async function suggestedRewrites(document: vscode.TextDocument): Promise<TextEdit[][]> {
   const whole = new vscode.Range(0, 0, document.lineCount, 0);
   const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", document.uri, whole, vscode.CodeActionKind.QuickFix.value)) ?? [];
   return actions
-    .filter((a) => a.diagnostics?.some((d) => d.code === "cheaper-rewrite") && a.edit)
+    // The language server's fixes are titled so (server/src/optimizer-views.ts); the diagnostics an action names do not survive the command.
+    .filter((a) => a.title.startsWith(CHEAPER_REWRITE_TITLE) && a.edit)
     .map((a) =>
       a.edit!.get(document.uri).map((e) => ({
         range: { start: { line: e.range.start.line, character: e.range.start.character }, end: { line: e.range.end.line, character: e.range.end.character } },
