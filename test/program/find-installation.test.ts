@@ -232,3 +232,19 @@ describe("which installation is used", () => {
     assert.equal(pipSystemdsJar(folders), jar);
   });
 });
+
+describe("python3's own site-packages folders", () => {
+  test("asked only where Python may know more than the disk shows; a missing program gives none, quickly", async () => {
+    const { pythonMayKnowMore, pythonSitePackages } = await import("../../engine/program/pip-installation");
+    assert.equal(pythonMayKnowMore({}, "linux"), false);
+    assert.equal(pythonMayKnowMore({ PYTHONPATH: "/opt/lib" }, "linux"), true);
+    assert.equal(pythonMayKnowMore({}, "win32"), true);
+    assert.deepEqual(await pythonSitePackages("/no/such/python3", 1000), []);
+  });
+
+  test("a device or a FIFO named as the installation is refused without reading it", () => {
+    const opened = openInstallation("/dev/null", "--systemds");
+    assert.ok("problem" in opened);
+    assert.equal(opened.problem, "--systemds names /dev/null, which is neither a folder nor a file; expected a SystemDS source tree or release (a folder with scripts/builtin/) or a SystemDS jar");
+  });
+});
