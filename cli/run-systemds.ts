@@ -177,7 +177,10 @@ export async function runOnSystemds(args: readonly string[], deps: SystemdsRunDe
   err(`dml run: on ${describeInstallation(installation)}`);
   const stderr = lineSplitter((line) => err(line));
   const running = startSystemds(command, { stdout: (t) => write(t), stderr: (t) => stderr.feed(t) }, { stdin: "inherit" });
-  const exit = await running.done;
+  // Ctrl-C reaches SystemDS too (the terminal's process group): dml waits for it to end and passes its exit code on.
+  const waitForSystemds = () => undefined;
+  process.on("SIGINT", waitForSystemds);
+  const exit = await running.done.finally(() => process.off("SIGINT", waitForSystemds));
   stderr.flush();
   copy?.remove();
   if ("problem" in exit) {

@@ -169,7 +169,8 @@ function launcherCommand(layout: SystemdsLayout, run: SystemdsRun, programs: Fou
   if (programs.env.SYSDS_QUIET === undefined) env.SYSDS_QUIET = "1";
   if (run.exec !== "singlenode") env.SYSDS_DISTRIBUTED = "1";
   const args = [...(layout.jar ? [layout.jar] : []), ...dml.args];
-  return { command: { program: layout.launcher!, args, env, cwd: run.workingDirectory, via: "launcher", notes: [] } };
+  const notes = run.memory ? [`the JVM's heap is the launcher's (SYSTEMDS_STANDALONE_OPTS, default -Xmx4g): ${run.memory} applies when SystemDS runs with java`] : [];
+  return { command: { program: layout.launcher!, args, env, cwd: run.workingDirectory, via: "launcher", notes } };
 }
 
 /** A release with its launcher: bin/systemds carries the release's settings, so it is the first choice. */

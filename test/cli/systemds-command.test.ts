@@ -80,6 +80,7 @@ describe("the SystemDS command for each kind of installation", () => {
     assert.deepEqual(command.args, [jar, "-f", "/work/driver.dml", "-stats", "-nvargs", "k=5"]);
     assert.deepEqual(command.env, { SYSTEMDS_ROOT: root, SYSDS_QUIET: "1" });
     // the user's SYSDS_QUIET is kept; -exec spark goes through the launcher's spark-submit
+    assert.deepEqual(commandOf(location, run({ memory: "8g" })).notes, ["the JVM's heap is the launcher's (SYSTEMDS_STANDALONE_OPTS, default -Xmx4g): 8g applies when SystemDS runs with java"]);
     const spark = commandOf(location, run({ exec: "spark" }), { ...programs, env: { SYSDS_QUIET: "0" } });
     assert.deepEqual(spark.args, [jar, "-f", "/work/driver.dml", "-exec", "spark"]);
     assert.deepEqual(spark.env, { SYSTEMDS_ROOT: root, SYSDS_DISTRIBUTED: "1" });
