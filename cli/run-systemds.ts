@@ -41,7 +41,7 @@ import { commandInstallation, SYSTEMDS_OPTION } from "./systemds-option";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 
 export const runSystemdsUsage =
-  "[--systemds PATH] [--exec singlenode|hybrid|spark] [--stats] [--explain] [--config FILE] [--memory SIZE] [--launcher auto|java|script] [--rewritten] [--print-command]; exit code SystemDS's, 2 when it cannot start";
+  "[--exec singlenode|hybrid|spark] [--stats] [--explain] [--config FILE] [--memory SIZE] [--launcher auto|java|script] [--rewritten] [--print-command]; exit code SystemDS's, 2 when it cannot start";
 
 export const ENGINES = ["embedded", "systemds"] as const;
 
