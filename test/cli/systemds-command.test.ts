@@ -8,6 +8,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { spawnSync } from "node:child_process";
+import fc from "fast-check";
 import { findJava, findSparkSubmit, type ToolEnvironment } from "../../cli/java-tools";
 import { applyRewrites, writeRunCopy } from "../../cli/rewritten-copy";
 import { commandLine, parameterArguments, shellQuote, systemdsCommand, type FoundPrograms, type SystemdsRun } from "../../cli/systemds-command";
@@ -257,4 +259,37 @@ test("lineSplitter gives whole lines across chunks, without \\r, and the rest at
   assert.deepEqual(lines, ["a", "bc", ""]);
   split.flush();
   assert.deepEqual(lines, ["a", "bc", "", "d"]);
+});
+
+describe("properties", () => {
+  test("a shell reads back every printed argument as it was (commandLine's quoting)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "binary", maxLength: 12 }).map((s) => s.replace(/\0/g, "")), { minLength: 1, maxLength: 4 }), (args) => {
+        const line = commandLine({ program: "printf", args: ["%s\\n", ...args], env: {} });
+        const printed = spawnSync("/bin/sh", ["-c", line], { encoding: "utf8" });
+        assert.equal(printed.status, 0, printed.stderr);
+        assert.equal(printed.stdout, args.map((a) => `${a}\n`).join(""));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test("every -nvargs pair SystemDS accepts splits at '=' into exactly its name and value, in the order given", () => {
+    const name = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9_]{0,6}$/);
+    const value = fc.string({ minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(name, value), { selector: ([n]) => n, maxLength: 5 }), (pairs) => {
+        const result = parameterArguments(new Map(pairs));
+        if (pairs.some(([, v]) => v.includes("="))) {
+          assert.ok("problem" in result);
+          return;
+        }
+        assert.ok("args" in result);
+        if (pairs.length === 0) return assert.deepEqual(result.args, []);
+        assert.equal(result.args[0], "-nvargs");
+        // DMLOptions: str.split("=") must give two parts, name then value
+        assert.deepEqual(result.args.slice(1).map((pair) => pair.split("=")), pairs.map(([n, v]) => [n, v]));
+      }),
+    );
+  });
 });
