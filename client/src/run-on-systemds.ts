@@ -56,7 +56,20 @@ export function registerRunOnSystemds(context: vscode.ExtensionContext, deps: Ru
     return { status: "refused", reason };
   };
 
+  /** One SystemDS run at a time: each takes a JVM and the machine's memory. */
+  let running: string | undefined;
   const run = async (uri: string | undefined, withRewrites: boolean): Promise<SystemdsOutcome> => {
+    if (running) return refuse(`DML: ${running} is still running on SystemDS; wait for it, or cancel it in its progress notification`);
+    const name = documentOf(uri)?.uri.path.split("/").pop() ?? "a script";
+    running = name;
+    try {
+      return await runOne(uri, withRewrites);
+    } finally {
+      running = undefined;
+    }
+  };
+
+  const runOne = async (uri: string | undefined, withRewrites: boolean): Promise<SystemdsOutcome> => {
     if (!vscode.workspace.isTrusted) return refuse("DML Lens does not run scripts in an untrusted workspace (Workspace Trust); analysis and suggestions still work.");
     const document = documentOf(uri);
     if (!document) return refuse("no DML document to run on SystemDS");
@@ -106,7 +119,7 @@ export function registerRunOnSystemds(context: vscode.ExtensionContext, deps: Ru
     const outLines = lineSplitter((line) => output.add(line));
     const errLines = lineSplitter((line) => errors.add(line));
     const started = performance.now();
-    const running = startSystemds(
+    const systemds = startSystemds(
       command,
       {
         stdout: (chunk) => {
@@ -125,9 +138,9 @@ export function registerRunOnSystemds(context: vscode.ExtensionContext, deps: Ru
     const exit = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `DML: running ${title}`, cancellable: true }, (_, token) => {
       token.onCancellationRequested(() => {
         stopped = true;
-        running.stop();
+        systemds.stop();
       });
-      return running.done;
+      return systemds.done;
     });
     outLines.flush();
     errLines.flush();

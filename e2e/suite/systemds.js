@@ -40,12 +40,16 @@ exports.run = suite("run on SystemDS", [
     },
   ],
   [
-    "DML: Run on SystemDS streams the launcher's output and passes its exit code on",
+    "DML: Run on SystemDS streams the launcher's output and passes its exit code on; one run at a time",
     async () => {
       const root = fixtureRelease();
       process.env.SYSTEMDS_ROOT = root;
       const document = await open("params.dml");
-      const outcome = await vscode.commands.executeCommand("dmlLens.runOnSystemds", document.uri.toString());
+      const first = vscode.commands.executeCommand("dmlLens.runOnSystemds", document.uri.toString());
+      const second = await vscode.commands.executeCommand("dmlLens.runOnSystemds", document.uri.toString());
+      assert.equal(second.status, "refused");
+      assert.match(second.reason, /params\.dml is still running on SystemDS/);
+      const outcome = await first;
       assert.equal(outcome.status, "ran", outcome.reason);
       assert.equal(outcome.exitCode, 3);
       assert.equal(outcome.stopped, false);
