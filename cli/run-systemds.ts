@@ -149,7 +149,7 @@ export async function runOnSystemds(args: readonly string[], deps: SystemdsRunDe
     via,
     ...(parsed.flags.has("--stats") ? { stats: true } : {}),
     ...(parsed.flags.has("--explain") ? { explain: true } : {}),
-    ...(parsed.values.has("--config") ? { config: path.resolve(parsed.values.get("--config")!) } : {}),
+    ...(parsed.values.has("--config") ? { config: localOrUri(parsed.values.get("--config")!) } : {}),
     ...(memory !== undefined ? { memory } : {}),
   };
   const java = findJava(tools);
@@ -196,4 +196,9 @@ function keptForSystemds(code: string | undefined, exec: string): boolean {
   if (code === "data-file") return false;
   if (exec !== "singlenode" && (code === "missing-data-file" || code === "data-file-metadata")) return false;
   return true;
+}
+
+/** A local path made absolute (SystemDS may run elsewhere than here); a URI (`hdfs:/...`) as it is. */
+function localOrUri(file: string): string {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\//.test(file) ? file : path.resolve(file);
 }

@@ -144,6 +144,8 @@ describe("dml run --engine systemds", () => {
     const spark = dml(["--engine", "systemds", "--print-command", "--exec", "spark", script, "X=hdfs:/data/X"], { SYSTEMDS_ROOT: root });
     assert.equal(spark.status, 0, spark.stderr);
     assert.equal(spark.stdout, `SYSTEMDS_ROOT=${root} SYSDS_QUIET=1 SYSDS_DISTRIBUTED=1 ${root}/bin/systemds ${root}/systemds-3.2.0.jar -f ${script} -exec spark -nvargs X=hdfs:/data/X\n`);
+    const configured = dml(["--engine", "systemds", "--print-command", "--launcher", "java", "--config", "hdfs:/conf/SystemDS-config.xml", script], { SYSTEMDS_ROOT: root });
+    assert.match(configured.stdout, / -config hdfs:\/conf\/SystemDS-config\.xml\n$/);
     const viaSubmit = dml(["--engine", "systemds", "--print-command", "--launcher", "java", "--exec", "spark", script, "X=hdfs:/data/X"], { SYSTEMDS_ROOT: root });
     assert.equal(viaSubmit.stdout, `spark-submit --class org.apache.sysds.api.DMLScript ${root}/systemds-3.2.0.jar -f ${script} -exec spark -nvargs X=hdfs:/data/X\n`);
   });
