@@ -16,6 +16,7 @@ import {
 } from "vscode-languageclient/node";
 import { PlanPanel } from "./plan-panel";
 import { registerRunCommands } from "./run-cells";
+import { registerRunOnSystemds } from "./run-on-systemds";
 import { ResultsView } from "./results-view";
 import { RuntimeClient } from "./runtime-client";
 import { StatusBar, type OptimizerState } from "./status-bar";
@@ -59,6 +60,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(runtime.onState((state) => status.showRuntime(state)));
   context.subscriptions.push(window.onDidChangeActiveTextEditor(() => status.showOptimizer()));
   registerRunCommands(context, { runtime, results, variables, client: () => client });
+  registerRunOnSystemds(context, { results, client: () => client });
   const plans = new PlanPanel(() => client);
   context.subscriptions.push(plans, commands.registerCommand("dmlLens.showPlan", (uri?: string, position?: { line: number; character: number }) => plans.show(uri, position)));
 
