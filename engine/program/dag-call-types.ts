@@ -38,6 +38,7 @@ const MULTI_RESULT: Readonly<Record<string, readonly DagType[]>> = {
   ifft_linearized: [MATRIX_DOUBLE, MATRIX_DOUBLE],
   stft: [MATRIX_DOUBLE, MATRIX_DOUBLE],
   transformencode: [MATRIX_DOUBLE, FRAME],
+  remove: [LIST, LIST],
 };
 
 function of(type: DagType, names: readonly string[]): Record<string, DagType> {

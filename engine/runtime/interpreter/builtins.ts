@@ -17,6 +17,10 @@ import { toDense } from "../matrix/convert";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
 import { LINALG_BUILTINS } from "./builtins-linalg";
+import { DNN_BUILTINS } from "./builtins-dnn";
+import { LIST_BUILTINS } from "./builtins-lists";
+import { contains } from "./builtins-contains";
+import { aliasEntries } from "./builtin-aliases";
 import { solve } from "./linear-solve";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
@@ -230,6 +234,9 @@ function printf(format: string, args: Value[]): string {
 
 export const BUILTINS: Record<string, Builtin> = {
   ...LINALG_BUILTINS,
+  ...DNN_BUILTINS,
+  ...LIST_BUILTINS,
+  contains,
   print: (a, ctx) => {
     if (a.values.length > 1) {
       ctx.print(printf(text(a.values[0]), a.values.slice(1)));
@@ -296,3 +303,4 @@ export const BUILTINS: Record<string, Builtin> = {
     return dense(x.rows, x.cols, out);
   },
 };
+Object.assign(BUILTINS, aliasEntries(BUILTINS));
