@@ -242,17 +242,22 @@ describe("deep-learning builtins: shapes that do not fit", () => {
 });
 
 describe("conv2d speed", () => {
-  it("a LeNet-sized layer (64 images 1x28x28, 32 filters 5x5, padding 2) and its gradients run in well under a second each", () => {
+  it("a LeNet-sized layer (64 images 1x28x28, 32 filters 5x5, padding 2) and its gradients take well under a second of CPU each", () => {
     const random = new SeededRandom(7);
     const g: Geometry = { N: 64, C: 1, H: 28, W: 28, K: 32, R: 5, S: 5, stride: [1, 1], pad: [2, 2] };
     const X = matrix(64, 784, randomValues(random, 64 * 784));
     const W = matrix(32, 25, randomValues(random, 32 * 25));
     const dout = matrix(64, 32 * 784, randomValues(random, 64 * 32 * 784));
     for (const [name, inputs] of [["conv2d", [X, W]], ["conv2d_backward_filter", [X, dout]], ["conv2d_backward_data", [W, dout]]] as const) {
-      const start = performance.now();
-      call(name, [...inputs], g);
-      const seconds = (performance.now() - start) / 1000;
-      assert.ok(seconds < 1, `${name} took ${seconds.toFixed(2)} s`);
+      // CPU seconds (of all the process's threads), the best of three runs: other processes on the machine do not count.
+      let seconds = Infinity;
+      for (let run = 0; run < 3; run++) {
+        const start = process.cpuUsage();
+        call(name, [...inputs], g);
+        const used = process.cpuUsage(start);
+        seconds = Math.min(seconds, (used.user + used.system) / 1e6);
+      }
+      assert.ok(seconds < 1, `${name} took ${seconds.toFixed(2)} s of CPU`);
     }
   });
 });

@@ -34,6 +34,20 @@ function gemm(m: number, k: number, n: number, a: Float64Array, b: Float64Array,
 }
 
 /**
+ * to[at .. at+count-1] = the image line starting at `line` (of `width`
+ * cells) read from column `first` in steps of `step`, 0 outside the line.
+ */
+function copyRow(x: Float64Array, line: number, width: number, first: number, step: number, to: Float64Array, at: number, count: number): void {
+  // The outputs whose column falls inside the line: lo .. hi-1.
+  const lo = first >= 0 ? 0 : Math.min(count, Math.ceil(-first / step));
+  const hi = Math.max(lo, Math.min(count, first >= width ? 0 : Math.floor((width - 1 - first) / step) + 1));
+  if (lo > 0) to.fill(0, at, at + lo);
+  if (step === 1) to.set(x.subarray(line + first + lo, line + first + hi), at + lo);
+  else for (let q = lo, w = line + first + lo * step; q < hi; q++, w += step) to[at + q] = x[w]!;
+  if (hi < count) to.fill(0, at + hi, at + count);
+}
+
+/**
  * The patches of images n0 .. n0+B-1 as columns: cell (c*R*S + r*S + s,
  * b*P*Q + p*Q + q) is image n0+b's input under filter cell (c, r, s) at output (p, q).
  */
@@ -55,8 +69,8 @@ function im2col(x: Float64Array, g: DnnGeometry, n0: number, B: number, col: Flo
               out += Q;
               continue;
             }
-            const line = image + h * W;
-            for (let q = 0, w = s - padW; q < Q; q++, w += strideW) col[out++] = w >= 0 && w < W ? x[line + w]! : 0;
+            copyRow(x, image + h * W, W, s - padW, strideW, col, out, Q);
+            out += Q;
           }
         }
       }
@@ -78,8 +92,8 @@ function im2colRows(x: Float64Array, g: DnnGeometry, n0: number, B: number, rows
               out += S;
               continue;
             }
-            const line = image + c * H * W + h * W;
-            for (let s = 0, w = q * strideW - padW; s < S; s++, w++) rows[out++] = w >= 0 && w < W ? x[line + w]! : 0;
+            copyRow(x, image + c * H * W + h * W, W, q * strideW - padW, 1, rows, out, S);
+            out += S;
           }
   }
 }
