@@ -20,7 +20,7 @@ const SINGLE_RESULT: Readonly<Record<string, DagType>> = {
   ]),
   ...of(SCALAR_DOUBLE, ["det", "trace", "tr", "median", "interQuartileMean", "range"]),
   ...of(SCALAR_STRING, ["toString", "typeof"]),
-  ...of(SCALAR_BOOLEAN, ["exists"]),
+  ...of(SCALAR_BOOLEAN, ["exists", "contains"]),
   ...of(SCALAR_INT, ["time"]),
   ...of(LIST, ["list"]),
   ...of(FRAME, ["frame", "transformdecode", "transformmeta"]),
