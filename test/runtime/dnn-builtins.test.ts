@@ -231,11 +231,15 @@ describe("deep-learning builtins: shapes that do not fit", () => {
     assert.equal(error(() => call("max_pool", [X], { ...g, R: 5, S: 2 }, true)), "max_pool: the 5 x 2 pool is larger than the padded 4 x 4 image (input 4 x 4, padding=[0, 0])");
   });
 
-  it("needs every shape argument, as lists of integers", () => {
+  it("needs every shape argument, as lists of integers, after the matrices (named or not)", () => {
     const args: CallArgs = { values: [X, W, shape(2, 1, 4, 4), shape(3, 1, 3, 3), shape(1, 1)], names: [undefined, undefined, "input_shape", "filter_shape", "stride"] };
     assert.equal(error(() => DNN_BUILTINS["conv2d"]!(args, ctx)), "conv2d: missing argument padding=[pad_h, pad_w]");
     const half: CallArgs = { ...args, values: [...args.values, { kind: "list", items: [int(1), { kind: "scalar", type: "double", value: 0.5 }] }], names: [...args.names, "padding"] };
     assert.equal(error(() => DNN_BUILTINS["conv2d"]!(half, ctx)), "conv2d: padding must hold integers [pad_h, pad_w], but value 2 is 0.5");
+    const named: CallArgs = { values: [...args.values, shape(0, 0)], names: ["input", "filter", ...args.names.slice(2), "padding"] };
+    assert.deepEqual((DNN_BUILTINS["conv2d"]!(named, ctx) as Extract<Value, { kind: "matrix" }>).matrix.rows, 2);
+    const extra: CallArgs = { values: [X, W, X, ...named.values.slice(2)], names: [undefined, undefined, undefined, ...named.names.slice(2)] };
+    assert.equal(error(() => DNN_BUILTINS["conv2d"]!(extra, ctx)), "conv2d: takes the input and filter and the shapes, but 3 other arguments were given");
     const bias = { values: [X, matrix(3, 1, [1, 2, 3])], names: [undefined, undefined] };
     assert.match(error(() => DNN_BUILTINS["bias_add"]!(bias, ctx)), /^bias_add: the bias must be a column of one value per feature map .* the input is 2 x 16 and the bias 3 x 1$/);
   });

@@ -16,11 +16,16 @@ import { describeValue, type Value } from "./values";
 
 export type DnnFamily = "conv" | "pool";
 
-/** The images (or filter, dout) of a call: its first `count` unnamed arguments, in order. */
+const SHAPE_NAMES: ReadonlySet<string> = new Set(["input_shape", "filter_shape", "pool_size", "stride", "padding"]);
+
+/**
+ * The matrices of a call (images, filter, dout): the arguments that are not
+ * shapes, in order, as SystemDS takes them whatever their names.
+ */
 export function positionalMatrices(fn: string, a: CallArgs, names: readonly string[]): Value[] {
-  const values: Value[] = [];
-  for (let k = 0; k < a.values.length && values.length < names.length; k++) if (a.names[k] === undefined) values.push(a.values[k]!);
-  if (values.length < names.length) fail(`${fn}: missing argument '${names[values.length]}' (the ${names.join(" and ")} come first, unnamed)`);
+  const values = a.values.filter((_, k) => !SHAPE_NAMES.has(a.names[k] ?? ""));
+  if (values.length < names.length) fail(`${fn}: missing argument '${names[values.length]}' (the ${names.join(" and ")} come before the shapes)`);
+  if (values.length > names.length) fail(`${fn}: takes the ${names.join(" and ")} and the shapes, but ${values.length} other arguments were given`);
   return values;
 }
 
