@@ -62,4 +62,9 @@ describe("sizes of the deep-learning builtins", () => {
     const a = analyzeText("s = [1, 2, 3]\nn = length(s)\nM = as.matrix(s)\n");
     assert.deepEqual(sizes(a), { s: "list", n: "scalar 3", M: "3 x 1, nnz ?" });
   });
+
+  it("Rand is sized as rand, contains() is a boolean", () => {
+    const a = analyzeText("A = Rand(rows=3, cols=4, min=1, max=1)\nc = contains(target=A, pattern=1)\n");
+    assert.deepEqual(sizes(a), { A: "3 x 4, nnz ~12", c: "scalar boolean" });
+  });
 });
