@@ -17,11 +17,10 @@ import { toDense } from "../matrix/convert";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
 import { LINALG_BUILTINS } from "./builtins-linalg";
+import { solve } from "./linear-solve";
 import { DNN_BUILTINS } from "./builtins-dnn";
 import { LIST_BUILTINS } from "./builtins-lists";
 import { contains } from "./builtins-contains";
-import { aliasEntries } from "./builtin-aliases";
-import { solve } from "./linear-solve";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
 
@@ -234,9 +233,6 @@ function printf(format: string, args: Value[]): string {
 
 export const BUILTINS: Record<string, Builtin> = {
   ...LINALG_BUILTINS,
-  ...DNN_BUILTINS,
-  ...LIST_BUILTINS,
-  contains,
   print: (a, ctx) => {
     if (a.values.length > 1) {
       ctx.print(printf(text(a.values[0]), a.values.slice(1)));
@@ -271,6 +267,10 @@ export const BUILTINS: Record<string, Builtin> = {
   },
   min: foldMinMax("min"),
   max: foldMinMax("max"),
+  // SystemDS's aliases (Builtins.java) of calls the DAG keeps opaque: pmin/pmax of 3 or more arguments, inverse.
+  pmin: foldMinMax("min"),
+  pmax: foldMinMax("max"),
+  inverse: (a, ctx) => BUILTINS["inv"]!(a, ctx),
   sample,
   order,
   rev,
@@ -302,5 +302,7 @@ export const BUILTINS: Record<string, Builtin> = {
     const out = Float64Array.from(x.data, (v) => (v === pattern || (Number.isNaN(pattern) && Number.isNaN(v)) ? replacement : v));
     return dense(x.rows, x.cols, out);
   },
+  ...DNN_BUILTINS,
+  ...LIST_BUILTINS,
+  contains,
 };
-Object.assign(BUILTINS, aliasEntries(BUILTINS));

@@ -29,7 +29,6 @@ import { readDataFile } from "../io/data-file-reader";
 import { matrixFromData } from "../io/matrix-adapter";
 import type { ReadParameters } from "../io/read-parameters";
 import { BUILTINS, type CallArgs } from "./builtins";
-import { listAssign, listSlice } from "./builtins-lists";
 import { type EvalContext, sourceSlice } from "./context";
 import { csrBytes, denseBytes, Holdings, matrixBytes } from "./memory-meter";
 import { chooseFormat } from "../matrix/format";
@@ -37,6 +36,7 @@ import { at, DmlRuntimeError, fail } from "./errors";
 import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
 import { builtinNames, lookupBuiltin } from "../../program/builtins";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
+import { listAssign, listSlice } from "./builtins-lists";
 import { bool, double, int, str, type Value } from "./values";
 
 /** The value of a node whose consumers have all been computed. */

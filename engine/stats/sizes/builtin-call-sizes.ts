@@ -9,7 +9,6 @@
  */
 import { callParameterInput } from "../../program/builtin-call-parameters";
 import type { DagNode } from "../../program/dag-types";
-import { dnnCallStats } from "./dnn-call-sizes";
 import { cells, isMatrix, isScalar, matrixStats, sparsity, type NodeStats } from "./node-stats";
 
 export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
@@ -30,7 +29,7 @@ export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): N
     case "max":
       return naryStats(inputs);
     default:
-      return dnnCallStats(node, inputs);
+      return undefined;
   }
 }
 

@@ -17,6 +17,12 @@
 import type { DagNode } from "../../program/dag-types";
 import { isMatrix, listStats, matrixStats, type NodeStats } from "./node-stats";
 
+/** The calls sized here. */
+export const DNN_CALL_NAMES: ReadonlySet<string> = new Set([
+  "[]", "conv2d", "conv2d_backward_filter", "conv2d_backward_data", "max_pool", "avg_pool",
+  "max_pool_backward", "avg_pool_backward", "bias_add", "bias_multiply",
+]);
+
 /** The stats of a DNN call or list literal, or undefined for any other call. */
 export function dnnCallStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
   if (node.op.kind !== "call" || node.op.user || node.op.output !== 0) return undefined;
