@@ -28,7 +28,7 @@ import { transpose } from "../kernels/transpose";
 import { readDataFile } from "../io/data-file-reader";
 import { matrixFromData } from "../io/matrix-adapter";
 import type { ReadParameters } from "../io/read-parameters";
-import { BUILTINS, type CallArgs } from "./builtins";
+import { BUILTINS, MULTI_RESULT_BUILTINS, type CallArgs } from "./builtins";
 import { type EvalContext, sourceSlice } from "./context";
 import { csrBytes, denseBytes, Holdings, matrixBytes } from "./memory-meter";
 import { chooseFormat } from "../matrix/format";
@@ -65,6 +65,8 @@ export interface OperationTimer {
 export class DagEvaluator {
   private readonly values: (Value | typeof DROPPED | undefined)[];
   private readonly userResults = new Map<string, Value[]>();
+  /** The results of each multi-result builtin call (`[U, S, V] = svd(A)`: three nodes, one computation). */
+  private readonly builtinResults = new Map<string, Value[]>();
   /** Consumers of each node not computed yet. */
   private readonly pending: Int32Array;
   /** Nodes whose values are kept to the end (the block's outputs and sinks, which callers read after the run). */
@@ -351,13 +353,30 @@ export class DagEvaluator {
       return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
     }
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
-    if (!builtin && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
+    const multi = Object.hasOwn(MULTI_RESULT_BUILTINS, name) ? MULTI_RESULT_BUILTINS[name] : undefined;
+    if (!builtin && !multi && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
+    if (multi) return this.multiResultCall(n, name, multi, output);
     if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
     if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
     const args = this.named(n);
     const estimate = builtinResultSize(name, args.values);
     if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
     return builtin(args, this.ctx);
+  }
+
+  /** Result `output` of a multi-result builtin; the nodes of one call (same arguments) share one computation. */
+  private multiResultCall(n: DagNode, name: string, builtin: (a: CallArgs, ctx: EvalContext) => Value[], output: number): Value {
+    const key = `${name}(${n.inputs.join(",")})`;
+    let results = this.builtinResults.get(key);
+    if (!results) {
+      const args = this.named(n);
+      const input = args.values[0];
+      // The results, and the decomposition's working copies of the input, as dense matrices.
+      if (input?.kind === "matrix") this.reserve(n, 8 * decompositionCells(name, input.matrix.rows, input.matrix.cols), `the results of ${name} of a ${input.matrix.rows} x ${input.matrix.cols} matrix`);
+      results = builtin(args, this.ctx);
+      this.builtinResults.set(key, results);
+    }
+    return results[output] ?? fail(`builtin ${name} has ${results.length} results, not ${output + 1}`);
   }
 
   private arg(n: DagNode, name: string, position: number): Value | undefined {
@@ -487,6 +506,13 @@ function largest(x: Matrix | number): number {
 function builtinResultSize(name: string, values: readonly Value[]): { rows: number; cols: number } | undefined {
   if (name === "outer" && values[0]?.kind === "matrix" && values[1]?.kind === "matrix") return { rows: values[0].matrix.rows, cols: values[1].matrix.cols };
   return undefined;
+}
+
+/** Cells a decomposition of an m x n matrix allocates: its results and about two copies of the input. */
+function decompositionCells(name: string, m: number, n: number): number {
+  const p = Math.min(m, n);
+  const results = name === "eigen" ? n + n * n : name === "svd" ? m * p + p * p + n * p : name === "lu" ? 3 * n * n : 2 * m * n;
+  return results + 2 * m * n;
 }
 
 /** The length seq(from, to, by) would have, when its arguments make sense (else the kernel says why not). */

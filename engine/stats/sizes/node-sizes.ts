@@ -108,7 +108,7 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
       if (!op.user && APPEND_NAMES.has(op.name) && node.type.dataType === "list" && inputs[0]?.type.dataType === "list") return appendStats(inputs);
       if (!op.user && DNN_CALL_NAMES.has(op.name)) return dnnCallStats(node, inputs) ?? fallback();
       // Arguments keep their sketches: the call analysis memoizes by them too.
-      return (op.user ? context.call(node, inputs) : builtinCallStats(node, inputs)) ?? fallback();
+      return (op.user ? context.call(node, inputs) : builtinCallStats(node, inputs, error)) ?? fallback();
     case "diag":
     case "table":
     case "seq":
