@@ -65,6 +65,11 @@ describe("lists", () => {
     assert.throws(() => LIST_MULTI_BUILTINS["remove"]!({ values: [list, { kind: "scalar", type: "int", value: 4 }], names: [undefined, undefined] }), /remove: position 4 is out of range 1\.\.3/);
   });
 
+  it("[rest, item] = remove(L, i) in a script, as SystemDS's miceApply uses it", () => {
+    assert.equal(printed("L = list(matrix(1, rows=2, cols=2), 5, 6)\n[L, v] = remove(L, 1)\nM = as.matrix(v)\nprint(length(L))\nprint(sum(M))\nprint(as.scalar(L[1]))"), "2\n4.0\n5");
+    assert.match(runError("L = list(1)\n[L, v] = remove(L, 2)"), /remove: position 2 is out of range 1\.\.1/);
+  });
+
   it("bad indexes are errors with the script position", () => {
     assert.equal(runError("L = list(1, 2)\nx = L[3]"), "/tmp/t.dml:2:5: error: list index 3 is out of range 1..2");
     assert.equal(runError('L = list(1, 2)\nx = L["a"]'), '/tmp/t.dml:2:5: error: cannot index an unnamed list by the name "a"');

@@ -24,7 +24,7 @@ import { STATISTICS_BUILTINS } from "./builtins-statistics";
 import { DISTRIBUTION_BUILTINS } from "./distributions";
 import { solve } from "./linear-solve";
 import { DNN_BUILTINS } from "./builtins-dnn";
-import { LIST_BUILTINS } from "./builtins-lists";
+import { LIST_BUILTINS, LIST_MULTI_BUILTINS } from "./builtins-lists";
 import { contains } from "./builtins-contains";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
@@ -317,4 +317,5 @@ export const BUILTINS: Record<string, Builtin> = {
 /** Builtins with several results (`[U, S, V] = svd(A)`): one call computes all of them, in order. */
 export const MULTI_RESULT_BUILTINS: Record<string, (a: CallArgs, ctx: EvalContext) => Value[]> = {
   ...DECOMPOSITION_BUILTINS,
+  ...LIST_MULTI_BUILTINS,
 };
