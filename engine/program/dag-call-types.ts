@@ -21,7 +21,7 @@ const SINGLE_RESULT: Readonly<Record<string, DagType>> = {
   ...of(SCALAR_DOUBLE, ["det", "trace", "tr", "median", "interQuartileMean", "range", "moment", "centralMoment", "cov"]),
   ...of(SCALAR_DOUBLE, ["cdf", "icdf", "pnorm", "qnorm", "pexp", "qexp", "pchisq", "qchisq", "pf", "qf", "pt", "qt"]),
   ...of(SCALAR_STRING, ["toString", "typeof"]),
-  ...of(SCALAR_BOOLEAN, ["exists"]),
+  ...of(SCALAR_BOOLEAN, ["exists", "contains"]),
   ...of(SCALAR_INT, ["time"]),
   ...of(LIST, ["list"]),
   ...of(FRAME, ["frame", "transformdecode", "transformmeta"]),
@@ -39,6 +39,7 @@ const MULTI_RESULT: Readonly<Record<string, readonly DagType[]>> = {
   ifft_linearized: [MATRIX_DOUBLE, MATRIX_DOUBLE],
   stft: [MATRIX_DOUBLE, MATRIX_DOUBLE],
   transformencode: [MATRIX_DOUBLE, FRAME],
+  remove: [LIST, LIST],
 };
 
 function of(type: DagType, names: readonly string[]): Record<string, DagType> {

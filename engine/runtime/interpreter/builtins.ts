@@ -23,6 +23,9 @@ import { DECOMPOSITION_BUILTINS } from "./builtins-decompositions";
 import { STATISTICS_BUILTINS } from "./builtins-statistics";
 import { DISTRIBUTION_BUILTINS } from "./distributions";
 import { solve } from "./linear-solve";
+import { DNN_BUILTINS } from "./builtins-dnn";
+import { LIST_BUILTINS, LIST_MULTI_BUILTINS } from "./builtins-lists";
+import { contains } from "./builtins-contains";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
 
@@ -271,6 +274,10 @@ export const BUILTINS: Record<string, Builtin> = {
   },
   min: foldMinMax("min"),
   max: foldMinMax("max"),
+  // SystemDS's aliases (Builtins.java) of calls the DAG keeps opaque: pmin/pmax of 3 or more arguments, inverse.
+  pmin: foldMinMax("min"),
+  pmax: foldMinMax("max"),
+  inverse: (a, ctx) => BUILTINS["inv"]!(a, ctx),
   sample,
   order,
   rev,
@@ -302,9 +309,13 @@ export const BUILTINS: Record<string, Builtin> = {
     const out = Float64Array.from(x.data, (v) => (v === pattern || (Number.isNaN(pattern) && Number.isNaN(v)) ? replacement : v));
     return dense(x.rows, x.cols, out);
   },
+  ...DNN_BUILTINS,
+  ...LIST_BUILTINS,
+  contains,
 };
 
 /** Builtins with several results (`[U, S, V] = svd(A)`): one call computes all of them, in order. */
 export const MULTI_RESULT_BUILTINS: Record<string, (a: CallArgs, ctx: EvalContext) => Value[]> = {
   ...DECOMPOSITION_BUILTINS,
+  ...LIST_MULTI_BUILTINS,
 };

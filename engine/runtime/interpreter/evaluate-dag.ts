@@ -36,6 +36,7 @@ import { at, DmlRuntimeError, fail } from "./errors";
 import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
 import { builtinNames, lookupBuiltin } from "../../program/builtins";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
+import { listAssign, listSlice } from "./builtins-lists";
 import { bool, double, int, str, type Value } from "./values";
 
 /** The value of a node whose consumers have all been computed. */
@@ -221,6 +222,12 @@ export class DagEvaluator {
     return ids.map((id) => (this.isAll(id) ? undefined : num(this.node(id), "index")));
   }
 
+  /** The row bounds of a list index as values (positions or names); an omitted one is the whole list. */
+  private listBounds(list: Extract<Value, { kind: "list" }>, ids: number[]): [Value, Value] {
+    const [lower, upper] = ids.map((id) => (this.isAll(id) ? undefined : this.node(id)));
+    return [lower ?? int(1), upper ?? int(list.items.length)];
+  }
+
   private named(n: DagNode): CallArgs {
     return { values: n.inputs.map((i) => this.node(i)), names: n.argNames ?? n.inputs.map(() => undefined) };
   }
@@ -276,10 +283,16 @@ export class DagEvaluator {
         return aggregateValue(op.fn, op.direction, input(0));
       case "transpose":
         return { kind: "matrix", matrix: transpose(mat(input(0))) };
-      case "index":
-        return rightIndexValue(input(0), indexRange(this.bounds(n.inputs.slice(1, 5))));
-      case "leftIndex":
-        return leftIndexValue(input(0), input(1), indexRange(this.bounds(n.inputs.slice(2, 6))));
+      case "index": {
+        const target = input(0);
+        if (target.kind === "list") return listSlice(target, ...this.listBounds(target, n.inputs.slice(1, 3)));
+        return rightIndexValue(target, indexRange(this.bounds(n.inputs.slice(1, 5))));
+      }
+      case "leftIndex": {
+        const target = input(0);
+        if (target.kind === "list") return listAssign(target, input(1), ...this.listBounds(target, n.inputs.slice(2, 4)));
+        return leftIndexValue(target, input(1), indexRange(this.bounds(n.inputs.slice(2, 6))));
+      }
       case "cbind":
       case "rbind": {
         const parts = n.inputs.map((i) => mat(this.node(i)));
