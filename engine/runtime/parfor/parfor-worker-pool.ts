@@ -36,7 +36,9 @@ export class ParforWorkerPool {
     for (let i = 0; i < size; i++) {
       const ctl = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * 4));
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(file, { workerData: { control: ctl.buffer, interrupt: this.interrupt.buffer, port: port2 }, transferList: [port2] });
+      // The workers already take the cores: each runs its kernels on its own thread (kernel ranges, and so results, do not depend on it).
+      const env = { ...process.env, DML_LENS_KERNEL_THREADS: "1" };
+      const worker = new Worker(file, { env, workerData: { control: ctl.buffer, interrupt: this.interrupt.buffer, port: port2 }, transferList: [port2] });
       worker.unref();
       port1.unref();
       // A failing worker is noticed by the caller's wait (it never becomes ready, or never answers).
