@@ -35,6 +35,7 @@ import { chooseFormat } from "../matrix/format";
 import { at, DmlRuntimeError, fail } from "./errors";
 import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
 import { builtinNames, lookupBuiltin } from "../../program/builtins";
+import { needsInstallationMessage } from "../../program/installation-messages";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
 import { bool, double, int, str, type Value } from "./values";
 
@@ -320,31 +321,48 @@ export class DagEvaluator {
     }
   }
 
+  /**
+   * A `call` node: a user function, a native builtin of the runtime, or a
+   * function the interpreter resolves (a DML-bodied builtin's script, SystemDS's
+   * builtin namespace). A builtin that SystemDS runs from a script
+   * (`lm`, `kmeans`, `scale`, ...) is never taken by a native builtin of the
+   * same name. The results of one call are shared by the nodes of its outputs
+   * (`[C, Y] = kmeans(...)` has two).
+   */
   private call(n: DagNode, name: string, user: boolean, output: number): Value {
-    if (user) {
-      const key = `${name}(${n.inputs.join(",")})`;
-      let results = this.userResults.get(key);
-      if (!results) {
-        const a = this.named(n);
-        const held = this.held.bytes;
-        this.ctx.memory.suspend(held);
-        try {
-          results = this.ctx.callUser(name, a.values, a.names, n.range);
-        } finally {
-          this.ctx.memory.resume(held);
-        }
-        this.userResults.set(key, results);
-      }
-      return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
+    const known = lookupBuiltin(name);
+    const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) && known?.kind !== "dml" ? BUILTINS[name] : undefined;
+    if (!user && builtin) {
+      if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
+      const args = this.named(n);
+      const estimate = builtinResultSize(name, args.values);
+      if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
+      return builtin(args, this.ctx);
     }
-    const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
-    if (!builtin && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
-    if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
-    if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
-    const args = this.named(n);
-    const estimate = builtinResultSize(name, args.values);
-    if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
-    return builtin(args, this.ctx);
+    const results = this.functionResults(n, name, user);
+    if (results) return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
+    if (!known) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
+    if (known.kind === "dml") throw new DmlRuntimeError(needsInstallationMessage(name), n.range);
+    throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
+  }
+
+  /** The results of a function call (user, or resolved by the interpreter), once per call however many of its outputs are used; undefined when nothing resolves `name`. */
+  private functionResults(n: DagNode, name: string, user: boolean): Value[] | undefined {
+    const key = `${name}@${n.range.start.line}:${n.range.start.character}(${n.inputs.join(",")})`;
+    const cached = this.userResults.get(key);
+    if (cached) return cached;
+    if (!user && !this.ctx.callBuiltin) return undefined;
+    const a = this.named(n);
+    const held = this.held.bytes;
+    this.ctx.memory.suspend(held);
+    let results: Value[] | undefined;
+    try {
+      results = user ? this.ctx.callUser(name, a.values, a.names, n.range) : this.ctx.callBuiltin!(name, a.values, a.names, n.range);
+    } finally {
+      this.ctx.memory.resume(held);
+    }
+    if (results) this.userResults.set(key, results);
+    return results;
   }
 
   private arg(n: DagNode, name: string, position: number): Value | undefined {
