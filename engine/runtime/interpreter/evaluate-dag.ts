@@ -35,7 +35,6 @@ import { chooseFormat } from "../matrix/format";
 import { at, DmlRuntimeError, fail } from "./errors";
 import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
 import { builtinNames, lookupBuiltin } from "../../program/builtins";
-import { needsInstallationMessage } from "../../program/installation-messages";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
 import { bool, double, int, str, type Value } from "./values";
 
@@ -324,29 +323,28 @@ export class DagEvaluator {
   /**
    * A `call` node: a user function, a native builtin of the runtime, or a
    * function the interpreter resolves (a DML-bodied builtin's script, SystemDS's
-   * builtin namespace). A builtin that SystemDS runs from a script
-   * (`lm`, `kmeans`, `scale`, ...) is never taken by a native builtin of the
-   * same name. The results of one call are shared by the nodes of its outputs
-   * (`[C, Y] = kmeans(...)` has two).
+   * builtin namespace, a function of an earlier run). A builtin that SystemDS
+   * runs from a script (`lm`, `kmeans`, `scale`, ...) is never taken by a
+   * native builtin of the same name.
    */
   private call(n: DagNode, name: string, user: boolean, output: number): Value {
-    const known = lookupBuiltin(name);
-    const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) && known?.kind !== "dml" ? BUILTINS[name] : undefined;
-    if (!user && builtin) {
-      if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
-      const args = this.named(n);
-      const estimate = builtinResultSize(name, args.values);
-      if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
-      return builtin(args, this.ctx);
-    }
-    const results = this.functionResults(n, name, user);
+    const results = user || !isNativeBuiltin(name) ? this.functionResults(n, name, user) : undefined;
     if (results) return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
-    if (!known) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
-    if (known.kind === "dml") throw new DmlRuntimeError(needsInstallationMessage(name), n.range);
-    throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
+    const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
+    if (!builtin && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
+    if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
+    if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
+    const args = this.named(n);
+    const estimate = builtinResultSize(name, args.values);
+    if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
+    return builtin(args, this.ctx);
   }
 
-  /** The results of a function call (user, or resolved by the interpreter), once per call however many of its outputs are used; undefined when nothing resolves `name`. */
+  /**
+   * The results of a function call (user, or resolved by the interpreter),
+   * computed once per call however many of its outputs are used (`[C, Y] =
+   * kmeans(...)` has two nodes); undefined when nothing resolves `name`.
+   */
   private functionResults(n: DagNode, name: string, user: boolean): Value[] | undefined {
     const key = `${name}@${n.range.start.line}:${n.range.start.character}(${n.inputs.join(",")})`;
     const cached = this.userResults.get(key);
@@ -486,6 +484,11 @@ function largest(x: Matrix | number): number {
   const values = isDense(x) ? x.data : x.values.subarray(0, x.nnz());
   for (let k = 0; k < values.length; k++) if (values[k]! > max) max = values[k]!;
   return Math.max(0, Math.floor(max));
+}
+
+/** A builtin the runtime implements and SystemDS has built in (not one it runs from a script). */
+function isNativeBuiltin(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(BUILTINS, name) && lookupBuiltin(name)?.kind !== "dml";
 }
 
 /** The dense result size of builtins whose result is larger than their inputs (outer: a column times a row). */
