@@ -219,6 +219,29 @@ export class DagEvaluator {
     return ids.map((id) => (this.isAll(id) ? undefined : num(this.node(id), "index")));
   }
 
+  /**
+   * The results of a function call (user, or resolved by the interpreter),
+   * computed once per call however many of its outputs are used (`[C, Y] =
+   * kmeans(...)` has two nodes); undefined when nothing resolves `name`.
+   */
+  private functionResults(n: DagNode, name: string, user: boolean): Value[] | undefined {
+    const key = `${name}@${n.range.start.line}:${n.range.start.character}(${n.inputs.join(",")})`;
+    const cached = this.userResults.get(key);
+    if (cached) return cached;
+    if (!user && !this.ctx.callBuiltin) return undefined;
+    const a = this.named(n);
+    const held = this.held.bytes;
+    this.ctx.memory.suspend(held);
+    let results: Value[] | undefined;
+    try {
+      results = user ? this.ctx.callUser(name, a.values, a.names, n.range) : this.ctx.callBuiltin!(name, a.values, a.names, n.range);
+    } finally {
+      this.ctx.memory.resume(held);
+    }
+    if (results) this.userResults.set(key, results);
+    return results;
+  }
+
   private named(n: DagNode): CallArgs {
     return { values: n.inputs.map((i) => this.node(i)), names: n.argNames ?? n.inputs.map(() => undefined) };
   }
@@ -338,29 +361,6 @@ export class DagEvaluator {
     const estimate = builtinResultSize(name, args.values);
     if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
     return builtin(args, this.ctx);
-  }
-
-  /**
-   * The results of a function call (user, or resolved by the interpreter),
-   * computed once per call however many of its outputs are used (`[C, Y] =
-   * kmeans(...)` has two nodes); undefined when nothing resolves `name`.
-   */
-  private functionResults(n: DagNode, name: string, user: boolean): Value[] | undefined {
-    const key = `${name}@${n.range.start.line}:${n.range.start.character}(${n.inputs.join(",")})`;
-    const cached = this.userResults.get(key);
-    if (cached) return cached;
-    if (!user && !this.ctx.callBuiltin) return undefined;
-    const a = this.named(n);
-    const held = this.held.bytes;
-    this.ctx.memory.suspend(held);
-    let results: Value[] | undefined;
-    try {
-      results = user ? this.ctx.callUser(name, a.values, a.names, n.range) : this.ctx.callBuiltin!(name, a.values, a.names, n.range);
-    } finally {
-      this.ctx.memory.resume(held);
-    }
-    if (results) this.userResults.set(key, results);
-    return results;
   }
 
   private arg(n: DagNode, name: string, position: number): Value | undefined {
