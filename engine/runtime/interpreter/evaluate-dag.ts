@@ -210,15 +210,6 @@ export class DagEvaluator {
     this.reserve(n, denseBytes(rows, cols), `a dense ${rows} x ${cols} matrix`);
   }
 
-  private isAll(id: number): boolean {
-    const op = this.dag.nodes[id].op;
-    return op.kind === "literal" && op.value === ALL_INDICES;
-  }
-
-  private bounds(ids: number[]): (number | undefined)[] {
-    return ids.map((id) => (this.isAll(id) ? undefined : num(this.node(id), "index")));
-  }
-
   /**
    * The results of a function call (user, or resolved by the interpreter),
    * computed once per call however many of its outputs are used (`[C, Y] =
@@ -240,6 +231,15 @@ export class DagEvaluator {
     }
     if (results) this.userResults.set(key, results);
     return results;
+  }
+
+  private isAll(id: number): boolean {
+    const op = this.dag.nodes[id].op;
+    return op.kind === "literal" && op.value === ALL_INDICES;
+  }
+
+  private bounds(ids: number[]): (number | undefined)[] {
+    return ids.map((id) => (this.isAll(id) ? undefined : num(this.node(id), "index")));
   }
 
   private named(n: DagNode): CallArgs {
