@@ -8,9 +8,15 @@
  * first argument's data type is read from its syntax (a literal is a
  * scalar, `matrix(...)` a matrix, ...) and is otherwise unknown: then every
  * function of the script the call may run is a candidate.
+ *
+ * SystemDS loads the script of every DML-bodied builtin a program calls
+ * (and those the scripts call, in turn) into one builtin namespace, where a
+ * call finds the scripts' private helpers by plain name (`topk_cleaning`
+ * calls `crossV` of `bandit.dml`): `helper` finds them the same way.
  */
-import type { Expression, FunctionDefinition } from "../syntax/ast";
+import type { Expression, FunctionDefinition, Program } from "../syntax/ast";
 import { type BuiltinScriptResolution, resolveBuiltinScript, scriptFunctions } from "./builtin-script";
+import { calledNames } from "./called-names";
 import type { SourceFiles } from "./source-reader";
 import { type ArgumentDataType, builtinFunctionNames, type SystemdsInstallation } from "./systemds-installation";
 
@@ -27,12 +33,15 @@ export interface BuiltinScripts {
   candidates(name: string): FunctionDefinition[];
   /** Names of every builtin script shipped (for "did you mean"). */
   names(): Iterable<string>;
+  /** A function of the builtin namespace the program loads (the scripts it calls, transitively), by plain name. */
+  helper(name: string): { definition: FunctionDefinition; file: string } | undefined;
 }
 
-/** The builtin scripts of `files`' installation; undefined without one. */
-export function builtinScriptsOf(files: SourceFiles | undefined): BuiltinScripts | undefined {
+/** The builtin scripts of `files`' installation, as `program` sees them; undefined without one. */
+export function builtinScriptsOf(files: SourceFiles | undefined, program: Program): BuiltinScripts | undefined {
   const installation = files?.installation;
   if (!files || !installation) return undefined;
+  let namespace: Map<string, { definition: FunctionDefinition; file: string }> | undefined;
   return {
     installation,
     has: (name) => installation.builtinScripts.has(name),
@@ -41,10 +50,28 @@ export function builtinScriptsOf(files: SourceFiles | undefined): BuiltinScripts
       const loaded = files.loadBuiltinScript(name);
       if (loaded?.kind !== "file") return [];
       const functions = scriptFunctions(loaded);
-      return builtinFunctionNames(name, "unknown").flatMap((fn) => (functions.has(fn) ? [functions.get(fn)!] : []));
+      return [...builtinFunctionNames(name, "unknown"), name].flatMap((fn) => (functions.has(fn) ? [functions.get(fn)!] : []));
     },
     names: () => installation.builtinScripts,
+    helper: (name) => (namespace ??= builtinNamespace(files, program)).get(name),
   };
+}
+
+/** The functions of every builtin script `program` calls by name, and of those these call, in turn (the first of each name). */
+function builtinNamespace(files: SourceFiles, program: Program): Map<string, { definition: FunctionDefinition; file: string }> {
+  const namespace = new Map<string, { definition: FunctionDefinition; file: string }>();
+  const pending = [...calledNames(program)];
+  const seen = new Set<string>();
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const loaded = files.loadBuiltinScript(name);
+    if (loaded?.kind !== "file") continue;
+    for (const [fn, definition] of scriptFunctions(loaded)) if (!namespace.has(fn)) namespace.set(fn, { definition, file: loaded.file });
+    pending.push(...calledNames(loaded.parsed.program));
+  }
+  return namespace;
 }
 
 const MATRIX_CALLS: ReadonlySet<string> = new Set(["matrix", "rand", "seq", "t", "cbind", "rbind", "as.matrix", "diag", "table", "rowSums", "colSums", "rowMeans", "colMeans"]);

@@ -124,7 +124,7 @@ export function buildFunctionScope(program: Program, readFile?: SourceReader): F
     if (!file.functions) unreadableDefaults.push(file);
     else for (const [name, fn] of file.functions) if (!local.has(name)) local.set(name, fn);
   }
-  const builtinScripts = builtinScriptsOf(readFile?.files);
+  const builtinScripts = builtinScriptsOf(readFile?.files, program);
   return { local, namespaces, unreadableDefaults, diagnostics, ...(builtinScripts ? { builtinScripts } : {}) };
 }
 
@@ -147,6 +147,9 @@ export function resolveCall(callee: string, scope: FunctionScope, firstArgument:
   if (definition) return { kind: "user", definition };
   const found = builtinResolution(callee, lookupBuiltin(callee), scope, firstArgument);
   if (found) return found;
+  // A private function of a builtin script the program loads (SystemDS's builtin namespace).
+  const helper = scope.builtinScripts?.helper(callee);
+  if (helper) return { kind: "builtin-script", name: callee, definition: helper.definition, file: helper.file, candidates: [helper.definition] };
   const maybeFrom = scope.unreadableDefaults[0];
   return maybeFrom ? { kind: "unknown", name: callee, maybeFrom } : { kind: "unknown", name: callee };
 }

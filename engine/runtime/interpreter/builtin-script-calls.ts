@@ -21,13 +21,12 @@
  * A native builtin of the catalog is never taken by a script. Errors inside
  * a script name its file (the interpreter's function call does that).
  */
-import type { Expression, Program, Range, SourceStatement, Statement } from "../../syntax/ast";
+import type { Program, Range, SourceStatement } from "../../syntax/ast";
 import { resolveBuiltinScript } from "../../program/builtin-script";
 import { lookupBuiltin } from "../../program/builtins";
-import { childExpressions } from "../../program/expression-walk";
+import { calledNames } from "../../program/called-names";
 import { needsInstallationMessage, notInInstallationMessage } from "../../program/installation-messages";
 import type { LoadedSource, SourceFiles } from "../../program/source-reader";
-import { forEachStatement } from "../../program/statement-walk";
 import type { ArgumentDataType, SystemdsInstallation } from "../../program/systemds-installation";
 import { fail, locate } from "./errors";
 import type { DefinedFunction, Unit } from "./interpreter";
@@ -116,41 +115,11 @@ export class BuiltinScriptCalls {
   private calledScripts(program: Program, unit: Unit): string[] {
     const shipped = this.host.installation?.builtinScripts;
     if (!shipped) return [];
-    const called = new Set<string>();
-    const visit = (expression: Expression) => {
-      if (expression.kind === "call" && shipped.has(expression.callee.name) && !unit.functions.has(expression.callee.name)) called.add(expression.callee.name);
-      for (const child of childExpressions(expression)) visit(child);
-    };
-    forEachStatement(program.body, (statement) => {
-      for (const expression of statementExpressions(statement)) visit(expression);
-    });
-    const loadedFiles = new Set(this.units.keys());
-    return [...called].filter((name) => {
+    return [...calledNames(program)].filter((name) => {
+      if (!shipped.has(name) || unit.functions.has(name)) return false;
       const file = this.host.files().loadBuiltinScript(name);
-      return file !== undefined && !loadedFiles.has(file.file);
+      return file !== undefined && !this.units.has(file.file);
     });
-  }
-}
-
-/** The expressions a statement holds itself (not those of nested bodies, which the statement walk visits). */
-function statementExpressions(statement: Statement): Expression[] {
-  switch (statement.kind) {
-    case "assign":
-      return [statement.target, statement.value];
-    case "multiAssign":
-      return [statement.call];
-    case "callStatement":
-      return [statement.call];
-    case "if":
-    case "while":
-      return [statement.condition];
-    case "for":
-      return [statement.iterable.from, statement.iterable.to, ...(statement.iterable.kind === "seq" && statement.iterable.by ? [statement.iterable.by] : [])];
-    case "function":
-    case "externalFunction":
-      return statement.params.flatMap((p) => (p.defaultValue ? [p.defaultValue] : []));
-    default:
-      return [];
   }
 }
 
