@@ -73,7 +73,10 @@ describe("running builtin scripts of an installation", () => {
   it("an error inside a builtin script names the script's file and line", () => {
     const r = run([DATA, "Y = failing(M)"]);
     assert.equal(r.ok, false);
-    assert.match(r.errors[0], /scripts\/builtin\/failing\.dml:3:\d+: error: the inner dimensions of %\*% do not match: 3 x 2 %\*% 3 x 2/);
+    assert.match(r.errors[0], /scripts\/builtin\/failing\.dml:3:\d+: error: the inner dimensions of %\*% do not match: 3 x 2 %\*% 3 x 2 \(in builtin failing, called at driver\.dml:2:5\)$/);
+    // through a builtin that calls it: the call of the user's program is named once
+    const nested = run([DATA, "Y = callsFailing(M)"], fixtureInstallation({ "builtin/callsFailing.dml": "m_callsFailing = function(Matrix[Double] X) return (Matrix[Double] Y) {\n  Y = failing(X) + 1\n}\n" }));
+    assert.match(nested.errors[0], /failing\.dml:3:\d+: error: .* \(in builtin callsFailing, called at driver\.dml:2:5\)$/);
   });
 
   it("a broken script or a missing function fails at the call, naming the file", () => {

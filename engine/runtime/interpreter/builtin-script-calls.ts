@@ -21,6 +21,7 @@
  * A native builtin of the catalog is never taken by a script. Errors inside
  * a script name its file (the interpreter's function call does that).
  */
+import path from "node:path";
 import type { Program, Range, SourceStatement } from "../../syntax/ast";
 import { resolveBuiltinScript } from "../../program/builtin-script";
 import { lookupBuiltin } from "../../program/builtins";
@@ -28,7 +29,7 @@ import { calledNames } from "../../program/called-names";
 import { needsInstallationMessage, notInInstallationMessage } from "../../program/installation-messages";
 import type { LoadedSource, SourceFiles } from "../../program/source-reader";
 import type { ArgumentDataType, SystemdsInstallation } from "../../program/systemds-installation";
-import { fail, locate } from "./errors";
+import { DmlRuntimeError, fail, locate } from "./errors";
 import type { DefinedFunction, Unit } from "./interpreter";
 import type { Value } from "./values";
 
@@ -45,6 +46,8 @@ export interface BuiltinScriptHost {
   source(unit: Unit, statement: SourceStatement): void;
   /** Calls a function: arguments, defaults, casts, body, results. */
   invoke(f: DefinedFunction, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[];
+  /** The file a unit was read from (the main script's path for the main unit), for messages. */
+  fileOf(unit: Unit): string;
 }
 
 export class BuiltinScriptCalls {
@@ -73,7 +76,23 @@ export class BuiltinScriptCalls {
     if (script.kind === "problem") fail(script.message, range);
     const unit = this.load(script.loaded);
     const f = unit.functions.get(script.name) ?? fail(`builtin script ${script.file} defines no function ${script.name}`, range);
-    return this.host.invoke(f, name, args, names, range);
+    try {
+      return this.host.invoke(f, name, args, names, range);
+    } catch (error) {
+      throw this.calledFrom(error, caller, name, range);
+    }
+  }
+
+  /**
+   * An error inside a builtin script, as the user's program sees it: it
+   * names the script's file and line, and the call of the user's program
+   * it came from (`... (in builtin lm, called at driver.dml:3:5)`).
+   */
+  private calledFrom(error: unknown, caller: Unit, name: string, range: Range): DmlRuntimeError {
+    const e = locate(error, undefined);
+    if (caller.builtin || e.file === undefined || e.file === caller.file) return e;
+    const at = `${path.basename(this.host.fileOf(caller))}:${range.start.line + 1}:${range.start.character + 1}`;
+    return new DmlRuntimeError(`${e.message} (in builtin ${name}, called at ${at})`, e.range, e.file);
   }
 
   /** A function of the builtin namespace, loading the scripts that loaded ones call until it is found or none are left. */

@@ -90,6 +90,7 @@ export class Interpreter {
       makeUnit: (program, text, file) => makeUnit(program, text, file, true),
       source: (unit, statement) => this.source(unit, statement),
       invoke: (f, name, args, names, range) => this.invoke(f, name, args, names, range),
+      fileOf: (unit) => unit.file ?? host.scriptPath ?? "script.dml",
     });
   }
 
