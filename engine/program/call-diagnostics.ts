@@ -21,6 +21,7 @@ import { syntacticDataType } from "./builtin-script-scope";
 import { builtinNames } from "./builtins";
 import { argumentDiagnostics, builtinRules, userFunctionRules } from "./call-arguments";
 import { didYouMean } from "./edit-distance";
+import { isUnaryOperatorCall } from "./dag-calls";
 import { childExpressions } from "./expression-walk";
 import { resolveCall, type FunctionScope, type Resolution, type UserFunction } from "./function-scope";
 import { needsInstallationMessage, notInInstallationMessage } from "./installation-messages";
@@ -137,7 +138,8 @@ function checkCall(call: CallExpression, targets: number, used: boolean, check: 
       diagnostics.push({ severity: "error", message: resolution.message, range: call.callee.range, code: "builtin-script" });
       return;
     case "builtin":
-      if (resolution.body === "no-installation" && !check.installationNoticeGiven) {
+      // `sigmoid(X)` runs as an operator of its own: its script is not needed.
+      if (resolution.body === "no-installation" && !check.installationNoticeGiven && !isUnaryOperatorCall(callee, call.args.length)) {
         check.installationNoticeGiven = true;
         diagnostics.push({ severity: "information", message: needsInstallationMessage(callee), range: call.callee.range, code: "systemds-installation" });
       }

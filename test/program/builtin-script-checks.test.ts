@@ -100,6 +100,10 @@ describe("calls of DML-bodied builtins without an installation", () => {
     assert.equal(found.filter((d) => d.severity === "error").length, 0);
   });
 
+  test("sigmoid(X), computed as an operator of its own, needs no script and gets no notice", () => {
+    assert.deepEqual(brief(check([DATA, "S = sigmoid(M)", "s = sigmoid(0.5)"], null)), []);
+  });
+
   test("names only an installation ships are unknown without one", () => {
     assert.match(brief(check([DATA, "s = onlyThere(M)"], null)).join("\n"), /error unknown-function: unknown function 'onlyThere'/);
   });
