@@ -98,6 +98,27 @@ describe("running builtin scripts of an installation", () => {
   });
 });
 
+describe("eval(name, ...)", () => {
+  it("calls a user function or a builtin script by name, with positional arguments or a list of them; the result is a matrix", () => {
+    const out = printed([
+      "f = function(Matrix[Double] X, Double s) return (Double r) { r = sum(X) * s }",
+      DATA,
+      "a = eval(\"f\", M, 2)",
+      "b = eval(\"twice\", list(X=M, f=3))",
+      "c = eval(\"onlyThere\", list(M))",
+      "print(toString(a))",
+      "print(sum(b))",
+      "print(as.scalar(c))",
+    ]);
+    assert.deepEqual(out, ["42.000\n", "63.0", "21.0"]);
+  });
+
+  it("an unknown name or ns::f is an error at the eval", () => {
+    assert.match(run([DATA, "x = eval(\"nothere\", M)"]).errors[0], /driver\.dml:2:5: error: eval: unknown function 'nothere'/);
+    assert.match(run([DATA, "x = eval(\"a::b\", M)"]).errors[0], /driver\.dml:2:5: error: eval of 'a::b', a function outside the default namespace, is not supported by SystemDS/);
+  });
+});
+
 describe("running DML-bodied builtins without an installation", () => {
   it("fails with the message that says how to point DML Lens at SystemDS", () => {
     const r = run([DATA, "y = matrix(1, rows=3, cols=1)", "B = lm(X=M, y=y)"], null);

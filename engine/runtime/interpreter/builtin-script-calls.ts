@@ -45,7 +45,7 @@ export interface BuiltinScriptHost {
   /** Runs a `source()` statement of a unit (its functions join the unit). */
   source(unit: Unit, statement: SourceStatement): void;
   /** Calls a function: arguments, defaults, casts, body, results. */
-  invoke(f: DefinedFunction, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[];
+  invoke(f: DefinedFunction, name: string, args: Value[], names: (string | undefined)[], range: Range | undefined): Value[];
   /** The file a unit was read from (the main script's path for the main unit), for messages. */
   fileOf(unit: Unit): string;
 }
@@ -61,7 +61,7 @@ export class BuiltinScriptCalls {
   constructor(private readonly host: BuiltinScriptHost) {}
 
   /** The results of calling `name` (see the header); undefined when it is no function this resolves and no DML-bodied builtin. */
-  call(caller: Unit, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] | undefined {
+  call(caller: Unit, name: string, args: Value[], names: (string | undefined)[], range: Range | undefined): Value[] | undefined {
     const user = caller.builtin ? undefined : this.host.userFunctions.get(name);
     if (user) return this.host.invoke(user, name, args, names, range);
     const known = lookupBuiltin(name);
@@ -88,9 +88,9 @@ export class BuiltinScriptCalls {
    * names the script's file and line, and the call of the user's program
    * it came from (`... (in builtin lm, called at driver.dml:3:5)`).
    */
-  private calledFrom(error: unknown, caller: Unit, name: string, range: Range): DmlRuntimeError {
+  private calledFrom(error: unknown, caller: Unit, name: string, range: Range | undefined): DmlRuntimeError {
     const e = locate(error, undefined);
-    if (caller.builtin || e.file === undefined || e.file === caller.file) return e;
+    if (caller.builtin || range === undefined || e.file === undefined || e.file === caller.file) return e;
     const at = `${path.basename(this.host.fileOf(caller))}:${range.start.line + 1}:${range.start.character + 1}`;
     return new DmlRuntimeError(`${e.message} (in builtin ${name}, called at ${at})`, e.range, e.file);
   }

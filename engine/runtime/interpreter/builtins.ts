@@ -17,6 +17,7 @@ import { toDense } from "../matrix/convert";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
 import { LINALG_BUILTINS } from "./builtins-linalg";
+import { evalBuiltin } from "./eval-builtin";
 import { solve } from "./linear-solve";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
@@ -288,6 +289,7 @@ export const BUILTINS: Record<string, Builtin> = {
     for (const v of x.data) if (v !== 0) n++;
     return int(n);
   },
+  eval: evalBuiltin,
   replace: (a) => {
     const x = toDense(mat(need(a, 0, "target", "replace")));
     const pattern = num(need(a, 1, "pattern", "replace"));

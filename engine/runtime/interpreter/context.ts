@@ -31,6 +31,8 @@ export interface EvalContext {
    * name is none of these.
    */
   callBuiltin?(name: string, args: Value[], argNames: (string | undefined)[], range: Range): Value[] | undefined;
+  /** `eval(name, ...)`: calls the function `name` as a call written here would (its errors take the `eval`'s position). */
+  callByName?(name: string, args: Value[], argNames: (string | undefined)[]): Value[];
   /** The user functions callable here (for "did you mean"). */
   functionNames?(): Iterable<string>;
 }

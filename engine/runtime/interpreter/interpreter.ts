@@ -114,6 +114,7 @@ export class Interpreter {
       print: (line) => host.print(line),
       callUser: (name, args, names, range) => this.callUser(unit, name, args, names, range),
       callBuiltin: (name, args, names, range) => this.builtins.call(unit, name, args, names, range),
+      callByName: (name, args, names) => this.callByName(unit, name, args, names),
       functionNames: () => [...unit.functions.keys(), ...host.functions.keys()],
     };
   }
@@ -232,7 +233,7 @@ export class Interpreter {
     return id;
   }
 
-  private checkInterrupt(range: Range): void {
+  private checkInterrupt(range: Range | undefined): void {
     if (this.host.shouldInterrupt?.()) fail("interrupted", range);
   }
 
@@ -245,8 +246,19 @@ export class Interpreter {
     return builtin ?? fail(unknownFunctionMessage(name, [...caller.functions.keys(), ...this.host.functions.keys(), ...builtinNames()]), range);
   }
 
+  /**
+   * `eval(name, ...)`: the function called `name` as a call written in
+   * `caller` would find it (user functions, the builtin namespace, builtin
+   * scripts); the error's position is the `eval` call's.
+   */
+  private callByName(caller: Unit, name: string, args: Value[], names: (string | undefined)[]): Value[] {
+    const f = caller.functions.get(name) ?? (caller.builtin ? undefined : this.host.functions.get(name));
+    if (f) return this.invoke(f, name, args, names, undefined);
+    return this.builtins.call(caller, name, args, names, undefined) ?? fail(`eval: ${unknownFunctionMessage(name, [...caller.functions.keys(), ...this.host.functions.keys()])}`);
+  }
+
   /** Runs the function `f` (called as `name`): arguments bound by position or name, defaults, scalar casts, its results. */
-  private invoke(f: DefinedFunction, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] {
+  private invoke(f: DefinedFunction, name: string, args: Value[], names: (string | undefined)[], range: Range | undefined): Value[] {
     if (f.block.external) fail(`external function ${name} cannot be run`, range);
     this.checkInterrupt(range);
     if (this.depth >= MAX_CALL_DEPTH) fail(`calls nested deeper than ${MAX_CALL_DEPTH} (unbounded recursion?)`, range);
