@@ -17,8 +17,8 @@ import { toDense } from "../matrix/convert";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
 import { LINALG_BUILTINS } from "./builtins-linalg";
-import { evalBuiltin } from "./eval-builtin";
 import { solve } from "./linear-solve";
+import { evalBuiltin } from "./eval-builtin";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
 
@@ -256,6 +256,7 @@ export const BUILTINS: Record<string, Builtin> = {
     return str(matrixText(v.matrix, decimal ? num(decimal) : 3, rows ? num(rows) : 100, cols ? num(cols) : 100));
   },
   ifelse,
+  eval: evalBuiltin,
   solve: (a) => ({ kind: "matrix", matrix: solve(mat(need(a, 0, "A", "solve")), mat(need(a, 1, "b", "solve"))) }),
   inv: (a) => {
     const x = mat(need(a, 0, "A", "inv"));
@@ -289,7 +290,6 @@ export const BUILTINS: Record<string, Builtin> = {
     for (const v of x.data) if (v !== 0) n++;
     return int(n);
   },
-  eval: evalBuiltin,
   replace: (a) => {
     const x = toDense(mat(need(a, 0, "target", "replace")));
     const pattern = num(need(a, 1, "pattern", "replace"));
