@@ -54,6 +54,14 @@ const UNARY_FUNCTIONS: Readonly<Record<string, ElementwiseUnaryOp>> = {
   sigmoid: "sigmoid", "is.na": "is.na", isNA: "is.na", "is.nan": "is.nan", isNaN: "is.nan", "is.infinite": "is.infinite", isInf: "is.infinite",
 };
 
+/**
+ * A call of one argument that becomes an element-wise operator of its own
+ * (`sigmoid(X)`): DML Lens computes it without the builtin's script.
+ */
+export function isUnaryOperatorCall(name: string, argumentCount: number): boolean {
+  return argumentCount === 1 && Object.hasOwn(UNARY_FUNCTIONS, name);
+}
+
 const BINARY_FUNCTIONS: Readonly<Record<string, ElementwiseBinaryOp>> = {
   min: "min", max: "max", pmin: "min", pmax: "max", log: "log",
   xor: "xor", bitwAnd: "bitwAnd", bitwOr: "bitwOr", bitwXor: "bitwXor", bitwShiftL: "bitwShiftL", bitwShiftR: "bitwShiftR",

@@ -116,7 +116,9 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
 
   const program = parsed.program;
   const cache = options.cache;
-  const dags = buildProgramDags(program, cache ? { cache: { dags: cache.dags, sourceText: text } } : {});
+  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fs === nodeFileSystem ? diskSourceAccess : fileSystemAccess(fs), options.sourceCache, options.installation);
+  const builtinScripts = options.installation ? { builtinScripts: sourceFiles } : {};
+  const dags = buildProgramDags(program, { ...builtinScripts, ...(cache ? { cache: { dags: cache.dags, sourceText: text } } : {}) });
   diagnostics.push(...dags.diagnostics);
   const reads = readCalls(program);
   const readCache = new Map<string, NodeStats | undefined>();
@@ -152,7 +154,6 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   };
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
-  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fs === nodeFileSystem ? diskSourceAccess : fileSystemAccess(fs), options.sourceCache, options.installation);
   const sourced = sourcedPrograms(scriptPath, sourceFiles, { parameters, estimator });
   const annotated = declaredSizes(annotations);
   const measured = options.measured ? measuredSizes(program, options.measured) : undefined;
@@ -163,7 +164,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
     cacheable: declaresNoSize(annotations, measured ? measuredLines(program, options.measured!) : new Set()),
     textOf: rangeTexts(text),
   };
-  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: sourced(program), estimator, ...(sizesCache ? { cache: sizesCache } : {}), ...(options.callSizingNodes !== undefined ? { callSizingNodes: options.callSizingNodes } : {}) });
+  const sizes = programSizes(dags, createDagContext(program, builtinScripts), { parameters, readMetadata, declared, namespace: sourced(program), estimator, ...(sizesCache ? { cache: sizesCache } : {}), ...(options.callSizingNodes !== undefined ? { callSizingNodes: options.callSizingNodes } : {}) });
   cache?.sizes.sweep();
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

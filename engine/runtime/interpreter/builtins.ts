@@ -26,6 +26,7 @@ import { solve } from "./linear-solve";
 import { DNN_BUILTINS } from "./builtins-dnn";
 import { LIST_BUILTINS, LIST_MULTI_BUILTINS } from "./builtins-lists";
 import { contains } from "./builtins-contains";
+import { evalBuiltin } from "./eval-builtin";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
 
@@ -265,6 +266,7 @@ export const BUILTINS: Record<string, Builtin> = {
     return str(matrixText(v.matrix, decimal ? num(decimal) : 3, rows ? num(rows) : 100, cols ? num(cols) : 100));
   },
   ifelse,
+  eval: evalBuiltin,
   solve: (a) => ({ kind: "matrix", matrix: solve(mat(need(a, 0, "A", "solve")), mat(need(a, 1, "b", "solve"))) }),
   inv: (a) => {
     const x = mat(need(a, 0, "A", "inv"));
