@@ -207,6 +207,7 @@ function programLibrary(
       context: createDagContext(program),
       options: { ...base, namespace: namespacesOf(program), readMetadata: readMetadataOf(found), ...(builtins ? { builtins } : {}) },
       file: found.file,
+      text: found.text,
     };
     programs.set(found.file, result);
     return result;

@@ -56,8 +56,9 @@ export interface SourcedProgram {
   dags: ProgramDags;
   context: DagContext;
   options: ProgramSizeOptions;
-  /** The file it was read from. */
+  /** The file it was read from, and its text. */
   file?: string;
+  text?: string;
 }
 
 /** The builtin scripts a program's calls may reach: `names` (no native builtin has one), and the program of the function a call runs. */
@@ -93,8 +94,9 @@ export interface CallSizes {
   functionName: string;
   /** The builtin whose script holds it (`lmCG`), when it is in a builtin script. */
   builtin?: string;
-  /** The file that defines it; undefined for the script itself. */
+  /** The file that defines it, and its text; undefined for the script itself. */
   file?: string;
+  text?: string;
   /** That file's DAGs (the script's own for its functions). */
   dags: ProgramDags;
   /** The arguments' stats as the analysis keys them (`X: 100 x 7, nnz ~700; k: scalar 5`). */
@@ -148,6 +150,7 @@ interface CallAnalysis {
   functionName: string;
   builtin?: string;
   file?: string;
+  text?: string;
   dags: ProgramDags;
   signature: string;
   blocks: Map<BasicBlock, BlockSizes>;
@@ -165,10 +168,11 @@ export function programSizes(dags: ProgramDags, context: DagContext, options: Pr
   for (const f of dags.programBlocks.functions) {
     if (!f.external) walker.sequence(f.bodyBlocks, LayeredEnv.of(), "final");
   }
-  const calls = budget.reached.map(({ functionName, builtin, file, dags, signature, site, blocks }): CallSizes => ({
+  const calls = budget.reached.map(({ functionName, builtin, file, text, dags, signature, site, blocks }): CallSizes => ({
     functionName,
     ...(builtin !== undefined ? { builtin } : {}),
     ...(file !== undefined ? { file } : {}),
+    ...(text !== undefined ? { text } : {}),
     dags,
     signature,
     site: site!,
@@ -214,8 +218,8 @@ class SizeWalker {
     private readonly isScript = false,
     /** The builtin whose script this walker analyses. */
     private readonly builtin?: { name: string; file: string },
-    /** The file of a sourced program. */
-    private readonly file?: string,
+    /** The file of a sourced program or builtin script, and its text. */
+    private readonly source?: { file?: string; text?: string },
   ) {
     this.functions = new Map(dags.programBlocks.functions.map((f) => [f.name, f]));
   }
@@ -455,7 +459,7 @@ class SizeWalker {
   private builtinWalker(name: string, script: BuiltinProgram): SizeWalker {
     let walker = this.budget.builtinWalkers.get(script.file);
     if (!walker) {
-      walker = new SizeWalker(script.dags, script.context, script.options, this.budget, false, { name, file: script.file }, script.file);
+      walker = new SizeWalker(script.dags, script.context, script.options, this.budget, false, { name, file: script.file }, script);
       this.budget.builtinWalkers.set(script.file, walker);
     }
     return walker;
@@ -464,7 +468,7 @@ class SizeWalker {
   private namespaceWalker(name: string): SizeWalker | undefined {
     if (!this.namespaces.has(name)) {
       const sourced = this.options.namespace?.(name);
-      this.namespaces.set(name, sourced && new SizeWalker(sourced.dags, sourced.context, sourced.options, this.budget, false, undefined, sourced.file));
+      this.namespaces.set(name, sourced && new SizeWalker(sourced.dags, sourced.context, sourced.options, this.budget, false, undefined, sourced));
     }
     return this.namespaces.get(name);
   }
@@ -488,7 +492,8 @@ class SizeWalker {
         outputs: definition.returns.map(() => unknownStats), // recursion sees unknown
         functionName: f.name,
         ...(this.builtin ? { builtin: this.builtin.name } : {}),
-        ...(this.file !== undefined ? { file: this.file } : {}),
+        ...(this.source?.file !== undefined ? { file: this.source.file } : {}),
+        ...(this.source?.text !== undefined ? { text: this.source.text } : {}),
         dags: this.dags,
         signature,
         blocks: new Map(),
