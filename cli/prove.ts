@@ -33,8 +33,10 @@ import { textInRange } from "../engine/syntax/ranges";
 import { err, out } from "./output";
 import { readScript } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
+import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
+import type { SystemdsInstallation } from "../engine/program/systemds-installation";
 
-export const proveUsage = "dml prove FILE A B [--json] [--relational] [--budget-ms N] [name=value ...]";
+export const proveUsage = `dml prove FILE A B [--json] [--relational] [--budget-ms N] ${SYSTEMDS_USAGE} [name=value ...]`;
 
 /** Unbind joins an unbind node with the value its class binds: the explanation shows which bind that was. */
 const PROJECTIONS = new Map([["unbind", { child: 2, innerChild: 2 }]]);
@@ -47,6 +49,8 @@ export interface ProveOptions {
   stopWhenEqual?: boolean;
   /** Also give every step of the proof, relational forms in index notation (`relationalSteps`). */
   relational?: boolean;
+  /** The SystemDS installation whose builtin scripts and scripts/ library the script uses. */
+  installation?: SystemdsInstallation;
 }
 
 /** One union of the proof, its terms in DML or in index notation. */
@@ -78,7 +82,7 @@ export interface ProveOutcome {
 
 /** Proves `a` = `b` in a DML text; a string is a usage problem (the variables are not in one block). */
 export function proveVariables(text: string, file: string, a: string, b: string, options: ProveOptions = {}): ProveOutcome | string {
-  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters: new Map(options.parameters ?? []) });
+  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters: new Map(options.parameters ?? []), ...(options.installation ? { installation: options.installation } : {}) });
   const info = analysis.dags.blocks.find((block) => block.dag.outputs.has(a) && block.dag.outputs.has(b));
   const sizes = info ? analysis.sizes.blocks.get(info.block) : undefined;
   if (!info || !sizes) return `${a} and ${b} are not both assigned in one statement block of ${file}`;
@@ -271,15 +275,16 @@ function stopText(reason: string | undefined, budgetMs: number): string {
 }
 
 export async function prove(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml prove", args, { flags: ["--json", "--relational"], values: ["--budget-ms"] });
+  const parsed = parseArgs("dml prove", args, { flags: ["--json", "--relational"], values: ["--budget-ms", SYSTEMDS_OPTION] });
   const [file, a, b, ...rest] = parsed.positionals;
   if (file === undefined || a === undefined || b === undefined) throw new UsageError("dml prove: needs FILE A B");
   const budget = parsed.values.get("--budget-ms");
   if (budget !== undefined && !(Number(budget) > 0)) throw new UsageError(`dml prove: --budget-ms needs a positive number, not '${budget}'`);
   const parameters = parameterArguments("dml prove", rest);
+  const installation = commandInstallation("dml prove", parsed);
   const text = await readScript("dml prove", file);
   if (text === undefined) return 2;
-  const outcome = proveVariables(text, file, a, b, { parameters, relational: parsed.flags.has("--relational"), ...(budget === undefined ? {} : { budgetMs: Number(budget) }) });
+  const outcome = proveVariables(text, file, a, b, { parameters, relational: parsed.flags.has("--relational"), ...(installation ? { installation } : {}), ...(budget === undefined ? {} : { budgetMs: Number(budget) }) });
   if (typeof outcome === "string") {
     err(`dml prove: ${outcome}`);
     return 2;

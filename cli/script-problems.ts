@@ -57,6 +57,7 @@ import {
   workspaceParameters,
 } from "../engine/stats/metadata";
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
+import type { SystemdsInstallation } from "../engine/program/systemds-installation";
 import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
 import { DEFAULT_MEMORY_BUDGET } from "../engine/runtime/interpreter/context";
 import { MemoryMeter } from "../engine/runtime/interpreter/memory-meter";
@@ -78,6 +79,8 @@ export interface ScriptProblemOptions {
   syntaxOnly?: boolean;
   /** The runtime's memory budget in bytes (default DEFAULT_MEMORY_BUDGET): data files claiming more are reported. */
   memoryBudget?: number;
+  /** The SystemDS installation whose builtin scripts and scripts/ library the script uses (cli/systemds-option.ts). */
+  installation?: SystemdsInstallation;
 }
 
 export interface ScriptProblems {
@@ -97,8 +100,9 @@ export function scriptProblems(text: string, options: ScriptProblemOptions): Scr
       scriptPath: options.file,
       workspaceRoot,
       parameters: options.parameters,
-      readFile: fileSourceReader(options.file),
+      readFile: fileSourceReader(options.file, workspaceRoot, options.installation),
       ...(options.estimator ? { estimator: options.estimator } : {}),
+      ...(options.installation ? { installation: options.installation } : {}),
     },
     parsed,
   );

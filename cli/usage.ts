@@ -3,6 +3,12 @@
 /** A mistake in how `dml` was called; `main` prints it with a hint and exits 2. */
 export class UsageError extends Error {
   override name = "UsageError";
+  /** Whether `main` adds "Run 'dml --help' for usage." (not for a bad --systemds path, where usage is not the problem). */
+  readonly hint: boolean;
+  constructor(message: string, options: { hint?: boolean } = {}) {
+    super(message);
+    this.hint = options.hint ?? true;
+  }
 }
 
 export interface ParsedArgs {

@@ -125,7 +125,7 @@ describe("dml", () => {
     const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
     const { code, stdout } = dml("--version");
     assert.equal(code, 0);
-    assert.equal(stdout.trim(), manifest.version);
+    assert.equal(stdout.split("\n")[0], `DML Lens ${manifest.version}`);
   });
 
   test("--help lists the commands", () => {
