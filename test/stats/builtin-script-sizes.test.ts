@@ -76,3 +76,25 @@ describe("sizes through the builtin scripts of an installation", () => {
     assert.equal(sizesAt(a, 5).C, "unknown");
   });
 });
+
+describe("pathological builtin scripts", () => {
+  it("builtins that call each other with growing arguments stop at the depth bound, without a crash", () => {
+    const { installation: looping } = writeInstallation({
+      "scripts/builtin/ping.dml": "m_ping = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = pong(cbind(X, X)) }\n",
+      "scripts/builtin/pong.dml": "m_pong = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = ping(rbind(X, X)) }\n",
+    });
+    const a = analyzeText("X = rand(rows=2, cols=2)\nwhile (FALSE) {}\nY = ping(X)\n", { installation: looping });
+    assert.equal(sizesAt(a, 3).Y, "unknown");
+    assert.ok(a.sizes.calls.length <= 20, `${a.sizes.calls.length} analyses`);
+  });
+
+  it("a builtin script with a syntax error or without its m_ function leaves the result unknown (the checker reports it)", () => {
+    const { installation: broken } = writeInstallation({
+      "scripts/builtin/lmCG.dml": "m_lmCG = function(Matrix[Double] X return (Matrix[Double] B) { B = X }\n",
+      "scripts/builtin/kmeans.dml": "other = function(Matrix[Double] X) return (Matrix[Double] B) { B = X }\n",
+    });
+    const a = analyzeText("X = rand(rows=2, cols=2)\nwhile (FALSE) {}\nB = lmCG(X=X, y=X)\n[C, Y] = kmeans(X=X)\n", { installation: broken });
+    assert.deepEqual(sizesAt(a, 3), { B: "unknown" });
+    assert.deepEqual(a.sizes.calls, []);
+  });
+});

@@ -483,7 +483,7 @@ class SizeWalker {
     const key = `${f.name}(${signature})`;
     let analysis = this.memo.get(key);
     if (!analysis) {
-      if (this.callDepth >= MAX_CALL_DEPTH) return undefined;
+      if (this.budget.active.length >= MAX_CALL_DEPTH) return undefined; // across files: builtin scripts and sourced files may call each other
       if (this.budget.nodes >= this.budget.limit) {
         this.budget.exhausted = true;
         return undefined;
