@@ -65,7 +65,8 @@ export class BlockDagCache {
 /** What the whole program contributes to every block's DAG. */
 export function programContextKey(context: DagContext): string {
   const signatures = [...context.signatures.values()].map((s) => JSON.stringify(s));
-  return JSON.stringify([[...context.functions.names].sort(), signatures.sort(), [...context.constants].sort()]);
+  const builtinScripts = [...(context.builtinScripts ?? [])].map((entry) => JSON.stringify(entry));
+  return JSON.stringify([[...context.functions.names].sort(), signatures.sort(), [...context.constants].sort(), builtinScripts.sort()]);
 }
 
 function blockKey(block: BasicBlock, blockText: string, context: DagContext, contextKey: string): string {

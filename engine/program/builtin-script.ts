@@ -5,7 +5,8 @@
  * `m_NAME` (matrix first argument) or `s_NAME` (`f_NAME` for a frame, in
  * newer releases) is called. Every function of that file joins SystemDS's
  * builtin namespace, so other builtin scripts can call its helpers by their
- * plain names.
+ * plain names; that is also how a script that defines the function under the
+ * builtin's own name (`union = function(...)` in some releases) is called.
  */
 import type { FunctionDefinition } from "../syntax/ast";
 import type { LoadedSource, SourceFiles } from "./source-reader";
@@ -30,7 +31,7 @@ export function resolveBuiltinScript(files: SourceFiles, name: string, firstArgu
   if (syntax) return { kind: "problem", file: loaded.file, message: `builtin script ${loaded.file}:${syntax.range.start.line + 1}:${syntax.range.start.character + 1} has a syntax error: ${syntax.message}` };
   const functions = scriptFunctions(loaded);
   const candidates = builtinFunctionNames(name, firstArgument);
-  const found = candidates.find((candidate) => functions.has(candidate));
+  const found = [...candidates, name].find((candidate) => functions.has(candidate));
   if (found === undefined) return { kind: "problem", file: loaded.file, message: `builtin script ${loaded.file} defines no function ${candidates.slice(0, 2).join(" or ")}` };
   return { kind: "function", name: found, file: loaded.file, definition: functions.get(found)!, loaded };
 }

@@ -8,20 +8,37 @@
  * call of `[a, b] = f(...)` has as many as there are names. Multi-return
  * builtins (`eigen`, `qr`, `transformencode`, ...) need a multi-assignment;
  * a user function may be assigned fewer targets than it has outputs, not more.
+ *
+ * A call of a DML-bodied builtin with a SystemDS installation is checked
+ * like a user function call against the script's function (its real
+ * parameters, defaults and returns); a script that cannot be used is one
+ * error at the call, naming the file. Without an installation the catalog's
+ * table checks it (warnings), and the first such call of the document says
+ * once where the bodies come from and how to point DML Lens at SystemDS.
  */
 import type { CallExpression, Diagnostic, Expression, Program, Statement } from "../syntax/ast";
+import { syntacticDataType } from "./builtin-script-scope";
 import { builtinNames } from "./builtins";
 import { argumentDiagnostics, builtinRules, userFunctionRules } from "./call-arguments";
 import { didYouMean } from "./edit-distance";
 import { childExpressions } from "./expression-walk";
-import { resolveCall, type FunctionScope, type Resolution } from "./function-scope";
+import { resolveCall, type FunctionScope, type Resolution, type UserFunction } from "./function-scope";
+import { needsInstallationMessage, notInInstallationMessage } from "./installation-messages";
 import { forEachStatement } from "./statement-walk";
+
+/** What checking the calls of one document carries from call to call. */
+interface CallCheck {
+  scope: FunctionScope;
+  /** The "no SystemDS installation" notice was given (once per document). */
+  installationNoticeGiven: boolean;
+}
 
 export function callDiagnostics(program: Program, scope: FunctionScope): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  const check: CallCheck = { scope, installationNoticeGiven: false };
   forEachStatement(program.body, (statement, place) => {
     const found: Diagnostic[] = [];
-    for (const [expression, targets, used] of statementCalls(statement)) visitCalls(expression, targets, used, scope, found);
+    for (const [expression, targets, used] of statementCalls(statement)) visitCalls(expression, targets, used, check, found);
     diagnostics.push(...(place.inBranchOrLoop ? found.map(mayNotRun) : found));
   });
   return diagnostics;
@@ -72,14 +89,15 @@ function statementCalls(statement: Statement): [Expression, number, boolean][] {
   }
 }
 
-function visitCalls(expression: Expression, targets: number, used: boolean, scope: FunctionScope, diagnostics: Diagnostic[]): void {
-  if (expression.kind === "call") checkCall(expression, targets, used, scope, diagnostics);
-  for (const child of childExpressions(expression)) visitCalls(child, 1, true, scope, diagnostics);
+function visitCalls(expression: Expression, targets: number, used: boolean, check: CallCheck, diagnostics: Diagnostic[]): void {
+  if (expression.kind === "call") checkCall(expression, targets, used, check, diagnostics);
+  for (const child of childExpressions(expression)) visitCalls(child, 1, true, check, diagnostics);
 }
 
-function checkCall(call: CallExpression, targets: number, used: boolean, scope: FunctionScope, diagnostics: Diagnostic[]): void {
+function checkCall(call: CallExpression, targets: number, used: boolean, check: CallCheck, diagnostics: Diagnostic[]): void {
   const callee = call.callee.name;
-  const resolution = resolveCall(callee, scope);
+  const scope = check.scope;
+  const resolution = resolveCall(callee, scope, syntacticDataType(call.args[0]?.value));
   switch (resolution.kind) {
     case "unchecked":
       return;
@@ -96,7 +114,7 @@ function checkCall(call: CallExpression, targets: number, used: boolean, scope: 
       return;
     }
     case "unknown": {
-      const candidates = [...scope.local.keys(), ...builtinNames()];
+      const candidates = [...scope.local.keys(), ...builtinNames(), ...(scope.builtinScripts?.names() ?? [])];
       const suggestion = didYouMean(callee, candidates);
       if (resolution.maybeFrom) {
         const message = `'${callee}' is not a builtin or a function of this script; it may come from '${resolution.maybeFrom.path}', which could not be read${suggestion}`;
@@ -107,15 +125,35 @@ function checkCall(call: CallExpression, targets: number, used: boolean, scope: 
       return;
     }
     case "user":
-      diagnostics.push(...argumentDiagnostics(call, userFunctionRules(resolution.definition, callee)));
-      diagnostics.push(...outputDiagnostics(call, resolution, targets, used));
+      diagnostics.push(...userCallDiagnostics(call, resolution.definition, targets, used));
+      return;
+    case "builtin-script": {
+      // With the first argument's type unknown, the call may run any of the script's functions: the first it fits.
+      const checked = resolution.candidates.map((definition) => userCallDiagnostics(call, definition, targets, used));
+      diagnostics.push(...(checked.find((found) => found.length === 0) ?? checked[0] ?? userCallDiagnostics(call, resolution.definition, targets, used)));
+      return;
+    }
+    case "builtin-script-problem":
+      diagnostics.push({ severity: "error", message: resolution.message, range: call.callee.range, code: "builtin-script" });
       return;
     case "builtin":
+      if (resolution.body === "no-installation" && !check.installationNoticeGiven) {
+        check.installationNoticeGiven = true;
+        diagnostics.push({ severity: "information", message: needsInstallationMessage(callee), range: call.callee.range, code: "systemds-installation" });
+      }
+      if (resolution.body === "not-shipped" && scope.builtinScripts) {
+        diagnostics.push({ severity: "warning", message: notInInstallationMessage(callee, scope.builtinScripts.installation), range: call.callee.range, code: "systemds-installation" });
+      }
       diagnostics.push(...argumentDiagnostics(call, builtinRules(resolution.signature, callee)));
       diagnostics.push(...printfDiagnostics(call, resolution.signature.name));
       diagnostics.push(...outputDiagnostics(call, resolution, targets, used));
       return;
   }
+}
+
+/** A call of a user function, or of a builtin script's function (SystemDS checks both alike). */
+function userCallDiagnostics(call: CallExpression, definition: UserFunction, targets: number, used: boolean): Diagnostic[] {
+  return [...argumentDiagnostics(call, userFunctionRules(definition, call.callee.name)), ...outputDiagnostics(call, { kind: "user", definition }, targets, used)];
 }
 
 function outputDiagnostics(call: CallExpression, resolution: Resolution & { kind: "user" | "builtin" }, targets: number, used: boolean): Diagnostic[] {

@@ -3,7 +3,8 @@
  * declared results), and the native builtins whose result type does not
  * depend on sizes. Everything else is `unknown`, never guessed.
  */
-import type { DagContext } from "./dag-context";
+import type { DagContext, FunctionSignature } from "./dag-context";
+import { builtinFunctionNames } from "./systemds-installation";
 import { UNKNOWN_TYPE } from "./dag-context";
 import type { DagType } from "./dag-types";
 import { joinTypes, MATRIX_DOUBLE, SCALAR_BOOLEAN, SCALAR_DOUBLE, SCALAR_INT, SCALAR_STRING } from "./dag-typing";
@@ -47,11 +48,31 @@ function of(type: DagType, names: readonly string[]): Record<string, DagType> {
 /** The type of result `output` of calling `name` with arguments of `argTypes`. */
 export function callResultType(name: string, user: boolean, output: number, argTypes: readonly DagType[], context: DagContext): DagType {
   if (user) return context.signatures.get(name)?.returns[output]?.type ?? UNKNOWN_TYPE;
+  const script = context.builtinScripts?.get(name);
+  if (script) return builtinScriptFunction(name, script, argTypes[0])?.returns[output]?.type ?? UNKNOWN_TYPE;
   if (Object.hasOwn(MULTI_RESULT, name)) return MULTI_RESULT[name][output] ?? UNKNOWN_TYPE;
   if (output > 0) return UNKNOWN_TYPE;
   if (name === "ifelse") return ifelseType(argTypes);
   if (APPEND_NAMES.has(name)) return appendType(argTypes);
   return Object.hasOwn(SINGLE_RESULT, name) ? SINGLE_RESULT[name] : UNKNOWN_TYPE;
+}
+
+/**
+ * The function of a builtin script a call runs: by its first argument's
+ * data type (`m_` for a matrix, `s_`/`f_` otherwise), the first the script
+ * has; with that type unknown, `m_` when every candidate returns the same types.
+ */
+function builtinScriptFunction(name: string, candidates: readonly FunctionSignature[], first: DagType | undefined): FunctionSignature | undefined {
+  const dataType = first?.dataType ?? "unknown";
+  if (dataType === "unknown") {
+    const same = candidates.every((c) => JSON.stringify(c.returns.map((r) => r.type)) === JSON.stringify(candidates[0].returns.map((r) => r.type)));
+    return same ? candidates[0] : undefined;
+  }
+  for (const fn of [...builtinFunctionNames(name, dataType), name]) {
+    const found = candidates.find((c) => c.name === fn);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** `ifelse(test, yes, no)`: element-wise if any argument is a matrix, else the join of the two branches. */

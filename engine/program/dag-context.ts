@@ -2,10 +2,17 @@
  * What building a block's DAG needs to know beyond the block itself: which
  * called names are user functions (and what they return), which names are
  * builtin constants, the types of the variables live into the block, and,
- * inside loops, which variables the enclosing loops write.
+ * inside loops, which variables the enclosing loops write. With a SystemDS
+ * installation, the declared results of the builtin scripts the program
+ * calls (`[C, Y] = kmeans(...)` gives two matrices).
  */
-import type { Program, TypeSpec } from "../syntax/ast";
+import type { ExternalFunctionDefinition, FunctionDefinition, Program, TypeSpec } from "../syntax/ast";
+import { scriptFunctions } from "./builtin-script";
 import { unboundBuiltinConstants } from "./builtin-constants";
+import { lookupBuiltin } from "./builtins";
+import { calledNames } from "./called-names";
+import type { SourceFiles } from "./source-reader";
+import { builtinFunctionNames } from "./systemds-installation";
 import type { DagType, DataType, ValueType } from "./dag-types";
 import { forEachStatement } from "./statement-walk";
 import { collectUserFunctions, type UserFunctions } from "./user-functions";
@@ -21,6 +28,12 @@ export interface DagContext {
   functions: UserFunctions;
   /** Signatures of the functions defined in the file, by plain name. */
   signatures: ReadonlyMap<string, FunctionSignature>;
+  /**
+   * The builtin scripts the program calls, by builtin name: the signatures
+   * of their `m_`/`s_`/`f_` functions (the one a call runs depends on its
+   * first argument's type: dag-call-types.ts).
+   */
+  builtinScripts?: ReadonlyMap<string, readonly FunctionSignature[]>;
   /** Names read as builtin constants (`pi`, `Inf`, `NaN` when the program never binds them). */
   constants: ReadonlySet<string>;
   /** Types of variables live into the block, when known (else `unknown`). */
@@ -35,6 +48,8 @@ export interface DagContext {
 export interface DagContextOptions {
   /** More names to treat as user-defined functions (as in `formStatementBlocks`). */
   extraFunctions?: Iterable<string>;
+  /** The source files of the analysis, when they carry a SystemDS installation whose builtin scripts the program calls. */
+  builtinScripts?: SourceFiles;
 }
 
 export const UNKNOWN_TYPE: DagType = { dataType: "unknown", valueType: "unknown" };
@@ -44,17 +59,38 @@ export function createDagContext(program: Program, options: DagContextOptions = 
   const signatures = new Map<string, FunctionSignature>();
   forEachStatement(program.body, (statement) => {
     if (statement.kind !== "function" && statement.kind !== "externalFunction") return;
-    signatures.set(statement.name.name, {
-      name: statement.name.name,
-      params: statement.params.map((p) => ({ name: p.name.name, type: typeFromSpec(p.type) })),
-      returns: statement.returns.map((p) => ({ name: p.name.name, type: typeFromSpec(p.type) })),
-    });
+    signatures.set(statement.name.name, functionSignature(statement));
   });
+  const functions = collectUserFunctions(program, options.extraFunctions);
+  const builtinScripts = options.builtinScripts && builtinScriptSignatures(options.builtinScripts, program, functions);
   return {
-    functions: collectUserFunctions(program, options.extraFunctions),
+    functions,
     signatures,
     constants: unboundBuiltinConstants(program),
+    ...(builtinScripts && builtinScripts.size > 0 ? { builtinScripts } : {}),
   };
+}
+
+function functionSignature(statement: FunctionDefinition | ExternalFunctionDefinition): FunctionSignature {
+  return {
+    name: statement.name.name,
+    params: statement.params.map((p) => ({ name: p.name.name, type: typeFromSpec(p.type) })),
+    returns: statement.returns.map((p) => ({ name: p.name.name, type: typeFromSpec(p.type) })),
+  };
+}
+
+/** The signatures of the functions a call of each builtin script `program` calls may run (not hidden by its own functions, not native). */
+function builtinScriptSignatures(files: SourceFiles, program: Program, functions: UserFunctions): Map<string, FunctionSignature[]> {
+  const found = new Map<string, FunctionSignature[]>();
+  for (const name of calledNames(program)) {
+    if (functions.names.has(name) || (lookupBuiltin(name) && lookupBuiltin(name)!.kind !== "dml")) continue;
+    const loaded = files.loadBuiltinScript(name);
+    if (loaded?.kind !== "file") continue;
+    const defined = scriptFunctions(loaded);
+    const candidates = [...builtinFunctionNames(name, "unknown"), name].flatMap((fn) => (defined.has(fn) ? [functionSignature(defined.get(fn)!)] : []));
+    if (candidates.length > 0) found.set(name, candidates);
+  }
+  return found;
 }
 
 /**

@@ -1,9 +1,13 @@
 /**
  * Which functions a script can call, and what a call resolves to, in
- * SystemDS's order: a user function of the file (definitions anywhere in the
- * file, plus those of files sourced without `as ns`), then a builtin of the
- * catalog (builtins.ts). `ns::f` resolves in the file sourced as `ns`; when
- * `f` is not there SystemDS still accepts a DML-bodied builtin of that name.
+ * SystemDS's order (FunctionCallIdentifier): a user function of the file
+ * (definitions anywhere in the file, plus those of files sourced without
+ * `as ns`), then a native builtin of the catalog (builtins.ts), then, with a
+ * SystemDS installation, the builtin script `scripts/builtin/NAME.dml` it
+ * ships (its `m_`/`s_`/`f_` function: builtin-script-scope.ts), then a
+ * DML-bodied builtin of the catalog whose body is not at hand. `ns::f`
+ * resolves in the file sourced as `ns`; when `f` is not there SystemDS still
+ * accepts a DML-bodied builtin of that name.
  *
  * Sourced files are read through an optional `readFile` hook (the caller
  * decides where a path is resolved; `dml check` tries the script's folder,
@@ -16,8 +20,10 @@
  */
 import { parse } from "../syntax/parse";
 import type { Diagnostic, ExternalFunctionDefinition, FunctionDefinition, Program, SourceStatement } from "../syntax/ast";
+import { type BuiltinScripts, builtinScriptsOf } from "./builtin-script-scope";
 import type { BuiltinSignature } from "./builtin-types";
 import { lookupBuiltin } from "./builtins";
+import type { ArgumentDataType } from "./systemds-installation";
 import { isBundledScriptPath, type LoadedSource, missingSourceFileMessage, type SourceFiles } from "./source-reader";
 import { sourceChainProblems } from "./source-graph";
 import { forEachStatement } from "./statement-walk";
@@ -52,11 +58,25 @@ export interface FunctionScope {
   readonly unreadableDefaults: readonly SourcedFile[];
   /** Problems found while building the scope (a namespace bound to two files, a sourced file that cannot be found). */
   readonly diagnostics: readonly Diagnostic[];
+  /** The builtin scripts of the SystemDS installation the reader carries; undefined without one. */
+  readonly builtinScripts?: BuiltinScripts;
 }
 
 export type Resolution =
   | { kind: "user"; definition: UserFunction; namespace?: string }
-  | { kind: "builtin"; signature: BuiltinSignature }
+  /**
+   * A builtin of the catalog. For a DML-bodied one, `body` says why its
+   * script is not used: no installation is configured, or it ships none.
+   */
+  | { kind: "builtin"; signature: BuiltinSignature; body?: "no-installation" | "not-shipped" }
+  /**
+   * A builtin script's function: `definition` is the one the first
+   * argument's type selects; `candidates` every `m_`/`s_`/`f_` function the
+   * script has, when that type is unknown.
+   */
+  | { kind: "builtin-script"; name: string; definition: FunctionDefinition; file: string; candidates: readonly FunctionDefinition[] }
+  /** A builtin script that cannot be used (unreadable, a syntax error, no `m_NAME`). */
+  | { kind: "builtin-script-problem"; name: string; message: string }
   | { kind: "unknown-namespace"; namespace: string; name: string }
   | { kind: "unknown-in-namespace"; namespace: string; name: string; file: SourcedFile }
   | { kind: "unchecked" }
@@ -104,10 +124,12 @@ export function buildFunctionScope(program: Program, readFile?: SourceReader): F
     if (!file.functions) unreadableDefaults.push(file);
     else for (const [name, fn] of file.functions) if (!local.has(name)) local.set(name, fn);
   }
-  return { local, namespaces, unreadableDefaults, diagnostics };
+  const builtinScripts = builtinScriptsOf(readFile?.files, program);
+  return { local, namespaces, unreadableDefaults, diagnostics, ...(builtinScripts ? { builtinScripts } : {}) };
 }
 
-export function resolveCall(callee: string, scope: FunctionScope): Resolution {
+/** `firstArgument`: the data type of the call's first argument, which picks a builtin script's `m_`/`s_`/`f_` function. */
+export function resolveCall(callee: string, scope: FunctionScope, firstArgument: ArgumentDataType = "unknown"): Resolution {
   const separator = callee.indexOf("::");
   if (separator >= 0) {
     const namespace = callee.slice(0, separator);
@@ -118,15 +140,35 @@ export function resolveCall(callee: string, scope: FunctionScope): Resolution {
     const definition = file.functions.get(name);
     if (definition) return { kind: "user", definition, namespace };
     const builtin = lookupBuiltin(name);
-    if (builtin?.kind === "dml") return { kind: "builtin", signature: builtin };
-    return { kind: "unknown-in-namespace", namespace, name, file };
+    const asBuiltin = builtin?.kind === "dml" || scope.builtinScripts?.has(name) ? builtinResolution(name, builtin, scope, firstArgument) : undefined;
+    return asBuiltin ?? { kind: "unknown-in-namespace", namespace, name, file };
   }
   const definition = scope.local.get(callee);
   if (definition) return { kind: "user", definition };
-  const builtin = lookupBuiltin(callee);
-  if (builtin) return { kind: "builtin", signature: builtin };
+  const found = builtinResolution(callee, lookupBuiltin(callee), scope, firstArgument);
+  if (found) return found;
+  // A private function of a builtin script the program loads (SystemDS's builtin namespace).
+  const helper = scope.builtinScripts?.helper(callee);
+  if (helper) return { kind: "builtin-script", name: callee, definition: helper.definition, file: helper.file, candidates: [helper.definition] };
   const maybeFrom = scope.unreadableDefaults[0];
   return maybeFrom ? { kind: "unknown", name: callee, maybeFrom } : { kind: "unknown", name: callee };
+}
+
+/**
+ * A builtin call not hidden by a user function: a native builtin of the
+ * catalog wins (SystemDS has it built in); else the installation's script;
+ * else the catalog's DML-bodied entry, without its body.
+ */
+function builtinResolution(name: string, builtin: BuiltinSignature | undefined, scope: FunctionScope, firstArgument: ArgumentDataType): Resolution | undefined {
+  if (builtin && builtin.kind !== "dml") return { kind: "builtin", signature: builtin };
+  const scripts = scope.builtinScripts;
+  const script = scripts?.resolve(name, firstArgument);
+  if (script?.kind === "function") {
+    return { kind: "builtin-script", name, definition: script.definition, file: script.file, candidates: firstArgument === "unknown" ? scripts!.candidates(name) : [script.definition] };
+  }
+  if (script?.kind === "problem") return { kind: "builtin-script-problem", name, message: script.message };
+  if (!builtin) return undefined;
+  return { kind: "builtin", signature: builtin, body: scripts ? "not-shipped" : "no-installation" };
 }
 
 /** The functions of a loaded file; undefined when it could not be read. */

@@ -117,7 +117,9 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
 
   const program = parsed.program;
   const cache = options.cache;
-  const dags = buildProgramDags(program, cache ? { cache: { dags: cache.dags, sourceText: text } } : {});
+  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fs === nodeFileSystem ? diskSourceAccess : fileSystemAccess(fs), options.sourceCache, options.installation);
+  const builtinScripts = options.installation ? { builtinScripts: sourceFiles } : {};
+  const dags = buildProgramDags(program, { ...builtinScripts, ...(cache ? { cache: { dags: cache.dags, sourceText: text } } : {}) });
   diagnostics.push(...dags.diagnostics);
   const readCache = new Map<string, NodeStats | undefined>();
   const estimator = options.estimator ?? "mnc";
@@ -163,7 +165,6 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   const readMetadata = readMetadataOf(program, annotations);
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
-  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fs === nodeFileSystem ? diskSourceAccess : fileSystemAccess(fs), options.sourceCache, options.installation);
   const library = programLibrary(scriptPath, sourceFiles, { parameters, estimator }, (loaded) => readMetadataOf(loaded.parsed.program, sourcedAnnotations(loaded), loaded.file));
   const annotated = declaredSizes(annotations);
   const measured = options.measured ? measuredSizes(program, options.measured) : undefined;
@@ -174,7 +175,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
     cacheable: declaresNoSize(annotations, measured ? measuredLines(program, options.measured!) : new Set()),
     textOf: rangeTexts(text),
   };
-  const sizes = programSizes(dags, createDagContext(program), { parameters, readMetadata, declared, namespace: library.namespacesOf(program), ...(library.builtins ? { builtins: library.builtins } : {}), estimator, ...(sizesCache ? { cache: sizesCache } : {}), ...(options.callSizingNodes !== undefined ? { callSizingNodes: options.callSizingNodes } : {}) });
+  const sizes = programSizes(dags, createDagContext(program, builtinScripts), { parameters, readMetadata, declared, namespace: library.namespacesOf(program), ...(library.builtins ? { builtins: library.builtins } : {}), estimator, ...(sizesCache ? { cache: sizesCache } : {}), ...(options.callSizingNodes !== undefined ? { callSizingNodes: options.callSizingNodes } : {}) });
   cache?.sizes.sweep();
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
@@ -202,9 +203,10 @@ function programLibrary(
     if (programs.has(found.file)) return programs.get(found.file);
     programs.set(found.file, undefined); // cycle guard
     const program = found.parsed.program;
+    const withScripts = files.installation ? { builtinScripts: files } : {};
     const result: SourcedProgram = {
-      dags: buildProgramDags(program),
-      context: createDagContext(program),
+      dags: buildProgramDags(program, withScripts),
+      context: createDagContext(program, withScripts),
       options: { ...base, namespace: namespacesOf(program), readMetadata: readMetadataOf(found), ...(builtins ? { builtins } : {}) },
       file: found.file,
       text: found.text,

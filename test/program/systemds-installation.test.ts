@@ -74,7 +74,9 @@ describe("which function a builtin call runs", () => {
     const { resolveBuiltinScript } = await import("../../engine/program/builtin-script");
     const root = fixtureTree();
     writeFileSync(path.join(root, "scripts/builtin/broken.dml"), "m_broken = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = X +  }\n");
-    writeFileSync(path.join(root, "scripts/builtin/misnamed.dml"), "misnamed = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = X }\n");
+    writeFileSync(path.join(root, "scripts/builtin/misnamed.dml"), "m_misnamedToo = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = X }\n");
+    // A script defining the function under the builtin's own name: it joins the builtin namespace, and the call finds it there.
+    writeFileSync(path.join(root, "scripts/builtin/plain.dml"), "plain = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = X }\n");
     const installation = folderInstallation(root, "test")!;
     const files = new SourceFiles([tmpdir()], undefined, undefined, installation);
     const found = resolveBuiltinScript(files, "double", "matrix");
@@ -85,6 +87,8 @@ describe("which function a builtin call runs", () => {
     assert.match(broken?.kind === "problem" ? broken.message : "", /broken\.dml:1:\d+ has a syntax error/);
     const misnamed = resolveBuiltinScript(files, "misnamed", "matrix");
     assert.match(misnamed?.kind === "problem" ? misnamed.message : "", /defines no function m_misnamed or s_misnamed/);
+    const plain = resolveBuiltinScript(files, "plain", "matrix");
+    assert.equal(plain?.kind === "function" && plain.name, "plain");
     assert.equal(resolveBuiltinScript(files, "lm", "matrix"), undefined);
   });
 });

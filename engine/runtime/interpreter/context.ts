@@ -22,6 +22,15 @@ export interface EvalContext {
   memory: MemoryMeter;
   print(line: string): void;
   callUser(name: string, args: Value[], argNames: (string | undefined)[], range: Range): Value[];
+  /**
+   * A call the DAG left to the builtins that no native builtin of the
+   * runtime takes: a function of an earlier run of the session, a function
+   * of a loaded builtin script (SystemDS's builtin namespace), or a
+   * DML-bodied builtin run from the SystemDS installation's script. Throws
+   * when a DML-bodied builtin's script is not at hand; undefined when the
+   * name is none of these.
+   */
+  callBuiltin?(name: string, args: Value[], argNames: (string | undefined)[], range: Range): Value[] | undefined;
   /** The user functions callable here (for "did you mean"). */
   functionNames?(): Iterable<string>;
 }

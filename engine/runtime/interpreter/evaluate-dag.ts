@@ -210,6 +210,29 @@ export class DagEvaluator {
     this.reserve(n, denseBytes(rows, cols), `a dense ${rows} x ${cols} matrix`);
   }
 
+  /**
+   * The results of a function call (user, or resolved by the interpreter),
+   * computed once per call however many of its outputs are used (`[C, Y] =
+   * kmeans(...)` has two nodes); undefined when nothing resolves `name`.
+   */
+  private functionResults(n: DagNode, name: string, user: boolean): Value[] | undefined {
+    const key = `${name}@${n.range.start.line}:${n.range.start.character}(${n.inputs.join(",")})`;
+    const cached = this.userResults.get(key);
+    if (cached) return cached;
+    if (!user && !this.ctx.callBuiltin) return undefined;
+    const a = this.named(n);
+    const held = this.held.bytes;
+    this.ctx.memory.suspend(held);
+    let results: Value[] | undefined;
+    try {
+      results = user ? this.ctx.callUser(name, a.values, a.names, n.range) : this.ctx.callBuiltin!(name, a.values, a.names, n.range);
+    } finally {
+      this.ctx.memory.resume(held);
+    }
+    if (results) this.userResults.set(key, results);
+    return results;
+  }
+
   private isAll(id: number): boolean {
     const op = this.dag.nodes[id].op;
     return op.kind === "literal" && op.value === ALL_INDICES;
@@ -320,23 +343,16 @@ export class DagEvaluator {
     }
   }
 
+  /**
+   * A `call` node: a user function, a native builtin of the runtime, or a
+   * function the interpreter resolves (a DML-bodied builtin's script, SystemDS's
+   * builtin namespace, a function of an earlier run). A builtin that SystemDS
+   * runs from a script (`lm`, `kmeans`, `scale`, ...) is never taken by a
+   * native builtin of the same name.
+   */
   private call(n: DagNode, name: string, user: boolean, output: number): Value {
-    if (user) {
-      const key = `${name}(${n.inputs.join(",")})`;
-      let results = this.userResults.get(key);
-      if (!results) {
-        const a = this.named(n);
-        const held = this.held.bytes;
-        this.ctx.memory.suspend(held);
-        try {
-          results = this.ctx.callUser(name, a.values, a.names, n.range);
-        } finally {
-          this.ctx.memory.resume(held);
-        }
-        this.userResults.set(key, results);
-      }
-      return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
-    }
+    const results = user || !isNativeBuiltin(name) ? this.functionResults(n, name, user) : undefined;
+    if (results) return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
     if (!builtin && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
     if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
@@ -468,6 +484,11 @@ function largest(x: Matrix | number): number {
   const values = isDense(x) ? x.data : x.values.subarray(0, x.nnz());
   for (let k = 0; k < values.length; k++) if (values[k]! > max) max = values[k]!;
   return Math.max(0, Math.floor(max));
+}
+
+/** A builtin the runtime implements and SystemDS has built in (not one it runs from a script). */
+function isNativeBuiltin(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(BUILTINS, name) && lookupBuiltin(name)?.kind !== "dml";
 }
 
 /** The dense result size of builtins whose result is larger than their inputs (outer: a column times a row). */

@@ -3,6 +3,12 @@
  * their DAGs (evaluate-dag.ts), if/else and while conditions and for/parfor
  * bounds by predicate DAGs, user functions with defaults and multiple
  * returns. Functions of earlier programs of a session stay callable.
+ *
+ * A call of a DML-bodied builtin (`lm`, `[C, Y] = kmeans(...)`) that no user
+ * function hides runs the SystemDS installation's `scripts/builtin/NAME.dml`
+ * (builtin-script-calls.ts): loaded once per run, its function chosen by the
+ * first argument's data type, every function of the file joining SystemDS's
+ * builtin namespace.
  */
 import type { SystemdsInstallation } from "../../program/systemds-installation";
 import path from "node:path";
@@ -19,6 +25,7 @@ import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
 import { MemoryMeter } from "./memory-meter";
 import { SourceFiles, sourceProblemMessage } from "../../program/source-reader";
+import { BuiltinScriptCalls } from "./builtin-script-calls";
 import { missingArgumentMessage, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
 import { num, truthy } from "./operations";
 import { double, int, type Value } from "./values";
@@ -28,9 +35,11 @@ export interface Unit {
   context: DagContext;
   /** The unit's functions by plain name (a sourced file's functions call each other so). */
   functions: Map<string, DefinedFunction>;
-  /** The file the unit was read from, when it is not the main script (sourced files). */
+  /** The file the unit was read from, when it is not the main script (sourced files, builtin scripts). */
   file?: string;
   text: string;
+  /** A builtin script of the installation: its calls resolve in SystemDS's builtin namespace, not among the user's functions. */
+  builtin?: boolean;
 }
 
 export interface DefinedFunction {
@@ -74,6 +83,14 @@ export class Interpreter {
     readonly sourceText: string,
   ) {
     this.memory = new MemoryMeter(host.memoryBudget);
+    this.builtins = new BuiltinScriptCalls({
+      files: () => this.files,
+      installation: host.installation,
+      userFunctions: host.functions,
+      makeUnit: (program, text, file) => makeUnit(program, text, file, true),
+      source: (unit, statement) => this.source(unit, statement),
+      invoke: (f, name, args, names, range) => this.invoke(f, name, args, names, range),
+    });
   }
 
   /** Runs `program` in `env` (changed in place). */
@@ -95,6 +112,7 @@ export class Interpreter {
       memory: this.memory,
       print: (line) => host.print(line),
       callUser: (name, args, names, range) => this.callUser(unit, name, args, names, range),
+      callBuiltin: (name, args, names, range) => this.builtins.call(unit, name, args, names, range),
       functionNames: () => [...unit.functions.keys(), ...host.functions.keys()],
     };
   }
@@ -163,31 +181,42 @@ export class Interpreter {
     }
   }
 
-  /** The files this run sources, each read (safely: regular UTF-8 files of bounded size) and parsed once (source-reader.ts). */
+  /** The files this run sources and the builtin scripts it loads, each read (safely: regular UTF-8 files of bounded size) and parsed once (source-reader.ts). */
   private sourceFiles: SourceFiles | undefined;
+  private get files(): SourceFiles {
+    this.sourceFiles ??= new SourceFiles([this.host.workspaceRoot ?? process.cwd()], undefined, undefined, this.host.installation);
+    return this.sourceFiles;
+  }
+  /** The DML-bodied builtins this run calls, from the installation's scripts. */
+  private readonly builtins: BuiltinScriptCalls;
   /** The unit of each sourced file, and the (namespace, file) pairs loaded: a file sourced again (a diamond, a cycle) is not loaded again. */
   private readonly sourcedUnits = new Map<string, Unit>();
   private readonly sourcedAs = new Set<string>();
 
-  /** `source("file") as ns`: the file's functions become callable as `ns::f` (plain names without `as`). */
+  /**
+   * `source("file") as ns`: the file's functions become callable as `ns::f`
+   * (plain names without `as`) in `unit`, and, outside builtin scripts, in
+   * later runs of the session.
+   */
   private source(unit: Unit, statement: SourceStatement): void {
     const base = unit.file ?? this.host.scriptPath ?? path.join(process.cwd(), "script.dml");
-    this.sourceFiles ??= new SourceFiles([this.host.workspaceRoot ?? process.cwd()], undefined, undefined, this.host.installation);
-    const loaded = this.sourceFiles.load(base, statement.path);
+    const loaded = this.files.load(base, statement.path);
     if (loaded.kind !== "file") fail(sourceProblemMessage(statement.path, loaded), statement.range);
     const file = loaded.file;
     const syntax = loaded.parsed.diagnostics.find((d) => d.severity === "error");
     if (syntax) fail(`source: ${file}:${syntax.range.start.line + 1}:${syntax.range.start.character + 1}: ${syntax.message}`, statement.range);
     const prefix = statement.namespace ? `${statement.namespace.name}::` : "";
-    if (this.sourcedAs.has(`${prefix}${file}`)) return;
-    this.sourcedAs.add(`${prefix}${file}`);
+    // Each (unit, namespace, file) once: a file sourced again (a diamond, a cycle) is not loaded again.
+    const key = `${this.unitId(unit)} ${prefix}${file}`;
+    if (this.sourcedAs.has(key)) return;
+    this.sourcedAs.add(key);
     let sourced = this.sourcedUnits.get(file);
     if (!sourced) {
-      sourced = makeUnit(loaded.parsed.program, loaded.text, file);
+      sourced = makeUnit(loaded.parsed.program, loaded.text, file, unit.builtin);
       this.sourcedUnits.set(file, sourced);
     }
     for (const [name, f] of sourced.functions) {
-      this.host.functions.set(prefix + name, f);
+      if (!unit.builtin) this.host.functions.set(prefix + name, f);
       unit.functions.set(prefix + name, f);
     }
     for (const block of sourced.dags.programBlocks.main) {
@@ -195,12 +224,28 @@ export class Interpreter {
     }
   }
 
+  private readonly unitIds = new Map<Unit, number>();
+  private unitId(unit: Unit): number {
+    let id = this.unitIds.get(unit);
+    if (id === undefined) this.unitIds.set(unit, (id = this.unitIds.size));
+    return id;
+  }
+
   private checkInterrupt(range: Range): void {
     if (this.host.shouldInterrupt?.()) fail("interrupted", range);
   }
 
   callUser(caller: Unit, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] {
-    const f = caller.functions.get(name) ?? this.host.functions.get(name) ?? fail(unknownFunctionMessage(name, [...caller.functions.keys(), ...this.host.functions.keys(), ...builtinNames()]), range);
+    const f = caller.functions.get(name) ?? (caller.builtin ? undefined : this.host.functions.get(name));
+    if (f) return this.invoke(f, name, args, names, range);
+    // `ns::lm` where the file sourced as ns has no lm: SystemDS still calls the DML-bodied builtin.
+    const separator = name.indexOf("::");
+    const builtin = separator >= 0 ? this.builtins.call(caller, name.slice(separator + 2), args, names, range) : undefined;
+    return builtin ?? fail(unknownFunctionMessage(name, [...caller.functions.keys(), ...this.host.functions.keys(), ...builtinNames()]), range);
+  }
+
+  /** Runs the function `f` (called as `name`): arguments bound by position or name, defaults, scalar casts, its results. */
+  private invoke(f: DefinedFunction, name: string, args: Value[], names: (string | undefined)[], range: Range): Value[] {
     if (f.block.external) fail(`external function ${name} cannot be run`, range);
     this.checkInterrupt(range);
     if (this.depth >= MAX_CALL_DEPTH) fail(`calls nested deeper than ${MAX_CALL_DEPTH} (unbounded recursion?)`, range);
@@ -252,8 +297,8 @@ function coerce(v: Value, p: Parameter): Value {
   return v;
 }
 
-function makeUnit(program: Program, text: string, file?: string): Unit {
-  const unit: Unit = { dags: buildProgramDags(program), context: createDagContext(program), functions: new Map(), text, ...(file ? { file } : {}) };
+function makeUnit(program: Program, text: string, file?: string, builtin?: boolean): Unit {
+  const unit: Unit = { dags: buildProgramDags(program), context: createDagContext(program), functions: new Map(), text, ...(file ? { file } : {}), ...(builtin ? { builtin } : {}) };
   for (const f of unit.dags.programBlocks.functions) unit.functions.set(f.name, { block: f, unit });
   return unit;
 }
