@@ -94,4 +94,14 @@ describe("dml explain inside called bodies, with the sizes of each call site", (
     const loop = lmcg.blocks.find((b) => b.variables.some((v) => v.name === "q"))!;
     assert.deepEqual(loop.variables.find((v) => v.name === "q"), { name: "q", rows: 200, cols: 1, nnz: 200, type: "matrix<double>" });
   });
+
+  test("a function of a sourced file: read-only lines that name the file and its line", () => {
+    writeFileSync(path.join(dir, "lib.dml"), "loss = function(matrix[double] X, matrix[double] Y) return (double l) {\n  l = sum((X - Y) ^ 2)\n}\n");
+    const script = path.join(dir, "sourced.dml");
+    writeFileSync(script, 'source("lib.dml") as lib\nX = rand(rows=3000, cols=300)\nY = rand(rows=3000, cols=300)\nl = lib::loss(X, Y)\nprint(l)\n');
+    const { code, stdout, stderr } = dml("explain", script);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, new RegExp(`\\n== function loss \\(in ${path.join(dir, "lib.dml").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\), called from line 4 with X: 3000 x 300, nnz ~900000; Y: 3000 x 300, nnz ~900000\\n`));
+    assert.match(stdout, /\n {2}lib\.dml line 2: sum\(\(X - Y\) \^ 2\) runs as one fused Cell operator \(full-agg\) over X, Y, 2: .* \(called from line 4\)\n/);
+  });
 });
