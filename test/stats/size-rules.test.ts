@@ -71,6 +71,11 @@ describe("size rules of SystemDS's validator", () => {
     assert.deepEqual(errors(a), []);
   });
 
+  it("seq whose bounds differ by a constant has a known length whatever they are", () => {
+    const a = analyzeText("i = as.scalar(rand(rows=1, cols=1, min=1, max=8))\nk = 5\nr = 4\nwhile (FALSE) {}\ns1 = seq(i, k * (r - 1) + i, k)\ns2 = seq(i, i + 9)\ns3 = seq(i, 2 * i)\n");
+    assert.deepEqual(dims(a), { s1: "4 x 1", s2: "10 x 1", s3: "? x 1" });
+  });
+
   it("a loop variable as an index (unknown value) still selects one column", () => {
     const a = analyzeText("X = rand(rows=30, cols=5)\nS = matrix(0, rows=30, cols=1)\nfor (j in 1:ncol(X)) {\n  S = S + X[, j]\n}\nwhile (FALSE) {}\nT = S\n");
     assert.deepEqual(dims(a), { T: "30 x 1" });

@@ -94,12 +94,14 @@ export function constructorStats(node: DagNode, inputs: NodeStats[], report: Rep
       const to = numberOf(get("to"));
       const explicit = get("incr");
       const incr = explicit ? numberOf(explicit) : from !== null && to !== null ? (from <= to ? 1 : -1) : null;
-      if ((from === null || to === null) && incr !== null && incr !== 0) {
-        // `seq(i, k*(r-1) + i, k)`: the bounds differ by a constant, the count is known.
+      if ((from === null || to === null) && (explicit === undefined || (incr !== null && incr !== 0))) {
+        // `seq(i, k*(r-1) + i, k)`, `seq(i, i + 9)`: the bounds differ by a constant, the count is known
+        // (without an increment it is 1 or -1, toward `to`).
         const fromAt = argumentIndex(node, inputs.length, "seq", "from");
         const toAt = argumentIndex(node, inputs.length, "seq", "to");
         const span = fromAt !== undefined && toAt !== undefined ? spanOf?.(node.inputs[fromAt]!, node.inputs[toAt]!) : undefined;
-        const count = span === undefined ? undefined : Math.floor((span - 1) / incr + 1e-10) + 1;
+        const step = incr ?? (span !== undefined && span < 1 ? -1 : 1);
+        const count = span === undefined ? undefined : Math.floor((span - 1) / step + 1e-10) + 1;
         return matrixStats(count !== undefined && count >= 1 ? count : null, 1, null);
       }
       if (from === null || to === null || incr === null || incr === 0) return matrixStats(null, 1, null);
