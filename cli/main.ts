@@ -11,6 +11,7 @@ import { explain, explainUsage } from "./explain";
 import { lsp, lspUsage } from "./lsp";
 import { prove, proveUsage } from "./prove";
 import { run, runUsage } from "./run";
+import { runSystemdsUsage } from "./run-systemds";
 import { err, out } from "./output";
 
 export { captureOutput } from "./output";
@@ -35,6 +36,7 @@ usage:
   ${runUsage}
       check the script as check does (its errors stop the run, exit 1; --no-check skips this), then run it (or its
       # %% cells 1..N in one session) with the embedded runtime; exit 1 on a runtime error
+      --engine systemds runs it on SystemDS instead (see docs/SCALE-OUT.md): ${runSystemdsUsage}
   ${proveUsage}
       whether the optimizer proves variables A and B equal, as a derivation in DML with the rules; "not equal" when sizes decide; exit 0 proven, 1 not equal or not proven, 2 bad usage
   ${benchUsage}

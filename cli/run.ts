@@ -28,15 +28,19 @@ import path from "node:path";
 import type { SystemdsInstallation } from "../engine/program/systemds-installation";
 import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations } from "../engine/execution";
 import { isolateCell, splitCells } from "../engine/runtime/interpreter";
+import { parforReportLine, takeParforReports } from "../engine/runtime/parfor/parfor-report";
 import { timingJson, timingLines } from "./block-timings";
 import { err, out, write } from "./output";
 import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
+import { chooseEngine, runOnSystemds } from "./run-systemds";
 import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
 
-export const runUsage = `dml run FILE [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] ${SYSTEMDS_USAGE} [name=value ...]`;
+export const runUsage = `dml run FILE [--engine embedded|systemds] [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] ${SYSTEMDS_USAGE} [name=value ...]`;
 
-export async function run(args: readonly string[]): Promise<number> {
+export async function run(allArgs: readonly string[]): Promise<number> {
+  const { engine, args } = chooseEngine(allArgs);
+  if (engine === "systemds") return runOnSystemds(args);
   const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check", "--timings"], values: ["--cell", "--memory-budget", "--time-limit", "--plan", SYSTEMDS_OPTION] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
@@ -97,7 +101,7 @@ export async function run(args: readonly string[]): Promise<number> {
     out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables(), plan: planText, blocks: reports.map(timingJson) }, null, 2));
   } else {
     for (const e of errors) err(e);
-    if (timings) for (const line of timingLines(file, reports)) err(line);
+    if (timings) for (const line of [...timingLines(file, reports), ...takeParforReports().map((r) => parforReportLine(r, file))]) err(line);
   }
   return result.ok ? 0 : 1;
 }

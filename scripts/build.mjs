@@ -35,6 +35,8 @@ const targets = [
   { entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The optimizer's worker thread, started by the server.
   { entryPoints: ["server/src/optimizer-worker.ts"], outfile: "dist/optimizer-worker.js" },
+  // The parfor worker threads, started by the runtime (engine/runtime/parfor).
+  { entryPoints: ["engine/execution/parfor-worker.ts"], outfile: "dist/parfor-worker.js" },
   // The command line behind bin/dml.js.
   { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js" },
 ];

@@ -16,9 +16,11 @@ import {
 } from "vscode-languageclient/node";
 import { PlanPanel } from "./plan-panel";
 import { registerRunCommands } from "./run-cells";
+import { registerRunOnSystemds } from "./run-on-systemds";
 import { ResultsView } from "./results-view";
 import { RuntimeClient } from "./runtime-client";
 import { StatusBar, type OptimizerState } from "./status-bar";
+import { INSTALLATION_NOTIFICATION, type InstallationStatus } from "../../server/src/systemds-home";
 import { VariablesView } from "./variables-view";
 
 let client: LanguageClient | undefined;
@@ -38,8 +40,12 @@ export async function activate(context: ExtensionContext): Promise<void> {
       { scheme: "file", language: "dml" },
       { scheme: "untitled", language: "dml" },
     ],
-    // The `dmlLens.optimizer.*` and `dmlLens.analysis.*` settings at start, then on every change (server/src/settings.ts).
-    initializationOptions: { optimizer: workspace.getConfiguration("dmlLens").get("optimizer") ?? {}, analysis: workspace.getConfiguration("dmlLens").get("analysis") ?? {} },
+    // The `dmlLens.optimizer.*`, `dmlLens.analysis.*` and `dmlLens.systemds.*` settings at start, then on every change (server/src/settings.ts, systemds-setting.ts).
+    initializationOptions: {
+      optimizer: workspace.getConfiguration("dmlLens").get("optimizer") ?? {},
+      analysis: workspace.getConfiguration("dmlLens").get("analysis") ?? {},
+      systemds: workspace.getConfiguration("dmlLens").get("systemds") ?? {},
+    },
     synchronize: { configurationSection: "dmlLens" },
   };
   client = new LanguageClient("dmlLens", "DML Lens", serverOptions, clientOptions);
@@ -54,9 +60,12 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(runtime.onState((state) => status.showRuntime(state)));
   context.subscriptions.push(window.onDidChangeActiveTextEditor(() => status.showOptimizer()));
   registerRunCommands(context, { runtime, results, variables, client: () => client });
+  registerRunOnSystemds(context, { results, client: () => client });
   const plans = new PlanPanel(() => client);
   context.subscriptions.push(plans, commands.registerCommand("dmlLens.showPlan", (uri?: string, position?: { line: number; character: number }) => plans.show(uri, position)));
 
+  // Registered before start: the server says which installation it uses as soon as it is initialized.
+  context.subscriptions.push(client.onNotification(INSTALLATION_NOTIFICATION, (installation: InstallationStatus) => status.setInstallation(installation)));
   await client.start();
   context.subscriptions.push(client.onNotification("dmlLens/optimizerState", (state: OptimizerState) => status.setOptimizerState(state)));
 }

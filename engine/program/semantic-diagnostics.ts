@@ -21,6 +21,7 @@ import { callDiagnostics } from "./call-diagnostics";
 import { definiteAssignmentDiagnostics } from "./definite-assignment";
 import { constantAssignmentDiagnostics, duplicateFunctionDiagnostics } from "./definition-checks";
 import { buildFunctionScope, type SourceReader } from "./function-scope";
+import { parforDiagnostics } from "./parfor-dependencies";
 import type { SimpleStatement } from "./statement-block";
 
 export interface SemanticOptions {
@@ -42,6 +43,7 @@ export function semanticDiagnostics(program: Program, options: SemanticOptions =
     ...constantAssignmentDiagnostics(program),
     ...definiteAssignmentDiagnostics(formStatementBlocks(program), { constants: unboundBuiltinConstants(program), isStop }),
     ...callDiagnostics(program, scope),
+    ...parforDiagnostics(program),
   ];
   return diagnostics.sort(
     (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,

@@ -15,9 +15,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fileSourceReader } from "../../engine/program/source-reader";
+import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
 import { forEachStatement } from "../../engine/program/statement-walk";
 import { nodeFileSystem } from "../../engine/stats/metadata/node-file-system";
-import { guardedFileSystem, guardedSourceReader, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
+import { guardedFileSourceReader, guardedFileSystem, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
 import type { AnalysisCache } from "../../engine/stats/analysis-cache";
 import { checkAndAnalyze, type CheckOptions } from "../../engine/stats/check-document";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
@@ -41,6 +42,8 @@ export interface DocumentAnalysisOptions {
   readable?: ReadableFolders;
   /** The most statements analyzed per document (default MAX_ANALYZED_STATEMENTS). */
   maxStatements?: number;
+  /** The SystemDS installation whose builtin scripts and scripts/ library the document uses (systemds-setting.ts). */
+  installation?: SystemdsInstallation;
 }
 
 /**
@@ -74,11 +77,12 @@ export function documentCheck(uri: string, text: string, result: ParseResultWith
       ...(options.sizeAssumptionsFile && !notJson ? { workspaceFile: options.sizeAssumptionsFile } : {}),
       ...(options.cache ? { cache: options.cache } : {}),
       ...(options.readable ? { fs: guardedFileSystem(nodeFileSystem, options.readable, refused) } : {}),
+      ...(options.installation ? { installation: options.installation } : {}),
     };
     let checked: { diagnostics: Diagnostic[]; analysis?: ProgramAnalysis };
     if (scriptPath === undefined) checked = checkAndAnalyze(text, check, result);
     else {
-      const reader = options.readable ? guardedSourceReader(fileSourceReader(scriptPath), scriptPath, options.readable, refused) : fileSourceReader(scriptPath);
+      const reader = options.readable ? guardedFileSourceReader(scriptPath, options.readable, refused, options.installation) : fileSourceReader(scriptPath, undefined, options.installation);
       checked = checkAndAnalyze(text, { ...check, scriptPath, readFile: reader, scanLimitBytes: KEYSTROKE_SCAN_LIMIT_BYTES }, result);
     }
     const diagnostics = refusalDiagnostics(checked.diagnostics, refused);

@@ -10,12 +10,16 @@
  * content, and the path is noted; `refusalDiagnostics` then turns the
  * analysis' "not found" messages about those paths into one that says why
  * and how to allow it, at the same place (the `read()` argument).
+ * `guardedFileSourceReader` does the same for the files of `source(...)`;
+ * the SystemDS installation's scripts (the setting dmlLens.systemds.home,
+ * SYSTEMDS_ROOT) are read wherever the installation is: the user named it.
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { FileSystem } from "../../engine/stats/metadata/file-system";
 import type { SourceReader } from "../../engine/program/function-scope";
-import { resolveSourcePath } from "../../engine/program/source-reader";
+import { diskSourceAccess, sourceCandidates, SourceFiles, type SourceFileAccess } from "../../engine/program/source-reader";
+import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
 import type { Diagnostic } from "../../engine/syntax";
 
 export const READABLE_FOLDERS_SETTING = "dmlLens.analysis.readableFolders";
@@ -69,18 +73,34 @@ export function guardedFileSystem(fs: FileSystem, readable: ReadableFolders, ref
   return guarded;
 }
 
-/** `reader` (the files of `source(...)`) limited to `readable`, refusals noted as above. */
-export function guardedSourceReader(reader: SourceReader, scriptPath: string, readable: ReadableFolders, refused: Set<string>): SourceReader {
-  const guarded: SourceReader = (sourcePath) => {
-    const found = resolveSourcePath(scriptPath, sourcePath);
-    if (found !== undefined && !readable.allows(found)) {
-      refused.add(path.resolve(found));
-      return undefined;
-    }
-    return reader(sourcePath);
+/**
+ * The checks' reader of the files of `source(...)` (as fileSourceReader,
+ * with the installation's scripts after the usual places), limited to
+ * `readable`: a file outside is not read, its path is noted in `refused`,
+ * and the message that it cannot be read names it (refusalDiagnostics
+ * rewrites it). Its `files` (shared with the size analysis) read through the
+ * same guard.
+ */
+export function guardedFileSourceReader(scriptPath: string, readable: ReadableFolders, refused: Set<string>, installation?: SystemdsInstallation): SourceReader {
+  const access: SourceFileAccess = {
+    exists: diskSourceAccess.exists,
+    read: (file) => {
+      if (readable.allows(file)) return diskSourceAccess.read(file);
+      refused.add(path.resolve(file));
+      return { problem: "it is outside the folders analysis may read" };
+    },
   };
-  if (reader.lookedIn) guarded.lookedIn = reader.lookedIn;
-  return guarded;
+  const workingDirectory = process.cwd();
+  const files = new SourceFiles([workingDirectory], access, new Map(), installation);
+  const reader: SourceReader = (sourcePath) => {
+    const loaded = files.load(scriptPath, sourcePath);
+    return loaded.kind === "file" ? loaded.text : undefined;
+  };
+  reader.lookedIn = (sourcePath) => sourceCandidates(scriptPath, sourcePath, [workingDirectory]);
+  reader.load = (sourcePath) => files.load(scriptPath, sourcePath);
+  reader.files = files;
+  reader.scriptPath = path.resolve(scriptPath);
+  return reader;
 }
 
 export function refusalMessage(file: string): string {

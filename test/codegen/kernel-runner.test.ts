@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, test } from "node:test";
 import { buildHelpersSource, helpersSource } from "../../engine/runtime/codegen/kernel-helpers-source";
 import type { Combine, KernelCall, KernelProgram } from "../../engine/runtime/codegen/kernel-program";
-import { CHUNKS_PER_THREAD, KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, rangeCount, runKernelOn, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
+import { KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, MAX_RANGES, RANGE_WORK, rangeCount, runKernelOn, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
 import { KernelThreadPool } from "../../engine/runtime/codegen/kernel-thread-pool";
 
 /** Per row of a[0] (s[0] columns): acc = [sum, min, max] of the cells; out[i] = 2 · the row's sum. */
@@ -60,7 +60,7 @@ function statsCall(X: Float64Array, rows: number, cols: number, out: Float64Arra
   };
 }
 
-const ONE_RANGE: KernelThreads = { threads: 1, pool: undefined };
+const ONE_THREAD: KernelThreads = { threads: 1, pool: undefined };
 let pool: KernelThreadPool;
 const on = (threads: number): KernelThreads => ({ threads, pool });
 
@@ -79,7 +79,7 @@ describe("kernel runner: row ranges over threads", () => {
 
   test("sum, min, max and a row-partitioned output equal one range on 1, 2 and 3 threads", () => {
     const refOut = new Float64Array(rows);
-    const ref = runKernelOn(statsCall(X, rows, cols, refOut), ONE_RANGE);
+    const ref = runKernelOn(statsCall(X, rows, cols, refOut), ONE_THREAD);
     let expectedSum = 0;
     for (const v of X) expectedSum += v;
     assert.deepEqual(Array.from(ref), [expectedSum, -100, 100]);
@@ -102,19 +102,20 @@ describe("kernel runner: row ranges over threads", () => {
     const acc = runKernelOn({ ...statsCall(X, rows, cols, out), program: slowFirst }, on(3));
     assert.ok(pool.chunksRunByWorkers - workerChunks >= 1, "workers ran ranges");
     const refOut = new Float64Array(rows);
-    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_RANGE)));
+    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_THREAD)));
     assert.deepEqual(Array.from(out), Array.from(refOut));
   });
 
-  test("a non-integer sum is the combination of its ranges in range order, the same on every run", () => {
+  test("a non-integer sum is the combination of its ranges in range order, the same on every run and for any thread count", () => {
     const Y = sharedF64(rows * cols, (i) => Math.sin(i) * 1e3);
-    const threads = 3;
-    assert.equal(rangeCount({ rows, workPerRow: cols }, threads), threads * CHUNKS_PER_THREAD);
-    const ranges = kernelRanges(rows, threads * CHUNKS_PER_THREAD);
+    const count = rangeCount({ rows, workPerRow: cols });
+    assert.equal(count, Math.min(MAX_RANGES, Math.ceil((rows * cols) / RANGE_WORK), rows));
+    assert.ok(count > 1);
+    const ranges = kernelRanges(rows, count);
     // The expected value: each range on its own, combined in order.
     const parts = ranges.map(([r0, r1]) => {
       const sub = Y.slice(r0 * cols, r1 * cols);
-      return runKernelOn(statsCall(sub, r1 - r0, cols, new Float64Array(r1 - r0)), ONE_RANGE);
+      return runKernelOn(statsCall(sub, r1 - r0, cols, new Float64Array(r1 - r0)), ONE_THREAD);
     });
     const expected = parts[0]!;
     for (const p of parts.slice(1)) {
@@ -122,9 +123,9 @@ describe("kernel runner: row ranges over threads", () => {
       expected[1] = Math.min(expected[1]!, p[1]!);
       expected[2] = Math.max(expected[2]!, p[2]!);
     }
-    for (let run = 0; run < 3; run++) {
-      const acc = runKernelOn(statsCall(Y, rows, cols, sharedF64(rows, () => 0)), on(threads));
-      assert.deepEqual(Array.from(acc), Array.from(expected));
+    for (const threads of [1, 2, 3, 3]) {
+      const acc = runKernelOn(statsCall(Y, rows, cols, sharedF64(rows, () => 0)), threads === 1 ? ONE_THREAD : on(threads));
+      assert.deepEqual(Array.from(acc), Array.from(expected), `${threads} threads`);
     }
   });
 
@@ -134,7 +135,7 @@ describe("kernel runner: row ranges over threads", () => {
     const acc = runKernelOn(statsCall(X, rows, cols, out), on(4));
     assert.equal(pool.dispatched - before, 2);
     const refOut = new Float64Array(rows);
-    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_RANGE)));
+    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_THREAD)));
     assert.deepEqual(Array.from(out), Array.from(refOut));
   });
 
@@ -150,7 +151,7 @@ describe("kernel runner: row ranges over threads", () => {
     const out = sharedF64(2, () => 0);
     const before = pool.dispatched;
     const acc = runKernelOn(statsCall(two, 2, cols, out, KERNEL_PARALLEL_MIN_WORK), on(3));
-    assert.equal(rangeCount({ rows: 2, workPerRow: KERNEL_PARALLEL_MIN_WORK }, 3), 2);
+    assert.equal(rangeCount({ rows: 2, workPerRow: KERNEL_PARALLEL_MIN_WORK }), 2);
     assert.equal(pool.dispatched - before, 2, "two rows: two ranges, posted to the two workers (three threads)");
     assert.deepEqual(Array.from(acc), [(299 * 300) / 2 - 250 * 300 + ((599 * 600) / 2 - (299 * 300) / 2) - 250 * 300, -250, 349]);
     assert.deepEqual(Array.from(out), [2 * ((299 * 300) / 2 - 250 * 300), 2 * ((599 * 600) / 2 - (299 * 300) / 2 - 250 * 300)]);
@@ -171,7 +172,7 @@ describe("kernel runner: row ranges over threads", () => {
     const acc = runKernelOn(statsCall(plain, rows, cols, out), on(3));
     assert.equal(pool.dispatched, before, "no range went to a worker");
     const refOut = new Float64Array(rows);
-    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_RANGE)));
+    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(X, rows, cols, refOut), ONE_THREAD)));
     assert.deepEqual(Array.from(out), Array.from(refOut));
   });
 
@@ -183,7 +184,7 @@ describe("kernel runner: row ranges over threads", () => {
     const acc = runKernelOn(statsCall(Z, tall, narrow, out), on(2));
     assert.equal(pool.dispatched - before, 1, "posted to the workers");
     const refOut = new Float64Array(tall);
-    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(Z, tall, narrow, refOut), ONE_RANGE)));
+    assert.deepEqual(Array.from(acc), Array.from(runKernelOn(statsCall(Z, tall, narrow, refOut), ONE_THREAD)));
     assert.deepEqual(Array.from(out), Array.from(refOut));
   });
 
@@ -198,7 +199,7 @@ describe("kernel runner: row ranges over threads", () => {
       accumulators: { init: Float64Array.of(0), combine: ["sum"] },
       workPerRow: cols,
     });
-    const ref = runKernelOn(call(), ONE_RANGE);
+    const ref = runKernelOn(call(), ONE_THREAD);
     let expected = 0;
     for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) expected += (((X[i * cols + j]! % 7) + 7) % 7) * v[j]!;
     assert.equal(ref[0], expected);

@@ -45,7 +45,7 @@ function rootValue(root: string, threads: number, withPool: boolean): { value: V
   const acc = runKernelOn(kernel.call, { threads, pool: withPool ? pool : undefined });
   const value = kernel.finish(acc);
   kernel.release();
-  return { value, unfused: checked.unfused.value(op.roots[0]!), ranges: rangeCount(kernel.call, threads) };
+  return { value, unfused: checked.unfused.value(op.roots[0]!), ranges: rangeCount(kernel.call) };
 }
 
 describe("generated Outer kernels over row ranges", () => {

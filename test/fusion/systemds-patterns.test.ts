@@ -31,10 +31,9 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
   "outer-wdivmm-right-no-transpose": DENSE_OUTER,
   "outer-wdivmm-transposed-output": DENSE_OUTER,
   "outer-wsigmoid": DENSE_OUTER,
-  "cell-bias-add": "bias_add stays one opaque call (SystemDS expands it into a cell-wise + with the bias broadcast per channel) and engine/stats gives it no size (? x ?), so no template opens on it",
-  "cell-bias-multiply": "bias_multiply stays one opaque call (SystemDS expands it into a cell-wise * with the bias broadcast per channel) and engine/stats gives it no size (? x ?), so no template opens on it",
+  "cell-bias-add": "bias_add stays one opaque call (SystemDS expands it into a cell-wise + with the bias broadcast per channel), which no template covers",
+  "cell-bias-multiply": "bias_multiply stays one opaque call (SystemDS expands it into a cell-wise * with the bias broadcast per channel), which no template covers",
   "cell-nary-min-with-scalars": "min(X, Y, Z, 3, 7) is one n-ary node alone in its block, and an operator of one node is reported as the basic operation itself (planFusion keeps only operators of several nodes); SystemDS compiles the n-ary min with scalars into a Cell operator",
-  "row-bias-add-and-multiply": "bias_add and bias_multiply stay opaque calls of unknown size (see cell-bias-add), so (R1 + R2) / rowSums(X) has no Row operator",
   "magg-sparse-side-input": "sum(X + Y) over two sparse inputs (sparsity 0.1) stays unfused: a Cell operator over X + Y is not sparse-safe and visits every cell, which the cost model prices above the sparse addition kernel; the aggregate then reads the materialized X + Y and shares no input with sum(X ^ 2), so no MAgg is formed (SystemDS builds one with Y as a sparse side input)",
   "outer-overlapping-cell": "X has 63 % non-zeros, as in SystemDS's test: of the 4 plans of the two interesting points (the template switch at X * (U %*% t(V)) included), the cost model finds U %*% t(V) materialized plus one Cell operator for Y + X * ... cheapest (as for a dense X, see DENSE_OUTER); SystemDS ends a sparse-safe Outer operator at the * instead",
 };

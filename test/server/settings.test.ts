@@ -34,9 +34,10 @@ test("package.json contributes exactly the server's settings, with its defaults,
   const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
     contributes: { configuration: { properties: Record<string, { default: unknown; description?: string; markdownDescription?: string; enum?: string[]; restricted?: boolean }> } };
   };
-  // `dmlLens.run.*` is the extension's own (how Run Cell runs), not the server's: checked below.
+  // `dmlLens.run.*` is the extension's own (how Run Cell runs), not the server's: checked below; `dmlLens.systemds.home` is systemds-setting.ts's (test/server/systemds-setting-protocol.test.ts).
   const all = manifest.contributes.configuration.properties;
-  const properties = Object.fromEntries(Object.entries(all).filter(([key]) => !key.startsWith("dmlLens.run.")));
+  const properties = Object.fromEntries(Object.entries(all).filter(([key]) => !key.startsWith("dmlLens.run.") && !key.startsWith("dmlLens.systemds.")));
+  assert.equal(all["dmlLens.systemds.home"]?.default, "");
   assert.deepEqual([...(all["dmlLens.run.plan"]?.enum ?? [])].sort(), [...PLAN_MODES].sort());
   assert.equal(all["dmlLens.run.plan"]?.default, DEFAULT_PLAN_MODE);
   const nameOf = (key: string) => key.replace(/^dmlLens\.(optimizer|analysis)\./, "") as keyof typeof DEFAULT_SETTINGS;
@@ -57,8 +58,8 @@ test("settings that name files or folders are restricted: an untrusted workspace
   const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
     contributes: { configuration: { properties: Record<string, { type: string; restricted?: boolean }> } };
   };
-  const pathLike = Object.entries(manifest.contributes.configuration.properties).filter(([key, spec]) => spec.type === "array" || (spec.type === "string" && /File|Folder|Path|Command/i.test(key)));
-  assert.deepEqual(pathLike.map(([key]) => key).sort(), ["dmlLens.analysis.readableFolders", "dmlLens.optimizer.sizeAssumptionsFile"]);
+  const pathLike = Object.entries(manifest.contributes.configuration.properties).filter(([key, spec]) => spec.type === "array" || (spec.type === "string" && /File|Folder|Path|Command|Home/i.test(key)));
+  assert.deepEqual(pathLike.map(([key]) => key).sort(), ["dmlLens.analysis.readableFolders", "dmlLens.optimizer.sizeAssumptionsFile", "dmlLens.systemds.home"]);
   for (const [key, spec] of pathLike) assert.equal(spec.restricted, true, key);
   const trust = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces;
   assert.deepEqual([...trust.restrictedConfigurations].sort(), pathLike.map(([key]) => key).sort());

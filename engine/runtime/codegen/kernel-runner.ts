@@ -5,18 +5,18 @@
  * kernels' shared memory).
  *
  * - A call whose work (rows x workPerRow) reaches KERNEL_PARALLEL_MIN_WORK
- *   is cut into CHUNKS_PER_THREAD x `threads` near-equal row ranges (fewer
- *   when it has fewer rows), `threads` being $DML_LENS_KERNEL_THREADS or the
- *   number of cores. The calling thread and the ready workers claim ranges
- *   from a shared counter (kernel-thread-pool.ts): a thread on a busy core
- *   takes fewer, and ranges no worker takes (workers still starting, or not
- *   scheduled) run on the calling thread. The ranges, and the result, depend
- *   only on the thread setting, never on which thread ran which range.
+ *   is cut into near-equal contiguous row ranges of about RANGE_WORK work
+ *   each (at most MAX_RANGES, at most one per row). The ranges depend on the
+ *   call alone, never on the machine's cores or $DML_LENS_KERNEL_THREADS, so
+ *   a result is the same on every machine. The calling thread and the ready
+ *   workers claim ranges from a shared counter (kernel-thread-pool.ts): a
+ *   thread on a busy core takes fewer, and ranges no worker takes (workers
+ *   still starting, or not scheduled) run on the calling thread; with one
+ *   thread, all of them run there, in order.
  * - Each range updates a private copy of the accumulators; the copies are
- *   combined slot by slot in range order (combineAccumulators). A sum split
- *   over threads is added in a different order than on one thread and can
- *   differ from it in the last bits; for a fixed $DML_LENS_KERNEL_THREADS it
- *   is the same on every run. Row-partitioned outputs are identical.
+ *   combined slot by slot in range order (combineAccumulators), whichever
+ *   thread ran which range. A sum is thus added in the same order on one
+ *   thread as on many. Row-partitioned outputs are identical.
  * - Small arrays that are not shared (vectors of scalars, small side inputs:
  *   at most STAGE_MAX_LENGTH values, or an eighth of the call's work) are
  *   copied into shared memory for the call, such an output copied back; a
@@ -36,8 +36,10 @@ import { KernelThreadPool } from "./kernel-thread-pool";
 export const KERNEL_PARALLEL_MIN_WORK = 1 << 18;
 /** Non-shared arrays up to this length (or an eighth of the call's work) are copied into shared memory for a threaded call. */
 export const STAGE_MAX_LENGTH = 1 << 16;
-/** Ranges per thread of a split call (so that threads on busy cores take fewer). */
-export const CHUNKS_PER_THREAD = 4;
+/** Work (rows x workPerRow) per range of a split call: enough ranges for threads on busy cores to take fewer. */
+export const RANGE_WORK = 1 << 17;
+/** The most ranges a call is split into. */
+export const MAX_RANGES = 64;
 
 /** Threads a call is split for: the thread setting (which fixes its ranges), and the pool whose workers take ranges alongside the calling thread. */
 export interface KernelThreads {
@@ -70,13 +72,13 @@ export function whenKernelThreadsReady(): Promise<void> {
 
 /** Runs the call; returns its combined accumulators (empty without accumulators). */
 export function runKernel(call: KernelCall): Float64Array {
-  if (rangeCount(call, Number.MAX_SAFE_INTEGER) === 1) return runOnCaller(call, [[0, call.rows]]);
+  if (rangeCount(call) === 1) return runOnCaller(call, [[0, call.rows]]);
   return runKernelOn(call, kernelThreads());
 }
 
-/** Runs the call split for `threads.threads` threads (when large enough), workers of `threads.pool` taking ranges. */
+/** Runs the call in its ranges (when large enough), up to `threads.threads` threads: the caller and workers of `threads.pool`. */
 export function runKernelOn(call: KernelCall, threads: KernelThreads): Float64Array {
-  const ranges = kernelRanges(call.rows, rangeCount(call, threads.threads));
+  const ranges = kernelRanges(call.rows, rangeCount(call));
   const pool = threads.pool;
   const workers = pool === undefined || ranges.length === 1 ? 0 : Math.min(pool.readyCount, threads.threads - 1);
   if (workers === 0 || !runsInWorkers(call.program.source)) return runOnCaller(call, ranges);
@@ -104,11 +106,11 @@ export function kernelRanges(rows: number, parts: number): [number, number][] {
   return ranges;
 }
 
-/** How many ranges a call is cut into for `threads` threads. */
-export function rangeCount(call: Pick<KernelCall, "rows" | "workPerRow">, threads: number): number {
+/** How many ranges a call is cut into: by its work alone (the same on every machine). */
+export function rangeCount(call: Pick<KernelCall, "rows" | "workPerRow">): number {
   const work = call.rows * Math.max(1, call.workPerRow);
-  if (threads <= 1 || work < KERNEL_PARALLEL_MIN_WORK) return 1;
-  return Math.max(1, Math.min(threads * CHUNKS_PER_THREAD, call.rows));
+  if (work < KERNEL_PARALLEL_MIN_WORK) return 1;
+  return Math.max(1, Math.min(MAX_RANGES, Math.ceil(work / RANGE_WORK), call.rows));
 }
 
 /** Runs every range on this thread, in order, each with its own accumulators. */

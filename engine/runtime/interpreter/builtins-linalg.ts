@@ -1,5 +1,5 @@
 /**
- * More builtins of the embedded runtime: cholesky, det, outer, median,
+ * More builtins of the embedded runtime: cholesky, det, outer,
  * rowIndexMin, cumprod/cummin/cummax, typeof. Dense and straightforward.
  */
 import type { ElementwiseBinaryOp } from "../../program/dag-types";
@@ -72,14 +72,6 @@ function outer(a: Args): Value {
   return m(new DenseMatrix(x.rows, y.cols, out));
 }
 
-function median(a: Args): Value {
-  const x = toDense(mat(first(a, "median")));
-  const v = Float64Array.from(x.data).sort();
-  if (v.length === 0) fail("median of an empty matrix");
-  const h = Math.floor(v.length / 2);
-  return double(v.length % 2 === 1 ? v[h] : (v[h - 1] + v[h]) / 2);
-}
-
 function rowIndexMin(a: Args): Value {
   const x = toDense(mat(first(a, "rowIndexMin")));
   const out = new Float64Array(x.rows);
@@ -104,7 +96,6 @@ export const LINALG_BUILTINS: Record<string, (a: Args) => Value> = {
   cholesky,
   det,
   outer,
-  median,
   rowIndexMin,
   cumprod: cumulative("cumprod", (acc, v) => acc * v),
   cummin: cumulative("cummin", (acc, v) => Math.min(acc, v)),

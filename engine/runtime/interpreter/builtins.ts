@@ -2,7 +2,9 @@
  * The builtin calls the embedded runtime supports (those the DAG keeps as
  * opaque `call` nodes): print, stop, assert, write, toString, ifelse,
  * solve, min/max, sample, order, rev, cumsum, rowIndexMax, removeEmpty,
- * list, time, ... Anything else is a clear runtime error.
+ * list, time, ...; with their own files the decompositions (several
+ * results), the descriptive statistics and the distribution functions.
+ * Anything else is a clear runtime error.
  */
 import { cbind, rbind } from "../kernels/bind";
 import { cumsum } from "../kernels/cumsum";
@@ -17,7 +19,13 @@ import { toDense } from "../matrix/convert";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
 import { LINALG_BUILTINS } from "./builtins-linalg";
+import { DECOMPOSITION_BUILTINS } from "./builtins-decompositions";
+import { STATISTICS_BUILTINS } from "./builtins-statistics";
+import { DISTRIBUTION_BUILTINS } from "./distributions";
 import { solve } from "./linear-solve";
+import { DNN_BUILTINS } from "./builtins-dnn";
+import { LIST_BUILTINS, LIST_MULTI_BUILTINS } from "./builtins-lists";
+import { contains } from "./builtins-contains";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
 
@@ -230,6 +238,8 @@ function printf(format: string, args: Value[]): string {
 
 export const BUILTINS: Record<string, Builtin> = {
   ...LINALG_BUILTINS,
+  ...STATISTICS_BUILTINS,
+  ...DISTRIBUTION_BUILTINS,
   print: (a, ctx) => {
     if (a.values.length > 1) {
       ctx.print(printf(text(a.values[0]), a.values.slice(1)));
@@ -264,6 +274,10 @@ export const BUILTINS: Record<string, Builtin> = {
   },
   min: foldMinMax("min"),
   max: foldMinMax("max"),
+  // SystemDS's aliases (Builtins.java) of calls the DAG keeps opaque: pmin/pmax of 3 or more arguments, inverse.
+  pmin: foldMinMax("min"),
+  pmax: foldMinMax("max"),
+  inverse: (a, ctx) => BUILTINS["inv"]!(a, ctx),
   sample,
   order,
   rev,
@@ -295,4 +309,13 @@ export const BUILTINS: Record<string, Builtin> = {
     const out = Float64Array.from(x.data, (v) => (v === pattern || (Number.isNaN(pattern) && Number.isNaN(v)) ? replacement : v));
     return dense(x.rows, x.cols, out);
   },
+  ...DNN_BUILTINS,
+  ...LIST_BUILTINS,
+  contains,
+};
+
+/** Builtins with several results (`[U, S, V] = svd(A)`): one call computes all of them, in order. */
+export const MULTI_RESULT_BUILTINS: Record<string, (a: CallArgs, ctx: EvalContext) => Value[]> = {
+  ...DECOMPOSITION_BUILTINS,
+  ...LIST_MULTI_BUILTINS,
 };

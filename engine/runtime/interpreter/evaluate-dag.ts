@@ -28,7 +28,7 @@ import { transpose } from "../kernels/transpose";
 import { readDataFile } from "../io/data-file-reader";
 import { matrixFromData } from "../io/matrix-adapter";
 import type { ReadParameters } from "../io/read-parameters";
-import { BUILTINS, type CallArgs } from "./builtins";
+import { BUILTINS, MULTI_RESULT_BUILTINS, type CallArgs } from "./builtins";
 import { type EvalContext, sourceSlice } from "./context";
 import { csrBytes, denseBytes, Holdings, matrixBytes } from "./memory-meter";
 import { chooseFormat } from "../matrix/format";
@@ -36,6 +36,7 @@ import { at, DmlRuntimeError, fail } from "./errors";
 import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
 import { builtinNames, lookupBuiltin } from "../../program/builtins";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
+import { listAssign, listSlice } from "./builtins-lists";
 import { bool, double, int, str, type Value } from "./values";
 
 /** The value of a node whose consumers have all been computed. */
@@ -64,6 +65,8 @@ export interface OperationTimer {
 export class DagEvaluator {
   private readonly values: (Value | typeof DROPPED | undefined)[];
   private readonly userResults = new Map<string, Value[]>();
+  /** The results of each multi-result builtin call (`[U, S, V] = svd(A)`: three nodes, one computation). */
+  private readonly builtinResults = new Map<string, Value[]>();
   /** Consumers of each node not computed yet. */
   private readonly pending: Int32Array;
   /** Nodes whose values are kept to the end (the block's outputs and sinks, which callers read after the run). */
@@ -242,6 +245,12 @@ export class DagEvaluator {
     return ids.map((id) => (this.isAll(id) ? undefined : num(this.node(id), "index")));
   }
 
+  /** The row bounds of a list index as values (positions or names); an omitted one is the whole list. */
+  private listBounds(list: Extract<Value, { kind: "list" }>, ids: number[]): [Value, Value] {
+    const [lower, upper] = ids.map((id) => (this.isAll(id) ? undefined : this.node(id)));
+    return [lower ?? int(1), upper ?? int(list.items.length)];
+  }
+
   private named(n: DagNode): CallArgs {
     return { values: n.inputs.map((i) => this.node(i)), names: n.argNames ?? n.inputs.map(() => undefined) };
   }
@@ -297,10 +306,16 @@ export class DagEvaluator {
         return aggregateValue(op.fn, op.direction, input(0));
       case "transpose":
         return { kind: "matrix", matrix: transpose(mat(input(0))) };
-      case "index":
-        return rightIndexValue(input(0), indexRange(this.bounds(n.inputs.slice(1, 5))));
-      case "leftIndex":
-        return leftIndexValue(input(0), input(1), indexRange(this.bounds(n.inputs.slice(2, 6))));
+      case "index": {
+        const target = input(0);
+        if (target.kind === "list") return listSlice(target, ...this.listBounds(target, n.inputs.slice(1, 3)));
+        return rightIndexValue(target, indexRange(this.bounds(n.inputs.slice(1, 5))));
+      }
+      case "leftIndex": {
+        const target = input(0);
+        if (target.kind === "list") return listAssign(target, input(1), ...this.listBounds(target, n.inputs.slice(2, 4)));
+        return leftIndexValue(target, input(1), indexRange(this.bounds(n.inputs.slice(2, 6))));
+      }
       case "cbind":
       case "rbind": {
         const parts = n.inputs.map((i) => mat(this.node(i)));
@@ -354,13 +369,30 @@ export class DagEvaluator {
     const results = user || !isNativeBuiltin(name) ? this.functionResults(n, name, user) : undefined;
     if (results) return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
-    if (!builtin && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
+    const multi = Object.hasOwn(MULTI_RESULT_BUILTINS, name) ? MULTI_RESULT_BUILTINS[name] : undefined;
+    if (!builtin && !multi && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);
+    if (multi) return this.multiResultCall(n, name, multi, output);
     if (!builtin) throw new DmlRuntimeError(`builtin ${name} is not supported by the embedded runtime yet`, n.range);
     if (output > 0) throw new DmlRuntimeError(`builtin ${name} with several results is not supported by the embedded runtime yet`, n.range);
     const args = this.named(n);
     const estimate = builtinResultSize(name, args.values);
     if (estimate) this.reserveDense(n, estimate.rows, estimate.cols);
     return builtin(args, this.ctx);
+  }
+
+  /** Result `output` of a multi-result builtin; the nodes of one call (same arguments) share one computation. */
+  private multiResultCall(n: DagNode, name: string, builtin: (a: CallArgs, ctx: EvalContext) => Value[], output: number): Value {
+    const key = `${name}(${n.inputs.join(",")})`;
+    let results = this.builtinResults.get(key);
+    if (!results) {
+      const args = this.named(n);
+      const input = args.values[0];
+      // The results, and the decomposition's working copies of the input, as dense matrices.
+      if (input?.kind === "matrix") this.reserve(n, 8 * decompositionCells(name, input.matrix.rows, input.matrix.cols), `the results of ${name} of a ${input.matrix.rows} x ${input.matrix.cols} matrix`);
+      results = builtin(args, this.ctx);
+      this.builtinResults.set(key, results);
+    }
+    return results[output] ?? fail(`builtin ${name} has ${results.length} results, not ${output + 1}`);
   }
 
   private arg(n: DagNode, name: string, position: number): Value | undefined {
@@ -495,6 +527,13 @@ function isNativeBuiltin(name: string): boolean {
 function builtinResultSize(name: string, values: readonly Value[]): { rows: number; cols: number } | undefined {
   if (name === "outer" && values[0]?.kind === "matrix" && values[1]?.kind === "matrix") return { rows: values[0].matrix.rows, cols: values[1].matrix.cols };
   return undefined;
+}
+
+/** Cells a decomposition of an m x n matrix allocates: its results and about two copies of the input. */
+function decompositionCells(name: string, m: number, n: number): number {
+  const p = Math.min(m, n);
+  const results = name === "eigen" ? n + n * n : name === "svd" ? m * p + p * p + n * p : name === "lu" ? 3 * n * n : 2 * m * n;
+  return results + 2 * m * n;
 }
 
 /** The length seq(from, to, by) would have, when its arguments make sense (else the kernel says why not). */

@@ -28,6 +28,7 @@ import { SourceFiles, sourceProblemMessage } from "../../program/source-reader";
 import { BuiltinScriptCalls } from "./builtin-script-calls";
 import { missingArgumentMessage, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
 import { num, truthy } from "./operations";
+import { runParforOnWorkers } from "../parfor/parfor-runner";
 import { double, int, type Value } from "./values";
 
 export interface Unit {
@@ -173,6 +174,7 @@ export class Interpreter {
     const intLike = (v: Value) => v.kind === "scalar" && (v.type === "int" || Number.isInteger(num(v)));
     const integral = intLike(values[0]) && (values[2] === undefined || intLike(values[2]));
     const count = by === 0 ? 0 : Math.max(0, Math.floor((to - from) / by + 1e-10) + 1);
+    if (block.kind === "parfor" && runParforOnWorkers({ block, unit, env, host: this.host, from, by, count, integral })) return;
     for (let k = 0; k < count; k++) {
       const x = from + k * by;
       this.checkInterrupt(block.range);

@@ -12,8 +12,8 @@ import type { IndexRange } from "../kernels/index-range";
 import { leftIndex, rightIndex } from "../kernels/indexing";
 import { matrixFill } from "../kernels/reshape";
 import { scalarUnary } from "../kernels/unary-ops";
-import { DenseMatrix } from "../matrix/dense-matrix";
 import type { Matrix } from "../matrix/matrix";
+import { listAsMatrix, listSlice } from "./builtins-lists";
 import { fail } from "./errors";
 import { asScalarMessage } from "./messages";
 import { bool, double, int, matrixCell, scalarText, str, type ScalarValue, type Value, describeValue } from "./values";
@@ -110,12 +110,7 @@ export function indexRange(bounds: (number | undefined)[]): IndexRange {
 }
 
 export function rightIndexValue(x: Value, range: IndexRange): Value {
-  if (x.kind === "list") {
-    const i = range.rowLower ?? 1;
-    const item = x.items[i - 1];
-    if (item === undefined) fail(`list index ${i} out of range 1..${x.items.length}`);
-    return item;
-  }
+  if (x.kind === "list") return listSlice(x, int(range.rowLower ?? 1), int(range.rowUpper ?? x.items.length));
   if (x.kind !== "matrix") fail(`cannot index a ${describeValue(x)}`);
   return { kind: "matrix", matrix: rightIndex(x.matrix, range) };
 }
@@ -138,7 +133,7 @@ export function castValue(to: string, a: Value): Value {
       return fail(`as.scalar: cannot convert a ${describeValue(a)}`);
     case "matrix":
       if (a.kind === "matrix") return a;
-      if (a.kind === "list") return { kind: "matrix", matrix: DenseMatrix.fromRows(a.items.map((v) => [num(v)])) };
+      if (a.kind === "list") return listAsMatrix(a);
       return { kind: "matrix", matrix: matrixFill(num(a, "as.matrix"), 1, 1) };
     case "double":
       return double(num(a, "as.double"));

@@ -31,6 +31,8 @@ import { KernelWorkerPool, type KernelTask } from "./worker-pool";
 
 /** Below these amounts of work (multiply-adds or elements) a call stays on one thread. */
 const PARALLEL_MIN = { gemm: 1 << 20, gemv: 1 << 17, elementwise: 1 << 17, sum: 1 << 17, spmv: 1 << 16, spmm: 1 << 16 };
+/** Parts a long sum is cut into (whatever the thread count). */
+const SUM_PARTS = 16;
 const EW_OPS: Record<ElementwiseOp, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
 
 export interface WasmKernelOptions {
@@ -161,11 +163,15 @@ export class WasmKernels implements MatrixKernels {
     const py = this.heap.addressOf(y);
     const pz = this.heap.addressOf(z);
     if (px === undefined || py === undefined || pz === undefined) return jsKernels.sumProduct3(x, y, z);
+    // The parts depend on the length alone and are added in order, so the sum is the same for any thread count.
     const len = x.length;
-    const threads = this.threadsFor(len, PARALLEL_MIN.sum, Math.ceil(len / 8));
-    const parts = this.parallel(splitEven(len, threads, 8), (i0, i1) => ({ kernel: "sumProduct3", args: [px, py, pz, i0, i1] }));
+    const parts = splitEven(len, len < PARALLEL_MIN.sum ? 1 : Math.min(SUM_PARTS, Math.ceil(len / 8)), 8);
+    const threads = this.threadsFor(len, PARALLEL_MIN.sum, parts.length);
     let total = 0;
-    for (const p of parts) total += p;
+    for (let first = 0; first < parts.length; first += threads) {
+      const sums = this.parallel(parts.slice(first, first + threads), (i0, i1) => ({ kernel: "sumProduct3", args: [px, py, pz, i0, i1] }));
+      for (const part of sums) total += part;
+    }
     return total;
   }
 

@@ -3,7 +3,11 @@
  * `ifelse(test, yes, no)` has the shape of its matrix arguments,
  * `replace(target, pattern, replacement)` the target's, `rowIndexMax` and
  * `rowIndexMin` one value per row of the target, the cell-wise `min` and
- * `max` of several arguments (n-ary) the shape of their matrices. As
+ * `max` of several arguments (n-ary) the shape of their matrices, the
+ * results of the decompositions as SystemDS sizes them (`[e, V] = eigen(A)`:
+ * n x 1 and n x n; `[U, S, V] = svd(A)`: m x p, p x p and n x p with
+ * p = min(m, n); `[H, R] = qr(A)`: both m x n; `[P, L, U] = lu(A)`: n x n),
+ * `quantile(X, P)` with a vector P one value per probability. As
  * SystemDS's validator (BuiltinFunctionExpression) sizes them: the
  * cumulative aggregates (`cumsum`, ...) and `rev`, `roll`, `lower.tri`,
  * `upper.tri` keep their input's dims (`cumsumprod` one column), `inv` and
@@ -18,11 +22,19 @@ import { callParameterInput } from "../../program/builtin-call-parameters";
 import type { DagNode } from "../../program/dag-types";
 import { cells, isMatrix, isScalar, matrixStats, sparsity, type NodeStats } from "./node-stats";
 
-export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
+/** Reports a dimension error at the call (the arguments' shapes known to be wrong for it). */
+export type CallSizeReport = (message: string, code: string) => void;
+
+export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[], report: CallSizeReport = () => {}): NodeStats | undefined {
   if (node.op.kind !== "call" || node.op.user) return undefined;
-  if (Object.hasOwn(DECOMPOSITIONS, node.op.name)) return decompositionStats(node.op.name, node.op.output, inputs);
+  if (node.op.output === 0) checkShapes(node.op.name, inputs, report);
+  if (Object.hasOwn(DECOMPOSITION_RESULTS, node.op.name)) return decompositionStats(node.op.name, node.op.output, inputs);
   if (node.op.output !== 0) return undefined;
   switch (node.op.name) {
+    case "quantile": {
+      const probabilities = inputs[inputs.length - 1];
+      return probabilities && isMatrix(probabilities) ? matrixStats(probabilities.rows, 1, null) : undefined;
+    }
     case "ifelse":
       return ifelseStats(node, inputs);
     case "replace":
@@ -42,27 +54,41 @@ export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[]): N
   }
 }
 
-/**
- * The multi-return decompositions of an m x n matrix, each result's dims as
- * SystemDS's validator sets them: `[values, vectors] = eigen(A)` m x 1 and
- * m x n; `[U, S, V] = svd(A)` m x k, k x k, n x k with k = min(m, n);
- * `[Q, R] = qr(A)` both m x n; `[P, L, U] = lu(A)` each m x m.
- */
-const DECOMPOSITIONS: Readonly<Record<string, (m: number | null, n: number | null) => [number | null, number | null][]>> = {
-  eigen: (m, n) => [[m, 1], [m, n]],
-  svd: (m, n) => {
-    const k = m === null || n === null ? null : Math.min(m, n);
-    return [[m, k], [k, k], [n, k]];
-  },
-  qr: (m, n) => [[m, n], [m, n]],
-  lu: (m) => [[m, m], [m, m], [m, m]],
+/** The builtins of one column vector (their first argument), as SystemDS's runtime requires. */
+const COLUMN_STATISTICS: ReadonlySet<string> = new Set(["moment", "centralMoment", "cov", "quantile", "median", "interQuartileMean"]);
+
+/** SystemDS's checks of known shapes: eigen and lu of a square matrix, the statistics of a column vector. */
+function checkShapes(name: string, inputs: readonly NodeStats[], report: CallSizeReport): void {
+  const a = inputs[0];
+  if (!a || !isMatrix(a) || a.rows === null || a.cols === null) return;
+  if ((name === "eigen" || name === "lu") && a.rows !== a.cols) report(`${name} needs a square matrix, but this one is ${a.rows} x ${a.cols}`, "dimension-mismatch");
+  if (COLUMN_STATISTICS.has(name) && a.cols !== 1) report(`${name} needs a column vector, but this one is ${a.rows} x ${a.cols}`, "dimension-mismatch");
+}
+
+type Dim = number | null;
+
+/** Each result's rows and cols from the input's (m x n). */
+const DECOMPOSITION_RESULTS: Readonly<Record<string, readonly ((m: Dim, n: Dim) => [Dim, Dim])[]>> = {
+  eigen: [(m) => [m, 1], (m) => [m, m]],
+  svd: [(m, n) => [m, smaller(m, n)], (m, n) => [smaller(m, n), smaller(m, n)], (m, n) => [n, smaller(m, n)]],
+  qr: [(m, n) => [m, n], (m, n) => [m, n]],
+  lu: [(m) => [m, m], (m) => [m, m], (m) => [m, m]],
 };
+
+function smaller(m: Dim, n: Dim): Dim {
+  return m === null || n === null ? null : Math.min(m, n);
+}
 
 function decompositionStats(name: string, output: number, inputs: readonly NodeStats[]): NodeStats | undefined {
   const a = inputs[0];
-  if (inputs.length !== 1 || !a || !isMatrix(a)) return undefined;
-  const dims = DECOMPOSITIONS[name]!(a.rows, a.cols)[output];
-  return dims ? matrixStats(dims[0], dims[1], null) : undefined;
+  const dims = DECOMPOSITION_RESULTS[name]![output];
+  if (!a || !isMatrix(a) || !dims) return undefined;
+  const [rows, cols] = dims(a.rows, a.cols);
+  // lu's P is a permutation (one 1 a row); svd's S is diagonal (at most p non-zeros).
+  if (name === "lu" && output === 0) return matrixStats(rows, cols, rows, rows !== null);
+  const stats = matrixStats(rows, cols, null);
+  if (name === "svd" && output === 1 && rows !== null) stats.nnzUpperBound = rows;
+  return stats;
 }
 
 const SAME_DIMS: ReadonlySet<string> = new Set(["cumsum", "cumprod", "cummin", "cummax", "rowcumsum", "inv", "inverse", "cholesky", "lower.tri", "upper.tri"]);

@@ -17,6 +17,7 @@ import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, type
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
 import { indexStats, leftIndexStats } from "./index-sizes";
 import { constructorStats } from "./constructor-sizes";
+import { DNN_CALL_NAMES, dnnCallStats } from "./dnn-call-sizes";
 import { builtinCallStats } from "./builtin-call-sizes";
 import { type SparsityEstimator, withSketches } from "./sketch-sizes";
 
@@ -107,8 +108,9 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
     case "call":
       if (!op.user && op.name === "list" && node.type.dataType === "list") return listStats(inputs);
       if (!op.user && APPEND_NAMES.has(op.name) && node.type.dataType === "list" && inputs[0]?.type.dataType === "list") return appendStats(inputs);
+      if (!op.user && DNN_CALL_NAMES.has(op.name)) return dnnCallStats(node, inputs) ?? fallback();
       // Arguments keep their sketches: the call analysis memoizes by them too.
-      return (op.user ? context.call(node, inputs) : (builtinCallStats(node, inputs) ?? context.call(node, inputs))) ?? fallback();
+      return (op.user ? context.call(node, inputs) : (builtinCallStats(node, inputs, error) ?? context.call(node, inputs))) ?? fallback();
     case "diag":
     case "table":
     case "seq":
