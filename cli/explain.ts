@@ -19,6 +19,12 @@
  * time safety net (default 10 s of CPU time per block), and a block where it
  * fired says so. A suggestion must save `--min-saving` of the estimated time
  * (default 0.2) and `--min-saving-ms` milliseconds (default 1).
+ * After the blocks, the bodies of the functions the main program calls
+ * (its own, sourced files', the installation's builtin scripts), optimized
+ * and fusion-planned with the sizes of each call site (engine/suggest
+ * optimize-calls.ts): suggestions inside the script's own functions as
+ * usual, read-only lines for code in other files (`lmCG line 131: t(X) %*%
+ * (X %*% p) runs as one fused Row operator ... (called from line 3)`).
  */
 import path from "node:path";
 import type { Diagnostic, Range } from "../engine/syntax/ast";
@@ -29,7 +35,8 @@ import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
-import { optimizeProgram, safetyNetNote, type BlockFusion, type FusionView, type ProgramOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
+import { documentBudget, MAX_OPTIMIZED_CALL_BLOCKS, MAX_OPTIMIZED_CALLS, optimizeCalls, optimizeProgram, safetyNetNote, type BlockFusion, type CallOptimization, type CallOptimizations, type FusionView, type ProgramOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
+import type { BlockSizes } from "../engine/stats/sizes/block-sizes";
 import { out } from "./output";
 import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
@@ -64,10 +71,24 @@ export async function explain(args: readonly string[]): Promise<number> {
   if (minSaving !== undefined) options.minSaving = Number(minSaving);
   if (minSavingMs !== undefined) options.minSavingMs = Number(minSavingMs);
   if (extraction === "ilp" && !hasErrors) options.extract = await ilpExtractor({ timeLimitMs: Number(budget ?? DEFAULT_SATURATION.timeLimitMs) });
-  const optimized = analysis && !hasErrors ? optimizeProgram(analysis, text, options) : new Map();
-  if (parsed.flags.has("--json")) out(JSON.stringify(explainJson(file, diagnostics, analysis, optimized), null, 2));
-  else out(explainText(file, diagnostics, analysis, optimized, { dag: parsed.flags.has("--dag"), hasErrors }));
+  const report = explainReport(file, text, diagnostics, analysis, options, { json: parsed.flags.has("--json"), dag: parsed.flags.has("--dag") });
+  out(report);
   return hasErrors ? 1 : 0;
+}
+
+/**
+ * What `dml explain` prints for an analysed script (text, or `--json`): the
+ * optimizer runs on the main program's blocks, then on the called bodies
+ * with each call site's sizes, within one document work budget; nothing is
+ * optimized when the script has errors.
+ */
+export function explainReport(file: string, text: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, options: SuggestOptions, view: { json: boolean; dag: boolean }): string {
+  const hasErrors = diagnostics.some((d) => d.severity === "error");
+  const left = documentBudget();
+  const optimized: Optimized = analysis && !hasErrors ? optimizeProgram(analysis, text, { ...options, documentBudget: left }) : new Map();
+  const calls: CallOptimizations = analysis && !hasErrors ? optimizeCalls(analysis, text, { ...options, documentBudget: left }) : { calls: [], skipped: { calls: 0, blocks: 0 } };
+  if (view.json) return JSON.stringify(explainJson(file, diagnostics, analysis, optimized, calls), null, 2);
+  return explainText(file, diagnostics, analysis, optimized, calls, { dag: view.dag, hasErrors });
 }
 
 interface VariableJson {
@@ -78,8 +99,7 @@ interface VariableJson {
   type: string;
 }
 
-function variables(analysis: ProgramAnalysis, block: ProgramAnalysis["dags"]["blocks"][number]): VariableJson[] {
-  const sizes = analysis.sizes.blocks.get(block.block);
+function variables(sizes: BlockSizes | undefined, block: ProgramAnalysis["dags"]["blocks"][number]): VariableJson[] {
   return [...block.dag.outputs].map(([name, id]) => {
     const stats: NodeStats | undefined = sizes?.nodes[id];
     const matrix = stats?.type.dataType === "matrix";
@@ -115,7 +135,7 @@ function suggestionJson(s: Suggestion) {
   };
 }
 
-function explainJson(file: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, optimized: Optimized) {
+function explainJson(file: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, optimized: Optimized, calls: CallOptimizations) {
   return {
     file,
     blocks: (analysis?.dags.blocks ?? []).map((block) => {
@@ -123,7 +143,7 @@ function explainJson(file: string, diagnostics: readonly Diagnostic[], analysis:
       return {
         range: block.block.range,
         ...(block.functionName ? { function: block.functionName } : {}),
-        variables: variables(analysis!, block),
+        variables: variables(sizes, block),
         suggestions: (optimized.get(block)?.suggestions ?? []).map(suggestionJson),
         dropped: optimized.get(block)?.dropped ?? [],
         ...(optimized.get(block)?.stopReason ? { stopReason: optimized.get(block)!.stopReason } : {}),
@@ -146,7 +166,30 @@ function explainJson(file: string, diagnostics: readonly Diagnostic[], analysis:
         }),
       };
     }),
+    calls: calls.calls.map(callJson),
+    ...(calls.skipped.calls > 0 ? { callsSkipped: calls.skipped } : {}),
     diagnostics,
+  };
+}
+
+/** A called body optimized with one call site's sizes: where it is, the call, and per block what explain shows of the script's blocks. */
+function callJson(c: CallOptimization) {
+  return {
+    function: c.call.functionName,
+    ...(c.call.builtin !== undefined ? { builtin: c.call.builtin } : {}),
+    ...(c.call.file !== undefined ? { file: c.call.file } : {}),
+    editable: c.editable,
+    calledFrom: c.call.site,
+    arguments: argumentsText(c.call.signature),
+    blocks: c.blocks.map(({ info, result }) => ({
+      range: info.block.range,
+      variables: variables(c.call.blocks.get(info.block), info),
+      suggestions: result.suggestions.map(suggestionJson),
+      dropped: result.dropped,
+      stopReason: result.stopReason,
+      ...(result.safetyNet ? { safetyNet: result.safetyNet } : {}),
+      fusion: fusionJson(result.fusion),
+    })),
   };
 }
 
@@ -188,7 +231,7 @@ function lines(range: Range): string {
 
 const DOCUMENT_BUDGET_NOTE = "  not searched for rewrites: earlier blocks used the optimizer's work budget for this file (only multiplication-chain orders were tried)";
 
-function explainText(file: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, optimized: Optimized, options: { dag: boolean; hasErrors: boolean }): string {
+function explainText(file: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, optimized: Optimized, calls: CallOptimizations, options: { dag: boolean; hasErrors: boolean }): string {
   const blocks = analysis?.dags.blocks ?? [];
   const parts = diagnostics.map((d) => formatDiagnostic(file, d));
   if (options.hasErrors && analysis) parts.push("no suggestions: the script has errors");
@@ -207,7 +250,54 @@ function explainText(file: string, diagnostics: readonly Diagnostic[], analysis:
     if (fusion) parts.push(...fusionLines(fusion));
     if (options.dag) parts.push("dag:", printDag(block.dag, (id) => (sizes ? formatStats(sizes.nodes[id]) : undefined)));
   }
+  for (const call of calls.calls) parts.push("", ...callLines(call));
+  const { calls: skippedCalls, blocks: skippedBlocks } = calls.skipped;
+  if (skippedCalls > 0) parts.push("", `${skippedCalls} more called bod${skippedCalls === 1 ? "y" : "ies"} (${skippedBlocks} block${skippedBlocks === 1 ? "" : "s"}) not optimized: explain optimizes at most ${MAX_CALLS_TEXT}`);
   return `${path.basename(file)}: ${blocks.length} block${blocks.length === 1 ? "" : "s"}\n${parts.join("\n")}`;
+}
+
+const MAX_CALLS_TEXT = `${MAX_OPTIMIZED_CALLS} called bodies and ${MAX_OPTIMIZED_CALL_BLOCKS} of their blocks`;
+
+/** The arguments of a body analysis as the size analysis keys them, without sketch ids and defaults: `X: 100 x 7, nnz ~700; k: scalar 5`. */
+function argumentsText(signature: string): string {
+  return signature
+    .split("; ")
+    .filter((part) => !part.endsWith(": default"))
+    .map((part) => part.replace(/ #\d+$/, ""))
+    .join("; ");
+}
+
+/**
+ * A called body with one call site's sizes: a header naming the function,
+ * its file and the call; for the script's own functions the suggestions (as
+ * for the main program's blocks) and fused operators; for a builtin script
+ * or sourced file read-only lines, each naming the function and the line in
+ * its file.
+ */
+function callLines(c: CallOptimization): string[] {
+  const call = c.call;
+  const site = `called from line ${call.site.start.line + 1}`;
+  const where = c.editable ? `function ${call.functionName}` : call.builtin !== undefined ? `builtin ${call.builtin} (${call.functionName} in ${call.file})` : `function ${call.functionName} (in ${call.file})`;
+  const args = argumentsText(call.signature);
+  const lines = [`== ${where}, ${site}${args ? ` with ${args}` : ""}`];
+  const prefix = c.editable ? "" : `${call.builtin ?? path.basename(call.file ?? "")} `;
+  let found = 0;
+  for (const { result } of c.blocks) {
+    if (result.safetyNet) lines.push(safetyNetNote(result.safetyNet));
+    for (const s of result.suggestions) {
+      found++;
+      if (c.editable) lines.push(...suggestionLines(s).map((l, k) => (k === 0 ? `${l}  (in ${call.functionName}, ${site})` : l)));
+      else lines.push(`  ${prefix}line ${s.range.start.line + 1}: a cheaper equivalent exists: ${s.target} = ${s.rewritten} instead of ${s.original}, estimated ${formatSeconds(s.costBefore)} -> ${formatSeconds(s.costAfter)} (${site}; read-only: not in this script)`);
+    }
+    for (const op of result.fusion.asWritten.operators) {
+      found++;
+      const over = op.inputs.length > 0 ? ` over ${op.inputs.join(", ")}` : "";
+      const line = op.range ? `line ${op.range.start.line + 1}: ` : "";
+      lines.push(`  ${prefix}${line}${op.text} runs as one fused ${TEMPLATE_NAMES[op.template]} operator (${op.variant})${over}: ${formatSeconds(op.seconds)} instead of ${formatSeconds(op.unfusedSeconds)} (${site})`);
+    }
+  }
+  if (found === 0) lines.push(`  nothing fused or rewritten in its ${c.blocks.length} block${c.blocks.length === 1 ? "" : "s"}`);
+  return lines;
 }
 
 /** What a variable holds after the block: dims and nnz of a matrix (digits grouped), the type (and constant value) of a scalar. */

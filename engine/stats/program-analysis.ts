@@ -37,7 +37,8 @@ import {
 import { matrixStats, type NodeStats, type ScalarValue } from "./sizes/node-stats";
 import { readStatsLoader } from "./read-sketches";
 import type { SparsityEstimator } from "./sizes/sketch-sizes";
-import { type ProgramSizeOptions, programSizes, type ProgramSizes, type SourcedProgram } from "./sizes/program-sizes";
+import { type BuiltinScripts, type ProgramSizeOptions, programSizes, type ProgramSizes, type SourcedProgram } from "./sizes/program-sizes";
+import { resolveBuiltinScript } from "../program/builtin-script";
 
 export interface AnalysisOptions {
   /** The script's path (relative `read` paths resolve against its folder). */
@@ -120,41 +121,51 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
   const builtinScripts = options.installation ? { builtinScripts: sourceFiles } : {};
   const dags = buildProgramDags(program, { ...builtinScripts, ...(cache ? { cache: { dags: cache.dags, sourceText: text } } : {}) });
   diagnostics.push(...dags.diagnostics);
-  const reads = readCalls(program);
   const readCache = new Map<string, NodeStats | undefined>();
   const estimator = options.estimator ?? "mnc";
   const readStats = readStatsLoader(fs, options.scanLimitBytes, estimator === "mnc"); // sketches from local data, else metadata
-  const readMetadata = (node: DagNode, inputs: readonly NodeStats[], dead = false): NodeStats | undefined => {
-    const position = positionKey(node.range.start);
-    const located = reads.get(position);
-    // Arguments the size analysis found constant (`f = $X; read(f)`, `read(dir + "X.csv")`) are read as those constants.
-    const found = located && { ...located, call: withConstantArguments(located.call, inputs) };
-    const key = found ? `${position} ${JSON.stringify(found.call.args.map((a) => (isLiteral(a.value) ? a.value.value : null)))}` : position;
-    if (readCache.has(key)) return readCache.get(key);
-    let stats: NodeStats | undefined;
-    if (found) {
-      const context = {
-        scriptPath,
-        ...(workspaceRoot !== undefined ? { workspaceRoot } : {}),
-        fs,
-        params,
-        ...(found.target ? { target: found.target } : {}),
-        ...annotationFor(annotations, found.statement, found.target),
-        ...(workspace ? { workspace } : {}),
-        ...(options.scanLimitBytes !== undefined ? { scanLimitBytes: options.scanLimitBytes } : {}),
-      };
-      const metadata = resolveReadMetadata(found.call, context);
-      // A read in a dead branch (`if (fileX != " ") { X = read(fileX) }` with the placeholder " ") reports nothing.
-      if (dead) return metadata.dataType === "matrix" ? readStats(metadata) : undefined;
-      metadata.diagnostics.forEach(keep);
-      if (metadata.dataType === "matrix") stats = cache ? cache.sizes.readStats(readKey(metadata, fs, estimator), () => readStats(metadata)) : readStats(metadata);
-    }
-    readCache.set(key, stats);
-    return stats;
+  /**
+   * The sizes of the `read`s of one program: the script's, or a sourced
+   * file's or builtin script's (`file`: their metadata problems point into
+   * that file). Paths resolve as in the script: SystemDS reads them relative
+   * to its working directory, wherever the `read` is written.
+   */
+  const readMetadataOf = (program: Program, annotations: SizeAnnotations, file?: string) => {
+    const reads = readCalls(program);
+    const keepIn = file === undefined ? keep : (d: MetadataDiagnostic) => keep(path.resolve(d.file) === scriptPath ? { ...d, file } : d);
+    return (node: DagNode, inputs: readonly NodeStats[], dead = false): NodeStats | undefined => {
+      const position = positionKey(node.range.start);
+      const located = reads.get(position);
+      // Arguments the size analysis found constant (`f = $X; read(f)`, `read(dir + "X.csv")`) are read as those constants.
+      const found = located && { ...located, call: withConstantArguments(located.call, inputs) };
+      const key = `${file ?? ""} ${found ? `${position} ${JSON.stringify(found.call.args.map((a) => (isLiteral(a.value) ? a.value.value : null)))}` : position}`;
+      if (readCache.has(key)) return readCache.get(key);
+      let stats: NodeStats | undefined;
+      if (found) {
+        const context = {
+          scriptPath,
+          ...(workspaceRoot !== undefined ? { workspaceRoot } : {}),
+          fs,
+          params,
+          ...(found.target ? { target: found.target } : {}),
+          ...annotationFor(annotations, found.statement, found.target),
+          ...(workspace ? { workspace } : {}),
+          ...(options.scanLimitBytes !== undefined ? { scanLimitBytes: options.scanLimitBytes } : {}),
+        };
+        const metadata = resolveReadMetadata(found.call, context);
+        // A read in a dead branch (`if (fileX != " ") { X = read(fileX) }` with the placeholder " ") reports nothing.
+        if (dead) return metadata.dataType === "matrix" ? readStats(metadata) : undefined;
+        metadata.diagnostics.forEach(keepIn);
+        if (metadata.dataType === "matrix") stats = cache ? cache.sizes.readStats(readKey(metadata, fs, estimator), () => readStats(metadata)) : readStats(metadata);
+      }
+      readCache.set(key, stats);
+      return stats;
+    };
   };
+  const readMetadata = readMetadataOf(program, annotations);
   const parameters = new Map<string, ScalarValue>();
   for (const [name, value] of params) parameters.set(name, typeParameterValue(value).value);
-  const sourced = sourcedPrograms(scriptPath, sourceFiles, { parameters, estimator });
+  const library = programLibrary(scriptPath, sourceFiles, { parameters, estimator }, (loaded) => readMetadataOf(loaded.parsed.program, sourcedAnnotations(loaded), loaded.file));
   const annotated = declaredSizes(annotations);
   const measured = options.measured ? measuredSizes(program, options.measured) : undefined;
   const declared = (node: DagNode, found: NodeStats) => measured?.(node, found) ?? annotated(node, found);
@@ -164,7 +175,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
     cacheable: declaresNoSize(annotations, measured ? measuredLines(program, options.measured!) : new Set()),
     textOf: rangeTexts(text),
   };
-  const sizes = programSizes(dags, createDagContext(program, builtinScripts), { parameters, readMetadata, declared, namespace: sourced(program), estimator, ...(sizesCache ? { cache: sizesCache } : {}), ...(options.callSizingNodes !== undefined ? { callSizingNodes: options.callSizingNodes } : {}) });
+  const sizes = programSizes(dags, createDagContext(program, builtinScripts), { parameters, readMetadata, declared, namespace: library.namespacesOf(program), ...(library.builtins ? { builtins: library.builtins } : {}), estimator, ...(sizesCache ? { cache: sizesCache } : {}), ...(options.callSizingNodes !== undefined ? { callSizingNodes: options.callSizingNodes } : {}) });
   cache?.sizes.sweep();
   diagnostics.push(...sizes.diagnostics);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
@@ -172,39 +183,66 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
 }
 
 /**
- * Resolves `source("f.dml") as ns` for the size analysis: the file is looked
- * up as `dml check` does (source-reader.ts, the workspace root as working directory),
- * read safely and parsed once (SourceFiles), turned into DAGs once per path; a file that sources itself,
- * directly or not, resolves to nothing the second time.
+ * The programs the size analysis reaches beyond the script: `source("f.dml")
+ * as ns` files, looked up as `dml check` does (source-reader.ts, the
+ * workspace root as working directory), and the scripts of the installation's
+ * DML-bodied builtins (builtin-script.ts: `m_`/`s_`/`f_` by the first
+ * argument's type). Each file is read safely and parsed once (SourceFiles)
+ * and turned into DAGs once; its own `source()`s and builtin calls resolve
+ * the same way, its `read`s get their metadata as the script's do. A file
+ * that sources itself, directly or not, resolves to nothing the second time.
  */
-function sourcedPrograms(scriptPath: string, files: SourceFiles, base: ProgramSizeOptions) {
-  const loaded = new Map<string, SourcedProgram | undefined>();
-  const load = (file: string): SourcedProgram | undefined => {
-    const found = files.load(scriptPath, file);
-    if (found.kind !== "file") return undefined;
-    const resolved = found.file;
-    if (loaded.has(resolved)) return loaded.get(resolved);
-    loaded.set(resolved, undefined); // cycle guard
+function programLibrary(
+  scriptPath: string,
+  files: SourceFiles,
+  base: ProgramSizeOptions,
+  readMetadataOf: (loaded: LoadedSource & { kind: "file" }) => ProgramSizeOptions["readMetadata"],
+): { namespacesOf: (program: Program) => (name: string) => SourcedProgram | undefined; builtins?: BuiltinScripts } {
+  const programs = new Map<string, SourcedProgram | undefined>();
+  const programOf = (found: LoadedSource & { kind: "file" }): SourcedProgram | undefined => {
+    if (programs.has(found.file)) return programs.get(found.file);
+    programs.set(found.file, undefined); // cycle guard
     const program = found.parsed.program;
+    const withScripts = files.installation ? { builtinScripts: files } : {};
     const result: SourcedProgram = {
-      dags: buildProgramDags(program),
-      context: createDagContext(program),
-      options: { ...base, namespace: namespacesOf(program) },
+      dags: buildProgramDags(program, withScripts),
+      context: createDagContext(program, withScripts),
+      options: { ...base, namespace: namespacesOf(program), readMetadata: readMetadataOf(found), ...(builtins ? { builtins } : {}) },
+      file: found.file,
+      text: found.text,
     };
-    loaded.set(resolved, result);
+    programs.set(found.file, result);
     return result;
   };
   const namespacesOf = (program: Program) => {
-    const files = new Map<string, string>();
+    const sources = new Map<string, string>();
     forEachStatement(program.body, (statement) => {
-      if (statement.kind === "source" && statement.namespace) files.set(statement.namespace.name, statement.path);
+      if (statement.kind === "source" && statement.namespace) sources.set(statement.namespace.name, statement.path);
     });
     return (name: string): SourcedProgram | undefined => {
-      const file = files.get(name);
-      return file === undefined ? undefined : load(file);
+      const file = sources.get(name);
+      if (file === undefined) return undefined;
+      const found = files.load(scriptPath, file);
+      return found.kind === "file" ? programOf(found) : undefined;
     };
   };
-  return namespacesOf;
+  const installation = files.installation;
+  const builtins: BuiltinScripts | undefined = installation && {
+    names: installation.builtinScripts,
+    resolve: (name, firstArgument) => {
+      const resolved = resolveBuiltinScript(files, name, firstArgument);
+      if (resolved?.kind !== "function") return undefined;
+      const program = programOf(resolved.loaded);
+      return program && { ...program, file: resolved.file, functionName: resolved.name };
+    },
+  };
+  return { namespacesOf, ...(builtins ? { builtins } : {}) };
+}
+
+/** The `@size` annotations of a sourced file or builtin script (parsed again with its comments only when it has one). */
+function sourcedAnnotations(loaded: LoadedSource & { kind: "file" }): SizeAnnotations {
+  if (!loaded.text.includes("@size")) return { annotations: [], diagnostics: [] };
+  return collectSizeAnnotations(loaded.text, parse(loaded.text, { keepComments: true }));
 }
 
 /** A file system given to the analysis (tests keep files in memory) as sourced files see it. */

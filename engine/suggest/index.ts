@@ -8,6 +8,7 @@ export { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough, t
 export { safetyNetNote } from "./safety-net";
 export { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, spend, type DocumentBudget } from "./document-budget";
 export { optimizeProgram, type ProgramOptimization } from "./optimize-program";
+export { MAX_OPTIMIZED_CALL_BLOCKS, MAX_OPTIMIZED_CALLS, optimizeCalls, type CallOptimization, type CallOptimizations } from "./optimize-calls";
 export { emptyFusionView, shiftFusionView } from "./fusion-view";
 export type { ExecutableDag } from "./fusion-input";
 export type { BlockFusion, FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";

@@ -114,6 +114,7 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
       if (inputs.length > 0) parts.push(`estimated cost of this expression: ${formatCostEstimate(nodeCost(found.node.op, inputs, stats, DEFAULT_MACHINE_CONSTANTS))}`);
     }
   }
+  if (block?.functionName !== undefined) parts.push(...callSiteHover(text, analysis, block, variable, found, view));
   if (block) parts.push(...fusionHover(text, block, optimizations.get(block)?.fusion, position, word));
   for (const result of optimizations.values()) {
     for (const s of result.suggestions) {
@@ -127,6 +128,36 @@ export function hoverText(text: string, analysis: ProgramAnalysis, optimizations
   const net = block ? optimizations.get(block)?.safetyNet : undefined;
   if (net && parts.length > 0) parts.push(`_Note: ${safetyNetNote(net)}._`);
   return parts.length > 0 ? parts.join("\n\n") : undefined;
+}
+
+/** Call sites whose sizes a hover in a function body shows (the first ones the main program reaches). */
+export const MAX_HOVER_CALL_SITES = 3;
+
+/**
+ * In the body of one of the script's functions: the variable's or
+ * expression's stats and estimated cost with the sizes of each call site the
+ * size analysis analysed the body for (engine/stats/sizes/program-sizes.ts
+ * `calls`), the first MAX_HOVER_CALL_SITES of them.
+ */
+function callSiteHover(text: string, analysis: ProgramAnalysis, block: BlockDagInfo, variable: number | undefined, found: { info: BlockDagInfo; node: DagNode } | undefined, view: HoverSettings): string[] {
+  const sites = analysis.sizes.calls.filter((c) => c.file === undefined && c.blocks.has(block.block));
+  const parts: string[] = [];
+  for (const call of sites.slice(0, MAX_HOVER_CALL_SITES)) {
+    const where = `with the sizes of the call at line ${call.site.start.line + 1}`;
+    if (variable !== undefined && (!found || found.node.op.kind === "input" || found.node.id === variable)) {
+      const stats = call.blocks.get(block.block)!.nodes[variable];
+      if (stats) parts.push(`${where}: ${describeStats(stats, view.sparsityEstimator)}`);
+      continue;
+    }
+    const sizes = found && call.blocks.get(found.info.block);
+    const stats = found && sizes?.nodes[found.node.id];
+    if (!found || !sizes || !stats) continue;
+    const inputs = found.node.inputs.map((i) => sizes.nodes[i]!);
+    const cost = inputs.length > 0 ? `; estimated cost of this expression: ${formatCostEstimate(nodeCost(found.node.op, inputs, stats, DEFAULT_MACHINE_CONSTANTS))}` : "";
+    parts.push(`${where}: \`${textOf(text, found.node.range)}\` is ${describeStats(stats, view.sparsityEstimator)}${cost}`);
+  }
+  if (sites.length > MAX_HOVER_CALL_SITES) parts.push(`(and ${sites.length - MAX_HOVER_CALL_SITES} more call site${sites.length - MAX_HOVER_CALL_SITES === 1 ? "" : "s"} with other sizes)`);
+  return parts;
 }
 
 function textOf(text: string, range: Range): string {

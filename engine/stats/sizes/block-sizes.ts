@@ -3,6 +3,7 @@ import type { Diagnostic } from "../../syntax/ast";
 import type { BlockDag, DagNode } from "../../program/dag-types";
 import { type NodeSizeContext, nodeStats } from "./node-sizes";
 import type { NodeStats } from "./node-stats";
+import { affineSpan } from "./affine-bounds";
 
 export interface BlockSizes {
   /** Stats per node id. */
@@ -20,8 +21,9 @@ export interface BlockSizes {
 export function blockSizes(dag: BlockDag, context: NodeSizeContext, declared?: (node: DagNode, found: NodeStats) => NodeStats | undefined): BlockSizes {
   const nodes: NodeStats[] = [];
   const diagnostics: Diagnostic[] = [];
+  const withSpans: NodeSizeContext = { ...context, span: (lower, upper) => affineSpan(dag, nodes, lower, upper) };
   for (const node of dag.nodes) {
-    const result = nodeStats(node, node.inputs.map((id) => nodes[id]), context);
+    const result = nodeStats(node, node.inputs.map((id) => nodes[id]), withSpans);
     nodes[node.id] = declared?.(node, result.stats) ?? result.stats;
     diagnostics.push(...result.diagnostics);
   }

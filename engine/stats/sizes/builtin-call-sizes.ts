@@ -7,7 +7,14 @@
  * results of the decompositions as SystemDS sizes them (`[e, V] = eigen(A)`:
  * n x 1 and n x n; `[U, S, V] = svd(A)`: m x p, p x p and n x p with
  * p = min(m, n); `[H, R] = qr(A)`: both m x n; `[P, L, U] = lu(A)`: n x n),
- * `quantile(X, P)` with a vector P one value per probability.
+ * `quantile(X, P)` with a vector P one value per probability. As
+ * SystemDS's validator (BuiltinFunctionExpression) sizes them: the
+ * cumulative aggregates (`cumsum`, ...) and `rev`, `roll`, `lower.tri`,
+ * `upper.tri` keep their input's dims (`cumsumprod` one column), `inv` and
+ * `cholesky` too, `solve(A, b)` is ncol(A) x ncol(b), `outer(a, b, op)`
+ * nrow(a) x ncol(b), `sample(range, size)` a size x 1 column of values
+ * from 1 to range, `order` the target's dims (one column with
+ * `index.return=TRUE`).
  * Non-zeros follow the uniform (average-case) estimate; unknown stays
  * unknown.
  */
@@ -43,7 +50,7 @@ export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[], re
     case "max":
       return naryStats(inputs);
     default:
-      return undefined;
+      return reorganizingStats(node, inputs);
   }
 }
 
@@ -82,6 +89,40 @@ function decompositionStats(name: string, output: number, inputs: readonly NodeS
   const stats = matrixStats(rows, cols, null);
   if (name === "svd" && output === 1 && rows !== null) stats.nnzUpperBound = rows;
   return stats;
+}
+
+const SAME_DIMS: ReadonlySet<string> = new Set(["cumsum", "cumprod", "cummin", "cummax", "rowcumsum", "inv", "inverse", "cholesky", "lower.tri", "upper.tri"]);
+
+/** The builtins whose result dims follow from their inputs' dims alone (see the header). */
+function reorganizingStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
+  if (node.op.kind !== "call") return undefined;
+  const name = node.op.name;
+  const first = inputs[0];
+  if (SAME_DIMS.has(name) && inputs.length >= 1 && first && isMatrix(first)) return matrixStats(first.rows, first.cols, null);
+  if ((name === "rev" || name === "roll") && first && isMatrix(first)) return matrixStats(first.rows, first.cols, first.nnz, first.nnzExact);
+  if (name === "cumsumprod" && first && isMatrix(first)) return matrixStats(first.rows, 1, null);
+  if (name === "solve" && inputs.length === 2 && isMatrix(inputs[0]!) && isMatrix(inputs[1]!)) return matrixStats(inputs[0]!.cols, inputs[1]!.cols, null);
+  if (name === "outer" && inputs.length === 3 && isMatrix(inputs[0]!) && isMatrix(inputs[1]!)) return matrixStats(inputs[0]!.rows, inputs[1]!.cols, null);
+  if (name === "sample" && inputs.length >= 2 && inputs.length <= 4 && !(node.argNames ?? []).some((n) => n !== undefined)) {
+    const size = constant(inputs[1]);
+    if (size === undefined || !Number.isInteger(size) || size < 0) return matrixStats(null, 1, null);
+    // Sampled values are 1..range: every cell is non-zero.
+    return matrixStats(size, 1, size, true);
+  }
+  if (name === "order") {
+    const names = node.argNames ?? [];
+    const at = (parameter: string, position: number) => {
+      const named = names.indexOf(parameter);
+      return named >= 0 ? inputs[named] : names[position] === undefined ? inputs[position] : undefined;
+    };
+    const target = at("target", 0);
+    if (!target || !isMatrix(target)) return undefined;
+    const indexReturn = at("index.return", 3);
+    if (indexReturn?.value === true) return matrixStats(target.rows, 1, target.rows, target.rows !== null);
+    if (indexReturn && indexReturn.value === undefined) return matrixStats(target.rows, null, null);
+    return matrixStats(target.rows, target.cols, target.nnz, target.nnzExact);
+  }
+  return undefined;
 }
 
 /** min/max of several matrices (of one shape) and scalars: that shape; the non-zeros depend on the values, unknown. */

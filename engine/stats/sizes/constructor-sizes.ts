@@ -11,19 +11,25 @@ const positions: Record<string, string[]> = {
   seq: ["from", "to", "incr"],
 };
 
-function argument(node: DagNode, inputs: NodeStats[], kind: string, name: string): NodeStats | undefined {
+/** The input position of a constructor's argument `name` (named, or by its position among the unnamed ones). */
+function argumentIndex(node: DagNode, count: number, kind: string, name: string): number | undefined {
   const names = node.argNames ?? [];
   const named = names.indexOf(name);
-  if (named >= 0) return inputs[named];
+  if (named >= 0) return named;
   const position = positions[kind]?.indexOf(name) ?? -1;
   if (position < 0) return undefined;
   let seen = 0;
-  for (let i = 0; i < inputs.length; i++) {
+  for (let i = 0; i < count; i++) {
     if (names[i] !== undefined) continue;
-    if (seen === position) return inputs[i];
+    if (seen === position) return i;
     seen++;
   }
   return undefined;
+}
+
+function argument(node: DagNode, inputs: NodeStats[], kind: string, name: string): NodeStats | undefined {
+  const k = argumentIndex(node, inputs.length, kind, name);
+  return k === undefined ? undefined : inputs[k];
 }
 
 function numberOf(s: NodeStats | undefined): number | null {
@@ -47,7 +53,10 @@ function dimension(node: DagNode, s: NodeStats | undefined, name: string, report
   return null;
 }
 
-export function constructorStats(node: DagNode, inputs: NodeStats[], report: Report): NodeStats | undefined {
+/** `upper - lower + 1` of two scalar nodes of the block that differ by a constant (affine-bounds.ts). */
+type SpanOf = (lower: number, upper: number) => number | undefined;
+
+export function constructorStats(node: DagNode, inputs: NodeStats[], report: Report, spanOf?: SpanOf): NodeStats | undefined {
   const get = (name: string) => argument(node, inputs, node.op.kind, name);
   switch (node.op.kind) {
     case "rand": {
@@ -85,6 +94,16 @@ export function constructorStats(node: DagNode, inputs: NodeStats[], report: Rep
       const to = numberOf(get("to"));
       const explicit = get("incr");
       const incr = explicit ? numberOf(explicit) : from !== null && to !== null ? (from <= to ? 1 : -1) : null;
+      if ((from === null || to === null) && (explicit === undefined || (incr !== null && incr !== 0))) {
+        // `seq(i, k*(r-1) + i, k)`, `seq(i, i + 9)`: the bounds differ by a constant, the count is known
+        // (without an increment it is 1 or -1, toward `to`).
+        const fromAt = argumentIndex(node, inputs.length, "seq", "from");
+        const toAt = argumentIndex(node, inputs.length, "seq", "to");
+        const span = fromAt !== undefined && toAt !== undefined ? spanOf?.(node.inputs[fromAt]!, node.inputs[toAt]!) : undefined;
+        const step = incr ?? (span !== undefined && span < 1 ? -1 : 1);
+        const count = span === undefined ? undefined : Math.floor((span - 1) / step + 1e-10) + 1;
+        return matrixStats(count !== undefined && count >= 1 ? count : null, 1, null);
+      }
       if (from === null || to === null || incr === null || incr === 0) return matrixStats(null, 1, null);
       const count = Math.floor((to - from) / incr + 1e-10) + 1;
       if (count < 1) {
@@ -108,9 +127,25 @@ export function constructorStats(node: DagNode, inputs: NodeStats[], report: Rep
       return matrixStats(n, 1, n === null || x.nnz === null || n === 0 ? null : Math.min(n, x.nnz / n));
     }
     case "table":
-      // Its dims are the largest values in the data: unknown without the data.
-      return matrixStats(null, null, null);
+      return tableStats(node, inputs, report);
     default:
       return undefined;
   }
+}
+
+/**
+ * `table(A, B)`, `table(A, B, W)`: the dims are the largest values in the
+ * data, unknown without it. `table(A, B, odim1, odim2)` and
+ * `table(A, B, W, odim1, odim2[, ignore])` fix them (SystemDS's validator
+ * takes constant output dims); at most one non-zero per row of A.
+ */
+function tableStats(node: DagNode, inputs: NodeStats[], report: Report): NodeStats {
+  const dims = inputs.length === 4 ? [inputs[2], inputs[3]] : inputs.length === 5 || inputs.length === 6 ? [inputs[3], inputs[4]] : undefined;
+  if (!dims || (node.argNames ?? []).some((n) => n !== undefined)) return matrixStats(null, null, null);
+  const rows = dimension(node, dims[0], "odim1", report);
+  const cols = dimension(node, dims[1], "odim2", report);
+  const a = inputs[0];
+  const entries = a && isMatrix(a) && a.rows !== null && a.cols !== null ? a.rows * a.cols : null;
+  const n = rows !== null && cols !== null ? rows * cols : null;
+  return matrixStats(rows, cols, entries !== null && n !== null ? Math.min(entries, n) : null);
 }

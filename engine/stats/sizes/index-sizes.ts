@@ -1,6 +1,10 @@
 /**
  * Sizes of `X[rl:ru, cl:cu]` and `X[rl:ru, cl:cu] = Y`. Bounds are inputs
- * (a literal -1 stands for "all"); known bounds outside the matrix are errors.
+ * (the literal ALL_INDICES stands for "all"); known bounds outside the
+ * matrix are errors. As in SystemDS (IndexedIdentifier: lower == upper), a
+ * single index selects one row or column whatever its value (`X[, i]` is
+ * nrow x 1), and so do bounds that differ by a constant (`X[k*(b-1)+1 : k*b, ]`
+ * has k rows, affine-bounds.ts).
  */
 import type { DagNode } from "../../program/dag-types";
 import { ALL_INDICES } from "../../program/dag-expressions";
@@ -22,11 +26,17 @@ function bound(s: NodeStats | undefined): number | null | "all" {
   return Number.isFinite(v) ? v : null;
 }
 
-function span(lower: NodeStats | undefined, upper: NodeStats | undefined, extent: number | null, what: string, report: Report): Span {
+/** `upper - lower + 1` of two bounds given by node ids, when they differ by a constant. */
+export type SpanOf = (lower: number, upper: number) => number | undefined;
+
+function span(lower: NodeStats | undefined, upper: NodeStats | undefined, extent: number | null, what: string, report: Report, symbolic?: number): Span {
   const lo = bound(lower);
   const hi = upper === undefined ? lo : bound(upper);
   if (lo === "all") return { count: extent, all: true };
-  if (lo === null || hi === null || hi === "all") return { count: null, all: false };
+  if (lo === null || hi === null || hi === "all") {
+    const count = symbolic !== undefined && symbolic >= 1 && (extent === null || symbolic <= extent) ? symbolic : null;
+    return { count, all: count !== null && count === extent };
+  }
   if (lo < 1 || hi < lo || (extent !== null && hi > extent)) {
     const shape = extent === null ? "" : ` of ${extent}`;
     report(`index out of range: ${what} ${lo === hi ? lo : `${lo}:${hi}`}${shape}`, "index-out-of-range");
@@ -41,11 +51,12 @@ function fraction(selected: number | null, total: NodeStats): number | null {
   return n === 0 ? 0 : selected / n;
 }
 
-export function indexStats(node: DagNode, inputs: NodeStats[], report: Report): NodeStats {
+export function indexStats(node: DagNode, inputs: NodeStats[], report: Report, spanOf?: SpanOf): NodeStats {
   const [x, rl, ru, cl, cu] = inputs;
   if (!isMatrix(x)) return { type: node.type, rows: null, cols: null, nnz: null };
-  const rows = span(rl, ru, x.rows, "rows", report);
-  const cols = span(cl, cu, x.cols, "columns", report);
+  const symbolic = (k: number) => (node.inputs.length === 5 ? spanOf?.(node.inputs[k]!, node.inputs[k + 1]!) : undefined);
+  const rows = span(rl, ru, x.rows, "rows", report, symbolic(1));
+  const cols = span(cl, cu, x.cols, "columns", report, symbolic(3));
   const selected = rows.count !== null && cols.count !== null ? rows.count * cols.count : null;
   if (rows.all && cols.all) return x;
   const f = fraction(selected, x);

@@ -28,10 +28,12 @@ export interface NodeSizeContext {
   parameter(name: string): ScalarValue | undefined;
   /** Sizes of the matrix a `read` node reads. */
   read(node: DagNode, inputs: NodeStats[]): NodeStats | undefined;
-  /** Stats of a user-function call's output (inter-procedural). */
+  /** Stats of the output of a call of a user function or a builtin script (inter-procedural). */
   call(node: DagNode, inputs: NodeStats[]): NodeStats | undefined;
   /** Which estimate an inexact nnz is (default `mnc`). */
   estimator?: SparsityEstimator;
+  /** `upper - lower + 1` of two index bounds (node ids of the block) that differ by a constant (affine-bounds.ts). */
+  span?(lower: number, upper: number): number | undefined;
 }
 
 export interface NodeSizeResult {
@@ -85,7 +87,7 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
       return matrixStats(a.cols, a.rows, a.nnz, a.nnzExact);
     }
     case "index":
-      return inputs[0].type.dataType === "list" ? listIndexStats(node, inputs) : indexStats(node, inputs, error);
+      return inputs[0].type.dataType === "list" ? listIndexStats(node, inputs) : indexStats(node, inputs, error, context.span);
     case "leftIndex":
       return leftIndexStats(node, inputs, error);
     case "cbind":
@@ -108,13 +110,13 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
       if (!op.user && APPEND_NAMES.has(op.name) && node.type.dataType === "list" && inputs[0]?.type.dataType === "list") return appendStats(inputs);
       if (!op.user && DNN_CALL_NAMES.has(op.name)) return dnnCallStats(node, inputs) ?? fallback();
       // Arguments keep their sketches: the call analysis memoizes by them too.
-      return (op.user ? context.call(node, inputs) : builtinCallStats(node, inputs, error)) ?? fallback();
+      return (op.user ? context.call(node, inputs) : (builtinCallStats(node, inputs, error) ?? context.call(node, inputs))) ?? fallback();
     case "diag":
     case "table":
     case "seq":
     case "matrix":
     case "rand":
-      return constructorStats(node, inputs, error) ?? fallback();
+      return constructorStats(node, inputs, error, context.span) ?? fallback();
   }
 }
 

@@ -4,7 +4,12 @@
  * (what differs becomes unknown); a loop is iterated until the stats at its
  * head stop changing, and the sizes kept are those of that fixpoint; user
  * functions are analysed per call site with the stats of the arguments, as
- * SystemDS's inter-procedural analysis does, memoized by those stats.
+ * SystemDS's inter-procedural analysis does, memoized by those stats. The
+ * same holds for the DML-bodied builtins of a SystemDS installation
+ * (`kmeans`, `lmCG`, ...: their script's `m_`/`s_`/`f_` function, whose
+ * helpers and nested builtins are analysed the same way). Each analysis
+ * reached from the main program keeps the sizes of the body's blocks with
+ * that call site's arguments (`calls`), for the optimizer and hover.
  */
 import type { Diagnostic, Expression, Range } from "../../syntax/ast";
 import { buildPredicateDag } from "../../program/dag-build";
@@ -12,6 +17,7 @@ import type { DagContext } from "../../program/dag-context";
 import type { ProgramDags } from "../../program/dag-program";
 import type { BlockDag, DagNode } from "../../program/dag-types";
 import type { BasicBlock, ForBlock, FunctionBlock, StatementBlock, WhileBlock } from "../../program/statement-block";
+import type { ArgumentDataType } from "../../program/systemds-installation";
 import { type BlockSizes, blockSizes } from "./block-sizes";
 import type { NodeSizeContext } from "./node-sizes";
 import { formatStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
@@ -32,6 +38,8 @@ export interface ProgramSizeOptions {
   namespace?: (name: string) => SourcedProgram | undefined;
   /** Which estimate an inexact nnz is (default `mnc`). */
   estimator?: SparsityEstimator;
+  /** The DML-bodied builtins of a SystemDS installation, analysed through their scripts. */
+  builtins?: BuiltinScripts;
   /** Work bound of the call analyses (default MAX_CALL_SIZING_NODES DAG nodes sized in function bodies). */
   callSizingNodes?: number;
   /**
@@ -48,6 +56,22 @@ export interface SourcedProgram {
   dags: ProgramDags;
   context: DagContext;
   options: ProgramSizeOptions;
+  /** The file it was read from, and its text. */
+  file?: string;
+  text?: string;
+}
+
+/** The builtin scripts a program's calls may reach: `names` (no native builtin has one), and the program of the function a call runs. */
+export interface BuiltinScripts {
+  names: ReadonlySet<string>;
+  /** The script's program and the function (`m_NAME`, ...) a call with this first argument runs; undefined when it cannot be used. */
+  resolve(name: string, firstArgument: ArgumentDataType): BuiltinProgram | undefined;
+}
+
+/** A builtin script's DAGs, context and options, and the function a call runs. */
+export interface BuiltinProgram extends SourcedProgram {
+  file: string;
+  functionName: string;
 }
 
 export interface ProgramSizes {
@@ -55,6 +79,32 @@ export interface ProgramSizes {
   blocks: Map<BasicBlock, BlockSizes>;
   /** Dimension errors (main program and every analysed call), in source order, one per place. */
   diagnostics: Diagnostic[];
+  /**
+   * The function bodies analysed for calls the main program makes (directly
+   * or through other functions), one per function and distinct argument
+   * stats, in the order they were first reached; bounded by the call work
+   * bound (MAX_CALL_SIZING_NODES).
+   */
+  calls: CallSizes[];
+}
+
+/** One function body analysed with the arguments of a call site. */
+export interface CallSizes {
+  /** The function's name in its file (`m_lmCG` for the builtin `lmCG`). */
+  functionName: string;
+  /** The builtin whose script holds it (`lmCG`), when it is in a builtin script. */
+  builtin?: string;
+  /** The file that defines it, and its text; undefined for the script itself. */
+  file?: string;
+  text?: string;
+  /** That file's DAGs (the script's own for its functions). */
+  dags: ProgramDags;
+  /** The arguments' stats as the analysis keys them (`X: 100 x 7, nnz ~700; k: scalar 5`). */
+  signature: string;
+  /** The call in the main program that leads to this analysis (directly, or through the calls of other bodies). */
+  site: Range;
+  /** Sizes of the body's basic blocks with these arguments (at the loops' fixpoints). */
+  blocks: Map<BasicBlock, BlockSizes>;
 }
 
 type Env = LayeredEnv<NodeStats>;
@@ -78,7 +128,7 @@ const MAX_CALL_DEPTH = 20;
  */
 export const MAX_CALL_SIZING_NODES = 200_000;
 
-/** The work of one document's call analyses, shared by the walkers of its sourced files. */
+/** The work of one document's call analyses, shared by the walkers of its sourced files and builtin scripts. */
 interface CallBudget {
   nodes: number;
   readonly limit: number;
@@ -86,23 +136,74 @@ interface CallBudget {
   exhausted: boolean;
   /** Set once the warning was given (at a call in the script itself, where the first unanalysed call leads from). */
   reported: boolean;
+  /** The walker of each builtin script, by file (one per document: its memo serves every caller). */
+  readonly builtinWalkers: Map<string, SizeWalker>;
+  /** The call analyses under way, innermost last (their bodies' block sizes go to the last). */
+  readonly active: CallAnalysis[];
+  /** The analyses reached from the main program, in order. */
+  readonly reached: CallAnalysis[];
+}
+
+/** A function body analysed for one signature (memoized). */
+interface CallAnalysis {
+  outputs: NodeStats[];
+  functionName: string;
+  builtin?: string;
+  file?: string;
+  text?: string;
+  dags: ProgramDags;
+  signature: string;
+  blocks: Map<BasicBlock, BlockSizes>;
+  /** The analyses its body's calls needed (calls on the way to a fixpoint and in dead branches left out). */
+  callees: CallAnalysis[];
+  site?: Range;
 }
 
 export function programSizes(dags: ProgramDags, context: DagContext, options: ProgramSizeOptions = {}): ProgramSizes {
-  const budget: CallBudget = { nodes: 0, limit: options.callSizingNodes ?? MAX_CALL_SIZING_NODES, exhausted: false, reported: false };
+  const budget: CallBudget = { nodes: 0, limit: options.callSizingNodes ?? MAX_CALL_SIZING_NODES, exhausted: false, reported: false, builtinWalkers: new Map(), active: [], reached: [] };
   const walker = new SizeWalker(dags, context, options, budget, true);
+  walker.inMain = true;
   walker.sequence(dags.programBlocks.main, LayeredEnv.of(), "final");
+  walker.inMain = false;
   for (const f of dags.programBlocks.functions) {
     if (!f.external) walker.sequence(f.bodyBlocks, LayeredEnv.of(), "final");
   }
-  return { blocks: walker.blocks, diagnostics: walker.sortedDiagnostics() };
+  const calls = budget.reached.map(({ functionName, builtin, file, text, dags, signature, site, blocks }): CallSizes => ({
+    functionName,
+    ...(builtin !== undefined ? { builtin } : {}),
+    ...(file !== undefined ? { file } : {}),
+    ...(text !== undefined ? { text } : {}),
+    dags,
+    signature,
+    site: site!,
+    blocks,
+  }));
+  return { blocks: walker.blocks, diagnostics: walker.sortedDiagnostics(), calls };
+}
+
+/** Marks an analysis (and those its body needed) as reached from the main program's call at `site`. */
+function reach(analysis: CallAnalysis, site: Range, reached: CallAnalysis[]): void {
+  if (analysis.site) return;
+  analysis.site = site;
+  reached.push(analysis);
+  for (const callee of analysis.callees) reach(callee, site, reached);
+}
+
+/** The argument kind that picks a builtin script's function. */
+function argumentDataType(stats: NodeStats | undefined): ArgumentDataType {
+  const t = stats?.type.dataType;
+  return t === "matrix" || t === "frame" || t === "scalar" || t === "list" ? t : "unknown";
 }
 
 class SizeWalker {
   readonly blocks = new Map<BasicBlock, BlockSizes>();
   private readonly diagnostics = new Map<string, Diagnostic>();
   private readonly functions: Map<string, FunctionBlock>;
-  private readonly memo = new Map<string, NodeStats[]>();
+  private readonly memo = new Map<string, CallAnalysis>();
+  /** Set while the main program is walked (its calls are the call sites kept in `calls`). */
+  inMain = false;
+  /** The mode of the blocks being sized (a call made while probing a loop is not a call site). */
+  private mode: Mode = "final";
   private readonly namespaces = new Map<string, SizeWalker | undefined>();
   private readonly sketchIds = new WeakMap<object, number>();
   private sketchCount = 0;
@@ -115,6 +216,10 @@ class SizeWalker {
     private readonly budget: CallBudget,
     /** Whether this walker is the script's own (not a sourced file's): its diagnostics are the ones reported. */
     private readonly isScript = false,
+    /** The builtin whose script this walker analyses. */
+    private readonly builtin?: { name: string; file: string },
+    /** The file of a sourced program or builtin script, and its text. */
+    private readonly source?: { file?: string; text?: string },
   ) {
     this.functions = new Map(dags.programBlocks.functions.map((f) => [f.name, f]));
   }
@@ -189,10 +294,25 @@ class SizeWalker {
   private basic(block: BasicBlock, env: Env, mode: Mode): Env {
     const info = this.dags.byBlock.get(block);
     if (!info) return env;
-    const sizes = this.cachedSizes(block, info.dag, env) ?? this.dagSizes(info.dag, env);
-    if (mode === "final") this.blocks.set(block, sizes);
+    const sizes = this.cachedSizes(block, info.dag, env, mode) ?? this.dagSizes(info.dag, env, mode);
+    this.keep(block, sizes, mode);
     if (mode !== "probe") this.record(sizes.diagnostics);
     return env.with(sizes.outputs);
+  }
+
+  /** Keeps a block's sizes: the program's (final), or the call analysis's under way (call). */
+  private keep(block: BasicBlock, sizes: BlockSizes, mode: Mode): void {
+    if (mode === "final") this.blocks.set(block, sizes);
+    else if (mode === "call") this.budget.active[this.budget.active.length - 1]?.blocks.set(block, sizes);
+  }
+
+  private kept(block: BasicBlock, mode: Mode): BlockSizes | undefined {
+    return mode === "final" ? this.blocks.get(block) : this.budget.active[this.budget.active.length - 1]?.blocks.get(block);
+  }
+
+  /** Whether the DAG calls functions whose sizes come from their bodies (user functions, builtin scripts). */
+  private callsFunctions(dag: BlockDag): boolean {
+    return dag.nodes.some((n) => n.op.kind === "call" && (n.op.user || this.options.builtins?.names.has(n.op.name) === true));
   }
 
   /**
@@ -200,13 +320,13 @@ class SizeWalker {
    * sizes depend only on its inputs and reads (no user-function calls, no
    * declared sizes); else undefined.
    */
-  private cachedSizes(block: BasicBlock, dag: BlockDag, env: Env): BlockSizes | undefined {
+  private cachedSizes(block: BasicBlock, dag: BlockDag, env: Env, mode: Mode): BlockSizes | undefined {
     const cache = this.options.cache;
     const key = this.dags.cacheKeys?.get(block);
-    if (!cache || key === undefined || !cache.cacheable(block) || dag.nodes.some((n) => n.op.kind === "call" && n.op.user)) return undefined;
+    if (!cache || key === undefined || !cache.cacheable(block) || this.callsFunctions(dag)) return undefined;
     const inputs = [...dag.inputs.keys()].sort().map((name) => env.get(name));
     const reads = dag.nodes.filter((n) => n.op.kind === "read").map((n) => this.options.readMetadata?.(n, []));
-    return cache.sizes.sizesOf(`${cache.key}\n${key}`, block.range.start.line, [...inputs, ...reads], () => this.dagSizes(dag, env));
+    return cache.sizes.sizesOf(`${cache.key}\n${key}`, block.range.start.line, [...inputs, ...reads], () => this.dagSizes(dag, env, mode));
   }
 
   /**
@@ -222,7 +342,7 @@ class SizeWalker {
       cache !== undefined &&
       inner.every((b) => {
         const dag = this.dags.byBlock.get(b)?.dag;
-        return dag !== undefined && this.dags.cacheKeys?.has(b) === true && cache.cacheable(b) && !dag.nodes.some((n) => n.op.kind === "call" && n.op.user);
+        return dag !== undefined && this.dags.cacheKeys?.has(b) === true && cache.cacheable(b) && !this.callsFunctions(dag);
       });
     if (!eligible) return this.loopRounds(block, env, mode);
     const reads = inner.flatMap((b) => this.dags.byBlock.get(b)!.dag.nodes.filter((n) => n.op.kind === "read").map((n) => this.options.readMetadata?.(n, [])));
@@ -245,13 +365,13 @@ class SizeWalker {
           const stats = exit.get(name);
           return stats ? [[name, stats]] : [];
         });
-        return { changes, sizes: mode === "final" ? inner.map((b) => this.blocks.get(b)!) : [], diagnostics: recorded, computed: true };
+        return { changes, sizes: mode !== "probe" ? inner.map((b) => this.kept(b, mode)!) : [], diagnostics: recorded, computed: true };
       },
       (value, lines) => ({ changes: value.changes, sizes: value.sizes.map((s) => movedSizes(s, lines)), diagnostics: movedDiagnostics(value.diagnostics, lines), computed: false }),
       { of: (value) => value.changes, replaced: (value, outputs) => ({ ...value, changes: [...outputs] }) },
     );
     if (!result.computed) {
-      if (mode === "final") inner.forEach((b, k) => this.blocks.set(b, result.sizes[k]!));
+      if (mode !== "probe") inner.forEach((b, k) => this.keep(b, result.sizes[k]!, mode));
       this.record(result.diagnostics);
     }
     return env.with(result.changes);
@@ -286,13 +406,13 @@ class SizeWalker {
   /** Checks a condition or loop bounds; the stats of the first expression and the variables they read. */
   private predicate(expressions: readonly Expression[], env: Env, mode: Mode): { value?: ScalarValue; reads: ReadonlySet<string> } {
     const dag = buildPredicateDag(expressions, this.context);
-    const sizes = this.dagSizes(dag, env);
+    const sizes = this.dagSizes(dag, env, mode);
     if (mode !== "probe") this.record(sizes.diagnostics);
     const first = dag.sinks[0] === undefined ? undefined : sizes.nodes[dag.sinks[0].node];
     return { ...(first?.value !== undefined ? { value: first.value } : {}), reads: new Set(dag.inputs.keys()) };
   }
 
-  private dagSizes(dag: BlockDag, env: Env): BlockSizes {
+  private dagSizes(dag: BlockDag, env: Env, mode: Mode): BlockSizes {
     const context: NodeSizeContext = {
       input: (name) => env.get(name),
       parameter: (name) => this.options.parameters?.get(name),
@@ -301,43 +421,87 @@ class SizeWalker {
       ...(this.options.estimator ? { estimator: this.options.estimator } : {}),
     };
     if (this.callDepth > 0) this.budget.nodes += dag.nodes.length;
-    return blockSizes(dag, context, this.options.declared);
+    const outer = this.mode;
+    this.mode = mode;
+    try {
+      return blockSizes(dag, context, this.options.declared);
+    } finally {
+      this.mode = outer;
+    }
   }
 
-  /** Inter-procedural: the output of a user-function call, from the function body analysed with these arguments. */
+  /**
+   * Inter-procedural: the output of a call of a user function or a builtin
+   * script, from the function body analysed with these arguments.
+   */
   private call(node: DagNode, inputs: NodeStats[]): NodeStats | undefined {
     if (node.op.kind !== "call") return undefined;
-    const separator = node.op.name.indexOf("::");
-    const result =
-      separator < 0 ? this.callFunction(node.op.name, node, inputs) : this.namespaceWalker(node.op.name.slice(0, separator))?.callFunction(node.op.name.slice(separator + 2), node, inputs);
+    const name = node.op.name;
+    const separator = name.indexOf("::");
+    let found: { stats: NodeStats | undefined; analysis: CallAnalysis | undefined } | undefined;
+    if (node.op.user) {
+      found = separator < 0 ? this.callFunction(name, node, inputs) : this.namespaceWalker(name.slice(0, separator))?.callFunction(name.slice(separator + 2), node, inputs);
+    } else if (this.options.builtins?.names.has(name)) {
+      const script = this.options.builtins.resolve(name, argumentDataType(inputs[0]));
+      if (script) found = this.builtinWalker(name, script).callFunction(script.functionName, node, inputs);
+    }
     if (this.isScript && this.callDepth === 0 && this.budget.exhausted && !this.budget.reported) this.budgetWarning(node);
-    return result;
+    const analysis = found?.analysis;
+    if (analysis && this.mode !== "probe" && this.silent === 0) {
+      const caller = this.budget.active[this.budget.active.length - 1];
+      if (caller) {
+        if (!caller.callees.includes(analysis)) caller.callees.push(analysis);
+      } else if (this.isScript && this.inMain) reach(analysis, node.range, this.budget.reached);
+    }
+    return found?.stats;
+  }
+
+  private builtinWalker(name: string, script: BuiltinProgram): SizeWalker {
+    let walker = this.budget.builtinWalkers.get(script.file);
+    if (!walker) {
+      walker = new SizeWalker(script.dags, script.context, script.options, this.budget, false, { name, file: script.file }, script);
+      this.budget.builtinWalkers.set(script.file, walker);
+    }
+    return walker;
   }
 
   private namespaceWalker(name: string): SizeWalker | undefined {
     if (!this.namespaces.has(name)) {
       const sourced = this.options.namespace?.(name);
-      this.namespaces.set(name, sourced && new SizeWalker(sourced.dags, sourced.context, sourced.options, this.budget));
+      this.namespaces.set(name, sourced && new SizeWalker(sourced.dags, sourced.context, sourced.options, this.budget, false, undefined, sourced));
     }
     return this.namespaces.get(name);
   }
 
-  callFunction(name: string, node: DagNode, inputs: NodeStats[]): NodeStats | undefined {
+  callFunction(name: string, node: DagNode, inputs: NodeStats[]): { stats: NodeStats | undefined; analysis: CallAnalysis | undefined } | undefined {
     if (node.op.kind !== "call") return undefined;
     const f = this.functions.get(name);
     if (!f || f.external || f.statement.kind !== "function") return undefined;
     const definition = f.statement;
     const args = bindArguments(definition.params.map((p) => p.name.name), node.argNames ?? [], inputs);
-    const key = `${f.name}(${definition.params.map((p) => (args.has(p.name.name) ? this.memoKey(args.get(p.name.name)!) : "default")).join("; ")})`;
-    let outputs = this.memo.get(key);
-    if (!outputs) {
-      if (this.callDepth >= MAX_CALL_DEPTH) return undefined;
+    const signature = definition.params.map((p) => `${p.name.name}: ${args.has(p.name.name) ? this.memoKey(args.get(p.name.name)!) : "default"}`).join("; ");
+    const key = `${f.name}(${signature})`;
+    let analysis = this.memo.get(key);
+    if (!analysis) {
+      if (this.budget.active.length >= MAX_CALL_DEPTH) return undefined; // across files: builtin scripts and sourced files may call each other
       if (this.budget.nodes >= this.budget.limit) {
         this.budget.exhausted = true;
         return undefined;
       }
-      this.memo.set(key, definition.returns.map(() => unknownStats)); // recursion sees unknown
+      analysis = {
+        outputs: definition.returns.map(() => unknownStats), // recursion sees unknown
+        functionName: f.name,
+        ...(this.builtin ? { builtin: this.builtin.name } : {}),
+        ...(this.source?.file !== undefined ? { file: this.source.file } : {}),
+        ...(this.source?.text !== undefined ? { text: this.source.text } : {}),
+        dags: this.dags,
+        signature,
+        blocks: new Map(),
+        callees: [],
+      };
+      this.memo.set(key, analysis);
       this.callDepth++;
+      this.budget.active.push(analysis);
       try {
         let env: Env = LayeredEnv.of();
         for (const param of definition.params) {
@@ -346,16 +510,16 @@ class SizeWalker {
           else if (param.defaultValue) env = env.with([[param.name.name, this.expressionStats(param.defaultValue, env)]]);
         }
         const exit = this.sequence(f.bodyBlocks, env, "call");
-        outputs = definition.returns.map((r) => exit.get(r.name.name) ?? unknownStats);
+        analysis.outputs = definition.returns.map((r) => exit.get(r.name.name) ?? unknownStats);
       } finally {
         this.callDepth--;
+        this.budget.active.pop();
       }
-      this.memo.set(key, outputs);
     }
-    const result = outputs[node.op.output];
-    if (!result || result === unknownStats) return undefined;
-    // The declared type wins; a sourced function's result type is known only from its body.
-    return node.type.dataType === "unknown" ? result : { ...result, type: node.type };
+    const result = analysis.outputs[node.op.output];
+    if (!result || result === unknownStats) return { stats: undefined, analysis };
+    // The declared type wins; a sourced function's or a builtin script's result type is known only from its body.
+    return { stats: node.type.dataType === "unknown" || !node.op.user ? result : { ...result, type: node.type }, analysis };
   }
 
   /** The warning that calls were left unanalysed for the work bound, at a call of the script (given whatever the mode: it concerns the whole document). */
@@ -384,7 +548,7 @@ class SizeWalker {
 
   private expressionStats(expression: Expression, env: Env): NodeStats {
     const dag = buildPredicateDag([expression], this.context);
-    const sizes = this.dagSizes(dag, env);
+    const sizes = this.dagSizes(dag, env, this.mode);
     return sizes.nodes[dag.sinks[0].node] ?? unknownStats;
   }
 
