@@ -192,7 +192,11 @@ export function sourceProblemMessage(pathText: string, loaded: Exclude<LoadedSou
  * the text of a sourced file, its parse, and why it cannot be read.
  */
 export function fileSourceReader(scriptPath: string, workingDirectory: string = process.cwd(), installation?: SystemdsInstallation): SourceReader {
-  const files = new SourceFiles([workingDirectory], diskSourceAccess, new Map(), installation);
+  return sourceReaderOver(new SourceFiles([workingDirectory], diskSourceAccess, new Map(), installation), scriptPath, workingDirectory);
+}
+
+/** The checks' reader of the files `source()` names in `scriptPath`, found and read through `files`. */
+export function sourceReaderOver(files: SourceFiles, scriptPath: string, workingDirectory: string): SourceReader {
   const reader: SourceReader = (sourcePath) => {
     const loaded = files.load(scriptPath, sourcePath);
     return loaded.kind === "file" ? loaded.text : undefined;

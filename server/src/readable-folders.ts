@@ -18,7 +18,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { FileSystem } from "../../engine/stats/metadata/file-system";
 import type { SourceReader } from "../../engine/program/function-scope";
-import { diskSourceAccess, sourceCandidates, SourceFiles, type SourceFileAccess } from "../../engine/program/source-reader";
+import { diskSourceAccess, SourceFiles, type SourceFileAccess, sourceReaderOver } from "../../engine/program/source-reader";
 import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
 import type { Diagnostic } from "../../engine/syntax";
 
@@ -91,16 +91,7 @@ export function guardedFileSourceReader(scriptPath: string, readable: ReadableFo
     },
   };
   const workingDirectory = process.cwd();
-  const files = new SourceFiles([workingDirectory], access, new Map(), installation);
-  const reader: SourceReader = (sourcePath) => {
-    const loaded = files.load(scriptPath, sourcePath);
-    return loaded.kind === "file" ? loaded.text : undefined;
-  };
-  reader.lookedIn = (sourcePath) => sourceCandidates(scriptPath, sourcePath, [workingDirectory]);
-  reader.load = (sourcePath) => files.load(scriptPath, sourcePath);
-  reader.files = files;
-  reader.scriptPath = path.resolve(scriptPath);
-  return reader;
+  return sourceReaderOver(new SourceFiles([workingDirectory], access, new Map(), installation), scriptPath, workingDirectory);
 }
 
 export function refusalMessage(file: string): string {

@@ -15,22 +15,11 @@ import { strToU8, zipSync, type Zippable } from "fflate";
 import { baselinePython } from "../../cli/baseline-python";
 import { executionSession } from "../../engine/execution";
 import { folderInstallation } from "../../engine/program/folder-installation";
+import { seededRandom } from "../../engine/stats/structure-random";
 import { repoRoot } from "../repo-root";
 
 const installationFolder = path.join(repoRoot, "test", "fixtures", "systemds");
 const drivers = path.join(repoRoot, "test", "fixtures", "systemds-drivers");
-
-/** A small deterministic generator (mulberry32), so numpy reads the very numbers the runtime reads. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rows = number[][];
 
@@ -44,7 +33,7 @@ function writeMatrix(folder: string, name: string, rows: Rows): string {
 /** The data of every driver, in one folder. */
 function writeData(): string {
   const folder = mkdtempSync(path.join(os.tmpdir(), "dml-drivers-"));
-  const random = generator(17);
+  const random = seededRandom(17); // numpy reads the very numbers the runtime reads, from the files
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const n = 240;
   const d = 6;

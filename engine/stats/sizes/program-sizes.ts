@@ -145,15 +145,8 @@ interface CallBudget {
 }
 
 /** A function body analysed for one signature (memoized). */
-interface CallAnalysis {
+interface CallAnalysis extends Omit<CallSizes, "site"> {
   outputs: NodeStats[];
-  functionName: string;
-  builtin?: string;
-  file?: string;
-  text?: string;
-  dags: ProgramDags;
-  signature: string;
-  blocks: Map<BasicBlock, BlockSizes>;
   /** The analyses its body's calls needed (calls on the way to a fixpoint and in dead branches left out). */
   callees: CallAnalysis[];
   site?: Range;
