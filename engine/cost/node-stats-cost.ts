@@ -1,7 +1,8 @@
 /**
  * The bridge from the stats stage: a DAG node's `NodeStats` as the cost
  * model's partial operand, and the cost of a node from the stats of its
- * inputs and its own. Frames, lists and values of unknown type are
+ * inputs and its own. A matrix of known dims whose non-zeros are unknown
+ * is costed as dense. Frames, lists and values of unknown type are
  * "unknown"; a boolean constant is the number 1 or 0; a string constant is
  * a scalar without a numeric value.
  */
@@ -20,8 +21,11 @@ export function operandFromNodeStats(stats: NodeStats): PartialOperandStats {
       if (typeof v === "boolean") return { kind: "scalar", value: v ? 1 : 0 };
       return { kind: "scalar" };
     }
-    case "matrix":
-      return { kind: "matrix", rows: stats.rows, cols: stats.cols, nnz: stats.nnz };
+    case "matrix": {
+      // Unknown non-zeros of a matrix of known dims count as dense, the worst case (as SystemDS plans with sparsity 1 when it is unknown).
+      const dense = stats.rows !== null && stats.cols !== null ? stats.rows * stats.cols : null;
+      return { kind: "matrix", rows: stats.rows, cols: stats.cols, nnz: stats.nnz ?? dense };
+    }
     default:
       return { kind: "unknown" };
   }

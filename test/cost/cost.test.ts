@@ -378,6 +378,10 @@ describe("from NodeStats", () => {
     assert.deepEqual(operandFromNodeStats(frame), { kind: "unknown" });
     const e = nodeCost(bin("*"), [matrix, two], matrix);
     assert.ok(e.known && e.cost.flops === 10_000);
-    assert.ok(!nodeCost(bin("*"), [{ ...matrix, nnz: null }, two], matrix).known);
+    // Unknown non-zeros of known dims count as dense (the worst case); unknown dims leave the cost unknown.
+    assert.deepEqual(operandFromNodeStats({ ...matrix, nnz: null }), { kind: "matrix", rows: 1000, cols: 1000, nnz: 1_000_000 });
+    const dense = nodeCost(bin("*"), [{ ...matrix, nnz: null }, two], { ...matrix, nnz: null });
+    assert.ok(dense.known && dense.cost.flops === 1_000_000);
+    assert.ok(!nodeCost(bin("*"), [{ ...matrix, rows: null, nnz: null }, two], { ...matrix, rows: null, nnz: null }).known);
   });
 });
