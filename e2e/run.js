@@ -4,7 +4,8 @@
 // code-shim.js), each on a fresh copy of the workspace folder: `trusted`
 // (activation, diagnostics, hover, quick fix, Run Cell) and `untrusted`
 // (Workspace Trust on, the folder not trusted: the runtime refuses, the
-// analysis still works). Needs `npm run build` and `bash e2e/setup.sh`.
+// analysis still works) and `systemds` ("DML: Run on SystemDS" with a
+// stand-in release). Needs `npm run build` and `bash e2e/setup.sh`.
 "use strict";
 const fs = require("node:fs");
 const os = require("node:os");
@@ -12,7 +13,7 @@ const path = require("node:path");
 const { runTests } = require("@vscode/test-electron");
 
 const root = path.resolve(__dirname, "..");
-const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["trusted", "untrusted"];
+const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["trusted", "untrusted", "systemds"];
 
 (async () => {
   for (const suite of suites) {
