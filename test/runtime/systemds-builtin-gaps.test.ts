@@ -73,3 +73,15 @@ describe("scripts' idioms", () => {
     assert.match(runError("for (i in seq(1, 3, 0)) { print(i) }"), /increment of 0/);
   });
 });
+
+describe("unique", () => {
+  it("a column's distinct values ascending; a matrix's distinct rows sorted by the first column", () => {
+    assert.equal(printed('u = unique(matrix("3 1 2 3 1 5", rows=6, cols=1))\nprint(toString(t(u)))').trim(), "1.000 2.000 3.000 5.000");
+    assert.equal(printed('U = unique(matrix("2 1 1 0 2 1 1 0 1 1", rows=5, cols=2))\nprint(toString(U))').trim(), "1.000 0.000\n1.000 1.000\n2.000 1.000");
+    assert.equal(printed('u = unique(matrix(7, rows=1, cols=1))\nprint(nrow(u))'), "1");
+  });
+
+  it("unique of a list is a located error", () => {
+    assert.match(runError("u = unique(list(1, 2))\nprint(sum(u))"), /t\.dml:1:5.*unique: expects a matrix/);
+  });
+});

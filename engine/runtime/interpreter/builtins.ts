@@ -29,6 +29,7 @@ import { contains } from "./builtins-contains";
 import { removeEmpty } from "./builtins-remove-empty";
 import { groupedAggregate } from "./builtins-grouped-aggregate";
 import { MORE_CUMULATIVE_BUILTINS } from "./builtins-more-cumulative";
+import { unique } from "./builtins-unique";
 import { evalBuiltin } from "./eval-builtin";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
@@ -295,6 +296,7 @@ export const BUILTINS: Record<string, Builtin> = {
   aggregate: groupedAggregate,
   groupedAggregate,
   ...MORE_CUMULATIVE_BUILTINS,
+  unique,
 };
 
 /** Builtins with several results (`[U, S, V] = svd(A)`): one call computes all of them, in order. */
