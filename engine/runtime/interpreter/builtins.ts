@@ -3,7 +3,8 @@
  * opaque `call` nodes): print, stop, assert, write, toString, ifelse,
  * solve, min/max, sample, order, rev, cumsum, rowIndexMax, removeEmpty,
  * list, time, ...; with their own files the decompositions (several
- * results), the descriptive statistics and the distribution functions.
+ * results), the descriptive statistics, the distribution functions,
+ * removeEmpty, the grouped aggregate, unique and cumsumprod/rowcumsum.
  * Anything else is a clear runtime error.
  */
 import { cbind, rbind } from "../kernels/bind";
