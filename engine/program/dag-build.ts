@@ -61,7 +61,7 @@ function compileStatement(b: DagBuilder, statement: SimpleStatement): void {
       multiAssignment(b, statement);
       return;
     case "callStatement":
-      b.sink(compileExpression(b, statement.call), statement.range);
+      b.sink(compileExpression(b, statement.call), statement.range, true);
       return;
     case "source":
     case "setwd":

@@ -69,8 +69,8 @@ export class DagBuilder {
     this.outputs.set(name, id);
   }
 
-  sink(id: number, range: Range): void {
-    this.sinks.push({ node: id, range });
+  sink(id: number, range: Range, discarded = false): void {
+    this.sinks.push(discarded ? { node: id, range, discarded } : { node: id, range });
   }
 
   finish(): BlockDag {

@@ -19,6 +19,7 @@ const SINGLE_RESULT: Readonly<Record<string, DagType>> = {
     "sample", "conv2d", "conv2d_backward_filter", "conv2d_backward_data", "max_pool", "max_pool_backward",
     "avg_pool", "avg_pool_backward", "bias_add", "bias_multiply", "transformapply", "sqrtMatrixJava",
   ]),
+  ...of(MATRIX_DOUBLE, ["aggregate", "groupedAggregate"]),
   ...of(SCALAR_DOUBLE, ["det", "trace", "tr", "median", "interQuartileMean", "range", "moment", "centralMoment", "cov"]),
   ...of(SCALAR_DOUBLE, ["cdf", "icdf", "pnorm", "qnorm", "pexp", "qexp", "pchisq", "qchisq", "pf", "qf", "pt", "qt"]),
   ...of(SCALAR_STRING, ["toString", "typeof"]),

@@ -114,6 +114,8 @@ export interface DagNode {
 export interface DagSink {
   node: number;
   range: Range;
+  /** A call statement's sink: its value is dropped, so a function without results may be called. */
+  discarded?: boolean;
 }
 
 export interface BlockDag {

@@ -3,7 +3,8 @@
  * opaque `call` nodes): print, stop, assert, write, toString, ifelse,
  * solve, min/max, sample, order, rev, cumsum, rowIndexMax, removeEmpty,
  * list, time, ...; with their own files the decompositions (several
- * results), the descriptive statistics and the distribution functions.
+ * results), the descriptive statistics, the distribution functions,
+ * removeEmpty, the grouped aggregate, unique and cumsumprod/rowcumsum.
  * Anything else is a clear runtime error.
  */
 import { cbind, rbind } from "../kernels/bind";
@@ -26,6 +27,10 @@ import { solve } from "./linear-solve";
 import { DNN_BUILTINS } from "./builtins-dnn";
 import { LIST_BUILTINS, LIST_MULTI_BUILTINS } from "./builtins-lists";
 import { contains } from "./builtins-contains";
+import { removeEmpty } from "./builtins-remove-empty";
+import { groupedAggregate } from "./builtins-grouped-aggregate";
+import { MORE_CUMULATIVE_BUILTINS } from "./builtins-more-cumulative";
+import { unique } from "./builtins-unique";
 import { evalBuiltin } from "./eval-builtin";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
@@ -152,31 +157,6 @@ function ifelse(a: CallArgs): Value {
   const out = new Float64Array(rows * cols);
   for (let k = 0; k < out.length; k++) out[k] = fc(k) !== 0 ? fx(k) : fy(k);
   return dense(rows, cols, out);
-}
-
-function removeEmpty(a: CallArgs): Value {
-  const x = toDense(mat(need(a, 0, "target", "removeEmpty")));
-  const margin = text(need(a, 1, "margin", "removeEmpty"));
-  const selectValue = arg(a, 2, "select");
-  const select = selectValue ? toDense(mat(selectValue)) : undefined;
-  const byRows = margin === "rows";
-  if (!byRows && margin !== "cols") fail(`removeEmpty: margin must be "rows" or "cols", found "${margin}"`);
-  const n = byRows ? x.rows : x.cols;
-  const keep: number[] = [];
-  for (let i = 0; i < n; i++) {
-    let nonEmpty = false;
-    if (select) nonEmpty = select.data[i] !== 0;
-    else for (let j = 0; j < (byRows ? x.cols : x.rows) && !nonEmpty; j++) nonEmpty = (byRows ? x.data[i * x.cols + j] : x.data[j * x.cols + i]) !== 0;
-    if (nonEmpty) keep.push(i);
-  }
-  if (byRows) {
-    const out = new Float64Array(keep.length * x.cols);
-    keep.forEach((i, r) => out.set(x.data.subarray(i * x.cols, (i + 1) * x.cols), r * x.cols));
-    return dense(keep.length, x.cols, out);
-  }
-  const out = new Float64Array(x.rows * keep.length);
-  for (let i = 0; i < x.rows; i++) keep.forEach((j, c) => (out[i * keep.length + c] = x.data[i * x.cols + j]));
-  return dense(x.rows, keep.length, out);
 }
 
 function write(a: CallArgs, ctx: EvalContext): Value {
@@ -314,6 +294,10 @@ export const BUILTINS: Record<string, Builtin> = {
   ...DNN_BUILTINS,
   ...LIST_BUILTINS,
   contains,
+  aggregate: groupedAggregate,
+  groupedAggregate,
+  ...MORE_CUMULATIVE_BUILTINS,
+  unique,
 };
 
 /** Builtins with several results (`[U, S, V] = svd(A)`): one call computes all of them, in order. */

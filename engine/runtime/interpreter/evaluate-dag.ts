@@ -69,6 +69,8 @@ export class DagEvaluator {
   private readonly builtinResults = new Map<string, Value[]>();
   /** Consumers of each node not computed yet. */
   private readonly pending: Int32Array;
+  /** The nodes of call statements, whose values are dropped (a function without results may be called there). */
+  private readonly discarded: Set<number>;
   /** Nodes whose values are kept to the end (the block's outputs and sinks, which callers read after the run). */
   private readonly kept: Set<number>;
   /** What the block's variables and live nodes hold. */
@@ -96,6 +98,7 @@ export class DagEvaluator {
     }
     for (const op of operators) for (const root of op.roots) this.inner.delete(root);
     this.kept = new Set([...dag.outputs.values(), ...dag.sinks.map((s) => s.node)]);
+    this.discarded = new Set(dag.sinks.filter((s) => s.discarded).map((s) => s.node));
     this.computeNeededInnerNodes();
     for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id)) for (const i of n.inputs) this.pending[i]!++;
     for (const value of ctx.env.values()) this.held.hold(value);
@@ -367,7 +370,7 @@ export class DagEvaluator {
    */
   private call(n: DagNode, name: string, user: boolean, output: number): Value {
     const results = user || !isNativeBuiltin(name) ? this.functionResults(n, name, user) : undefined;
-    if (results) return results[output] ?? fail(`function ${name} has no result ${output + 1}`);
+    if (results) return results[output] ?? (output === 0 && this.discarded.has(n.id) ? bool(true) : fail(`function ${name} has no result ${output + 1}`));
     const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
     const multi = Object.hasOwn(MULTI_RESULT_BUILTINS, name) ? MULTI_RESULT_BUILTINS[name] : undefined;
     if (!builtin && !multi && !lookupBuiltin(name)) throw new DmlRuntimeError(unknownFunctionMessage(name, [...(this.ctx.functionNames?.() ?? []), ...builtinNames()]), n.range);

@@ -169,9 +169,8 @@ export class Interpreter {
     const from = num(values[0], "for bound");
     const to = num(values[1], "for bound");
     const by = values[2] ? num(values[2], "for increment") : from <= to ? 1 : -1;
-    if (by === 0 || (by > 0 && from > to) || (by < 0 && from < to)) {
-      if (values[2]) throw new DmlRuntimeError(`for: seq(${from}, ${to}, ${by}) has an increment of the wrong sign`, it.range);
-    }
+    // As SystemDS's ForProgramBlock: an increment of the wrong sign runs no iteration (`for (i in seq(1, d, 1))` with d = 0).
+    if (by === 0) throw new DmlRuntimeError(`for: seq(${from}, ${to}, 0) has an increment of 0`, it.range);
     // The loop variable is an int when the start and the increment are (the end only bounds the count).
     const intLike = (v: Value) => v.kind === "scalar" && (v.type === "int" || Number.isInteger(num(v)));
     const integral = intLike(values[0]) && (values[2] === undefined || intLike(values[2]));

@@ -14,6 +14,8 @@ import { matrixFill } from "../kernels/reshape";
 import { scalarUnary } from "../kernels/unary-ops";
 import type { Matrix } from "../matrix/matrix";
 import { listAsMatrix, listSlice } from "./builtins-lists";
+import { frameFromValue, matrixFromFrame } from "./frame-casts";
+import { parseNumber } from "../io/text-values";
 import { fail } from "./errors";
 import { asScalarMessage } from "./messages";
 import { bool, double, int, matrixCell, scalarText, str, type ScalarValue, type Value, describeValue } from "./values";
@@ -26,9 +28,8 @@ export function num(v: Value, what = "operand"): number {
   if (v.kind === "scalar") {
     if (v.type === "boolean") return v.value ? 1 : 0;
     if (v.type === "string") {
-      const n = Number(v.value);
-      if (v.value.trim() === "" || Number.isNaN(n)) fail(`${what}: expected a number, found the string "${v.value}"`);
-      return n;
+      // As Java's Double.parseDouble: "NaN", "Infinity", "1.5d", ...
+      return parseNumber(v.value) ?? fail(`${what}: expected a number, found the string "${v.value}"`);
     }
     return v.value;
   }
@@ -134,6 +135,7 @@ export function castValue(to: string, a: Value): Value {
     case "matrix":
       if (a.kind === "matrix") return a;
       if (a.kind === "list") return listAsMatrix(a);
+      if (a.kind === "frame") return { kind: "matrix", matrix: matrixFromFrame(a.frame) };
       return { kind: "matrix", matrix: matrixFill(num(a, "as.matrix"), 1, 1) };
     case "double":
       return double(num(a, "as.double"));
@@ -144,6 +146,8 @@ export function castValue(to: string, a: Value): Value {
       return bool(num(a, "as.logical") !== 0);
     case "list":
       return a.kind === "list" ? a : { kind: "list", items: [a] };
+    case "frame":
+      return frameFromValue(a);
     default:
       return fail(`as.${to} is not supported by the embedded runtime yet`);
   }

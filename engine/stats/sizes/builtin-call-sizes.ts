@@ -49,6 +49,11 @@ export function builtinCallStats(node: DagNode, inputs: readonly NodeStats[], re
     case "min":
     case "max":
       return naryStats(inputs);
+    case "aggregate":
+    case "groupedAggregate":
+      return groupedAggregateStats(node, inputs);
+    case "removeEmpty":
+      return removeEmptyStats(node, inputs);
     default:
       return reorganizingStats(node, inputs);
   }
@@ -179,4 +184,34 @@ function replaceStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | 
   // Replacing by 0 (or a non-zero pattern) keeps the target's non-zeros as the estimate.
   if (pattern !== undefined && replacement !== undefined) return matrixStats(target.rows, target.cols, target.nnz);
   return matrixStats(target.rows, target.cols, null);
+}
+
+/** `removeEmpty(target=X, margin="rows")` keeps X's columns (`"cols"`: its rows); the other dim depends on the values. */
+function removeEmptyStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
+  const names = node.argNames ?? [];
+  const at = (parameter: string, position: number) => {
+    const k = names.indexOf(parameter);
+    return k >= 0 ? inputs[k] : names[position] === undefined ? inputs[position] : undefined;
+  };
+  const target = at("target", 0);
+  const margin = at("margin", 1)?.value;
+  if (!target || !isMatrix(target) || (margin !== "rows" && margin !== "cols")) return undefined;
+  return margin === "rows" ? matrixStats(null, target.cols, null) : matrixStats(target.rows, null, null);
+}
+
+/**
+ * `aggregate(target=X, groups=g, ngroups=k, ...)` with a constant k: k rows,
+ * one column per column of X (one for a row vector X), as SystemDS's validator.
+ */
+function groupedAggregateStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | undefined {
+  const named = (parameter: string) => {
+    const k = (node.argNames ?? []).indexOf(parameter);
+    return k >= 0 ? inputs[k] : undefined;
+  };
+  const target = named("target");
+  const ngroups = named("ngroups");
+  const groups = ngroups ? constant(ngroups) : undefined;
+  const rows = groups !== undefined && Number.isInteger(groups) && groups >= 0 ? groups : null;
+  const cols = target && isMatrix(target) && target.rows !== 1 ? target.cols : target && isMatrix(target) ? 1 : null;
+  return matrixStats(rows, cols, null);
 }
