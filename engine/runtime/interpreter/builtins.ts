@@ -32,6 +32,7 @@ import { groupedAggregate } from "./builtins-grouped-aggregate";
 import { MORE_CUMULATIVE_BUILTINS } from "./builtins-more-cumulative";
 import { unique } from "./builtins-unique";
 import { evalBuiltin } from "./eval-builtin";
+import { namedArg } from "./named-args";
 import { aggregateValue, binary, mat, num, text, truthy } from "./operations";
 import { bool, double, int, matrixText, str, valueText, type Value } from "./values";
 
@@ -41,15 +42,7 @@ export interface CallArgs {
 }
 
 function arg(a: CallArgs, position: number, name: string): Value | undefined {
-  const i = a.names.indexOf(name);
-  if (i >= 0) return a.values[i];
-  let p = 0;
-  for (let k = 0; k < a.values.length; k++) {
-    if (a.names[k] !== undefined) continue;
-    if (p === position) return a.values[k];
-    p++;
-  }
-  return undefined;
+  return namedArg(a, name, position);
 }
 
 function need(a: CallArgs, position: number, name: string, fn: string): Value {
