@@ -4,21 +4,8 @@
 // skipped ids above ngroups, empty groups; bad arguments are located errors.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createSession } from "../../engine/runtime/interpreter";
+import { printed, runError } from "./run-script";
 import { lazyReference, uniformStream } from "./python-reference";
-
-function printed(script: string): string {
-  const lines: string[] = [];
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: (line) => lines.push(line) }).runScript(script);
-  assert.deepEqual(result.errors, []);
-  return lines.join("\n");
-}
-
-function runError(script: string): string {
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: () => {} }).runScript(script);
-  assert.equal(result.ok, false, "expected an error");
-  return result.errors.join("\n");
-}
 
 /** The values of a matrix printed one per line (toString of a column). */
 function column(script: string, variable: string): number[] {

@@ -2,14 +2,7 @@
 // two strings join with a newline, a list gets the further arguments as items, a list alone binds its items.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createSession } from "../../engine/runtime/interpreter";
-
-function printed(script: string): string {
-  const lines: string[] = [];
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: (line) => lines.push(line) }).runScript(script);
-  assert.deepEqual(result.errors, []);
-  return lines.join("\n");
-}
+import { printed } from "./run-script";
 
 describe("interpreter: append of strings and lists", () => {
   it("two strings are joined with a newline", () => {

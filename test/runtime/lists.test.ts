@@ -3,22 +3,9 @@
 // and contains(), string append, Rand and the builtin aliases.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createSession } from "../../engine/runtime/interpreter";
+import { printed, runError } from "./run-script";
 import { LIST_MULTI_BUILTINS } from "../../engine/runtime/interpreter/builtins-lists";
 import type { Value } from "../../engine/runtime/interpreter/values";
-
-function printed(script: string): string {
-  const lines: string[] = [];
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: (line) => lines.push(line) }).runScript(script);
-  assert.deepEqual(result.errors, []);
-  return lines.join("\n");
-}
-
-function runError(script: string): string {
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: () => {} }).runScript(script);
-  assert.equal(result.ok, false, "expected an error");
-  return result.errors.join("\n");
-}
 
 describe("lists", () => {
   it("a list literal [a, b, c] is a list of its values", () => {

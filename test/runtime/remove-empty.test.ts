@@ -4,20 +4,7 @@
 // empty.return=FALSE; bad arguments are located errors.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createSession } from "../../engine/runtime/interpreter";
-
-function printed(script: string): string {
-  const lines: string[] = [];
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: (line) => lines.push(line) }).runScript(script);
-  assert.deepEqual(result.errors, []);
-  return lines.join("\n");
-}
-
-function runError(script: string): string {
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: () => {} }).runScript(script);
-  assert.equal(result.ok, false, "expected an error");
-  return result.errors.join("\n");
-}
+import { printed, runError } from "./run-script";
 
 const shape = (v: string) => `print(nrow(${v}) + "x" + ncol(${v}) + " " + sum(${v}))`;
 const X = 'X = matrix("0 0 0 1 0 2 0 0 0 3 0 0", rows=4, cols=3)\n';

@@ -5,24 +5,11 @@
 // wrong sign (no iteration, as SystemDS's ForProgramBlock).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createSession } from "../../engine/runtime/interpreter";
+import { printed, runError } from "./run-script";
 import { frameFromMatrix, matrixFromFrame } from "../../engine/runtime/interpreter/frame-casts";
 import type { FrameData } from "../../engine/runtime/io/frame-data";
 import { toDense } from "../../engine/runtime/matrix/convert";
 import { DenseMatrix } from "../../engine/runtime/matrix/dense-matrix";
-
-function printed(script: string): string {
-  const lines: string[] = [];
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: (line) => lines.push(line) }).runScript(script);
-  assert.deepEqual(result.errors, []);
-  return lines.join("\n");
-}
-
-function runError(script: string): string {
-  const result = createSession({ scriptPath: "/tmp/t.dml", print: () => {} }).runScript(script);
-  assert.equal(result.ok, false, "expected an error");
-  return result.errors.join("\n");
-}
 
 describe("as.frame and as.matrix", () => {
   it("a matrix becomes a frame of FP64 columns C1..Cn and back, cell for cell", () => {
