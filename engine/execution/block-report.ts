@@ -10,27 +10,19 @@
 import type { BlockTiming } from "./block-timing";
 import type { BlockOperations } from "./operation-profiler";
 import { miss, operationLine, type OperationTiming } from "./operation-timing";
-import type { PlanMode } from "./plan-mode";
 
 /** Operations listed per block (the farthest from their estimates). */
 export const OPERATIONS_LISTED = 5;
 
-export interface BlockReport {
+/** A block's timing (its range as lines) with what profiling adds. */
+export interface BlockReport extends Omit<BlockTiming, "range"> {
   /** 0-based first and last line of the block. */
   startLine: number;
   endLine: number;
-  mode: PlanMode;
-  runs: number;
   /** The estimate shown: this machine's (profiled runs), else the plan's. */
   estimatedSeconds: number;
   /** The plan's own estimate (the planner's default constants: the same on every machine). */
   planSeconds: number;
-  measuredSeconds: number;
-  compilations: number;
-  compileMs: number;
-  fusedOperators: number;
-  rewrites: number;
-  unfused: string[];
   /** The operations farthest from their estimates, farthest first (profiled runs). */
   operations: OperationTiming[];
   /** How many operations were profiled. */
@@ -48,18 +40,13 @@ export function blockReports(timings: readonly BlockTiming[], profile: readonly 
   return timings.map((t) => {
     const operations = operationsAt.get(rangeKey(t.range)) ?? [];
     const ranked = [...operations].sort((a, b) => miss(b) - miss(a));
+    const { range, ...timing } = t;
     return {
-      startLine: t.range.start.line,
-      endLine: t.range.end.line,
-      mode: t.mode,
-      runs: t.runs,
+      startLine: range.start.line,
+      endLine: range.end.line,
+      ...timing,
       estimatedSeconds: operations.length > 0 ? operations.reduce((sum, op) => sum + op.estimatedSeconds, 0) : t.estimatedSeconds,
       planSeconds: t.estimatedSeconds,
-      measuredSeconds: t.measuredSeconds,
-      compilations: t.compilations,
-      compileMs: t.compileMs,
-      fusedOperators: t.fusedOperators,
-      rewrites: t.rewrites,
       unfused: [...t.unfused],
       operations: ranked.slice(0, OPERATIONS_LISTED),
       operationCount: operations.length,
