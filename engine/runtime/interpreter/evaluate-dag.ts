@@ -64,9 +64,8 @@ export interface OperationTimer {
 
 export class DagEvaluator {
   private readonly values: (Value | typeof DROPPED | undefined)[];
-  private readonly userResults = new Map<string, Value[]>();
-  /** The results of each multi-result builtin call (`[U, S, V] = svd(A)`: three nodes, one computation). */
-  private readonly builtinResults = new Map<string, Value[]>();
+  /** The results of each call, computed once however many of its outputs are used (`[U, S, V] = svd(A)`: three nodes). */
+  private readonly callResults = new Map<string, Value[]>();
   /** Consumers of each node not computed yet. */
   private readonly pending: Int32Array;
   /** The nodes of call statements, whose values are dropped (a function without results may be called there). */
@@ -222,8 +221,8 @@ export class DagEvaluator {
    * kmeans(...)` has two nodes); undefined when nothing resolves `name`.
    */
   private functionResults(n: DagNode, name: string, user: boolean): Value[] | undefined {
-    const key = `${name}@${n.range.start.line}:${n.range.start.character}(${n.inputs.join(",")})`;
-    const cached = this.userResults.get(key);
+    const key = callKey(n, name);
+    const cached = this.callResults.get(key);
     if (cached) return cached;
     if (!user && !this.ctx.callBuiltin) return undefined;
     const a = this.named(n);
@@ -235,7 +234,7 @@ export class DagEvaluator {
     } finally {
       this.ctx.memory.resume(held);
     }
-    if (results) this.userResults.set(key, results);
+    if (results) this.callResults.set(key, results);
     return results;
   }
 
@@ -383,17 +382,17 @@ export class DagEvaluator {
     return builtin(args, this.ctx);
   }
 
-  /** Result `output` of a multi-result builtin; the nodes of one call (same arguments) share one computation. */
+  /** Result `output` of a multi-result builtin; the nodes of one call share one computation. */
   private multiResultCall(n: DagNode, name: string, builtin: (a: CallArgs, ctx: EvalContext) => Value[], output: number): Value {
-    const key = `${name}(${n.inputs.join(",")})`;
-    let results = this.builtinResults.get(key);
+    const key = callKey(n, name);
+    let results = this.callResults.get(key);
     if (!results) {
       const args = this.named(n);
       const input = args.values[0];
       // The results, and the decomposition's working copies of the input, as dense matrices.
       if (input?.kind === "matrix") this.reserve(n, 8 * decompositionCells(name, input.matrix.rows, input.matrix.cols), `the results of ${name} of a ${input.matrix.rows} x ${input.matrix.cols} matrix`);
       results = builtin(args, this.ctx);
-      this.builtinResults.set(key, results);
+      this.callResults.set(key, results);
     }
     return results[output] ?? fail(`builtin ${name} has ${results.length} results, not ${output + 1}`);
   }
@@ -561,4 +560,9 @@ function fastMatmul(a: Matrix, b: Matrix): Matrix {
     return c;
   }
   return matmul(a, b);
+}
+
+/** One call in the source (its place, its arguments): the nodes of its several results share the key. */
+function callKey(n: DagNode, name: string): string {
+  return `${name}@${n.range.start.line}:${n.range.start.character}(${n.inputs.join(",")})`;
 }
