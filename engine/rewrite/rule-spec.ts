@@ -32,10 +32,19 @@ export interface RuleSpec {
   lhs: string;
   rhs: string | Build;
   when?: (m: Match) => boolean;
+  /**
+   * The fact a conditional rule relies on, for explanations, as DML over the
+   * pattern's variables: "ncol(?v) = 1" reads "because ncol(v) = 1" once
+   * `?v` is replaced by the DML text of the sub-term it matched.
+   */
+  because?: string;
 }
 
-export function rule(name: string, lhs: string, rhs: string | Build, when?: (m: Match) => boolean): RuleSpec {
-  return when ? { name, lhs, rhs, when } : { name, lhs, rhs };
+export function rule(name: string, lhs: string, rhs: string | Build, when?: (m: Match) => boolean, because?: string): RuleSpec {
+  const spec: RuleSpec = { name, lhs, rhs };
+  if (when) spec.when = when;
+  if (because !== undefined) spec.because = because;
+  return spec;
 }
 
 export function attributeOf(data: OptimizerData): number {

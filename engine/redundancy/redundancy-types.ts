@@ -1,0 +1,73 @@
+/**
+ * What ReMac's redundancy elimination (engine/redundancy) reports for a
+ * script: the common subexpressions across statements (CSE) and the
+ * loop-constant subexpressions (LSE) its block-wise search finds, each as
+ * an option that can be applied to the script's text, and the combinations
+ * its cost-based choice and the two fixed strategies pick.
+ *
+ * Options are source-level: applying one inserts `NAME = expression` at
+ * `insertBefore` (the start of a statement line, indented like it) and
+ * replaces each occurrence's range by its replacement with `{name}` filled
+ * in. The runtime executes the chosen options (a rewritten copy of the
+ * program; the user's text is only changed by a code action they pick).
+ */
+import type { Range } from "../syntax/ast";
+
+export type RedundancyKind = "cse" | "lse";
+
+export interface RedundancyOccurrence {
+  /** The source text to replace (for an implicit option, the whole chain that hides the window). */
+  range: Range;
+  /** The DML that replaces it, with `{name}` where the shared temporary goes (e.g. "t({name}) %*% {name}"). */
+  replacement: string;
+  /** The window appears transposed here (`t(d) %*% t(A)` for `A %*% d`). */
+  transposed: boolean;
+}
+
+export interface RedundancyOption {
+  /** Stable within one analysis: kind, canonical key and first occurrence ("lse:t(A)%*%A@12:8"). */
+  id: string;
+  kind: RedundancyKind;
+  /** The canonical key of the window: a chain and its transpose share it. */
+  key: string;
+  /** The DML the shared temporary is assigned (e.g. "t(A) %*% A"). */
+  expression: string;
+  /** A fresh, readable name not used in the script (e.g. "AtA", "Ad"). */
+  name: string;
+  /** Where `name = expression` goes: the statement (CSE) or loop (LSE) it must precede. */
+  insertBefore: Range;
+  occurrences: RedundancyOccurrence[];
+  /** Every occurrence is written as-is (explicit); false when found only after re-association or expansion (implicit). */
+  explicit: boolean;
+  /** LSE: the loop statement the expression is hoisted out of. */
+  loop?: Range;
+  /** Expected iterations of that loop and where the number comes from. */
+  iterations?: { count: number; source: "bounds" | "setting" };
+  /** Cost-model seconds of one evaluation of the expression. */
+  evaluationCost: number;
+  /** Cost-model seconds the option saves per run of the script (negative when it costs more, e.g. a worse multiplication order). */
+  saving: number;
+}
+
+export type RedundancyStrategy = "chosen" | "conservative" | "aggressive";
+
+/** A combination of options and the script's estimated cost with them applied. */
+export interface RedundancyPlan {
+  strategy: RedundancyStrategy;
+  /** Ids of the options applied. */
+  options: string[];
+  /** Cost-model seconds of the script with them (the same unit as `originalCost`). */
+  cost: number;
+}
+
+export interface RedundancyReport {
+  options: RedundancyOption[];
+  /** Estimated cost of the script as written. */
+  originalCost: number;
+  /** The dynamic program's choice, ReMac's conservative strategy (explicit CSE and LSE only where they cannot lose) and the aggressive one (every option). */
+  plans: Record<RedundancyStrategy, RedundancyPlan>;
+  /** Work the search did (windows keyed), and whether its count bound stopped it. */
+  windows: number;
+  truncated: boolean;
+  ms: number;
+}
