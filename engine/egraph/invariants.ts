@@ -10,7 +10,8 @@
  * - "hash-cons": every node maps to its class, and every hash-cons entry with canonical children is a node of the class it maps to;
  * - "parents": a class's parent list holds (canonically) every node that has it as a child, and only such nodes;
  * - "packed nodes": the matcher's packed copy of a class's nodes equals them;
- * - "analysis": merging the `make` of any node of a class into the class's data changes nothing (skipped after a rebuild whose analysis repairs were cut off);
+ * - "analysis": merging the `make` of any node of a class into the class's data changes nothing (neither by the merge's word nor
+ *   by value, see sameValue; skipped after a rebuild whose analysis repairs were cut off);
  * - "explanations": every node ever added is (canonically) a node of its id's class, and every union edge joins two ids of one class.
  * The check costs time linear in the graph (plus a `make` per node): tests
  * turn it on (EGraphOptions.checkInvariants), the optimizer does not.
@@ -19,6 +20,7 @@ import { opNumber, PACKED_WIDTH } from "./intern";
 import type { NodeTable } from "./node-table";
 import type { Analysis, ClassId, ENode } from "./types";
 import type { ProofForest } from "./explain";
+import { sameValue } from "./same-value";
 
 /** A broken invariant: its name (see the list above), the class it was found at, and what was wrong. */
 export class InvariantError extends Error {
@@ -135,8 +137,9 @@ function checkParents<D>(g: EGraphInsides<D>): void {
     const keys = new Set<string>();
     for (const parent of eclass.parents) {
       const canonical = g.canonicalize(parent);
-      const owner = g.find(parent.owner);
-      const ownerClass = g.classById[owner]!;
+      const ownerClass = parent.owner === undefined || parent.owner >= g.parent.length ? undefined : g.classById[g.find(parent.owner)];
+      if (ownerClass === undefined) throw new InvariantError("parents", eclass.id, `the parent ${print(canonical)} belongs to no class (c${parent.owner})`);
+      const owner = ownerClass.id;
       if (!canonical.children.includes(eclass.id)) throw new InvariantError("parents", eclass.id, `the parent ${print(canonical)} (of c${owner}) does not have this class as a child`);
       if (!ownerClass.nodes.some((n) => keyOf(n) === keyOf(canonical))) throw new InvariantError("parents", eclass.id, `the parent ${print(canonical)} is not a node of its class c${owner}`);
       keys.add(`${keyOf(canonical)}\u0000${owner}`);
@@ -171,7 +174,8 @@ function checkAnalysis<D>(g: EGraphInsides<D>): void {
     if (eclass === undefined) continue;
     for (const node of eclass.nodes) {
       const made = g.analysis.make(g.view, node);
-      if (g.analysis.merge(eclass.data, made).changedA) {
+      const merged = g.analysis.merge(eclass.data, made);
+      if (merged.changedA || !sameValue(merged.data, eclass.data)) {
         throw new InvariantError("analysis", eclass.id, `merging the data of its node ${print(node)} (${describe(made)}) changes the class's data (${describe(eclass.data)})`);
       }
     }
