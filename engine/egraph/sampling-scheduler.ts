@@ -6,10 +6,12 @@
  * matches costs a sample's worth of search. An inner scheduler (simple or
  * backoff) decides which rules run: in sampled iterations it sees the
  * sampled search, stopped at the smaller of its limit and the sample's (so
- * backoff still bans a rule whose matches pass its match limit). When an iteration changes nothing after a sample left
- * matches out, the next iteration searches every candidate (through the
- * inner scheduler, still applying at most a sample) to tell saturation from
- * bad luck.
+ * backoff still bans a rule whose matches pass its match limit). When an
+ * iteration changes nothing after a sample left matches out, the next
+ * iteration searches every candidate and applies every match the inner
+ * scheduler lets through, to tell saturation from bad luck (a sample there
+ * could again pick only matches that add nothing, and the run would say
+ * "saturated" with matches never applied).
  */
 import { MatchList } from "./pattern";
 import { simpleScheduler, type RuleSearch, type Scheduler } from "./scheduler";
@@ -41,10 +43,7 @@ export class SamplingScheduler implements Scheduler {
 
   search(iteration: number, rule: RuleSearch): MatchList | undefined {
     const limit = this.sampleLimit;
-    if (iteration === this.exhaustiveIn) {
-      const matches = this.inner.search(iteration, rule);
-      return matches !== undefined && matches.size > limit ? sample(matches, limit, this.next) : matches;
-    }
+    if (iteration === this.exhaustiveIn) return this.inner.search(iteration, rule);
     const sampled: RuleSearch = {
       index: rule.index,
       name: rule.name,
@@ -101,7 +100,7 @@ function gcd(a: number, b: number): number {
 }
 
 /** A uniform sample of `limit` matches (deterministic for the generator's state), in their original order. */
-export function sample(matches: MatchList, limit: number, next: () => number): MatchList {
+function sample(matches: MatchList, limit: number, next: () => number): MatchList {
   const order = Array.from({ length: matches.size }, (_, m) => m);
   for (let i = 0; i < limit; i++) {
     const j = i + Math.floor(next() * (order.length - i));
