@@ -1,6 +1,7 @@
 /** Public surface of the generic e-graph (it knows nothing of matrices). */
 export type { Analysis, ClassId, EClassView, EGraphApi, EGraphView, ENode, ExplanationStep, FlatExplanationStep, Justification, MergeResult, Term } from "./types";
 export { ANALYSIS_REPAIR_BASE, ANALYSIS_REPAIRS_PER_NODE, EGraph, type EGraphOptions } from "./egraph";
+export { InvariantError } from "./invariants";
 export { sameValue } from "./same-value";
 export { matchClass, parsePattern, parseTerm, printTerm, searchPattern, MatchList, Subst, type Pattern, type PatternNode } from "./pattern";
 export { applierVariableIndex, birewrite, compileInstantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";

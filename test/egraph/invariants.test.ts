@@ -6,17 +6,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EGraph, parseTerm, type Analysis, type ClassId, type ENode } from "../../engine/egraph";
-import { InvariantError } from "../../engine/egraph/invariants";
-import type { NodeTable } from "../../engine/egraph/node-table";
-import type { ProofForest } from "../../engine/egraph/explain";
+import { EGraph, InvariantError, parseTerm, type Analysis, type ClassId, type ENode, type Justification } from "../../engine/egraph";
 import { foldingGraph, plainGraph, type Constant } from "./constant-folding";
 
 /** The private fields these tests corrupt. */
 interface Insides {
   classById: ({ id: ClassId; nodes: ENode[]; parents: ENode[]; data: unknown; packed: Int32Array | undefined } | undefined)[];
-  memo: NodeTable;
-  proofs: ProofForest;
+  memo: { set(node: ENode, id: ClassId): void };
+  proofs: { addEdge(a: ClassId, b: ClassId, why: Justification): void };
 }
 const insides = (g: EGraph<unknown>) => g as unknown as Insides;
 

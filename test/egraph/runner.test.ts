@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseTerm, rewrite, runRewrites, type RunOptions } from "../../engine/egraph";
+import { DEFAULT_TIME_SAFETY_NET_MS, parseTerm, processCpuMs, rewrite, runRewrites, type RunOptions } from "../../engine/egraph";
 import { plainGraph } from "./constant-folding";
 
 /** A rule that never saturates: every (f a) gets a new (f (g a)) class. */
@@ -116,4 +116,18 @@ test("iterationLimit 0 searches nothing", () => {
   assert.equal(report.stopReason, "iterationLimit");
   assert.equal(report.iterations.length, 0);
   assert.equal(report.applied, 0);
+});
+
+test("the safety net's default: DEFAULT_TIME_SAFETY_NET_MS on this process's CPU time (processCpuMs grows with work)", () => {
+  let now = 0;
+  const g = plainGraph();
+  g.addTerm(parseTerm("(f a)"));
+  const report = runRewrites(g, [grow], { clock: () => (now += DEFAULT_TIME_SAFETY_NET_MS / 2) });
+  assert.equal(report.stopReason, "timeLimit");
+  assert.equal(report.safetyNet!.limitMs, DEFAULT_TIME_SAFETY_NET_MS);
+  const before = processCpuMs();
+  let spin = 0;
+  for (let k = 0; k < 2_000_000; k++) spin += Math.sqrt(k);
+  assert.ok(spin > 0);
+  assert.ok(processCpuMs() > before);
 });
