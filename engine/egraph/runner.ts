@@ -201,10 +201,10 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
       break;
     }
     const t1 = performance.now();
-    const applied: Record<string, number> = {};
-    const applying = { total: appliedTotal };
-    stopReason = applyMatches(egraph, compiled, found, limits, applying, applied);
-    appliedTotal = applying.total;
+    const applying = applyMatches(egraph, compiled, found, limits, appliedTotal);
+    stopReason = applying.stop;
+    appliedTotal += applying.matches;
+    const applied = applying.unions;
     const t2 = performance.now();
     egraph.rebuild();
     const t3 = performance.now();
@@ -230,15 +230,15 @@ function searchRules<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], schedul
   const found: (MatchList | undefined)[] = [];
   for (const [k, rule] of rules.entries()) {
     const root = rule.searcher.root;
+    // Built on demand: a rule that sits out never lists them.
+    const candidates = () => (root.kind === "var" ? (allClasses ??= [...egraph.classes()].map((c) => c.id)) : (index.get(root.op) ?? []));
     const search: RuleSearch = {
       index: k,
       name: rule.name,
       get candidates() {
-        return root.kind === "var" ? (allClasses ??= [...egraph.classes()].map((c) => c.id)) : (index.get(root.op) ?? []);
+        return candidates();
       },
-      matches(limit = Infinity, order?: Iterable<ClassId>) {
-        return searchPattern(egraph, rule.searcher, order ?? this.candidates, limit);
-      },
+      matches: (limit = Infinity, order?: Iterable<ClassId>) => searchPattern(egraph, rule.searcher, order ?? candidates(), limit),
     };
     const matches = scheduler.search(iteration, search);
     if (matches === undefined) continue;
@@ -248,20 +248,20 @@ function searchRules<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], schedul
   return found;
 }
 
+/** What one apply phase did: matches applied, effective unions per rule, and the limit that stopped it, if any. */
+interface ApplyResult {
+  matches: number;
+  unions: Record<string, number>;
+  stop: StopReason | undefined;
+}
+
 /**
- * The apply phase: unions each match's class with its right-hand side,
- * counting matches applied (in `applying.total`, over the run) and effective
- * unions per rule (in `applied`); the stop reason when a limit is hit between
- * two applications (the graph stays valid).
+ * The apply phase: unions each match's class with its right-hand side
+ * (`appliedBefore` matches were applied earlier in the run); stops when a
+ * limit is hit between two applications (the graph stays valid).
  */
-function applyMatches<D>(
-  egraph: EGraph<D>,
-  rules: readonly CompiledRule<D>[],
-  found: readonly (MatchList | undefined)[],
-  limits: RunLimits,
-  applying: { total: number },
-  applied: Record<string, number>,
-): StopReason | undefined {
+function applyMatches<D>(egraph: EGraph<D>, rules: readonly CompiledRule<D>[], found: readonly (MatchList | undefined)[], limits: RunLimits, appliedBefore: number): ApplyResult {
+  const result: ApplyResult = { matches: 0, unions: {}, stop: undefined };
   for (const [k, { rule, variableIndex, build }] of rules.entries()) {
     const matches = found[k];
     if (!matches) continue;
@@ -269,13 +269,12 @@ function applyMatches<D>(
     const scratch: ClassId[] = new Array<ClassId>(variableIndex.length);
     const width = matches.width;
     let count = 0;
-    let stop: StopReason | undefined;
-    for (let m = 0; m < matches.size; m++) {
-      if (applying.total >= limits.applyLimit) {
-        stop = "applyLimit";
+    for (let m = 0; m < matches.size && result.stop === undefined; m++) {
+      if (appliedBefore + result.matches >= limits.applyLimit) {
+        result.stop = "applyLimit";
         break;
       }
-      applying.total++;
+      result.matches++;
       const root = matches.roots[m]!;
       const subst = rule.condition || typeof applier === "function" ? matches.subst(m) : undefined;
       if (rule.condition && !rule.condition(egraph, root, subst!)) continue;
@@ -286,17 +285,11 @@ function applyMatches<D>(
         // The proof edge joins the matched node itself and the built one (explanations follow it).
         if (egraph.union(matches.matchedNode(egraph, m), build!(egraph, scratch), rule.name)) count++;
       }
-      if (egraph.nodeCount > limits.nodeLimit) {
-        stop = "nodeLimit";
-        break;
-      }
-      if ((m & 63) === 63 && limits.outOfTime()) {
-        stop = limits.timedOut ? "timeLimit" : "cancelled";
-        break;
-      }
+      if (egraph.nodeCount > limits.nodeLimit) result.stop = "nodeLimit";
+      else if ((m & 63) === 63 && limits.outOfTime()) result.stop = limits.timedOut ? "timeLimit" : "cancelled";
     }
-    if (count > 0) applied[rule.name] = count;
-    if (stop !== undefined) return stop;
+    if (count > 0) result.unions[rule.name] = count;
+    if (result.stop !== undefined) break;
   }
-  return undefined;
+  return result;
 }
