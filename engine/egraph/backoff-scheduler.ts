@@ -17,8 +17,8 @@ export interface BackoffOptions {
   banLength?: number;
 }
 
-export const DEFAULT_BACKOFF_MATCH_LIMIT = 1000;
-export const DEFAULT_BACKOFF_BAN_LENGTH = 5;
+const DEFAULT_BACKOFF_MATCH_LIMIT = 1000;
+const DEFAULT_BACKOFF_BAN_LENGTH = 5;
 
 interface RuleState {
   timesBanned: number;

@@ -7,7 +7,7 @@ export { matchClass, parsePattern, parseTerm, printTerm, searchPattern, MatchLis
 export { applierVariableIndex, birewrite, compileInstantiate, rewrite, type Condition, type CustomApplier, type Rewrite } from "./rewrite";
 export { DEFAULT_TIME_SAFETY_NET_MS, processCpuMs, runRewrites, schedulerOf, type IterationReport, type RunOptions, type RunReport, type StopReason } from "./runner";
 export { simpleScheduler, type RuleSearch, type Scheduler } from "./scheduler";
-export { BackoffScheduler, backoffScheduler, DEFAULT_BACKOFF_BAN_LENGTH, DEFAULT_BACKOFF_MATCH_LIMIT, type BackoffOptions } from "./backoff-scheduler";
+export { BackoffScheduler, backoffScheduler, type BackoffOptions } from "./backoff-scheduler";
 export { SamplingScheduler, samplingScheduler, seededRandom, type SamplingOptions } from "./sampling-scheduler";
 export { printEGraph } from "./print";
 export type { FlatExplainOptions, Projection } from "./explain";
