@@ -20,6 +20,11 @@ const UNARY_CALLS = new Set([
   "rev", "diag", "trace",
 ]);
 
+/** Full aggregates other than sum, by their one-argument builtin. */
+const FULL_AGGREGATE_CALLS: Readonly<Record<string, string>> = {
+  min: "agg:min:full", max: "agg:max:full", mean: "agg:mean:full", prod: "agg:prod:full", var: "agg:var:full", sd: "agg:sd:full",
+};
+
 export class UnsupportedExpressionError extends Error {}
 
 export function expressionToTerm(e: Expression): Term {
@@ -43,6 +48,9 @@ export function expressionToTerm(e: Expression): Term {
       const positional = e.args.filter((a) => a.name === undefined);
       if ((name === "min" || name === "max") && positional.length === 2 && e.args.length === 2) {
         return { op: name, children: positional.map((a) => expressionToTerm(a.value)) };
+      }
+      if (Object.hasOwn(FULL_AGGREGATE_CALLS, name) && e.args.length === 1 && positional.length === 1) {
+        return { op: FULL_AGGREGATE_CALLS[name]!, children: [expressionToTerm(positional[0]!.value)] };
       }
       if (name === "matrix") return matrixTerm(e.args);
       if (name === "tr" && e.args.length === 1 && positional.length === 1) return { op: "trace", children: [expressionToTerm(positional[0]!.value)] };
