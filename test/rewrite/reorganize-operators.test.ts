@@ -10,6 +10,7 @@ import { enodeCost, expressionEGraph, termToDml, type TermShapes } from "../../e
 import type { LaData } from "../../engine/rewrite/analysis";
 import { expressionToTerm } from "../../engine/rewrite/expression-term";
 import { parseExpression } from "../../engine/rewrite/term-to-dml";
+import { REORGANIZE_RULES } from "../../engine/rewrite/rules-reorganize";
 import { printed } from "../runtime/run-script";
 
 const SHAPES: TermShapes = {
@@ -133,4 +134,13 @@ test("a rewritten plan with the new operators runs and gives the value as writte
   assert.ok(rewrites >= 1, `${rewrites} rewrites`);
   assert.equal(outputs[0]!.length, 1);
   assert.ok(Math.abs(Number(outputs[0]![0]) - Number(outputs[1]![0])) <= 1e-9 * Math.abs(Number(outputs[0]![0])), `${outputs[0]} vs ${outputs[1]}`);
+});
+
+test("every conditional reorganization rule names the fact it relies on, over its own pattern variables", () => {
+  const conditional = REORGANIZE_RULES.filter((r) => r.when !== undefined);
+  assert.ok(conditional.length >= 8);
+  for (const r of conditional) {
+    assert.ok(r.because, `${r.name} has a because`);
+    for (const variable of r.because.match(/\?\w+/g) ?? []) assert.ok(r.lhs.includes(variable), `${r.name}: ${variable} is in ${r.lhs}`);
+  }
 });
