@@ -7,6 +7,7 @@
 import { RELATIONAL_RULES } from "./rules-relational";
 import { RELATIONAL_TO_LA_RULES } from "./rules-relational-to-la";
 import { FUNCTION_RULES } from "./rules-functions";
+import { REORGANIZE_RULES } from "./rules-reorganize";
 import { BIND_NORMAL_FORM_RULES, LA_TO_RA_RULES, UNBIND_RULES } from "./rules-la-to-ra";
 import type { RuleSpec } from "./rule-spec";
 
@@ -18,6 +19,7 @@ export function optimizerRuleSpecs(): RuleSpec[] {
     ...RELATIONAL_RULES,
     ...RELATIONAL_TO_LA_RULES,
     ...FUNCTION_RULES,
+    ...REORGANIZE_RULES,
   ];
 }
 
