@@ -128,8 +128,8 @@ interface DocumentState {
 
 /** What the server keeps for each open document. */
 interface OpenDocument {
-  /** The latest full analysis. */
-  state?: DocumentState;
+  /** The latest full analysis (undefined: none, or dropped to be redone). */
+  state?: DocumentState | undefined;
   /** When its analysis, syntax check and optimization run. */
   schedule: DocumentSchedule;
   /** The newest version's parse (reused by that version's analysis). */
@@ -471,7 +471,7 @@ export class DmlLanguageServer {
     entry.schedule.optimizeAfter(this.settings.debounceMs, () => {
       const isCurrent = () => this.documents.get(uri)?.version === state.version && this.open.get(uri)?.state === state;
       void this.connection.sendNotification(OptimizerStateNotification, { uri, state: "optimizing" });
-      this.optimizer
+      void this.optimizer
         .optimize(uri, document.getText(), analysis, isCurrent)
         .then((results) => {
           if (!results || !isCurrent()) return;

