@@ -35,6 +35,12 @@
  * The server receives its connection, its clock and timers (clock.ts) and
  * the optimizer's runner, so tests run it in-process with a fake clock and
  * a controlled optimizer (test/server/scheduling.test.ts).
+ *
+ * Where to add a feature: a custom request or notification is declared in
+ * protocol/custom-methods.ts and answered in registerCustomMethods (one
+ * `onDocumentRequest` line); a code action is a provider in
+ * code-actions.ts's CODE_ACTION_PROVIDERS; a standard LSP feature is one
+ * line in registerLanguageFeatures and a method below it.
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
