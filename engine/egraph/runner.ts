@@ -243,8 +243,9 @@ function searchRules<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], schedul
     const matches = scheduler.search(iteration, search);
     if (matches === undefined) continue;
     found[k] = matches;
-    // Every 8 rules: reading the clock (a process CPU-time system call) after each of a hundred rules costs more than most searches.
-    if ((k & 7) === 7 && limits.outOfTime()) break;
+    if (limits.cancelled()) break;
+    // The clock every 8 rules and after the last: reading it (a process CPU-time system call) after each of a hundred rules costs more than most searches.
+    if (((k & 7) === 7 || k === rules.length - 1) && limits.pastDeadline()) break;
   }
   return found;
 }
