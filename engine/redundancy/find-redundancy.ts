@@ -38,7 +38,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
   const names = new FreshNames(program.names);
   const ids = new Set<string>();
 
-  const found = [...search.options].sort((a, b) => firstPosition(a) - firstPosition(b) || (a.kind === b.kind ? 0 : a.kind === "cse" ? -1 : 1) || a.key.localeCompare(b.key));
+  const found = [...search.options].sort((a, b) => firstPosition(a) - firstPosition(b) || (a.kind === b.kind ? 0 : a.kind === "lse" ? -1 : 1) || a.key.localeCompare(b.key));
   const built: { option: RedundancyOption; costed: CostedOption }[] = [];
   for (const f of found) {
     const edits = optionEdits(f, text);

@@ -6,7 +6,9 @@
  * common subexpressions (CSE options); windows whose matrices are all
  * loop-constant are loop-constant subexpressions (LSE options), hoisted
  * out of the outermost loop that leaves all of them unchanged. Windows of
- * one option never overlap (left to right, the first wins). Bounded by a
+ * one option never overlap (left to right, the first wins). A CSE that an
+ * LSE of the same windows covers is left out (the LSE is the same reuse,
+ * computed once instead of once per iteration). Bounded by a
  * count of windows and of options; the result says when a bound stopped it.
  */
 import { transposeFactor, type Factor } from "./chain-terms";
@@ -103,8 +105,13 @@ export function searchWindows(program: ProgramChains): WindowSearch {
       merged.push(o);
     }
   }
-  if (merged.length > MAX_OPTIONS) truncated = true;
-  return { options: merged.slice(0, MAX_OPTIONS), windows, truncated };
+  // A CSE whose windows an LSE of the same expression covers is subsumed: the LSE computes it once, not once per iteration.
+  const covered = (o: FoundOption) =>
+    o.kind === "cse" &&
+    merged.some((l) => l.kind === "lse" && l.key === o.key && o.occurrences.every((w) => l.occurrences.some((v) => v.chain === w.chain && v.start === w.start && v.end === w.end)));
+  const kept = merged.filter((o) => !covered(o));
+  if (kept.length > MAX_OPTIONS) truncated = true;
+  return { options: kept.slice(0, MAX_OPTIONS), windows, truncated };
 }
 
 function leafSignature(o: WindowOccurrence): string {
