@@ -107,7 +107,8 @@ export function optionEdits(option: FoundOption, text: string): OptionEdits {
   const outer = done.filter((e) => !done.some((o) => o !== e && o.from <= e.from && o.to >= e.to && (o.from < e.from || o.to > e.to)));
   outer.sort((a, b) => a.from - b.from);
   return {
-    occurrences: outer.map((e) => ({ range: e.range, replacement: e.replacement, transposed: e.transposed })),
+    // A folded occurrence's window counts as the outer one's: transposed when any window inside is.
+    occurrences: outer.map((e) => ({ range: e.range, replacement: e.replacement, transposed: done.some((i) => i.from >= e.from && i.to <= e.to && i.transposed) })),
     explicit: done.every((e) => e.explicit),
   };
 }
