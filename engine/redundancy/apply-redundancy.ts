@@ -6,11 +6,17 @@
  * name filled in. Everything else stays byte-identical.
  *
  * Several options apply in the order given. The rule for options that touch
- * the same text: an option is refused (with the reason) when one of its
- * occurrences intersects or nests in an occurrence of an option already
- * applied, or when its insertion point lies inside one; ReMac's choice never
- * picks two such options together (they are alternatives, e.g. hoisting
- * `t(A) %*% A` out of `t(d) %*% t(A) %*% A %*% d` vs reusing `A %*% d` in it).
+ * the same text: an occurrence that lies within (or is) an occurrence of an
+ * option applied before is composed with it: in that occurrence's
+ * replacement, each sub-expression spelled exactly as the later option's
+ * expression becomes the later name (DFP's `g = t(A) %*% (A %*% x - b)`
+ * becomes `(AtA %*% x - t(A) %*% b)` by the first option, then
+ * `(AtA %*% x - Atb)` by the second); the option is refused (with the
+ * reason) when the replacement has no such sub-expression, when an
+ * occurrence partly overlaps or holds an applied one, or when the insertion
+ * point of one lies inside an occurrence of the other (alternatives such as
+ * hoisting `t(A) %*% A` out of `t(d) %*% t(A) %*% A %*% d` vs reusing
+ * `A %*% d` in it, which ReMac's choice never picks together).
  *
  * Each option is also checked on its own before it is applied:
  * - its name becomes a fresh one (`AtA_2`, ...) when it is any word of the
@@ -26,8 +32,9 @@
  */
 import { keywordNames } from "../syntax/tokens";
 import { parse } from "../syntax/parse";
-import type { Position, Program, Range, Statement } from "../syntax/ast";
-import { applyEdits, positionBefore, type TextEdit } from "../syntax/ranges";
+import type { Expression, Position, Program, Range, Statement } from "../syntax/ast";
+import { applyEdits, positionBefore, rangeTexts, type TextEdit } from "../syntax/ranges";
+import { childExpressions } from "../program/expression-walk";
 import { lookupBuiltin } from "../program/builtins";
 import { BUILTIN_CONSTANTS } from "../program/builtin-constants";
 import { expressionReadOccurrences, statementWriteOccurrences } from "../program/variable-occurrences";
@@ -64,14 +71,14 @@ export function applyRedundancy(text: string, options: readonly RedundancyOption
   }
   const lines = lineTable(text);
   const taken = takenNames(text);
-  const accepted: { option: RedundancyOption; insertion: TextEdit; replacements: TextEdit[] }[] = [];
+  const accepted: AcceptedOption[] = [];
   const applied: AppliedOption[] = [];
   const refused: RefusedOption[] = [];
   for (const option of options) {
     if (accepted.some((a) => a.option.id === option.id)) continue;
     const problem =
       placementProblem(text, lines, parsed.program, option) ??
-      conflictProblem(option, accepted.map((a) => a.option)) ??
+      insertionProblem(option, accepted.map((a) => a.option)) ??
       assignmentProblem(parsed.program, option);
     if (problem !== undefined) {
       refused.push({ id: option.id, reason: problem });
@@ -83,14 +90,18 @@ export function applyRedundancy(text: string, options: readonly RedundancyOption
     const indentation = lines.text(line).match(/^[ \t]*/)![0];
     const lineStart = { line, character: 0 };
     const insertion: TextEdit = { range: { start: lineStart, end: lineStart }, newText: `${indentation}${assignment}${lines.ending(line)}` };
-    const replacements = option.occurrences.map((o) => ({ range: o.range, newText: o.replacement.replaceAll("{name}", name) }));
-    const candidate = [...accepted, { option, insertion, replacements }];
-    const syntax = parse(applyEdits(text, mergedEdits(candidate))).diagnostics.find((d) => d.severity === "error");
-    if (syntax !== undefined) {
-      refused.push({ id: option.id, reason: `the edited script does not parse: line ${syntax.range.start.line + 1}: ${syntax.message}` });
+    const composed = composeOccurrences(option, name, accepted);
+    if (typeof composed === "string") {
+      refused.push({ id: option.id, reason: composed });
       continue;
     }
-    accepted.push({ option, insertion, replacements });
+    const candidate = [...composed.accepted, { option, insertion, replacements: composed.own }];
+    const syntax = parse(applyEdits(text, mergedEdits(candidate))).diagnostics.find((d) => d.severity === "error");
+    if (syntax !== undefined) {
+      refused.push({ id: option.id, reason: `the edited script does not parse: its line ${syntax.range.start.line + 1}: ${syntax.message}` });
+      continue;
+    }
+    accepted.splice(0, accepted.length, ...candidate);
     taken.add(name);
     applied.push({ id: option.id, name, assignment });
   }
@@ -155,14 +166,9 @@ function placementProblem(text: string, lines: LineTable, program: Program, opti
   return undefined;
 }
 
-/** An occurrence intersecting or nesting in an applied option's, or the insertion point inside one. */
-function conflictProblem(option: RedundancyOption, applied: readonly RedundancyOption[]): string | undefined {
+/** The insertion point of one option inside an occurrence of the other. */
+function insertionProblem(option: RedundancyOption, applied: readonly RedundancyOption[]): string | undefined {
   for (const other of applied) {
-    for (const mine of option.occurrences) {
-      for (const theirs of other.occurrences) {
-        if (intersects(mine.range, theirs.range)) return `its occurrence at ${where(mine.range.start)} overlaps the occurrence at ${where(theirs.range.start)} of ${other.id}, applied before it`;
-      }
-    }
     for (const theirs of other.occurrences) {
       if (strictlyInside(option.insertBefore.start, theirs.range)) return `its insertion point (${where(option.insertBefore.start)}) lies inside an occurrence of ${other.id}`;
     }
@@ -171,6 +177,57 @@ function conflictProblem(option: RedundancyOption, applied: readonly RedundancyO
     }
   }
   return undefined;
+}
+
+interface AcceptedOption {
+  option: RedundancyOption;
+  insertion: TextEdit;
+  replacements: TextEdit[];
+}
+
+/**
+ * The option's own replacements, and the applied options with the
+ * replacements that hold one of its occurrences rewritten to use `name`; or
+ * why the occurrences cannot be composed with them.
+ */
+function composeOccurrences(option: RedundancyOption, name: string, accepted: readonly AcceptedOption[]): { own: TextEdit[]; accepted: AcceptedOption[] } | string {
+  const updated = accepted.map((a) => ({ ...a, replacements: [...a.replacements] }));
+  const own: TextEdit[] = [];
+  for (const occurrence of option.occurrences) {
+    const hits = updated.flatMap((a) => a.replacements.map((edit, index) => ({ a, edit, index }))).filter((h) => intersects(h.edit.range, occurrence.range));
+    if (hits.length === 0) {
+      own.push({ range: occurrence.range, newText: occurrence.replacement.replaceAll("{name}", name) });
+      continue;
+    }
+    const hit = hits[0]!;
+    if (hits.length > 1 || !contains(hit.edit.range, occurrence.range)) return `its occurrence at ${where(occurrence.range.start)} overlaps the occurrence at ${where(hit.edit.range.start)} of ${hit.a.option.id}, applied before it, without lying within it`;
+    const rewritten = substituteExpression(hit.edit.newText, option.expression, name);
+    if (rewritten === undefined) return `its occurrence at ${where(occurrence.range.start)} lies in the occurrence at ${where(hit.edit.range.start)} of ${hit.a.option.id}, applied before it, whose replacement \`${hit.edit.newText}\` does not compute \`${option.expression}\``;
+    hit.a.replacements[hit.index] = { range: hit.edit.range, newText: rewritten };
+  }
+  return { own, accepted: updated };
+}
+
+/** `text` (an expression) with each outermost sub-expression spelled as `expression` (spaces aside) replaced by `name`; undefined when there is none. */
+export function substituteExpression(text: string, expression: string, name: string): string | undefined {
+  const prefix = "__value = ";
+  const source = `${prefix}${text}`;
+  const parsed = parse(source);
+  const statement = parsed.program.body[0];
+  if (parsed.diagnostics.some((d) => d.severity === "error") || statement?.kind !== "assign") return undefined;
+  const wanted = expression.replace(/\s+/g, "");
+  const textOf = rangeTexts(source);
+  const found: Range[] = [];
+  const visit = (node: Expression): void => {
+    if (node.kind !== "identifier" && textOf(node.range).replace(/\s+/g, "") === wanted) {
+      found.push(node.range);
+      return;
+    }
+    for (const child of childExpressions(node)) visit(child);
+  };
+  visit(statement.value);
+  if (found.length === 0) return undefined;
+  return applyEdits(source, found.map((range) => ({ range, newText: name }))).slice(prefix.length);
 }
 
 /**

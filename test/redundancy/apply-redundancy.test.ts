@@ -121,13 +121,31 @@ describe("applyRedundancy", () => {
     const lseFirst = applyRedundancy(dfp, [lse, cse]);
     assert.deepEqual(lseFirst.applied.map((a) => a.id), [lse.id]);
     assert.equal(lseFirst.refused.length, 1);
-    assert.match(lseFirst.refused[0]!.reason, new RegExp(`overlaps the occurrence at line 20, column 46 of ${lse.id.replace(/[()*%]/g, "\\$&")}`));
+    assert.equal(lseFirst.refused[0]!.reason, `its occurrence at line 20, column 46 lies in the occurrence at line 20, column 46 of ${lse.id}, applied before it, whose replacement \`t(d) %*% AtA %*% d\` does not compute \`A %*% d\``);
     const cseFirst = applyRedundancy(dfp, [cse, lse]);
     assert.deepEqual(cseFirst.applied.map((a) => a.id), [cse.id]);
     assert.match(cseFirst.text, /alpha = -as\.scalar\(t\(d\) %\*% g\) \/ as\.scalar\(t\(Ad\) %\*% Ad\)/);
     // Nested: an occurrence inside another's is refused too.
     const inner = option(dfp, { kind: "cse", expression: "A %*% d", name: "Ad", before: ["alpha = "], occurrences: [["A %*% d", 0, "{name}"]] });
-    assert.match(applyRedundancy(dfp, [cse, inner]).refused[0]!.reason, /overlaps/);
+    assert.match(applyRedundancy(dfp, [cse, inner]).refused[0]!.reason, /whose replacement `t\(Ad\) %\*% Ad` does not compute `A %\*% d`$/);
+    // A partial overlap is refused whatever the replacements say.
+    const partial = option(dfp, { kind: "cse", expression: "t(A) %*% A %*% d", name: "AtAd", before: ["alpha = "], occurrences: [["t(A) %*% A %*% d) + (d", 0, "{name}"]] });
+    assert.ok(partial.occurrences[0]!.range.start.line === 21);
+    const partner = option(dfp, { kind: "cse", expression: "d %*% t(d)", name: "ddt", before: ["alpha = "], occurrences: [["d) + (d %*% t(d))", 0, "{name}"]] });
+    assert.match(applyRedundancy(dfp, [partial, partner]).refused[0]!.reason, /overlaps the occurrence at line 22, column \d+ of .*, applied before it, without lying within it$/);
+  });
+
+  it("composes an option whose occurrence lies in an applied one's replacement (DFP's gradient)", () => {
+    const text = "A = rand(rows=6, cols=3)\nb = rand(rows=6, cols=1)\nx = rand(rows=3, cols=1)\ni = 0\nwhile (i < 3) {\n  g = t(A) %*% (A %*% x - b)\n  x = x - 0.1 * g\n  i = i + 1\n}\n";
+    const AtA = option(text, { kind: "lse", expression: "t(A) %*% A", name: "AtA", before: ["while"], occurrences: [["t(A) %*% (A %*% x - b)", 0, "({name} %*% x - t(A) %*% b)"]] });
+    const Atb = option(text, { kind: "lse", expression: "t(A) %*% b", name: "Atb", before: ["while"], occurrences: [["t(A) %*% (A %*% x - b)", 0, "(t(A) %*% A %*% x - {name})"]] });
+    const both = applyRedundancy(text, [AtA, Atb]);
+    assert.deepEqual(both.refused, []);
+    assert.match(both.text, /^AtA = t\(A\) %\*% A\nAtb = t\(A\) %\*% b\nwhile/m);
+    assert.match(both.text, /^ {2}g = \(AtA %\*% x - Atb\)$/m);
+    const reversed = applyRedundancy(text, [Atb, AtA]);
+    assert.match(reversed.text, /^ {2}g = \(AtA %\*% x - Atb\)$/m);
+    assert.equal(applyEdits(text, both.edits), both.text);
   });
 
   it("refuses a hoist whose input the loop assigns, and a reuse whose input changes in between", () => {
@@ -153,7 +171,7 @@ describe("applyRedundancy", () => {
     const intoBranch = option(text, { kind: "cse", expression: "A %*% A", name: "AA", before: ["w = "], occurrences: [["A %*% A", 2, "{name}"], ["A %*% A", 3, "{name}"]] });
     assert.match(applyRedundancy(text, [intoBranch]).refused[0]!.reason, /is not in the statement list the assignment goes into/);
     const broken = option(text, { kind: "cse", expression: "A %*% A", name: "AA", before: ["z = "], occurrences: [["A %*% A", 1, "{name} %*%"]] });
-    assert.match(applyRedundancy(text, [broken]).refused[0]!.reason, /^the edited script does not parse: line 4: expected an expression but found 'if'$/);
+    assert.match(applyRedundancy(text, [broken]).refused[0]!.reason, /^the edited script does not parse: its line 4: expected an expression but found 'if'$/);
     const notExpression = option(text, { kind: "cse", expression: "A %*%", name: "AA", before: ["z = "], occurrences: [["A %*% A", 1, "{name}"]] });
     assert.match(applyRedundancy(text, [notExpression]).refused[0]!.reason, /is not one DML expression/);
   });

@@ -54,6 +54,9 @@ export function option(text: string, spec: OptionSpec): RedundancyOption {
     explicit: occurrences.every((o, k) => spec.occurrences[k]![2] === "{name}"),
     evaluationCost: 1e-3,
     saving: spec.saving ?? 1e-3,
+    costed: true,
+    length: 2,
+    conflicts: [],
   };
   if (spec.loop) result.loop = rangeOf(text, spec.loop[0], spec.loop[1] ?? 0);
   return result;
