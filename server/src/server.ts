@@ -95,6 +95,7 @@ import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./semantic-tokens"
 import { PLAN_REQUEST, planView } from "./plan-view";
 import { ESTIMATE_REQUEST, runEstimate } from "./run-estimate";
 import { documentSymbols } from "./symbols";
+import { RedundancyActions } from "./redundancy-actions";
 import { DEFAULT_SETTINGS, mergeSettings, type ServerSettings } from "./settings";
 import { INSTALLATION_NOTIFICATION, installationStatus, pythonOnlySitePackages, resolveSetting, sameInstallation } from "./systemds-setting";
 import type { FoundInstallation } from "../../engine/program/find-installation";
@@ -116,6 +117,7 @@ const documents = new TextDocuments(TextDocument);
 
 let settings: ServerSettings = { ...DEFAULT_SETTINGS };
 const optimizer = new BlockOptimizer(() => optimizerOptions(settings), workerRunner());
+const redundancy = new RedundancyActions((message) => connection.console.log(message));
 
 /** The editor's workspace folders (file-system paths), from initialize. */
 let workspaceFolders: string[] = [];
@@ -292,6 +294,7 @@ function publishOtherFiles(entry: OpenDocument, found: readonly MetadataDiagnost
 function scheduleOptimization(document: TextDocument, state: DocumentState): void {
   if (!settings.enabled || !state.analysis) return;
   const analysis = state.analysis;
+  redundancy.prepare(document.uri, state.version, document.getText(), analysis);
   state.timer = setTimeout(() => {
     const isCurrent = () => documents.get(document.uri)?.version === state.version && open.get(document.uri)?.state === state;
     void connection.sendNotification(OPTIMIZER_STATE_NOTIFICATION, { uri: document.uri, state: "optimizing" });
@@ -418,6 +421,7 @@ documents.onDidClose((event) => {
   open.delete(uri);
   measuredSizes.delete(uri);
   optimizer.forget(uri);
+  redundancy.forget(uri);
   if (!entry) return;
   for (const timer of [entry.state?.timer, entry.quickTimer, entry.analysisTimer]) if (timer) clearTimeout(timer);
   void connection.sendDiagnostics({ uri, diagnostics: [] });
@@ -448,13 +452,13 @@ connection.onCodeAction(guarded(guard, "codeAction", [], (params: CodeActionPara
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   const state = stateOf(document);
-  return cheaperRewriteFixes(document.getText(), state.optimizations, params.range, settings.costUnit).map((fix) => ({
+  return [...cheaperRewriteFixes(document.getText(), state.optimizations, params.range, settings.costUnit).map((fix) => ({
     title: fix.title,
     kind: CodeActionKind.QuickFix,
     isPreferred: true,
     diagnostics: params.context.diagnostics.filter((d) => d.code === "cheaper-rewrite"),
     edit: { changes: { [document.uri]: fix.edits } },
-  }));
+  })), ...redundancy.codeActions(document.uri, document.version, params.range)];
 }));
 
 const completionKinds: Record<CompletionKind, CompletionItemKind> = {
