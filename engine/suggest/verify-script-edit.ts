@@ -38,9 +38,12 @@ export interface ScriptVerifyOptions {
   relative?: number;
   /** Loop iterations and function calls one run may make (default 20,000). */
   maxSteps?: number;
+  /** Bytes one dense intermediate may take (default 8 MB): a script that builds its own large data is not run at full size. */
+  memoryBudget?: number;
 }
 
 export const DEFAULT_SCRIPT_VERIFY_STEPS = 20_000;
+export const DEFAULT_SCRIPT_VERIFY_BUDGET = 8 * 1024 * 1024;
 
 /** Runs `text` and `text` with `edits` applied on random data for the analysis's reads; verified when they agree. */
 export function verifyScriptEdit(text: string, edits: readonly TextEdit[], analysis: ProgramAnalysis, options: ScriptVerifyOptions = {}): VerifyResult {
@@ -63,9 +66,9 @@ export function verifyScriptEdit(text: string, edits: readonly TextEdit[], analy
   for (const [k, inputCase] of cases.entries()) {
     const seed = (options.seed ?? 17) + 104729 * k;
     const inputs = randomInputs(shapes, inputCase, seed, options.maxCells);
-    const before = runOnce(original, inputs, analysis.parameters, options.maxSteps);
+    const before = runOnce(original, inputs, analysis.parameters, options);
     if (before.error !== undefined) return { verified: false, reason: `the original fails on ${inputCase} inputs: ${before.error}`, inputCase, seed };
-    const after = runOnce(edited, inputs, analysis.parameters, options.maxSteps);
+    const after = runOnce(edited, inputs, analysis.parameters, options);
     if (after.error !== undefined) return { verified: false, reason: `the edited script fails on ${inputCase} inputs: ${after.error}`, inputCase, seed };
     const difference = runDifference(before, after, relative);
     if (difference !== undefined) return { verified: false, reason: `${difference} (${inputCase} inputs, seed ${seed})`, inputCase, seed };
@@ -80,10 +83,12 @@ interface ScriptRun {
   error?: string;
 }
 
-function runOnce(text: string, inputs: ReadonlyMap<string, Value>, params: ReadonlyMap<string, string>, maxSteps = DEFAULT_SCRIPT_VERIFY_STEPS): ScriptRun {
+function runOnce(text: string, inputs: ReadonlyMap<string, Value>, params: ReadonlyMap<string, string>, options: ScriptVerifyOptions): ScriptRun {
   const printed: string[] = [];
   let steps = 0;
-  const session = createSession({ params, print: (line) => printed.push(line), shouldInterrupt: () => ++steps > maxSteps });
+  const maxSteps = options.maxSteps ?? DEFAULT_SCRIPT_VERIFY_STEPS;
+  const memoryBudget = options.memoryBudget ?? DEFAULT_SCRIPT_VERIFY_BUDGET;
+  const session = createSession({ params, memoryBudget, print: (line) => printed.push(line), shouldInterrupt: () => ++steps > maxSteps });
   for (const [name, value] of inputs) session.env.set(name, value);
   const result = session.runScript(text);
   if (!result.ok) {

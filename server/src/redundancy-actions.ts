@@ -113,7 +113,7 @@ export class RedundancyActions {
         }
         this.later(() => next(k + 1));
       };
-      next(0);
+      this.later(() => next(0));
     });
   }
 

@@ -69,6 +69,16 @@ describe("verifying redundancy options with the runtime", () => {
     assert.deepEqual(endless.verified ? "verified" : endless.reason, "the original fails on dense inputs: it makes more than 10 loop iterations and function calls on small data");
   });
 
+  it("does not run a script that builds large data of its own at full size (memory budget)", () => {
+    const text = "X = rand(rows=3000, cols=3000, seed=1)\ny = sum(t(X) %*% X) + sum(t(X) %*% X)\nprint(y)\n";
+    const big = analyzeText(text, { scriptPath: file });
+    const cse = option(text, { kind: "cse", expression: "t(X) %*% X", name: "XtX", before: ["y = "], occurrences: [["t(X) %*% X", 0, "{name}"], ["t(X) %*% X", 1, "{name}"]] });
+    const started = performance.now();
+    const verdicts = verifyRedundancyOptions(text, big, [cse]);
+    assert.ok(performance.now() - started < 5000);
+    assert.match(verdicts.dropped[0]!.reason, /^the runtime check failed: the original fails on dense inputs: line 1:5: error: .*above the memory budget of 8\.0 MiB$/);
+  });
+
   it("does not run a script that writes files", () => {
     const text = `${gd}write(x, "out.csv", format="csv")\n`;
     const writer = analyzeText(text, { scriptPath: file, parameters: new Map([["A", "data/iris_X.csv"], ["b", "data/iris_y.csv"]]) });
