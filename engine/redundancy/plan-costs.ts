@@ -30,6 +30,8 @@ export interface CostedOption {
   windows: Map<Chain, Interval[]>;
   /** Every region it touches has a known cost. */
   costed: boolean;
+  /** Source offsets of its occurrences' ranges (set once its edits are known). */
+  spans: [number, number][];
 }
 
 export class PlanCosts {
@@ -63,11 +65,21 @@ export class PlanCosts {
       uses,
       windows,
       costed: evaluation !== undefined && regionsKnown,
+      spans: [],
     };
   }
 
-  /** Windows of the options never overlap within a chain. */
+  /**
+   * Windows of the options never overlap within a chain, and their
+   * occurrences' source ranges never meet (each replaces its own text; an
+   * option whose occurrence nests in another's cannot be applied with it).
+   */
   feasible(options: readonly CostedOption[]): boolean {
+    const spans: [number, number][] = [];
+    for (const o of options) {
+      for (const s of o.spans) if (spans.some((t) => s[0] < t[1] && t[0] < s[1])) return false;
+      spans.push(...o.spans);
+    }
     const byChain = new Map<Chain, Interval[]>();
     for (const o of options) {
       for (const [chain, list] of o.windows) {
