@@ -75,7 +75,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
   const original = costs.total([]);
   for (const b of built) if (b.costed.costed) b.option.saving = original - costs.total([b.costed]);
   for (const a of built) {
-    for (const b of built) if (a !== b && !costs.feasible([a.costed, b.costed])) a.option.conflicts.push(b.option.id);
+    for (const b of built) if (a !== b && !costs.feasible([a.costed, b.costed])) a.option.conflicts!.push(b.option.id);
   }
   const costedOptions = built.map((b) => b.costed);
   const probe = probeCostGraph(program.chains, costedOptions, constants);
