@@ -11,7 +11,8 @@
  * in a chain.
  */
 import type { Expression } from "../syntax/ast";
-import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
+import { DEFAULT_MACHINE_CONSTANTS, operationCost, type MachineConstants } from "../cost";
+import { isSymmetricChain } from "./window-key";
 import type { Factor, MatrixSize } from "./chain-terms";
 import { chainCost, type Interval } from "./chain-cost";
 import type { Chain, ProgramChains, Region } from "./program-chains";
@@ -32,6 +33,8 @@ export interface CostedOption {
   costed: boolean;
   /** Source offsets of its occurrences' ranges (set once its edits are known). */
   spans: [number, number][];
+  /** Transposing the temporary where it is used transposed (`t(HAtAd)`), per run of the script: 0 when it is symmetric or never used so. */
+  transposes: number;
 }
 
 export class PlanCosts {
@@ -55,7 +58,15 @@ export class PlanCosts {
       windows.set(w.chain, list);
       uses += w.chain.region.block.runs;
     }
-    const evaluation = chainCost(found.factors, [], this.constants)?.seconds;
+    const chain = chainCost(found.factors, [], this.constants);
+    const evaluation = chain?.seconds;
+    let transposes = 0;
+    if (chain && !isSymmetricChain(found.factors)) {
+      const size = chain.size;
+      const cost = operationCost({ kind: "transpose" }, [{ kind: "matrix", ...size }], { kind: "matrix", rows: size.cols, cols: size.rows, nnz: size.nnz }, this.constants);
+      const seconds = cost.known ? cost.cost.seconds : 0;
+      for (const w of found.occurrences) if (w.transposed) transposes += seconds * w.chain.region.block.runs;
+    }
     const runs = found.kind === "lse" ? found.loop!.entries : found.block.runs;
     const regionsKnown = [...windows.keys()].every((c) => this.written.get(c.region) !== undefined && chainCost(c.product.factors, windows.get(c)!, this.constants) !== undefined);
     return {
@@ -66,6 +77,7 @@ export class PlanCosts {
       windows,
       costed: evaluation !== undefined && regionsKnown,
       spans: [],
+      transposes,
     };
   }
 
@@ -110,7 +122,7 @@ export class PlanCosts {
       }
       total += cost * region.block.runs;
     }
-    for (const o of options) total += o.setup ?? 0;
+    for (const o of options) total += (o.setup ?? 0) + o.transposes;
     return total;
   }
 
