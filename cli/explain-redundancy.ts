@@ -4,7 +4,9 @@
  * (source text and what replaces it) and estimated saving, then the
  * chosen, conservative and aggressive plans with their estimated costs.
  * `--json` gets the report as the engine gives it (README: explain's
- * `redundancy` field). Nothing is searched when the script has errors.
+ * `redundancy` field, with the search's milliseconds; the text leaves the
+ * time out so it is the same on any machine, and says nothing when no
+ * option was found). Nothing is searched when the script has errors.
  */
 import path from "node:path";
 import { formatSeconds } from "../engine/cost";
@@ -21,7 +23,8 @@ export interface RedundancyExplain {
 export function explainRedundancy(analysis: ProgramAnalysis | undefined, text: string, file: string): RedundancyExplain {
   if (!analysis) return { json: null, text: "" };
   const report = findRedundancy(analysis, text);
-  return { json: report, text: `\n\n${redundancyLines(report, text, file).join("\n")}` };
+  // The text lists what was found; a script without options prints nothing more.
+  return { json: report, text: report.options.length === 0 ? "" : `\n\n${redundancyLines(report, text, file).join("\n")}` };
 }
 
 function counted(n: number, word: string): string {
@@ -32,7 +35,7 @@ export function redundancyLines(report: RedundancyReport, text: string, file: st
   const cse = report.options.filter((o) => o.kind === "cse").length;
   const lse = report.options.length - cse;
   const lines = [
-    `== redundancy (ReMac) in ${path.basename(file)}: ${counted(report.options.length, "option")} found (${cse} CSE, ${lse} LSE) over ${counted(report.chains, "chain")}, ${counted(report.windows, "window")}${report.truncated ? " (a search bound stopped it: not every window was tried)" : ""}; search and choice ${report.ms.toFixed(1)} ms`,
+    `== redundancy (ReMac) in ${path.basename(file)}: ${counted(report.options.length, "option")} found (${cse} CSE, ${lse} LSE) over ${counted(report.chains, "chain")}, ${counted(report.windows, "window")}${report.truncated ? " (a search bound stopped it: not every window was tried)" : ""}`,
   ];
   if (report.unsized.length > 0) lines.push(`  not costed: sizes unknown for ${report.unsized.join(", ")} (declare them in dml-lens.json "inputs", a .mtd file or # @size)`);
   for (const o of report.options) lines.push(...optionLines(o, text));
