@@ -9,6 +9,7 @@
  * says when a bound stopped the search.
  */
 import { performance } from "node:perf_hooks";
+import { positionOffsets } from "../syntax/ranges";
 import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
 import type { ProgramAnalysis } from "../stats/program-analysis";
 import { chainText } from "./chain-print";
@@ -37,6 +38,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
   const costs = new PlanCosts(program, constants);
   const names = new FreshNames(program.names);
   const ids = new Set<string>();
+  const offset = positionOffsets(text);
 
   const found = [...search.options].sort((a, b) => firstPosition(a) - firstPosition(b) || (a.kind === b.kind ? 0 : a.kind === "lse" ? -1 : 1) || a.key.localeCompare(b.key));
   const built: { option: RedundancyOption; costed: CostedOption }[] = [];
@@ -49,6 +51,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
     for (let n = 2; ids.has(id); n++) id = `${id.replace(/#\d+$/, "")}#${n}`;
     ids.add(id);
     const costed = costs.option(id, f);
+    costed.spans = edits.occurrences.map((o) => [offset(o.range.start), offset(o.range.end)]);
     const first = Math.min(...f.occurrences.map((o) => o.chain.region.statementIndex));
     const insertBefore = f.kind === "lse" ? f.loop!.statement.range : f.block.info.block.statements[first]!.range;
     const option: RedundancyOption = {
@@ -72,12 +75,13 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
   const original = costs.total([]);
   for (const b of built) if (b.costed.costed) b.option.saving = original - costs.total([b.costed]);
   for (const a of built) {
-    for (const b of built) if (a !== b && !costs.feasible([a.costed, b.costed])) a.option.conflicts.push(b.option.id);
+    for (const b of built) if (a !== b && !costs.feasible([a.costed, b.costed])) a.option.conflicts!.push(b.option.id);
   }
   const costedOptions = built.map((b) => b.costed);
   const probe = probeCostGraph(program.chains, costedOptions, constants);
   const explicit = new Set(built.filter((b) => b.option.explicit).map((b) => b.option.id));
-  const plans = choosePlans(costedOptions, costs, probe.gains, explicit);
+  const savings = new Map(built.map((b) => [b.option.id, b.option.saving]));
+  const plans = choosePlans(costedOptions, costs, probe.gains, explicit, savings);
   return {
     options: built.map((b) => b.option),
     originalCost: original,

@@ -11,7 +11,8 @@
  * in a chain.
  */
 import type { Expression } from "../syntax/ast";
-import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
+import { DEFAULT_MACHINE_CONSTANTS, operationCost, type MachineConstants } from "../cost";
+import { isSymmetricChain } from "./window-key";
 import type { Factor, MatrixSize } from "./chain-terms";
 import { chainCost, type Interval } from "./chain-cost";
 import type { Chain, ProgramChains, Region } from "./program-chains";
@@ -30,6 +31,10 @@ export interface CostedOption {
   windows: Map<Chain, Interval[]>;
   /** Every region it touches has a known cost. */
   costed: boolean;
+  /** Source offsets of its occurrences' ranges (set once its edits are known). */
+  spans: [number, number][];
+  /** Transposing the temporary where it is used transposed (`t(HAtAd)`), per run of the script: 0 when it is symmetric or never used so. */
+  transposes: number;
 }
 
 export class PlanCosts {
@@ -53,7 +58,15 @@ export class PlanCosts {
       windows.set(w.chain, list);
       uses += w.chain.region.block.runs;
     }
-    const evaluation = chainCost(found.factors, [], this.constants)?.seconds;
+    const chain = chainCost(found.factors, [], this.constants);
+    const evaluation = chain?.seconds;
+    let transposes = 0;
+    if (chain && !isSymmetricChain(found.factors)) {
+      const size = chain.size;
+      const cost = operationCost({ kind: "transpose" }, [{ kind: "matrix", ...size }], { kind: "matrix", rows: size.cols, cols: size.rows, nnz: size.nnz }, this.constants);
+      const seconds = cost.known ? cost.cost.seconds : 0;
+      for (const w of found.occurrences) if (w.transposed) transposes += seconds * w.chain.region.block.runs;
+    }
     const runs = found.kind === "lse" ? found.loop!.entries : found.block.runs;
     const regionsKnown = [...windows.keys()].every((c) => this.written.get(c.region) !== undefined && chainCost(c.product.factors, windows.get(c)!, this.constants) !== undefined);
     return {
@@ -63,11 +76,22 @@ export class PlanCosts {
       uses,
       windows,
       costed: evaluation !== undefined && regionsKnown,
+      spans: [],
+      transposes,
     };
   }
 
-  /** Windows of the options never overlap within a chain. */
+  /**
+   * Windows of the options never overlap within a chain, and their
+   * occurrences' source ranges never meet (each replaces its own text; an
+   * option whose occurrence nests in another's cannot be applied with it).
+   */
   feasible(options: readonly CostedOption[]): boolean {
+    const spans: [number, number][] = [];
+    for (const o of options) {
+      for (const s of o.spans) if (spans.some((t) => s[0] < t[1] && t[0] < s[1])) return false;
+      spans.push(...o.spans);
+    }
     const byChain = new Map<Chain, Interval[]>();
     for (const o of options) {
       for (const [chain, list] of o.windows) {
@@ -98,7 +122,7 @@ export class PlanCosts {
       }
       total += cost * region.block.runs;
     }
-    for (const o of options) total += o.setup ?? 0;
+    for (const o of options) total += (o.setup ?? 0) + o.transposes;
     return total;
   }
 

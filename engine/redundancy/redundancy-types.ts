@@ -47,12 +47,12 @@ export interface RedundancyOption {
   evaluationCost: number;
   /** Cost-model seconds the option saves per run of the script (negative when it costs more, e.g. a worse multiplication order). */
   saving: number;
-  /** False when a size the cost needs is unknown: `evaluationCost` and `saving` are then 0 and only the aggressive strategy takes it. */
-  costed: boolean;
+  /** False when a size the cost needs is unknown: `evaluationCost` and `saving` are then 0 and only the aggressive strategy takes it (absent: true). */
+  costed?: boolean;
   /** How many matrices the window multiplies. */
-  length: number;
-  /** Ids of options whose windows overlap this one's in some chain (they cannot be applied together). */
-  conflicts: string[];
+  length?: number;
+  /** Ids of options that cannot be applied together with this one: their windows overlap in a chain or their occurrences' source texts meet. */
+  conflicts?: string[];
 }
 
 export type RedundancyStrategy = "chosen" | "conservative" | "aggressive";
