@@ -16,6 +16,7 @@ import { runLspBench } from "./bench-lsp";
 import { runOptimizerBench } from "./bench-optimizer";
 import { runParseBench } from "./bench-parse";
 import { formatBenchTable, type BenchRow } from "./bench-report";
+import { runRedundancyBench } from "./bench-redundancy";
 import { runRuntimeBench } from "./bench-runtime";
 import { formatTargetReport } from "./bench-target-report";
 import { out } from "./output";
@@ -38,6 +39,7 @@ export const benchSuites: Record<string, (options: BenchOptions) => BenchRow[] |
   fusion: ({ quick }) => runFusionBench({ kernels: quick ? { sizes: QUICK_KERNEL_SIZES } : {} }),
   e2e: ({ quick }) => runE2eBench(quick ? { sizes: QUICK_E2E_SIZES } : {}),
   lsp: runLspBench,
+  redundancy: ({ quick }) => runRedundancyBench({ quick }),
 };
 
 /** Suites that print their own text report instead of the common table. */

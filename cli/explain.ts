@@ -37,6 +37,7 @@ import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { documentBudget, MAX_OPTIMIZED_CALL_BLOCKS, MAX_OPTIMIZED_CALLS, optimizeCalls, optimizeProgram, safetyNetNote, type BlockFusion, type CallOptimization, type CallOptimizations, type FusionView, type ProgramOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
 import type { BlockSizes } from "../engine/stats/sizes/block-sizes";
+import { explainRedundancy } from "./explain-redundancy";
 import { out } from "./output";
 import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
@@ -87,8 +88,9 @@ export function explainReport(file: string, text: string, diagnostics: readonly 
   const left = documentBudget();
   const optimized: Optimized = analysis && !hasErrors ? optimizeProgram(analysis, text, { ...options, documentBudget: left }) : new Map();
   const calls: CallOptimizations = analysis && !hasErrors ? optimizeCalls(analysis, text, { ...options, documentBudget: left }) : { calls: [], skipped: { calls: 0, blocks: 0 } };
-  if (view.json) return JSON.stringify(explainJson(file, diagnostics, analysis, optimized, calls), null, 2);
-  return explainText(file, diagnostics, analysis, optimized, calls, { dag: view.dag, hasErrors });
+  const redundancy = explainRedundancy(analysis && !hasErrors ? analysis : undefined, text, file);
+  if (view.json) return JSON.stringify({ ...explainJson(file, diagnostics, analysis, optimized, calls), redundancy: redundancy.json }, null, 2);
+  return explainText(file, diagnostics, analysis, optimized, calls, { dag: view.dag, hasErrors }) + redundancy.text;
 }
 
 interface VariableJson {

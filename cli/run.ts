@@ -4,7 +4,12 @@
  * runtime. Each block runs its compiled plan (engine/execution): by
  * default the rewriter's verified plan with the fusion planner's operators
  * as generated kernels; `--plan` runs the other plans, for comparison and
- * for bisecting a wrong result. `--timings` prints, per block, the plan
+ * for bisecting a wrong result. Under `rewritten` and `fused` the run
+ * executes a copy of the script (never the file) with ReMac's chosen
+ * redundancy options applied, shared temporaries and hoisted loop-constant
+ * products, after the runtime checked the copy on random data
+ * (engine/execution/redundancy-run.ts); `as-written` runs the text as
+ * written; errors and timings point at the user's lines. `--timings` prints, per block, the plan
  * that ran, its estimated (this machine's constants and observed
  * corrections) vs measured time and the operation farthest from its
  * estimate on standard error (in `--json`, the field `blocks`), and adds
@@ -26,7 +31,9 @@
  */
 import path from "node:path";
 import type { SystemdsInstallation } from "../engine/program/systemds-installation";
-import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations } from "../engine/execution";
+import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations, redundancyRun, userBlockReports, userErrorLine } from "../engine/execution";
+import type { AppliedOption } from "../engine/redundancy/apply-redundancy";
+import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import { isolateCell, splitCells } from "../engine/runtime/interpreter";
 import { parforReportLine, takeParforReports } from "../engine/runtime/parfor/parfor-report";
 import { timingJson, timingLines } from "./block-timings";
@@ -62,8 +69,10 @@ export async function run(allArgs: readonly string[]): Promise<number> {
   const params = runParameters(file, commandLine);
   const json = parsed.flags.has("--json");
 
-  if (!parsed.flags.has("--no-check")) {
-    const errors = staticErrors(file, text, params, cell, memoryBudget, installation);
+  // The check's analysis also feeds the redundancy elimination of the rewritten and fused plans.
+  const check = parsed.flags.has("--no-check") && planText === "as-written" ? undefined : staticCheck(file, text, params, cell, memoryBudget, installation);
+  if (check && !parsed.flags.has("--no-check")) {
+    const errors = check.errors;
     if (errors.length > 0) {
       if (json) out(JSON.stringify({ ok: false, output: [], errors, variables: [] }, null, 2));
       else for (const e of errors) err(e);
@@ -87,33 +96,45 @@ export async function run(allArgs: readonly string[]): Promise<number> {
     print: json ? (line) => printed.push(line) : (line) => write(`${line}\n`),
     ...(timeLimitMs !== undefined ? { shouldInterrupt: () => Date.now() > startedAt + timeLimitMs } : {}),
   });
-  const result = cell === undefined ? session.runScript(text) : session.runCellsThrough(text, cell);
+  // Rewritten and fused plans run a copy with the chosen redundancy options applied (verified first); errors map back to the user's lines.
+  const copy = redundancyRun(text, planText, check?.errors.length === 0 ? check.analysis : undefined, { analysedText: check?.checkedText ?? text });
+  const result = cell === undefined ? session.runScript(copy.text) : session.runCellsThrough(copy.text, cell);
   const timedOut = timeLimitMs !== undefined && Date.now() > startedAt + timeLimitMs;
   const errors = result.errors.map((e) => {
-    const shown = e.replace(path.resolve(file), file);
+    const shown = userErrorLine(e, path.resolve(file), copy).replace(path.resolve(file), file);
     return timedOut ? shown.replace(/: interrupted$/, `: interrupted: the --time-limit of ${limitText} s was reached`) : shown;
   });
   const profile = profiler?.take() ?? [];
-  const reports = blockReports(runner.blockTimings(), profile);
+  const reports = userBlockReports(blockReports(runner.blockTimings(), profile), copy);
+  const redundancy = { applied: copy.applied, dropped: copy.dropped };
   // A finished --timings run feeds the calibration (engine/cost/observed-file.ts).
   if (profiler && timings && result.ok) recordRunObservations(profiler, profile);
   if (json) {
-    out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables(), plan: planText, blocks: reports.map(timingJson) }, null, 2));
+    out(JSON.stringify({ ok: result.ok, output: printed, errors, variables: session.variables(), plan: planText, blocks: reports.map(timingJson), redundancy }, null, 2));
   } else {
     for (const e of errors) err(e);
-    if (timings) for (const line of [...timingLines(file, reports), ...takeParforReports().map((r) => parforReportLine(r, file))]) err(line);
+    if (timings) for (const line of [...redundancyLines(file, redundancy), ...timingLines(file, reports), ...takeParforReports().map((r) => parforReportLine(r, file))]) err(line);
   }
   return result.ok ? 0 : 1;
 }
 
-/** The errors `dml check` reports for what will run: the script, or its cells 1..N (the rest blanked, positions kept). */
-function staticErrors(file: string, text: string, params: ReadonlyMap<string, string>, cell: number | undefined, memoryBudget: number | undefined, installation: SystemdsInstallation | undefined): string[] {
+/** The errors `dml check` reports for what will run (the script, or its cells 1..N: the rest blanked, positions kept), that text and its analysis. */
+function staticCheck(file: string, text: string, params: ReadonlyMap<string, string>, cell: number | undefined, memoryBudget: number | undefined, installation: SystemdsInstallation | undefined): { errors: string[]; checkedText: string; analysis?: ProgramAnalysis } {
   let checked = text;
   if (cell !== undefined) {
     const last = splitCells(text)[cell - 1];
-    if (last === undefined) return []; // the session reports the missing cell
+    if (last === undefined) return { errors: [], checkedText: text }; // the session reports the missing cell
     checked = isolateCell(text, { startLine: 0, endLine: last.endLine });
   }
-  const { diagnostics } = scriptProblems(checked, { file, parameters: params, invocation: true, willRun: true, ...(memoryBudget !== undefined ? { memoryBudget } : {}), ...(installation ? { installation } : {}) });
-  return diagnostics.filter((d) => d.severity === "error").map((d) => formatDiagnostic(file, d));
+  const { diagnostics, analysis } = scriptProblems(checked, { file, parameters: params, invocation: true, willRun: true, ...(memoryBudget !== undefined ? { memoryBudget } : {}), ...(installation ? { installation } : {}) });
+  const errors = diagnostics.filter((d) => d.severity === "error").map((d) => formatDiagnostic(file, d));
+  return { errors, checkedText: checked, ...(analysis ? { analysis } : {}) };
+}
+
+/** `--timings`: the redundancy options the run applied (the temporaries it computes once) and those it left out. */
+function redundancyLines(file: string, redundancy: { applied: readonly AppliedOption[]; dropped: readonly { id: string; reason: string }[] }): string[] {
+  return [
+    ...redundancy.applied.map((a) => `${file}: redundancy: ${a.id} runs as \`${a.assignment}\``),
+    ...redundancy.dropped.map((d) => `${file}: redundancy: ${d.id} not applied: ${d.reason}`),
+  ];
 }

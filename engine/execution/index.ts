@@ -13,3 +13,4 @@ export { operationLine, operationRatio, worstOperation, type OperationTiming } f
 export { blockRatio, blockReports, OPERATIONS_LISTED, type BlockReport } from "./block-report";
 export { snapshotTimings, timingsSince, type TimingSnapshot } from "./timings-since";
 export { machineProfiler, recordRunObservations, refreshFromMachineFile } from "./machine-profiler";
+export { redundancyRun, userBlockReports, userErrorLine, userLine, type RedundancyRun, type RedundancyRunOptions } from "./redundancy-run";

@@ -47,6 +47,12 @@ export interface RedundancyOption {
   evaluationCost: number;
   /** Cost-model seconds the option saves per run of the script (negative when it costs more, e.g. a worse multiplication order). */
   saving: number;
+  /** False when a size the cost needs is unknown: `evaluationCost` and `saving` are then 0 and only the aggressive strategy takes it (absent: true). */
+  costed?: boolean;
+  /** How many matrices the window multiplies. */
+  length?: number;
+  /** Ids of options that cannot be applied together with this one: their windows overlap in a chain or their occurrences' source texts meet. */
+  conflicts?: string[];
 }
 
 export type RedundancyStrategy = "chosen" | "conservative" | "aggressive";
@@ -58,6 +64,8 @@ export interface RedundancyPlan {
   options: string[];
   /** Cost-model seconds of the script with them (the same unit as `originalCost`). */
   cost: number;
+  /** Every option in it was costed (else `cost` leaves the uncosted ones out). */
+  complete: boolean;
 }
 
 export interface RedundancyReport {
@@ -70,4 +78,13 @@ export interface RedundancyReport {
   windows: number;
   truncated: boolean;
   ms: number;
+  /** Multiplication chains searched (after expansion) and the choice's work. */
+  chains: number;
+  /** Candidate groups the probing phase carried to the top, and the exact plan evaluations the choice made. */
+  candidates: number;
+  evaluations: number;
+  /** The settings used: loops without known bounds are expected to run `expectedIterations` times. */
+  settings: { expectedIterations: number };
+  /** Matrices in chains whose sizes the analysis does not know (their options are not costed). */
+  unsized: string[];
 }

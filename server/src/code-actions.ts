@@ -9,6 +9,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { DocumentOptimizations } from "./block-optimizations";
 import { cheaperRewriteFixes } from "./optimizer-views";
+import type { RedundancyActions } from "./redundancy-actions";
 import type { ServerSettings } from "./settings";
 
 /** What a provider sees: the document at the request's version, its analysis (when it has one) and optimizations, the request, the settings. */
@@ -18,6 +19,8 @@ export interface CodeActionInput {
   optimizations: DocumentOptimizations;
   params: CodeActionParams;
   settings: ServerSettings;
+  /** The document's verified redundancy options (ReMac). */
+  redundancy: RedundancyActions;
 }
 
 export type CodeActionProvider = (input: CodeActionInput) => CodeAction[];
@@ -32,9 +35,13 @@ export const cheaperRewriteActions: CodeActionProvider = ({ document, optimizati
     edit: { changes: { [document.uri]: fix.edits } },
   }));
 
+/** Hoisting loop constants and reusing common subexpressions (ReMac), once the runtime verified them. */
+export const redundancyActions: CodeActionProvider = ({ document, params, redundancy }) => redundancy.codeActions(document.uri, document.version, params.range);
+
 /** Every provider, in the order their actions are listed. */
 export const CODE_ACTION_PROVIDERS: readonly CodeActionProvider[] = [
   cheaperRewriteActions,
+  redundancyActions,
 ];
 
 /** The kinds of action the providers offer. */

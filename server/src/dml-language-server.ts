@@ -92,6 +92,7 @@ import {
 import { BlockOptimizer, budgetSpentDiagnostics, stoppedBlockDiagnostics, type DocumentOptimizations } from "./block-optimizations";
 import type { Clock } from "./clock";
 import { CODE_ACTION_KINDS, CODE_ACTION_PROVIDERS } from "./code-actions";
+import { RedundancyActions } from "./redundancy-actions";
 import { completions, type CompletionKind } from "./completion";
 import { toLspDiagnostic } from "./convert";
 import { MAX_CHECKED_CHARACTERS, MAX_CHECKED_LINES, tooLargeToCheck, uncheckedDocument } from "./document-bounds";
@@ -162,6 +163,8 @@ export class DmlLanguageServer {
   private readonly documents = new TextDocuments(TextDocument);
   private readonly open = new Map<string, OpenDocument>();
   private readonly optimizer: BlockOptimizer;
+  /** ReMac's redundancy options of each document, searched and verified off the request path. */
+  private readonly redundancy: RedundancyActions;
   /** Sizes the client's runtime measured, by document (`dmlLens/measuredSizes`); bounded, dropped when the document closes. */
   private readonly measuredSizes = boundedMeasuredSizes();
   /** Requests after `shutdown` are refused; handler failures are logged, not sent. */
@@ -184,6 +187,7 @@ export class DmlLanguageServer {
     this.connection = dependencies.connection;
     this.clock = dependencies.clock;
     this.optimizer = new BlockOptimizer(() => optimizerOptions(this.settings), dependencies.optimizerRunner);
+    this.redundancy = new RedundancyActions((message) => this.connection.console.log(message));
     this.guard = { shutDown: false, logError: (message) => this.connection.console.error(message) };
     this.registerLifecycle();
     this.registerDocumentEvents();
@@ -398,6 +402,7 @@ export class DmlLanguageServer {
     this.open.delete(uri);
     this.measuredSizes.delete(uri);
     this.optimizer.forget(uri);
+    this.redundancy.forget(uri);
     if (!entry) return;
     entry.schedule.cancelAll();
     void this.connection.sendDiagnostics({ uri, diagnostics: [] });
@@ -473,6 +478,7 @@ export class DmlLanguageServer {
     if (!this.settings.enabled || !state.analysis) return;
     const analysis = state.analysis;
     const uri = document.uri;
+    this.redundancy.prepare(uri, state.version, document.getText(), analysis);
     const entry = this.entryOf(uri);
     entry.schedule.optimizeAfter(this.settings.debounceMs, () => {
       const isCurrent = () => this.documents.get(uri)?.version === state.version && this.open.get(uri)?.state === state;
@@ -530,7 +536,7 @@ export class DmlLanguageServer {
     const document = this.documents.get(params.textDocument.uri);
     if (!document) return [];
     const state = this.stateOf(document);
-    const input = { document, analysis: state.analysis, optimizations: state.optimizations, params, settings: this.settings };
+    const input = { document, analysis: state.analysis, optimizations: state.optimizations, params, settings: this.settings, redundancy: this.redundancy };
     return CODE_ACTION_PROVIDERS.flatMap((provide) => provide(input));
   }
 

@@ -1,0 +1,68 @@
+/**
+ * The redundancy part of `dml explain` (engine/redundancy, ReMac): the CSE
+ * and LSE options the search found, each with its expression, occurrences
+ * (source text and what replaces it) and estimated saving, then the
+ * chosen, conservative and aggressive plans with their estimated costs.
+ * `--json` gets the report as the engine gives it (README: explain's
+ * `redundancy` field, with the search's milliseconds; the text leaves the
+ * time out so it is the same on any machine, and says nothing when no
+ * option was found). Nothing is searched when the script has errors.
+ */
+import path from "node:path";
+import { formatSeconds } from "../engine/cost";
+import { findRedundancy, NAME_PLACEHOLDER, type RedundancyOption, type RedundancyReport } from "../engine/redundancy";
+import type { ProgramAnalysis } from "../engine/stats/program-analysis";
+import { textInRange } from "../engine/syntax/ranges";
+
+export interface RedundancyExplain {
+  json: RedundancyReport | null;
+  /** Lines to append to the text report (with a leading blank line), or "" when nothing was searched. */
+  text: string;
+}
+
+export function explainRedundancy(analysis: ProgramAnalysis | undefined, text: string, file: string): RedundancyExplain {
+  if (!analysis) return { json: null, text: "" };
+  const report = findRedundancy(analysis, text);
+  // The text lists what was found; a script without options prints nothing more.
+  return { json: report, text: report.options.length === 0 ? "" : `\n\n${redundancyLines(report, text, file).join("\n")}` };
+}
+
+function counted(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+export function redundancyLines(report: RedundancyReport, text: string, file: string): string[] {
+  const cse = report.options.filter((o) => o.kind === "cse").length;
+  const lse = report.options.length - cse;
+  const lines = [
+    `== redundancy (ReMac) in ${path.basename(file)}: ${counted(report.options.length, "option")} found (${cse} CSE, ${lse} LSE) over ${counted(report.chains, "chain")}, ${counted(report.windows, "window")}${report.truncated ? " (a search bound stopped it: not every window was tried)" : ""}`,
+  ];
+  if (report.unsized.length > 0) lines.push(`  not costed: sizes unknown for ${report.unsized.join(", ")} (declare them in dml-lens.json "inputs", a .mtd file or # @size)`);
+  for (const o of report.options) lines.push(...optionLines(o, text));
+  const byId = new Map(report.options.map((o) => [o.id, o]));
+  lines.push(`plans (estimated per run of the script; as written ${formatSeconds(report.originalCost)}; loops without known bounds run ${report.settings.expectedIterations} times, the expectedIterations setting):`);
+  for (const plan of [report.plans.chosen, report.plans.conservative, report.plans.aggressive]) {
+    const names = plan.options.map((id) => {
+      const o = byId.get(id)!;
+      return `${o.kind} ${o.name} = ${o.expression}`;
+    });
+    const cost = `${formatSeconds(plan.cost)}${plan.complete ? "" : " (without the options that could not be costed)"}`;
+    lines.push(`  ${plan.strategy}: ${cost}${names.length > 0 ? ` with ${names.join("; ")}` : ", no option"}`);
+  }
+  return lines;
+}
+
+function optionLines(o: RedundancyOption, text: string): string[] {
+  const where =
+    o.kind === "lse"
+      ? `hoisted before the loop at line ${o.insertBefore.start.line + 1}${o.iterations ? `, ${o.iterations.count} iterations ${o.iterations.source === "bounds" ? "from its bounds" : "(setting)"}` : ""}`
+      : `computed before line ${o.insertBefore.start.line + 1}`;
+  const saving = o.costed ? `saves ${o.saving >= 0 ? formatSeconds(o.saving) : `-${formatSeconds(-o.saving)} (costs more)`}, one evaluation ${formatSeconds(o.evaluationCost)}` : "not costed";
+  const head = `  ${o.kind} ${o.name} = ${o.expression}  (${o.explicit ? "explicit" : "implicit"}, ${counted(o.occurrences.length, "occurrence")}, ${where}): ${saving}`;
+  const occurrences = o.occurrences.map((occ) => `    line ${occ.range.start.line + 1}: ${oneLine(textInRange(text, occ.range))} -> ${occ.replacement.split(NAME_PLACEHOLDER).join(o.name)}`);
+  return [head, ...occurrences];
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, " ");
+}

@@ -1,0 +1,185 @@
+/**
+ * The estimated cost of the script with a combination of options applied
+ * (cost-model seconds per run of the script). Every matrix expression is
+ * costed as written (each written chain in its cheapest order, sums of the
+ * parts) unless an applied option has a window in it; then it is costed as
+ * its expanded sum of chains with those windows as ready operands. Each
+ * expression counts as often as its block runs (the product of its loops'
+ * iterations). An applied option adds its temporary's evaluation: once per
+ * run of its block (CSE) or once per entry to the loop it is hoisted out
+ * of (LSE). A combination is feasible when no two of its windows overlap
+ * in a chain.
+ */
+import type { Expression } from "../syntax/ast";
+import { DEFAULT_MACHINE_CONSTANTS, operationCost, type MachineConstants } from "../cost";
+import { isSymmetricChain } from "./window-key";
+import type { Factor, MatrixSize } from "./chain-terms";
+import { chainCost, type Interval } from "./chain-cost";
+import type { Chain, ProgramChains, Region } from "./program-chains";
+import type { FoundOption } from "./window-search";
+
+export interface CostedOption {
+  id: string;
+  found: FoundOption;
+  /** One evaluation of the expression; undefined when a size is unknown. */
+  evaluation?: number;
+  /** Its evaluations per run of the script. */
+  setup?: number;
+  /** Executions of its occurrences per run of the script. */
+  uses: number;
+  /** Its windows per chain. */
+  windows: Map<Chain, Interval[]>;
+  /** Every region it touches has a known cost. */
+  costed: boolean;
+  /** Source offsets of its occurrences' ranges (set once its edits are known). */
+  spans: [number, number][];
+  /** Transposing the temporary where it is used transposed (`t(HAtAd)`), per run of the script: 0 when it is symmetric or never used so. */
+  transposes: number;
+}
+
+export class PlanCosts {
+  readonly written = new Map<Region, number | undefined>();
+  evaluations = 0;
+  private readonly chainCosts = new Map<string, number>();
+
+  constructor(
+    readonly program: ProgramChains,
+    readonly constants: MachineConstants = DEFAULT_MACHINE_CONSTANTS,
+  ) {
+    for (const region of program.regions) this.written.set(region, writtenCost(region, constants));
+  }
+
+  option(id: string, found: FoundOption): CostedOption {
+    const windows = new Map<Chain, Interval[]>();
+    let uses = 0;
+    for (const w of found.occurrences) {
+      const list = windows.get(w.chain) ?? [];
+      list.push({ start: w.start, end: w.end });
+      windows.set(w.chain, list);
+      uses += w.chain.region.block.runs;
+    }
+    const chain = chainCost(found.factors, [], this.constants);
+    const evaluation = chain?.seconds;
+    let transposes = 0;
+    if (chain && !isSymmetricChain(found.factors)) {
+      const size = chain.size;
+      const cost = operationCost({ kind: "transpose" }, [{ kind: "matrix", ...size }], { kind: "matrix", rows: size.cols, cols: size.rows, nnz: size.nnz }, this.constants);
+      const seconds = cost.known ? cost.cost.seconds : 0;
+      for (const w of found.occurrences) if (w.transposed) transposes += seconds * w.chain.region.block.runs;
+    }
+    const runs = found.kind === "lse" ? found.loop!.entries : found.block.runs;
+    const regionsKnown = [...windows.keys()].every((c) => this.written.get(c.region) !== undefined && chainCost(c.product.factors, windows.get(c)!, this.constants) !== undefined);
+    return {
+      id,
+      found,
+      ...(evaluation !== undefined ? { evaluation, setup: evaluation * runs } : {}),
+      uses,
+      windows,
+      costed: evaluation !== undefined && regionsKnown,
+      spans: [],
+      transposes,
+    };
+  }
+
+  /**
+   * Windows of the options never overlap within a chain, and their
+   * occurrences' source ranges never meet (each replaces its own text; an
+   * option whose occurrence nests in another's cannot be applied with it).
+   */
+  feasible(options: readonly CostedOption[]): boolean {
+    const spans: [number, number][] = [];
+    for (const o of options) {
+      for (const s of o.spans) if (spans.some((t) => s[0] < t[1] && t[0] < s[1])) return false;
+      spans.push(...o.spans);
+    }
+    const byChain = new Map<Chain, Interval[]>();
+    for (const o of options) {
+      for (const [chain, list] of o.windows) {
+        const all = byChain.get(chain) ?? [];
+        for (const w of list) if (all.some((v) => v.start <= w.end && w.start <= v.end)) return false;
+        all.push(...list);
+        byChain.set(chain, all);
+      }
+    }
+    return true;
+  }
+
+  /** Estimated seconds per run of the script with these (costed, feasible) options applied. */
+  total(options: readonly CostedOption[]): number {
+    this.evaluations++;
+    const forced = new Map<Chain, Interval[]>();
+    for (const o of options) for (const [chain, list] of o.windows) forced.set(chain, [...(forced.get(chain) ?? []), ...list]);
+    let total = 0;
+    for (const region of this.program.regions) {
+      const written = this.written.get(region);
+      if (written === undefined) continue;
+      const chains = region.block.chains.filter((c) => c.region === region);
+      const touched = chains.some((c) => forced.has(c));
+      let cost = written;
+      if (touched) {
+        cost = 0;
+        for (const c of chains) cost += this.chainSeconds(c, forced.get(c) ?? []);
+      }
+      total += cost * region.block.runs;
+    }
+    for (const o of options) total += (o.setup ?? 0) + o.transposes;
+    return total;
+  }
+
+  private chainSeconds(chain: Chain, forced: readonly Interval[]): number {
+    const key = `${chain.id}:${forced.map((w) => `${w.start}-${w.end}`).sort().join(",")}`;
+    let seconds = this.chainCosts.get(key);
+    if (seconds === undefined) {
+      seconds = chainCost(chain.product.factors, forced, this.constants)?.seconds ?? Number.POSITIVE_INFINITY;
+      this.chainCosts.set(key, seconds);
+    }
+    return seconds;
+  }
+}
+
+/** The region as written: each written chain in its cheapest order, sums and scalings of parts; undefined when a size is unknown. */
+function writtenCost(region: Region, constants: MachineConstants): number | undefined {
+  const sums = region.sums.sums;
+  const parents = region.sums.parents;
+  const sizeOf = (e: Expression): MatrixSize | undefined => {
+    const p = sums.get(e)?.[0];
+    return p ? chainCost(p.factors, [], constants)?.size : undefined;
+  };
+  const childrenOf = new Map<Expression, Expression[]>();
+  for (const [child, parent] of parents) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), child]);
+  const isProduct = (e: Expression) => e.kind === "binary" && e.op === "%*%" && sums.has(e) && parents.get(e.left) === e;
+  const cost = (e: Expression): number | undefined => {
+    if (!sums.has(e)) return 0;
+    const children = childrenOf.get(e) ?? [];
+    if (children.length === 0) return 0;
+    if (isProduct(e)) {
+      const operands: Expression[] = [];
+      const flatten = (x: Expression) => {
+        if (x.kind === "binary" && x.op === "%*%" && parents.get(x.left) === x) {
+          flatten(x.left);
+          flatten(x.right);
+        } else operands.push(x);
+      };
+      flatten(e);
+      let total = 0;
+      const factors: Factor[] = [];
+      for (const op of operands) {
+        const c = cost(op);
+        const size = sizeOf(op);
+        if (c === undefined || !size) return undefined;
+        total += c;
+        factors.push({ atom: { key: "", text: "", size, invariantLoops: 0, symmetric: false }, transposed: false, leaf: -1 });
+      }
+      const chain = chainCost(factors, [], constants);
+      return chain === undefined ? undefined : total + chain.seconds;
+    }
+    let total = 0;
+    for (const child of children) {
+      const c = cost(child);
+      if (c === undefined) return undefined;
+      total += c;
+    }
+    return total;
+  };
+  return cost(region.sums.root);
+}

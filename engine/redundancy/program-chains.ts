@@ -1,0 +1,338 @@
+/**
+ * The analysed program as ReMac's search sees it: per basic block, the
+ * matrix expressions of its statements as sums of multiplication chains
+ * (expression-sums.ts), with each matrix a versioned atom (a variable
+ * assigned in the block gets a new key at each assignment, so equal keys
+ * are equal values), its sizes from the analysis, how many enclosing loops
+ * leave it unchanged, and whether it is provably symmetric (symmetry.ts).
+ * Loops carry their expected iteration counts (loop-iterations.ts) and
+ * every block how often it runs per run of the script.
+ */
+import type { Expression, ForStatement, Identifier, Program, Range, Statement, WhileStatement } from "../syntax/ast";
+import { textInRange } from "../syntax/ranges";
+import type { BlockDagInfo } from "../program/dag-program";
+import type { SimpleStatement, StatementBlock } from "../program/statement-block";
+import { childExpressions, statementExpressions } from "../program/expression-walk";
+import { forEachStatement } from "../program/statement-walk";
+import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { NodeStats } from "../stats/sizes/node-stats";
+import type { Atom, MatrixSize, Product, Sum } from "./chain-terms";
+import { expressionSums, type ExpressionSums, type SumContext, type ValueKind } from "./expression-sums";
+import { expressionKind } from "./expression-kinds";
+import { loopIterations, type LoopIterations } from "./loop-iterations";
+import { symmetricVariables } from "./symmetry";
+
+export interface ChainLoop {
+  id: number;
+  statement: ForStatement | WhileStatement;
+  /** Variables the loop may assign (its body's writes and a for loop's variable). */
+  writes: ReadonlySet<string>;
+  iterations: LoopIterations;
+  /** How often the loop statement itself is reached per run of the script. */
+  entries: number;
+}
+
+export interface Region {
+  id: number;
+  block: BlockChains;
+  statement: SimpleStatement;
+  statementIndex: number;
+  sums: ExpressionSums;
+}
+
+export interface Chain {
+  id: number;
+  region: Region;
+  productIndex: number;
+  product: Product;
+}
+
+export interface BlockChains {
+  index: number;
+  info: BlockDagInfo;
+  /** Enclosing loops, innermost first. */
+  loops: ChainLoop[];
+  /** Runs of the block per run of the script (product of the loops' iterations). */
+  runs: number;
+  regions: Region[];
+  chains: Chain[];
+}
+
+export interface ProgramChains {
+  blocks: BlockChains[];
+  regions: Region[];
+  chains: Chain[];
+  /** The source expression each factor leaf comes from. */
+  leaves: Map<number, Expression>;
+  /** Every identifier the script uses (fresh names avoid them). */
+  names: Set<string>;
+  /** Symmetric variables per scope ("" is the main program). */
+  symmetric: Map<string, Set<string>>;
+  /** Matrices of chains whose sizes the analysis does not know. */
+  unsized: Set<string>;
+  truncated: boolean;
+}
+
+export interface ProgramChainOptions {
+  expectedIterations: number;
+}
+
+function rangeKey(r: Range): string {
+  return `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
+}
+
+function sizeOf(stats: NodeStats | undefined): MatrixSize | undefined {
+  if (!stats || stats.type.dataType !== "matrix" || stats.rows === null || stats.cols === null) return undefined;
+  const cells = stats.rows * stats.cols;
+  return { rows: stats.rows, cols: stats.cols, nnz: stats.nnz === null ? cells : Math.min(cells, Math.max(0, stats.nnz)) };
+}
+
+const kindOfType = (dataType: string): ValueKind => (dataType === "matrix" ? "matrix" : dataType === "scalar" ? "scalar" : "other");
+
+export function programChains(analysis: ProgramAnalysis, text: string, options: ProgramChainOptions): ProgramChains {
+  const program = analysis.parsed.program;
+  const result: ProgramChains = { blocks: [], regions: [], chains: [], leaves: new Map(), names: identifierNames(program), symmetric: new Map(), unsized: new Set(), truncated: false };
+  const textOf = (e: Expression) => textInRange(text, e.range);
+
+  // Kinds of variables per scope, from the types of their DAG nodes.
+  const scopeKinds = new Map<string, Map<string, ValueKind>>();
+  for (const info of analysis.dags.blocks) {
+    const scope = info.functionName ?? "";
+    const kinds = scopeKinds.get(scope) ?? new Map<string, ValueKind>();
+    scopeKinds.set(scope, kinds);
+    const note = (name: string, id: number) => {
+      const kind = kindOfType(info.dag.nodes[id]!.type.dataType);
+      const before = kinds.get(name);
+      kinds.set(name, before === undefined || before === kind ? kind : "other");
+    };
+    for (const [name, id] of info.dag.inputs) note(name, id);
+    for (const [name, id] of info.dag.outputs) note(name, id);
+  }
+  const variableKind = (scope: string) => (name: string) => scopeKinds.get(scope)?.get(name) ?? "other";
+
+  // Symmetric variables per scope: plain assignments in the main program and in each function body.
+  const symmetryScopes: { scope: string; body: readonly Statement[]; params: string[] }[] = [{ scope: "", body: program.body, params: [] }];
+  for (const f of analysis.dags.programBlocks.functions) {
+    if (f.statement.kind === "function") symmetryScopes.push({ scope: f.name, body: f.statement.body, params: f.params });
+  }
+  for (const { scope, body, params } of symmetryScopes) {
+    const kind = variableKind(scope);
+    const assignments = scopeAssignments(body, scope === "");
+    for (const p of params) assignments.set(p, undefined);
+    let leaf = 0;
+    const sumOf = (e: Expression, symmetric: ReadonlySet<string>): Sum | undefined => {
+      if (expressionKind(e, kind) !== "matrix") return undefined;
+      const context: SumContext = {
+        kindOf: (x) => expressionKind(x, kind),
+        identifierAtom: (x) => ({ key: x.name, text: x.name, name: x.name, invariantLoops: 0, symmetric: symmetric.has(x.name) }),
+        opaqueAtom: (x) => ({ key: `⟨${textOf(x)}@${rangeKey(x.range)}⟩`, text: `(${textOf(x)})`, invariantLoops: 0, symmetric: isDiagonalConstructor(x) }),
+        textOf,
+        newLeaf: () => leaf++,
+      };
+      return expressionSums(e, context).sum;
+    };
+    result.symmetric.set(scope, symmetricVariables({ assignments, sumOf }));
+  }
+
+  let loopIds = 0;
+  const walk = (blocks: readonly StatementBlock[], scope: string, loops: ChainLoop[], runs: number, constants: Map<string, number>) => {
+    for (const block of blocks) {
+      if (block.kind === "basic") {
+        const info = analysis.dags.byBlock.get(block);
+        if (info) result.blocks.push(blockChains(info, scope, loops, runs));
+        const outputs = analysis.sizes.blocks.get(block)?.outputs;
+        for (const name of block.writes) {
+          const value = outputs?.get(name)?.value;
+          if (typeof value === "number") constants.set(name, value);
+          else constants.delete(name);
+        }
+      } else if (block.kind === "if") {
+        walk(block.thenBlocks, scope, loops, runs, new Map(constants));
+        walk(block.elseBlocks, scope, loops, runs, new Map(constants));
+        for (const name of block.writes) constants.delete(name);
+      } else {
+        const statement = block.statement;
+        const iterations = loopIterations(statement, constants, options.expectedIterations);
+        const writes = new Set(block.writes);
+        if (block.kind !== "while") writes.add(block.variable);
+        const loop: ChainLoop = { id: loopIds++, statement, writes, iterations, entries: runs };
+        const inner = new Map(constants);
+        for (const name of writes) inner.delete(name);
+        walk(block.bodyBlocks, scope, [loop, ...loops], runs * iterations.count, inner);
+        for (const name of writes) constants.delete(name);
+      }
+    }
+  };
+
+  const blockChains = (info: BlockDagInfo, scope: string, loops: ChainLoop[], runs: number): BlockChains => {
+    const chains: BlockChains = { index: result.blocks.length, info, loops, runs, regions: [], chains: [] };
+    const sizes = analysis.sizes.blocks.get(info.block);
+    const nodeAt = new Map<string, number>();
+    for (const node of info.dag.nodes) if (!nodeAt.has(rangeKey(node.range))) nodeAt.set(rangeKey(node.range), node.id);
+    const statsAt = (e: Expression) => {
+      const id = nodeAt.get(rangeKey(e.range));
+      return id === undefined || e.kind === "identifier" ? undefined : sizes?.nodes[id];
+    };
+    const kindOfVariable = variableKind(scope);
+    const nodeKind = (e: Expression): ValueKind | undefined => {
+      if (e.kind === "identifier") return undefined;
+      const id = nodeAt.get(rangeKey(e.range));
+      return id === undefined ? undefined : kindOfType(info.dag.nodes[id]!.type.dataType);
+    };
+    const kindOf = (e: Expression) => expressionKind(e, kindOfVariable, nodeKind);
+    const symmetric = result.symmetric.get(scope) ?? new Set<string>();
+    const prefix = scope === "" ? "" : `${scope}::`;
+    const versions = new Map<string, { version: number; size?: MatrixSize }>();
+    const current = (name: string) => {
+      let v = versions.get(name);
+      if (!v) {
+        const input = info.dag.inputs.get(name);
+        const size = sizeOf(input === undefined ? undefined : sizes?.nodes[input]);
+        v = size ? { version: 0, size } : { version: 0 };
+        versions.set(name, v);
+      }
+      return v;
+    };
+    const invariantLoops = (name: string) => {
+      let n = 0;
+      while (n < loops.length && !loops[n]!.writes.has(name)) n++;
+      return n;
+    };
+    const identifierAtom = (e: Identifier): Atom => {
+      const v = current(e.name);
+      const key = v.version === 0 ? `${prefix}${e.name}` : `${prefix}${e.name}#${v.version}@${chains.index}`;
+      if (!v.size) result.unsized.add(e.name);
+      return { key, text: e.name, name: e.name, ...(v.size ? { size: v.size } : {}), invariantLoops: v.version === 0 ? invariantLoops(e.name) : 0, symmetric: symmetric.has(e.name) };
+    };
+    const opaqueAtom = (e: Expression): Atom => {
+      const size = sizeOf(statsAt(e));
+      const text = textOf(e);
+      if (!size) result.unsized.add(text);
+      return { key: `⟨${text}@${rangeKey(e.range)}⟩`, text: `(${text})`, ...(size ? { size } : {}), invariantLoops: 0, symmetric: false, range: e.range };
+    };
+    const context: SumContext = {
+      kindOf,
+      identifierAtom,
+      opaqueAtom,
+      textOf,
+      newLeaf: (e) => {
+        const id = result.leaves.size;
+        result.leaves.set(id, e);
+        return id;
+      },
+    };
+    const findRegions = (e: Expression, statement: SimpleStatement, statementIndex: number) => {
+      if (kindOf(e) === "matrix" && isChainNode(e, kindOf)) {
+        const sums = expressionSums(e, context);
+        if (sums.truncated) result.truncated = true;
+        if (sums.sum.some((p) => p.factors.length >= 2)) {
+          const region: Region = { id: result.regions.length, block: chains, statement, statementIndex, sums };
+          result.regions.push(region);
+          chains.regions.push(region);
+          sums.sum.forEach((product, productIndex) => {
+            if (product.factors.length < 2) return;
+            const chain: Chain = { id: result.chains.length, region, productIndex, product };
+            result.chains.push(chain);
+            chains.chains.push(chain);
+          });
+        }
+        for (const inner of sums.inner) {
+          if (inner !== e && !(kindOf(inner) === "matrix" && isChainNode(inner, kindOf))) findRegions(inner, statement, statementIndex);
+          else for (const c of childExpressions(inner)) findRegions(c, statement, statementIndex);
+        }
+        return;
+      }
+      for (const c of childExpressions(e)) findRegions(c, statement, statementIndex);
+    };
+    info.block.statements.forEach((statement, statementIndex) => {
+      for (const e of statementExpressions(statement)) findRegions(e, statement, statementIndex);
+      for (const name of assignedNames(statement)) {
+        const before = current(name);
+        const value = statement.kind === "assign" && statement.target.kind === "identifier" ? sizeOf(statsAt(statement.value)) : undefined;
+        versions.set(name, value ? { version: before.version + 1, size: value } : { version: before.version + 1 });
+      }
+    });
+    return chains;
+  };
+
+  walk(analysis.dags.programBlocks.main, "", [], 1, new Map());
+  for (const f of analysis.dags.programBlocks.functions) if (!f.external) walk(f.bodyBlocks, f.name, [], 1, new Map());
+  return result;
+}
+
+/** Nodes the sums take apart (the rest are opaque factors). */
+function isChainNode(e: Expression, kindOf: (e: Expression) => ValueKind): boolean {
+  if (e.kind === "identifier") return true;
+  if (e.kind === "call") return e.callee.name === "t" && e.args.length === 1;
+  if (e.kind === "unary") return e.op === "-" || e.op === "+";
+  if (e.kind !== "binary") return false;
+  if (e.op === "%*%" || e.op === "+" || e.op === "-") return kindOf(e.left) === "matrix" && kindOf(e.right) === "matrix";
+  if (e.op === "*") return (kindOf(e.left) === "scalar") !== (kindOf(e.right) === "scalar");
+  if (e.op === "/") return kindOf(e.left) === "matrix" && kindOf(e.right) === "scalar";
+  return false;
+}
+
+function assignedNames(statement: SimpleStatement): string[] {
+  if (statement.kind === "assign") return [statement.target.kind === "index" ? statement.target.target.name : statement.target.kind === "identifier" ? statement.target.name : ""].filter((n) => n !== "");
+  if (statement.kind === "multiAssign") return statement.targets.map((t) => (t.kind === "index" ? t.target.name : t.kind === "identifier" ? t.name : "")).filter((n) => n !== "");
+  return [];
+}
+
+/** Per variable, the values of its plain `name = value` assignments; undefined when it is assigned any other way. */
+function scopeAssignments(body: readonly Statement[], main: boolean): Map<string, Expression[] | undefined> {
+  const out = new Map<string, Expression[] | undefined>();
+  const spoil = (name: string) => out.set(name, undefined);
+  forEachStatement(body, (s, place) => {
+    if (main && place.inFunction) return;
+    if (s.kind === "assign") {
+      if (s.target.kind === "identifier" && s.op === "=" ) {
+        const list = out.has(s.target.name) ? out.get(s.target.name) : [];
+        if (list) list.push(s.value);
+        out.set(s.target.name, list);
+      } else if (s.target.kind === "identifier") spoil(s.target.name);
+      else if (s.target.kind === "index") spoil(s.target.target.name);
+    } else if (s.kind === "multiAssign") {
+      for (const t of s.targets) spoil(t.kind === "index" ? t.target.name : t.name);
+    } else if (s.kind === "for") spoil(s.variable.name);
+  });
+  return out;
+}
+
+/** `diag(v)` of a column vector (`matrix(..., cols=1)`, `rowSums(X)`): a diagonal matrix. */
+function isDiagonalConstructor(e: Expression): boolean {
+  if (e.kind !== "call" || e.callee.name !== "diag" || e.args.length !== 1) return false;
+  const v = e.args[0]!.value;
+  if (v.kind !== "call") return false;
+  if (v.callee.name === "rowSums" || v.callee.name === "rowMeans") return true;
+  return v.callee.name === "matrix" && v.args.some((a) => a.name === "cols" && a.value.kind === "number" && a.value.value === 1);
+}
+
+function identifierNames(program: Program): Set<string> {
+  const names = new Set<string>();
+  const visit = (e: Expression) => {
+    if (e.kind === "identifier") names.add(e.name);
+    if (e.kind === "index") names.add(e.target.name);
+    if (e.kind === "call") names.add(e.callee.name);
+    for (const c of childExpressions(e)) visit(c);
+  };
+  forEachStatement(program.body, (s) => {
+    if (s.kind === "assign") {
+      names.add(s.target.kind === "index" ? s.target.target.name : s.target.name);
+      visit(s.target);
+      visit(s.value);
+    } else if (s.kind === "multiAssign") {
+      for (const t of s.targets) names.add(t.kind === "index" ? t.target.name : t.name);
+      visit(s.call);
+    } else if (s.kind === "callStatement") visit(s.call);
+    else if (s.kind === "if" || s.kind === "while") visit(s.condition);
+    else if (s.kind === "for") {
+      names.add(s.variable.name);
+      visit(s.iterable.from);
+      visit(s.iterable.to);
+    } else if (s.kind === "function") {
+      names.add(s.name.name);
+      for (const p of s.params) names.add(p.name.name);
+    }
+  });
+  return names;
+}
