@@ -16,7 +16,7 @@ import {
   buildBlockEGraph,
   DEFAULT_SATURATION,
   laDerivation,
-  printDerivation,
+  derivationLines,
   RelationalText,
   ruleDescription,
   sameValue,
@@ -242,7 +242,7 @@ export function formatOutcome(o: ProveOutcome): string[] {
   if (o.verdict === "proven") {
     const how = o.iterations === 0 ? "the same value as written" : `stopped as soon as both were in one e-class: ${work}`;
     const header = `proven: ${o.a} = ${o.b}  (${o.steps.length} step${o.steps.length === 1 ? "" : "s"}; ${how})`;
-    const lines = [header, ...printDerivation(o.steps).map((line) => `  ${line}`)];
+    const lines = [header, ...derivationLines(o.steps).map((line) => `  ${line}`)];
     if (o.relationalSteps && o.relationalSteps.length > 0) {
       lines.push(`  every step (${o.relationalSteps.length}; X[i1,i2] is a cell of X, Σ_i1 sums over i1, unbind[i1,i2] makes a matrix of cells):`);
       lines.push(`    ${o.relationalSteps[0]!.before}`);
