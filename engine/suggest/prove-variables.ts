@@ -27,7 +27,7 @@ import {
   type TermName,
 } from "../rewrite";
 import type { NodeStats } from "../stats/sizes/node-stats";
-import { analyzeText } from "../stats/program-analysis";
+import { analyzeText, type AnalysisOptions } from "../stats/program-analysis";
 import { textInRange } from "../syntax/ranges";
 import { seedBlock } from "./optimize-block";
 
@@ -46,6 +46,8 @@ export interface ProveOptions {
   seed?: boolean;
   /** The SystemDS installation whose builtin scripts and scripts/ library the script uses. */
   installation?: SystemdsInstallation;
+  /** More options of the script's analysis (an editor's measured sizes, estimator, workspace), so sizes are those its suggestions had. */
+  analysis?: AnalysisOptions;
 }
 
 /** One union of the proof, its terms in DML or in index notation. */
@@ -77,7 +79,7 @@ export interface ProveOutcome {
 
 /** Proves `a` = `b` in a DML text; a string is a usage problem (the variables are not in one block). */
 export function proveVariables(text: string, file: string, a: string, b: string, options: ProveOptions = {}): ProveOutcome | string {
-  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters: new Map(options.parameters ?? []), ...(options.installation ? { installation: options.installation } : {}) });
+  const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters: new Map(options.parameters ?? []), ...(options.installation ? { installation: options.installation } : {}), ...options.analysis });
   const info = analysis.dags.blocks.find((block) => block.dag.outputs.has(a) && block.dag.outputs.has(b));
   const sizes = info ? analysis.sizes.blocks.get(info.block) : undefined;
   if (!info || !sizes) return `${a} and ${b} are not both assigned in one statement block of ${file}`;
