@@ -87,6 +87,7 @@ import { toLspDiagnostic } from "./convert";
 import { documentCheck } from "./document-diagnostics";
 import { foldingRanges } from "./folding";
 import { cheaperRewriteFixes, hoverText, optimizerDiagnostics } from "./optimizer-views";
+import { EXPLAIN_REWRITE_REQUEST, explainRewrite, explainRewriteAction, type ExplainRewriteParams } from "./rewrite-explanation";
 import { completions, type CompletionKind } from "./completion";
 import { cellLenses, dimsHints, signatureHelp } from "./editor-aids";
 import { carryOver } from "./stale-diagnostics";
@@ -448,13 +449,13 @@ connection.onCodeAction(guarded(guard, "codeAction", [], (params: CodeActionPara
   const document = documents.get(params.textDocument.uri);
   if (!document) return [];
   const state = stateOf(document);
-  return cheaperRewriteFixes(document.getText(), state.optimizations, params.range, settings.costUnit).map((fix) => ({
+  return cheaperRewriteFixes(document.getText(), state.optimizations, params.range, settings.costUnit).flatMap((fix) => [{
     title: fix.title,
     kind: CodeActionKind.QuickFix,
     isPreferred: true,
     diagnostics: params.context.diagnostics.filter((d) => d.code === "cheaper-rewrite"),
     edit: { changes: { [document.uri]: fix.edits } },
-  }));
+  }, explainRewriteAction(document.uri, document.version, fix.suggestion)]);
 }));
 
 const completionKinds: Record<CompletionKind, CompletionItemKind> = {
@@ -583,6 +584,12 @@ connection.onRequest(PLAN_REQUEST, guarded(guard, "dmlLens/plan", null, (params:
   if (!document) return null;
   const state = stateOf(document);
   return state.analysis ? planView(state.analysis, state.optimizations, params.position, document.getText()) : null;
+}));
+
+connection.onRequest(EXPLAIN_REWRITE_REQUEST, guarded(guard, EXPLAIN_REWRITE_REQUEST, null, (params: ExplainRewriteParams) => {
+  const document = documents.get(params.textDocument.uri);
+  const context = { measured: measuredSizes.get(params.textDocument.uri), estimator: settings.sparsityEstimator, workspaceFolders, readable: readableFor(params.textDocument.uri), installation: systemds.installation, budgetMs: settings.budgetMs };
+  return explainRewrite(params, document && { text: document.getText(), version: document.version }, document ? stateOf(document).optimizations : new Map(), context);
 }));
 
 connection.onInitialized(() => {
