@@ -7,10 +7,11 @@
  * gets, just before the suggested statement, two new statements assigning
  * the original and the suggested expression (the shared temporaries the
  * suggestion uses assigned first), so both see the variables the statement
- * sees, with the sizes of the same analysis. The proof is seeded as the
- * optimizer seeds a block and bounded by saturation's counts (the time
- * limit is only a safety net); when no proof is found within them, the
- * text says so.
+ * sees, with the sizes of the same analysis. The rules alone prove them
+ * first (their steps read best); failing that, the search is seeded as the
+ * optimizer seeds a block (chain orders, sum-product forms: how it found
+ * the rewrite). Both are bounded by saturation's counts (the time limit is
+ * only a safety net); when no proof is found within them, the text says so.
  */
 import { derivationLines } from "../rewrite";
 import type { Position, Range } from "../syntax/ast";
@@ -52,7 +53,10 @@ export function suggestionDerivation(text: string, file: string, suggestion: Sug
   const used = usedTemporaries(suggestion.rewritten, temporaries);
   const inserted = [...used.map((t) => `${t.name} = ${t.text}; `), `${original} = ${suggestion.original}; `, `${suggested} = ${suggestion.rewritten}; `].join("");
   const offset = offsetOf(text, start);
-  const proved = proveVariables(text.slice(0, offset) + inserted + text.slice(offset), file, original, suggested, { ...options, seed: true });
+  const script = text.slice(0, offset) + inserted + text.slice(offset);
+  // The rules alone first (their steps read best), then seeded as the optimizer seeds a block (how it found the rewrite).
+  const plain = proveVariables(script, file, original, suggested, { ...options, seed: false });
+  const proved = typeof plain !== "string" && plain.verdict === "not proven" ? proveVariables(script, file, original, suggested, { ...options, seed: true }) : plain;
   if (typeof proved === "string") return unavailable(proved);
   switch (proved.verdict) {
     case "proven": {
