@@ -155,11 +155,37 @@ describe("optimizer in the language server", () => {
     const line = lineOf("G =");
     const range = { start: { line, character: 0 }, end: { line, character: 5 } };
     const actions = (await connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics: [] } })) as CodeAction[];
-    assert.equal(actions.length, 1);
+    assert.deepEqual(actions.map((a) => a.title.split(":")[0]), ["Apply cheaper rewrite", "Explain this rewrite"]);
     assert.match(actions[0]!.title, /^Apply cheaper rewrite: [\d.]+ s → [\d.]+ ms \(\d+× less\): Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk \(result 10,000 × 20, sparsity 1\.00\)$/);
     const edits = actions[0]!.edit!.changes![uri] as TextEdit[];
     const edited = applyEdits(text, edits).split("\n");
     assert.equal(edited[line], "G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
+  });
+
+  test("Explain this rewrite: the code action's command asks for the derivation, one line a step", async () => {
+    await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
+    const line = lineOf("G =");
+    const range = { start: { line, character: 0 }, end: { line, character: 5 } };
+    const actions = (await connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics: [] } })) as CodeAction[];
+    const explain = actions.find((a) => a.title.startsWith("Explain this rewrite"))!;
+    assert.equal(explain.title, "Explain this rewrite: G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
+    assert.equal(explain.command!.command, "dmlLens.explainRewrite");
+    const params = explain.command!.arguments![0] as { textDocument: { uri: string; version: number }; range: unknown; rewritten: string };
+    assert.deepEqual(params.textDocument, { uri, version: 1 });
+    const result = (await connection.sendRequest("dmlLens/explainRewrite", params)) as { verdict: string; text: string };
+    assert.equal(result.verdict, "proven");
+    assert.deepEqual(result.text.trimEnd().split("\n"), [
+      `line ${line + 1}: G = (Uk %*% t(Vk) - X) %*% Vk`,
+      "  suggested: G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk",
+      "  derivation (2 steps):",
+      "    (Uk %*% t(Vk) - X) %*% Vk = Uk %*% t(Vk) %*% Vk + -X %*% Vk  [sum-of-add: sum distributes over +]",
+      "    Uk %*% t(Vk) %*% Vk + -X %*% Vk = Uk %*% (t(Vk) %*% Vk) - X %*% Vk  [add-negated: a + (-b) = a - b]",
+    ]);
+    // A suggestion of another version, or one no longer offered, gets an honest answer, not a stale derivation.
+    const stale = (await connection.sendRequest("dmlLens/explainRewrite", { ...params, textDocument: { uri, version: 99 } })) as { verdict: string; text: string };
+    assert.deepEqual(stale, { verdict: "unavailable", text: "No derivation: the document changed since the suggestion was made; ask again from the new suggestion" });
+    const gone = (await connection.sendRequest("dmlLens/explainRewrite", { ...params, rewritten: "G" })) as { verdict: string; text: string };
+    assert.deepEqual(gone, { verdict: "unavailable", text: "No derivation: the suggestion is no longer offered (the optimizer's suggestions changed)" });
   });
 
   test("after an edit, hints come for the new version only, and the edited statement's hint is gone", async () => {
