@@ -29,14 +29,16 @@ class DerivationDocuments implements TextDocumentContentProvider {
 
 export function registerDerivationView(client: () => LanguageClient | undefined): Disposable[] {
   const documents = new DerivationDocuments();
+  /** Shows the derivation beside the script; returns the shown document (for tests), undefined without a server. */
   const show = async (params: ExplainRewriteParams) => {
     const running = client();
-    if (!running) return;
+    if (!running) return undefined;
     const result = await window.withProgress({ location: ProgressLocation.Window, title: "DML: deriving the rewrite" }, () => running.sendRequest<ExplainRewriteResult | null>(EXPLAIN_REWRITE_REQUEST, params));
     const uri = derivationUri(params);
     documents.set(uri, result?.text ?? "No derivation: the language server did not answer.\n");
     const document = await workspace.openTextDocument(uri);
     await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: true, preserveFocus: true });
+    return { uri: uri.toString(), text: document.getText() };
   };
   return [workspace.registerTextDocumentContentProvider(DERIVATION_SCHEME, documents), commands.registerCommand(EXPLAIN_REWRITE_COMMAND, show)];
 }
