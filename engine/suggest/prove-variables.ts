@@ -79,10 +79,30 @@ export interface ProveOutcome {
 
 /** Proves `a` = `b` in a DML text; a string is a usage problem (the variables are not in one block). */
 export function proveVariables(text: string, file: string, a: string, b: string, options: ProveOptions = {}): ProveOutcome | string {
+  const block = blockOfVariables(text, file, a, b, options);
+  return typeof block === "string" ? block : proveInBlock(block, a, b, options);
+}
+
+/** What a proof needs of the script: the block assigning both variables (its DAG and sizes) and the text (plain data: it crosses to a worker). */
+export interface BlockOfVariables {
+  text: string;
+  dag: BlockDag;
+  stats: NodeStats[];
+}
+
+/** The block of `text` that assigns both `a` and `b`, analysed; a string when there is none. */
+export function blockOfVariables(text: string, file: string, a: string, b: string, options: ProveOptions = {}): BlockOfVariables | string {
   const analysis = analyzeText(text, { scriptPath: file, workspaceRoot: process.cwd(), parameters: new Map(options.parameters ?? []), ...(options.installation ? { installation: options.installation } : {}), ...options.analysis });
   const info = analysis.dags.blocks.find((block) => block.dag.outputs.has(a) && block.dag.outputs.has(b));
   const sizes = info ? analysis.sizes.blocks.get(info.block) : undefined;
   if (!info || !sizes) return `${a} and ${b} are not both assigned in one statement block of ${file}`;
+  return { text, dag: info.dag, stats: [...sizes.nodes] };
+}
+
+/** Proves `a` = `b`, both assigned in the analysed block (the search: `ProveOptions` without the analysis's). */
+export function proveInBlock(info: BlockOfVariables, a: string, b: string, options: Omit<ProveOptions, "analysis" | "installation" | "parameters"> = {}): ProveOutcome {
+  const { text } = info;
+  const sizes = { nodes: info.stats };
   const start = performance.now();
   const nodeA = info.dag.outputs.get(a)!;
   const nodeB = info.dag.outputs.get(b)!;

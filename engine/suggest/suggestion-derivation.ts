@@ -16,7 +16,7 @@
 import { derivationLines } from "../rewrite";
 import type { Position, Range } from "../syntax/ast";
 import { analyzeText } from "../stats/program-analysis";
-import { proveVariables, stopText, type ProveOptions, type ProveOutcome } from "./prove-variables";
+import { blockOfVariables, proveInBlock, stopText, type BlockOfVariables, type ProveOptions, type ProveOutcome } from "./prove-variables";
 import { statementRoots } from "./statement-roots";
 
 /** What a derivation needs of a suggestion (a `Suggestion` has it). */
@@ -45,6 +45,24 @@ export interface SuggestionDerivation {
  * suggested expression may use them).
  */
 export function suggestionDerivation(text: string, file: string, suggestion: SuggestionSides, temporaries: readonly TemporaryDefinition[] = [], options: ProveOptions = {}): SuggestionDerivation {
+  const job = derivationJob(text, file, suggestion, temporaries, options);
+  return "verdict" in job ? job : runDerivationJob(job);
+}
+
+/**
+ * The search of a derivation as plain data (it may cross to a worker
+ * thread): the header, the analysed block with the two sides, the bounds.
+ */
+export interface DerivationJob {
+  header: string[];
+  block: BlockOfVariables;
+  original: string;
+  suggested: string;
+  budgetMs?: number;
+}
+
+/** The analysis half of `suggestionDerivation` (on the caller's thread): the job, or the answer when there is nothing to search. */
+export function derivationJob(text: string, file: string, suggestion: SuggestionSides, temporaries: readonly TemporaryDefinition[] = [], options: ProveOptions = {}): DerivationJob | SuggestionDerivation {
   const header = [`line ${suggestion.range.start.line + 1}: ${suggestion.target} = ${suggestion.original}`, `  suggested: ${suggestion.target} = ${suggestion.rewritten}`];
   const unavailable = (why: string): SuggestionDerivation => ({ verdict: "unavailable", lines: [...header, `  no derivation: ${why}`] });
   const start = statementStart(text, file, suggestion.range, options);
@@ -53,11 +71,17 @@ export function suggestionDerivation(text: string, file: string, suggestion: Sug
   const used = usedTemporaries(suggestion.rewritten, temporaries);
   const inserted = [...used.map((t) => `${t.name} = ${t.text}; `), `${original} = ${suggestion.original}; `, `${suggested} = ${suggestion.rewritten}; `].join("");
   const offset = offsetOf(text, start);
-  const script = text.slice(0, offset) + inserted + text.slice(offset);
-  // The rules alone first (their steps read best), then seeded as the optimizer seeds a block (how it found the rewrite).
-  const plain = proveVariables(script, file, original, suggested, { ...options, seed: false });
-  const proved = typeof plain !== "string" && plain.verdict === "not proven" ? proveVariables(script, file, original, suggested, { ...options, seed: true }) : plain;
-  if (typeof proved === "string") return unavailable(proved);
+  const block = blockOfVariables(text.slice(0, offset) + inserted + text.slice(offset), file, original, suggested, options);
+  if (typeof block === "string") return unavailable(block);
+  return { header, block, original, suggested, ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}) };
+}
+
+/** The search half: the rules alone first (their steps read best), then seeded as the optimizer seeds a block (how it found the rewrite). */
+export function runDerivationJob(job: DerivationJob): SuggestionDerivation {
+  const { header, block, original, suggested } = job;
+  const bounds = job.budgetMs !== undefined ? { budgetMs: job.budgetMs } : {};
+  const plain = proveInBlock(block, original, suggested, { ...bounds, seed: false });
+  const proved = plain.verdict === "not proven" ? proveInBlock(block, original, suggested, { ...bounds, seed: true }) : plain;
   switch (proved.verdict) {
     case "proven": {
       if (proved.steps.length === 0) return { verdict: "proven", lines: [...header, "  the same value as written: no step"] };

@@ -4,19 +4,21 @@
  * `dmlLens/explainRewrite`, for the derivation from the statement's
  * original expression to the suggested one, the text `dml explain --why`
  * prints (engine/suggest/suggestion-derivation.ts). Computed on demand
- * only, bounded by saturation's counts, with the optimizer setting's time
- * safety net; it runs on the server's thread (a proof of one statement,
- * seeded as the optimizer seeds it).
+ * only: the script is analysed on the server's thread (as on a keystroke,
+ * with the document's sizes and file guard), the search, bounded by
+ * saturation's counts with the optimizer setting's time safety net, runs
+ * on a worker thread (derivation-thread.ts).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { nodeFileSystem } from "../../engine/stats/metadata/node-file-system";
 import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
-import { suggestionDerivation, type Suggestion } from "../../engine/suggest";
+import { derivationJob, type Suggestion } from "../../engine/suggest";
 import type { MeasuredSize } from "../../engine/stats/program-analysis";
 import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
 import type { Range } from "../../engine/syntax/ast";
 import type { DocumentOptimizations } from "./block-optimizations";
+import { derivationOffThread } from "./derivation-thread";
 import { guardedFileSystem, type ReadableFolders } from "./readable-folders";
 
 /** The request (client to server) for a suggestion's derivation. */
@@ -57,7 +59,7 @@ export interface ExplainContext {
 }
 
 /** The derivation of the suggestion the params name, in the document's current text and suggestions. */
-export function explainRewrite(params: ExplainRewriteParams, document: { text: string; version: number } | undefined, optimizations: DocumentOptimizations, context: ExplainContext): ExplainRewriteResult {
+export async function explainRewrite(params: ExplainRewriteParams, document: { text: string; version: number } | undefined, optimizations: DocumentOptimizations, context: ExplainContext): Promise<ExplainRewriteResult> {
   const unavailable = (why: string): ExplainRewriteResult => ({ verdict: "unavailable", text: `No derivation: ${why}` });
   if (!document) return unavailable("the document is not open");
   if (document.version !== params.textDocument.version) return unavailable("the document changed since the suggestion was made; ask again from the new suggestion");
@@ -74,11 +76,12 @@ export function explainRewrite(params: ExplainRewriteParams, document: { text: s
       ...(workspaceRoot !== undefined ? { workspaceRoot } : {}),
       ...(context.readable ? { fs: guardedFileSystem(nodeFileSystem, context.readable, new Set()) } : {}),
     };
-    const derivation = suggestionDerivation(document.text, file, suggestion, temporaries, {
+    const job = derivationJob(document.text, file, suggestion, temporaries, {
       analysis,
       ...(context.installation ? { installation: context.installation } : {}),
       ...(context.budgetMs !== undefined ? { budgetMs: context.budgetMs } : {}),
     });
+    const derivation = "verdict" in job ? job : await derivationOffThread(job);
     return { verdict: derivation.verdict, text: `${derivation.lines.join("\n")}\n` };
   }
   return unavailable("the suggestion is no longer offered (the optimizer's suggestions changed)");
