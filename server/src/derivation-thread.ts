@@ -9,17 +9,13 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { parentPort, Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import { DEFAULT_SATURATION } from "../../engine/rewrite/saturate";
-import { runDerivationJob, type DerivationJob, type SuggestionDerivation } from "../../engine/suggest";
+import { runDerivationJob, type DerivationJob, type SuggestionDerivation } from "../../engine/suggest/suggestion-derivation";
 
 /** The message the worker answers with the derivation. */
 export interface DerivationMessage {
   derivation: DerivationJob;
-}
-
-export function isDerivationMessage(message: unknown): message is DerivationMessage {
-  return typeof message === "object" && message !== null && "derivation" in message;
 }
 
 export function derivationOffThread(job: DerivationJob, file = process.env.DML_LENS_OPTIMIZER_WORKER ?? path.join(__dirname, "optimizer-worker.js")): Promise<SuggestionDerivation> {
@@ -42,13 +38,4 @@ export function derivationOffThread(job: DerivationJob, file = process.env.DML_L
     worker.on("exit", (code) => failed(`the search's worker exited (${code})`));
     worker.postMessage({ derivation: job } satisfies DerivationMessage);
   });
-}
-
-/** In the worker: the derivation, or the error that stopped it. */
-export function answerDerivation(message: DerivationMessage): void {
-  try {
-    parentPort!.postMessage({ derivation: runDerivationJob(message.derivation) });
-  } catch (error) {
-    parentPort!.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  }
 }

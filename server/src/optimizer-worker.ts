@@ -8,7 +8,7 @@
 import { parentPort } from "node:worker_threads";
 import { optimizeBlock, type BlockInput } from "../../engine/suggest";
 import { type BlockRequestOptions, suggestOptions } from "./optimizer-thread";
-import { answerDerivation, isDerivationMessage, type DerivationMessage } from "./derivation-thread";
+import type { DerivationMessage } from "./derivation-thread";
 
 export interface OptimizeRequest {
   id: number;
@@ -24,7 +24,8 @@ export interface OptimizeRequest {
 const HANG_ON = process.env.DML_LENS_TEST_OPTIMIZER_HANG_ON;
 
 parentPort?.on("message", async (request: OptimizeRequest | DerivationMessage) => {
-  if (isDerivationMessage(request)) return answerDerivation(request);
+  // Loaded on first use: the derivation's analysis code must not slow every optimizer worker's start.
+  if ("derivation" in request) return (await import("./derivation-answer")).answerDerivation(request);
   if (HANG_ON && blockText(request).includes(HANG_ON)) for (;;);
   try {
     parentPort!.postMessage({ id: request.id, result: optimizeBlock(request.input, await suggestOptions(request.options)) });
