@@ -7,7 +7,7 @@
  */
 import { commands, EventEmitter, ProgressLocation, Uri, ViewColumn, window, workspace, type Disposable, type TextDocumentContentProvider } from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { EXPLAIN_REWRITE_COMMAND, EXPLAIN_REWRITE_REQUEST, type ExplainRewriteParams, type ExplainRewriteResult } from "../../server/src/rewrite-explanation";
+import { EXPLAIN_REWRITE_COMMAND, EXPLAIN_REWRITE_REQUEST, type ExplainRewriteParams, type ExplainRewriteResult } from "../../server/src/explain-rewrite-protocol";
 
 export const DERIVATION_SCHEME = "dml-derivation";
 

@@ -17,28 +17,12 @@ import { derivationJob, type Suggestion } from "../../engine/suggest";
 import type { MeasuredSize } from "../../engine/stats/program-analysis";
 import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
 import type { Range } from "../../engine/syntax/ast";
+import { EXPLAIN_REWRITE_COMMAND, type ExplainRewriteParams, type ExplainRewriteResult } from "./explain-rewrite-protocol";
 import type { DocumentOptimizations } from "./block-optimizations";
 import { derivationOffThread } from "./derivation-thread";
 import { guardedFileSystem, type ReadableFolders } from "./readable-folders";
 
-/** The request (client to server) for a suggestion's derivation. */
-export const EXPLAIN_REWRITE_REQUEST = "dmlLens/explainRewrite";
-/** The client's command the code action runs: opens the derivation in a read-only view. */
-export const EXPLAIN_REWRITE_COMMAND = "dmlLens.explainRewrite";
-
-/** Which suggestion: the document and version it was made for, the range it replaces and its rewritten text. */
-export interface ExplainRewriteParams {
-  textDocument: { uri: string; version: number };
-  range: Range;
-  rewritten: string;
-}
-
-export interface ExplainRewriteResult {
-  /** "proven", "not proven", "not equal", "unavailable" (no derivation: the suggestion is gone or stale). */
-  verdict: string;
-  /** The derivation text, one line a step after a header. */
-  text: string;
-}
+export { EXPLAIN_REWRITE_COMMAND, EXPLAIN_REWRITE_REQUEST, type ExplainRewriteParams, type ExplainRewriteResult } from "./explain-rewrite-protocol";
 
 /** The code action next to an "Apply cheaper rewrite" fix. */
 export function explainRewriteAction(uri: string, version: number, suggestion: Suggestion): { title: string; kind: "quickfix"; command: { title: string; command: string; arguments: [ExplainRewriteParams] } } {
