@@ -1,5 +1,5 @@
 /**
- * `dml explain FILE [--dag] [--json] [--budget-ms N] [--estimator E] [--extraction S] [name=value ...]`:
+ * `dml explain FILE [--dag] [--json] [--why LINE] [--budget-ms N] [--estimator E] [--extraction S] [name=value ...]`:
  * summary first. The script's problems, as `dml check` prints them (same
  * checks, same parameters, cli/script-problems.ts); then per statement block
  * the variables it assigns with their dims and nnz (scalars with their type
@@ -25,6 +25,10 @@
  * optimize-calls.ts): suggestions inside the script's own functions as
  * usual, read-only lines for code in other files (`lmCG line 131: t(X) %*%
  * (X %*% p) runs as one fused Row operator ... (called from line 3)`).
+ * `--why LINE` prints instead, for each suggestion on that line, the
+ * derivation from the original to the suggested expression, one line a
+ * step with the rules and the facts they relied on (the text of the
+ * editor's "Explain this rewrite"; engine/suggest/suggestion-derivation.ts).
  */
 import path from "node:path";
 import type { Diagnostic, Range } from "../engine/syntax/ast";
@@ -35,7 +39,7 @@ import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
-import { documentBudget, MAX_OPTIMIZED_CALL_BLOCKS, MAX_OPTIMIZED_CALLS, optimizeCalls, optimizeProgram, safetyNetNote, type BlockFusion, type CallOptimization, type CallOptimizations, type FusionView, type ProgramOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
+import { documentBudget, MAX_OPTIMIZED_CALL_BLOCKS, MAX_OPTIMIZED_CALLS, optimizeCalls, optimizeProgram, safetyNetNote, suggestionDerivation, type ProveOptions, type BlockFusion, type CallOptimization, type CallOptimizations, type FusionView, type ProgramOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
 import type { BlockSizes } from "../engine/stats/sizes/block-sizes";
 import { explainRedundancy } from "./explain-redundancy";
 import { out } from "./output";
@@ -44,10 +48,10 @@ import { parameterArguments, parseArgs, UsageError } from "./usage";
 import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
 
 export const explainUsage =
-  `dml explain FILE [--dag] [--json] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] ${SYSTEMDS_USAGE} [name=value ...]`;
+  `dml explain FILE [--dag] [--json] [--why LINE] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] ${SYSTEMDS_USAGE} [name=value ...]`;
 
 export async function explain(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml explain", args, { flags: ["--json", "--dag"], values: ["--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction", SYSTEMDS_OPTION] });
+  const parsed = parseArgs("dml explain", args, { flags: ["--json", "--dag"], values: ["--why", "--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction", SYSTEMDS_OPTION] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml explain: no FILE given");
   const budget = parsed.values.get("--budget-ms");
@@ -62,6 +66,8 @@ export async function explain(args: readonly string[]): Promise<number> {
   if (!(SPARSITY_ESTIMATORS as readonly string[]).includes(estimator)) throw new UsageError(`dml explain: --estimator is one of ${SPARSITY_ESTIMATORS.join(", ")}, not '${estimator}'`);
   const extraction = parsed.values.get("--extraction") ?? "greedy";
   if (extraction !== "greedy" && extraction !== "ilp") throw new UsageError(`dml explain: --extraction is greedy or ilp, not '${extraction}'`);
+  const why = parsed.values.get("--why");
+  if (why !== undefined && !(Number.isInteger(Number(why)) && Number(why) > 0)) throw new UsageError(`dml explain: --why needs a line number (1 or more), not '${why}'`);
   const parameters = parameterArguments("dml explain", rest);
   const installation = commandInstallation("dml explain", parsed);
   const text = await readScript("dml explain", file);
@@ -72,6 +78,11 @@ export async function explain(args: readonly string[]): Promise<number> {
   if (minSaving !== undefined) options.minSaving = Number(minSaving);
   if (minSavingMs !== undefined) options.minSavingMs = Number(minSavingMs);
   if (extraction === "ilp" && !hasErrors) options.extract = await ilpExtractor({ timeLimitMs: Number(budget ?? DEFAULT_SATURATION.timeLimitMs) });
+  if (why !== undefined) {
+    const proveOptions = { parameters, analysis: { estimator: estimator as SparsityEstimator }, ...(installation ? { installation } : {}) };
+    out(whyReport(file, text, diagnostics, analysis, options, Number(why), proveOptions).join("\n"));
+    return hasErrors ? 1 : 0;
+  }
   const report = explainReport(file, text, diagnostics, analysis, options, { json: parsed.flags.has("--json"), dag: parsed.flags.has("--dag") });
   out(report);
   return hasErrors ? 1 : 0;
@@ -91,6 +102,26 @@ export function explainReport(file: string, text: string, diagnostics: readonly 
   const redundancy = explainRedundancy(analysis && !hasErrors ? analysis : undefined, text, file);
   if (view.json) return JSON.stringify({ ...explainJson(file, diagnostics, analysis, optimized, calls), redundancy: redundancy.json }, null, 2);
   return explainText(file, diagnostics, analysis, optimized, calls, { dag: view.dag, hasErrors }) + redundancy.text;
+}
+
+/**
+ * What `dml explain --why LINE` prints: for each suggestion whose statement
+ * covers the line, the derivation from its original to its suggested
+ * expression (the main program's and its own functions' blocks).
+ */
+export function whyReport(file: string, text: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, options: SuggestOptions, line: number, prove: ProveOptions): string[] {
+  if (diagnostics.some((d) => d.severity === "error") || !analysis) return [`${path.basename(file)}: no suggestions: the script has errors`];
+  const optimized = optimizeProgram(analysis, text, { ...options, documentBudget: documentBudget() });
+  const lines: string[] = [];
+  for (const { suggestions } of optimized.values()) {
+    const temporaries = suggestions.flatMap((s) => s.temporaries ?? []);
+    for (const s of suggestions) {
+      if (s.range.start.line + 1 > line || s.range.end.line + 1 < line) continue;
+      if (lines.length > 0) lines.push("");
+      lines.push(...suggestionDerivation(text, file, s, temporaries, prove).lines);
+    }
+  }
+  return lines.length > 0 ? lines : [`${path.basename(file)}: no suggestion on line ${line}`];
 }
 
 interface VariableJson {

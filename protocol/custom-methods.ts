@@ -75,3 +75,23 @@ export interface InstallationStatus {
 
 /** Server -> client: the SystemDS installation used, once initialized and whenever it changes (server/src/systemds-setting.ts). */
 export const InstallationNotification = new NotificationType<InstallationStatus>("dmlLens/installation");
+
+/** Which suggestion to explain: the document and version it was made for, the range it replaces and its rewritten text. */
+export interface ExplainRewriteParams {
+  textDocument: { uri: string; version: number };
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  rewritten: string;
+}
+
+export interface ExplainRewriteResult {
+  /** "proven", "not proven", "not equal", "unavailable" (no derivation: the suggestion is gone or stale). */
+  verdict: string;
+  /** The derivation text, one line a step after a header. */
+  text: string;
+}
+
+/** Client -> server: the derivation from a suggestion's original expression to its rewrite ("Explain this rewrite", server/src/rewrite-explanation.ts). */
+export const ExplainRewriteRequest = new RequestType<ExplainRewriteParams, ExplainRewriteResult, void>("dmlLens/explainRewrite");
+
+/** The client's command the "Explain this rewrite" code action runs: opens the derivation in a read-only view. */
+export const EXPLAIN_REWRITE_COMMAND = "dmlLens.explainRewrite";

@@ -14,6 +14,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
+import { registerDerivationView } from "./derivation-view";
 import { PlanPanel } from "./plan-panel";
 import { registerRunCommands } from "./run-cells";
 import { registerRunOnSystemds } from "./run-on-systemds";
@@ -61,6 +62,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(window.onDidChangeActiveTextEditor(() => status.showOptimizer()));
   registerRunCommands(context, { runtime, results, variables, client: () => client });
   registerRunOnSystemds(context, { results, client: () => client });
+  context.subscriptions.push(...registerDerivationView(() => client));
   const plans = new PlanPanel(() => client);
   context.subscriptions.push(plans, commands.registerCommand("dmlLens.showPlan", (uri?: string, position?: { line: number; character: number }) => plans.show(uri, position)));
 

@@ -1,6 +1,7 @@
 // The extension in real VS Code, workspace trusted: activation on a .dml
 // file, the server's diagnostics, a hover with dims and cost, the cheaper
-// rewrite applied through the quick fix, and Run Cell's printed values and
+// rewrite applied through the quick fix, its derivation ("Explain this
+// rewrite") in a read-only view, and Run Cell's printed values and
 // variable summary.
 "use strict";
 const assert = require("node:assert/strict");
@@ -58,6 +59,26 @@ exports.run = suite("trusted workspace", [
       assert.ok(await vscode.workspace.applyEdit(fix.edit));
       assert.equal(document.lineAt(line).text, "G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
       await vscode.commands.executeCommand("workbench.action.files.revert");
+    },
+  ],
+  [
+    "Explain this rewrite opens the derivation, read-only, beside the script",
+    async () => {
+      const document = await open("sum_product.dml");
+      const line = lineOf(document, "G =");
+      await waitFor("the optimizer's hint on G", () => vscode.languages.getDiagnostics(document.uri).some((d) => d.range.start.line === line && String(d.code) === "cheaper-rewrite"), 120000);
+      const actions = await vscode.commands.executeCommand("vscode.executeCodeActionProvider", document.uri, new vscode.Range(line, 0, line, 0));
+      const explain = actions.find((a) => a.title.startsWith("Explain this rewrite"));
+      assert.ok(explain && explain.command, `no Explain this rewrite action among ${actions.map((a) => a.title).join("; ")}`);
+      const shown = await vscode.commands.executeCommand(explain.command.command, ...explain.command.arguments);
+      assert.ok(shown.uri.startsWith("dml-derivation:"), shown.uri);
+      assert.deepEqual(shown.text.trimEnd().split("\n").slice(-2), [
+        "    (Uk %*% t(Vk) - X) %*% Vk = Uk %*% t(Vk) %*% Vk + -X %*% Vk  [sum-of-add: sum distributes over +]",
+        "    Uk %*% t(Vk) %*% Vk + -X %*% Vk = Uk %*% (t(Vk) %*% Vk) - X %*% Vk  [add-negated: a + (-b) = a - b]",
+      ]);
+      await waitForTab(`sum_product.dml line ${line + 1}.txt`);
+      const view = vscode.workspace.textDocuments.find((d) => d.uri.toString() === shown.uri);
+      assert.ok(view && view.getText() === shown.text, "the view shows the derivation");
     },
   ],
   [

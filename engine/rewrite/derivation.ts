@@ -1,27 +1,46 @@
 /**
  * A proof of the e-graph (a flat explanation: whole terms, one union per
  * step) as a derivation a person reads: DML terms, each step with the rules
- * that justify it and their descriptions. The relational (SPORES) forms in
- * between have no DML form, so the derivation is condensed to its LA terms:
- * a step goes from one DML term to the next and names the rules applied on
- * the way; a detour that comes back to an earlier term is cut out.
+ * that justify it, their descriptions and the facts conditional rules
+ * relied on. The relational (SPORES) forms in between have no DML form, so
+ * the derivation is condensed to its LA terms: a step goes from one DML
+ * term to the next and names the rules applied on the way; a detour that
+ * comes back to an earlier term is cut out, and consecutive steps that only
+ * re-associate or commute become one step.
  */
 import type { FlatExplanationStep, Term } from "../egraph/types";
-import { opFamily } from "./la-ops";
+import { becauseFact } from "./because-fact";
+import { dmlText, withNames, type TermName } from "./dml-text";
+import { isReassociation } from "./reassociation";
+import { RelationalText } from "./relational-text";
 import { ruleDescription } from "./rule-descriptions";
+import type { RuleSpec } from "./rule-spec";
+import { optimizerRuleSpecs } from "./rules";
 import { BIND_NORMAL_FORM_RULES, LA_TO_RA_RULES, UNBIND_RULES } from "./rules-la-to-ra";
 import { RELATIONAL_TO_LA_RULES } from "./rules-relational-to-la";
-import { termToDml, type LeafText } from "./term-to-dml";
+import type { LeafText } from "./term-to-dml";
+
+export { dmlText, withNames, type TermName } from "./dml-text";
 
 export interface DerivationStep {
   /** The rule that names the step (the first identity among `rules`, else the first rule). */
   rule: string;
   /** Every rule applied between `before` and `after`, in order, without repeats. */
   rules: string[];
+  /** The naming rules with their descriptions (`sum-of-add: sum distributes over +`), or "re-associate/commute". */
   description: string;
+  /** The facts the step's conditional rules relied on (`ncol(v) = 1`), without repeats. */
+  because: string[];
+  /** The step only re-associates or commutes (notation detours aside): consecutive such steps are one. */
+  reassociation: boolean;
   before: string;
   after: string;
 }
+
+/** At most this many facts a step (a condensed step may rest on many): the rest are counted. */
+export const MAX_FACTS_PER_STEP = 4;
+
+export const REASSOCIATION = "re-associate/commute";
 
 /**
  * What a rule does for a reader: an identity (algebra), a translation
@@ -37,28 +56,16 @@ function ruleRole(rule: string): RuleRole {
   return TRANSLATION.has(rule) ? "translation" : "identity";
 }
 
-/** The DML text of a term, or undefined when it has relational parts or a leaf without text. */
-export function dmlText(term: Term, leafText: LeafText): string | undefined {
-  if (!isLinearAlgebra(term)) return undefined;
-  try {
-    return termToDml(term, leafText);
-  } catch {
-    return undefined;
-  }
+let specsByName: Map<string, RuleSpec> | undefined;
+
+function ruleSpec(name: string): RuleSpec | undefined {
+  specsByName ??= new Map(optimizerRuleSpecs().map((spec) => [spec.name, spec]));
+  return specsByName.get(name);
 }
 
-function isLinearAlgebra(term: Term): boolean {
-  return opFamily(term.op) === "la" && term.children.every(isLinearAlgebra);
-}
-
-/** A variable's name for a term that is exactly its value (e.g. the value of `Y` in `Y = X * 2`), or undefined. */
-export type TermName = (term: Term) => string | undefined;
-
-/** The term with every sub-term that `name` names replaced by that variable. */
-export function withNames(term: Term, name: TermName): Term {
-  const named = name(term);
-  if (named !== undefined) return { op: `var:${named}`, children: [] };
-  return term.children.length === 0 ? term : { op: term.op, children: term.children.map((c) => withNames(c, name)) };
+function isReassociationRule(name: string): boolean {
+  const spec = ruleSpec(name);
+  return spec !== undefined && isReassociation(spec);
 }
 
 /**
@@ -68,13 +75,22 @@ export function withNames(term: Term, name: TermName): Term {
  */
 export function laDerivation(steps: readonly FlatExplanationStep[], leafText: LeafText, name?: TermName): DerivationStep[] {
   if (steps.length === 0) return [];
-  const print = (term: Term) => dmlText(name ? withNames(term, name) : term, leafText);
+  const named = (term: Term) => (name ? withNames(term, name) : term);
+  const print = (term: Term) => dmlText(named(term), leafText);
+  // Facts print in DML, or in index notation where the matched sub-term is relational.
+  const relational = new RelationalText(leafText);
+  const fact = (step: FlatExplanationStep) => {
+    const spec = ruleSpec(step.rule);
+    return spec ? becauseFact(spec, step.before, step.after, (term) => relational.print(named(term))) : undefined;
+  };
   const start = print(steps[0]!.before) ?? "(relational form)";
-  // The DML terms met on the way, each with the rules that led to it from the previous one.
-  const checkpoints: { text: string; rules: string[] }[] = [{ text: start, rules: [] }];
-  let pending: string[] = [];
+  // The DML terms met on the way, each with the rules (and facts) that led to it from the previous one.
+  const checkpoints: Checkpoint[] = [{ text: start, rules: [], facts: [] }];
+  let pending: Checkpoint = { text: "", rules: [], facts: [] };
   steps.forEach((step, k) => {
-    pending.push(step.rule);
+    pending.rules.push(step.rule);
+    const because = fact(step);
+    if (because !== undefined) pending.facts.push(because);
     const last = k === steps.length - 1;
     const text = print(step.after) ?? (last ? "(relational form)" : undefined);
     if (text === undefined) return;
@@ -82,26 +98,51 @@ export function laDerivation(steps: readonly FlatExplanationStep[], leafText: Le
     if (earlier >= 0) {
       // Back at a term seen before: the detour proves nothing.
       checkpoints.length = earlier + 1;
-      pending = [];
-      return;
+    } else {
+      checkpoints.push({ ...pending, text });
     }
-    checkpoints.push({ text, rules: pending });
-    pending = [];
+    pending = { text: "", rules: [], facts: [] };
   });
   // A term reached by translations alone (into index form and back) is a detour of notation: go on to the next one.
   for (let k = checkpoints.length - 2; k >= 1; k--) {
     const next = checkpoints[k + 1]!;
     if (checkpoints[k]!.rules.every((r) => ruleRole(r) !== "identity") || next.rules.every((r) => ruleRole(r) !== "identity")) {
       next.rules = [...checkpoints[k]!.rules, ...next.rules];
+      next.facts = [...checkpoints[k]!.facts, ...next.facts];
       checkpoints.splice(k, 1);
     }
   }
   const derivation: DerivationStep[] = [];
   for (let k = 1; k < checkpoints.length; k++) {
-    const rules = [...new Set(checkpoints[k]!.rules)];
-    derivation.push({ ...describe(rules), rules, before: checkpoints[k - 1]!.text, after: checkpoints[k]!.text });
+    const { rules, facts } = checkpoints[k]!;
+    const step = { rules: [...new Set(rules)], facts: [...new Set(facts)], before: checkpoints[k - 1]!.text, after: checkpoints[k]!.text };
+    const previous = derivation.at(-1);
+    if (isReassociationStep(step.rules) && previous?.reassociation) {
+      // Fold into the previous re-association.
+      previous.rules = [...new Set([...previous.rules, ...step.rules])];
+      previous.because = [...new Set([...previous.because, ...step.facts])];
+      previous.after = step.after;
+      continue;
+    }
+    derivation.push(derivationStep(step.rules, step.facts, step.before, step.after));
   }
   return derivation;
+}
+
+interface Checkpoint {
+  text: string;
+  rules: string[];
+  facts: string[];
+}
+
+/** Re-associations and commutations only, with any translations and bookkeeping on the way. */
+function isReassociationStep(rules: readonly string[]): boolean {
+  return rules.some(isReassociationRule) && rules.every((r) => isReassociationRule(r) || ruleRole(r) !== "identity");
+}
+
+function derivationStep(rules: string[], facts: string[], before: string, after: string): DerivationStep {
+  if (isReassociationStep(rules)) return { rule: rules.find(isReassociationRule)!, rules, description: REASSOCIATION, because: facts, reassociation: true, before, after };
+  return { ...describe(rules), rules, because: facts, reassociation: false, before, after };
 }
 
 /** The step's name and description: its identities if it has any, else its translations, else its bookkeeping. */
@@ -109,13 +150,14 @@ function describe(rules: readonly string[]): { rule: string; description: string
   for (const role of ["identity", "translation", "bookkeeping"] as const) {
     const chosen = rules.filter((r) => ruleRole(r) === role);
     if (chosen.length === 0) continue;
-    const descriptions = [...new Set(chosen.map((r) => ruleDescription(r) ?? r))].join("; ");
-    return { rule: chosen[0]!, description: descriptions };
+    // One entry per description (the rules of a pair, e.g. `sum-of-add` and `add-of-sums`, say the same).
+    const byDescription = new Map<string, string>();
+    for (const r of chosen) {
+      const description = ruleDescription(r) ?? r;
+      if (!byDescription.has(description)) byDescription.set(description, r);
+    }
+    const description = [...byDescription].map(([text, r]) => (text === r ? r : `${r}: ${text}`)).join("; ");
+    return { rule: chosen[0]!, description };
   }
   return { rule: "", description: "" };
-}
-
-/** One line per step: `before = after  [description]`. */
-export function printDerivation(steps: readonly DerivationStep[]): string[] {
-  return steps.map((s) => `${s.before} = ${s.after}  [${s.description}]`);
 }

@@ -8,7 +8,7 @@
  */
 import { printTerm } from "../egraph/pattern";
 import type { Term } from "../egraph/types";
-import { dmlText } from "./derivation";
+import { dmlText } from "./dml-text";
 import { BIND, NO_ATTRIBUTE, opFamily, RA_ADD, RA_MUL, RA_SUM, UNBIND_MATRIX, UNBIND_SCALAR } from "./la-ops";
 import type { LeafText } from "./term-to-dml";
 

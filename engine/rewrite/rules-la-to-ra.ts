@@ -100,10 +100,10 @@ export const LA_TO_RA_RULES: readonly RuleSpec[] = [
 
 /** Binds in normal form: no attribute for a dimension of size 1; a 1x1 matrix also as a scalar. */
 export const BIND_NORMAL_FORM_RULES: readonly RuleSpec[] = [
-  rule("bind-scalar", "(b ?i ?j ?x)", "(b _ _ ?x)", (m) => isScalar(m, "x") && (m.attribute("i") >= 0 || m.attribute("j") >= 0)),
-  rule("bind-single-row", "(b ?i ?j ?x)", "(b _ ?j ?x)", (m) => isMatrix(m, "x") && rows(m, "x") === 1 && m.attribute("i") >= 0),
-  rule("bind-single-column", "(b ?i ?j ?x)", "(b ?i _ ?x)", (m) => isMatrix(m, "x") && cols(m, "x") === 1 && m.attribute("j") >= 0),
-  rule("bind-1x1-as-scalar", "(b _ _ ?x)", "(b _ _ (as.scalar ?x))", (m) => isMatrix(m, "x") && rows(m, "x") === 1 && cols(m, "x") === 1),
+  rule("bind-scalar", "(b ?i ?j ?x)", "(b _ _ ?x)", (m) => isScalar(m, "x") && (m.attribute("i") >= 0 || m.attribute("j") >= 0), "?x is a scalar"),
+  rule("bind-single-row", "(b ?i ?j ?x)", "(b _ ?j ?x)", (m) => isMatrix(m, "x") && rows(m, "x") === 1 && m.attribute("i") >= 0, "nrow(?x) = 1"),
+  rule("bind-single-column", "(b ?i ?j ?x)", "(b ?i _ ?x)", (m) => isMatrix(m, "x") && cols(m, "x") === 1 && m.attribute("j") >= 0, "ncol(?x) = 1"),
+  rule("bind-1x1-as-scalar", "(b _ _ ?x)", "(b _ _ (as.scalar ?x))", (m) => isMatrix(m, "x") && rows(m, "x") === 1 && cols(m, "x") === 1, "?x is 1 x 1"),
 ];
 
 /**

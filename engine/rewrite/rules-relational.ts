@@ -14,6 +14,9 @@ const notFreeIn = (i: string, a: string) => (m: Match) => {
   return data.family === "ra" && !data.schema.includes(m.attribute(i));
 };
 
+/** What the `notFreeIn("i", "a")` rules rely on, for explanations. */
+const NOT_FREE = "?a does not use index ?i";
+
 export const RELATIONAL_RULES: readonly RuleSpec[] = [
   // 1. × distributes over +, and back (factoring).
   rule("distribute", "(r* ?a (r+ ?b ?c))", "(r+ (r* ?a ?b) (r* ?a ?c))"),
@@ -23,12 +26,12 @@ export const RELATIONAL_RULES: readonly RuleSpec[] = [
   rule("sum-of-add", "(rsum ?i (r+ ?a ?b))", "(r+ (rsum ?i ?a) (rsum ?i ?b))"),
   rule("add-of-sums", "(r+ (rsum ?i ?a) (rsum ?i ?b))", "(rsum ?i (r+ ?a ?b))"),
   // 3. A factor moves into or out of Σ_i when it does not use i.
-  rule("factor-into-sum", "(r* ?a (rsum ?i ?b))", "(rsum ?i (r* ?a ?b))", notFreeIn("i", "a")),
-  rule("factor-out-of-sum", "(rsum ?i (r* ?a ?b))", "(r* ?a (rsum ?i ?b))", notFreeIn("i", "a")),
+  rule("factor-into-sum", "(r* ?a (rsum ?i ?b))", "(rsum ?i (r* ?a ?b))", notFreeIn("i", "a"), NOT_FREE),
+  rule("factor-out-of-sum", "(rsum ?i (r* ?a ?b))", "(r* ?a (rsum ?i ?b))", notFreeIn("i", "a"), NOT_FREE),
   // 4. Nested Σ commute (Σ_i Σ_j = Σ_{i,j}).
   rule("sums-commute", "(rsum ?i (rsum ?j ?a))", "(rsum ?j (rsum ?i ?a))"),
   // 5. Σ_i of an expression without i is × dim(i).
-  rule("sum-without-attribute", "(rsum ?i ?a)", (m) => add(m, RA_MUL, [m.cls("a"), boundLiteral(m, m.attributes.dim(m.attribute("i")))]), notFreeIn("i", "a")),
+  rule("sum-without-attribute", "(rsum ?i ?a)", (m) => add(m, RA_MUL, [m.cls("a"), boundLiteral(m, m.attributes.dim(m.attribute("i")))]), notFreeIn("i", "a"), NOT_FREE),
   // 6, 7. Commutativity and associativity of + and ×.
   rule("add-commute", "(r+ ?a ?b)", "(r+ ?b ?a)"),
   rule("multiply-commute", "(r* ?a ?b)", "(r* ?b ?a)"),

@@ -12,3 +12,5 @@ export { MAX_OPTIMIZED_CALL_BLOCKS, MAX_OPTIMIZED_CALLS, optimizeCalls, type Cal
 export { emptyFusionView, shiftFusionView } from "./fusion-view";
 export type { ExecutableDag } from "./fusion-input";
 export type { BlockFusion, FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";
+export { blockOfVariables, proveInBlock, proveVariables, shapesDiffer, stopText, type BlockOfVariables, type ProveOptions, type ProveOutcome, type RelationalStep } from "./prove-variables";
+export { derivationJob, runDerivationJob, suggestionDerivation, type DerivationJob, type SuggestionDerivation, type SuggestionSides, type TemporaryDefinition } from "./suggestion-derivation";

@@ -240,7 +240,7 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
  * rewriting reaches slowly: the factorized sum-product form of each
  * statement and the best order of each multiplication chain.
  */
-function seedBlock(block: BlockEGraph, roots: readonly ClassId[]): void {
+export function seedBlock(block: BlockEGraph, roots: readonly ClassId[]): void {
   const { egraph, attributes } = block;
   const original = new Map<ClassId, ENode>();
   block.classOfNode.forEach((cls, node) => {

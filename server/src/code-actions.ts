@@ -10,6 +10,7 @@ import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { DocumentOptimizations } from "./block-optimizations";
 import { cheaperRewriteFixes } from "./optimizer-views";
 import type { RedundancyActions } from "./redundancy-actions";
+import { explainRewriteAction } from "./rewrite-explanation";
 import type { ServerSettings } from "./settings";
 
 /** What a provider sees: the document at the request's version, its analysis (when it has one) and optimizations, the request, the settings. */
@@ -25,15 +26,18 @@ export interface CodeActionInput {
 
 export type CodeActionProvider = (input: CodeActionInput) => CodeAction[];
 
-/** The optimizer's cheaper rewrite at the range, as a preferred quick fix of its `cheaper-rewrite` hint. */
+/** The optimizer's cheaper rewrite at the range, as a preferred quick fix of its `cheaper-rewrite` hint, each followed by "Explain this rewrite". */
 export const cheaperRewriteActions: CodeActionProvider = ({ document, optimizations, params, settings }) =>
-  cheaperRewriteFixes(document.getText(), optimizations, params.range, settings.costUnit).map((fix) => ({
-    title: fix.title,
-    kind: CodeActionKind.QuickFix,
-    isPreferred: true,
-    diagnostics: params.context.diagnostics.filter((d) => d.code === "cheaper-rewrite"),
-    edit: { changes: { [document.uri]: fix.edits } },
-  }));
+  cheaperRewriteFixes(document.getText(), optimizations, params.range, settings.costUnit).flatMap((fix) => [
+    {
+      title: fix.title,
+      kind: CodeActionKind.QuickFix,
+      isPreferred: true,
+      diagnostics: params.context.diagnostics.filter((d) => d.code === "cheaper-rewrite"),
+      edit: { changes: { [document.uri]: fix.edits } },
+    },
+    explainRewriteAction(document.uri, document.version, fix.suggestion),
+  ]);
 
 /** Hoisting loop constants and reusing common subexpressions (ReMac), once the runtime verified them. */
 export const redundancyActions: CodeActionProvider = ({ document, params, redundancy }) => redundancy.codeActions(document.uri, document.version, params.range);

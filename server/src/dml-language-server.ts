@@ -82,17 +82,21 @@ import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
 import {
   EstimateRequest,
+  ExplainRewriteRequest,
   InstallationNotification,
   MeasuredSizesNotification,
   OptimizerStateNotification,
   PlanRequest,
   RunParametersRequest,
+  type ExplainRewriteParams,
+  type ExplainRewriteResult,
   type MeasuredSizesParams,
 } from "../../protocol/custom-methods";
 import { BlockOptimizer, budgetSpentDiagnostics, stoppedBlockDiagnostics, type DocumentOptimizations } from "./block-optimizations";
 import type { Clock } from "./clock";
 import { CODE_ACTION_KINDS, CODE_ACTION_PROVIDERS } from "./code-actions";
 import { RedundancyActions } from "./redundancy-actions";
+import { explainRewrite } from "./rewrite-explanation";
 import { completions, type CompletionKind } from "./completion";
 import { toLspDiagnostic } from "./convert";
 import { MAX_CHECKED_CHARACTERS, MAX_CHECKED_LINES, tooLargeToCheck, uncheckedDocument } from "./document-bounds";
@@ -242,6 +246,23 @@ export class DmlLanguageServer {
     this.onDocumentRequest(RunParametersRequest, {}, (_params, _document, state) => (state.analysis ? Object.fromEntries(state.analysis.parameters) : {}));
     this.onDocumentRequest(PlanRequest, null, (params, document, state) => (state.analysis ? planView(state.analysis, state.optimizations, params.position, document.getText()) : null));
     this.connection.onNotification(MeasuredSizesNotification, (params) => this.measured(params));
+    const explain = guarded(this.guard, ExplainRewriteRequest.method, null, (params: ExplainRewriteParams) => this.explainRewrite(params));
+    this.connection.onRequest(ExplainRewriteRequest, explain as RequestHandler<ExplainRewriteParams, ExplainRewriteResult, void>);
+  }
+
+  /** "Explain this rewrite": the derivation of one of a document's current suggestions, computed on demand. */
+  private explainRewrite(params: ExplainRewriteParams) {
+    const uri = params.textDocument.uri;
+    const document = this.documents.get(uri);
+    const context = {
+      measured: this.measuredSizes.get(uri),
+      estimator: this.settings.sparsityEstimator,
+      workspaceFolders: this.workspaceFolders,
+      readable: this.readableFor(uri),
+      installation: this.systemds.installation,
+      budgetMs: this.settings.budgetMs,
+    };
+    return explainRewrite(params, document && { text: document.getText(), version: document.version }, document ? this.stateOf(document).optimizations : new Map(), context);
   }
 
   /** A custom request about an open document, answered from its analyzed state; `empty` for a document that is not open (and when the handler fails). */

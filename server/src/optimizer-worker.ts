@@ -2,11 +2,13 @@
  * The optimizer's thread: the language server posts a block (its DAG, sizes
  * and the script text, structured-cloned) and gets the block's suggestions
  * back, so saturation and the runtime's verification never hold up a
- * request on the server's main thread.
+ * request on the server's main thread. (A worker started for an "Explain
+ * this rewrite" derivation answers its `derivation` message instead.)
  */
 import { parentPort } from "node:worker_threads";
 import { optimizeBlock, type BlockInput } from "../../engine/suggest";
 import { type BlockRequestOptions, suggestOptions } from "./optimizer-thread";
+import type { DerivationMessage } from "./derivation-thread";
 
 export interface OptimizeRequest {
   id: number;
@@ -21,7 +23,9 @@ export interface OptimizeRequest {
  */
 const HANG_ON = process.env.DML_LENS_TEST_OPTIMIZER_HANG_ON;
 
-parentPort?.on("message", async (request: OptimizeRequest) => {
+parentPort?.on("message", async (request: OptimizeRequest | DerivationMessage) => {
+  // Loaded on first use: the derivation's analysis code must not slow every optimizer worker's start.
+  if ("derivation" in request) return (await import("./derivation-answer")).answerDerivation(request);
   if (HANG_ON && blockText(request).includes(HANG_ON)) for (;;);
   try {
     parentPort!.postMessage({ id: request.id, result: optimizeBlock(request.input, await suggestOptions(request.options)) });

@@ -32,7 +32,7 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { applyEdits } from "../../engine/syntax/ranges";
 import { type LspSession, startLspSession } from "../../cli/lsp-session";
-import { MeasuredSizesNotification, PlanRequest } from "../../protocol/custom-methods";
+import { ExplainRewriteRequest, MeasuredSizesNotification, PlanRequest, type ExplainRewriteParams } from "../../protocol/custom-methods";
 import { repoRoot } from "../repo-root";
 
 const file = path.join(repoRoot, "examples", "sum_product.dml");
@@ -156,11 +156,37 @@ describe("optimizer in the language server", () => {
     const line = lineOf("G =");
     const range = { start: { line, character: 0 }, end: { line, character: 5 } };
     const actions = (await connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics: [] } })) as CodeAction[];
-    assert.equal(actions.length, 1);
+    assert.deepEqual(actions.map((a) => a.title.split(":")[0]), ["Apply cheaper rewrite", "Explain this rewrite"]);
     assert.match(actions[0]!.title, /^Apply cheaper rewrite: [\d.]+ s → [\d.]+ ms \(\d+× less\): Uk %\*% \(t\(Vk\) %\*% Vk\) - X %\*% Vk \(result 10,000 × 20, sparsity 1\.00\)$/);
     const edits = actions[0]!.edit!.changes![uri] as TextEdit[];
     const edited = applyEdits(text, edits).split("\n");
     assert.equal(edited[line], "G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
+  });
+
+  test("Explain this rewrite: the code action's command asks for the derivation, one line a step", async () => {
+    await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
+    const line = lineOf("G =");
+    const range = { start: { line, character: 0 }, end: { line, character: 5 } };
+    const actions = (await connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics: [] } })) as CodeAction[];
+    const explain = actions.find((a) => a.title.startsWith("Explain this rewrite"))!;
+    assert.equal(explain.title, "Explain this rewrite: G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk");
+    assert.equal(explain.command!.command, "dmlLens.explainRewrite");
+    const params = explain.command!.arguments![0] as ExplainRewriteParams;
+    assert.deepEqual(params.textDocument, { uri, version: 1 });
+    const result = await connection.sendRequest(ExplainRewriteRequest, params);
+    assert.equal(result.verdict, "proven");
+    assert.deepEqual(result.text.trimEnd().split("\n"), [
+      `line ${line + 1}: G = (Uk %*% t(Vk) - X) %*% Vk`,
+      "  suggested: G = Uk %*% (t(Vk) %*% Vk) - X %*% Vk",
+      "  derivation (2 steps):",
+      "    (Uk %*% t(Vk) - X) %*% Vk = Uk %*% t(Vk) %*% Vk + -X %*% Vk  [sum-of-add: sum distributes over +]",
+      "    Uk %*% t(Vk) %*% Vk + -X %*% Vk = Uk %*% (t(Vk) %*% Vk) - X %*% Vk  [add-negated: a + (-b) = a - b]",
+    ]);
+    // A suggestion of another version, or one no longer offered, gets an honest answer, not a stale derivation.
+    const stale = await connection.sendRequest(ExplainRewriteRequest, { ...params, textDocument: { uri, version: 99 } });
+    assert.deepEqual(stale, { verdict: "unavailable", text: "No derivation: the document changed since the suggestion was made; ask again from the new suggestion" });
+    const gone = await connection.sendRequest(ExplainRewriteRequest, { ...params, rewritten: "G" });
+    assert.deepEqual(gone, { verdict: "unavailable", text: "No derivation: the suggestion is no longer offered (the optimizer's suggestions changed)" });
   });
 
   test("after an edit, hints come for the new version only, and the edited statement's hint is gone", async () => {
