@@ -92,6 +92,3 @@ export interface ExplainRewriteResult {
 
 /** Client -> server: the derivation from a suggestion's original expression to its rewrite ("Explain this rewrite", server/src/rewrite-explanation.ts). */
 export const ExplainRewriteRequest = new RequestType<ExplainRewriteParams, ExplainRewriteResult, void>("dmlLens/explainRewrite");
-
-/** The client's command the "Explain this rewrite" code action runs: opens the derivation in a read-only view. */
-export const EXPLAIN_REWRITE_COMMAND = "dmlLens.explainRewrite";

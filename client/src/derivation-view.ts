@@ -7,7 +7,8 @@
  */
 import { commands, EventEmitter, ProgressLocation, Uri, ViewColumn, window, workspace, type Disposable, type TextDocumentContentProvider } from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { EXPLAIN_REWRITE_COMMAND, ExplainRewriteRequest, type ExplainRewriteParams } from "../../protocol/custom-methods";
+import { EXPLAIN_REWRITE_COMMAND } from "../../protocol/client-commands";
+import { ExplainRewriteRequest, type ExplainRewriteParams } from "../../protocol/custom-methods";
 
 export const DERIVATION_SCHEME = "dml-derivation";
 
