@@ -22,15 +22,13 @@ export function chainText(factors: readonly PrintedFactor[]): string {
   const texts = factors.map(factorText);
   const cost = chainCost(factors.map((f) => f.factor));
   if (!cost) return texts.join(" %*% ");
-  const print = (t: ChainTree, top: boolean): string => {
+  // %*% is left-associative: a left operand needs no parentheses, a right one that is a product does.
+  const print = (t: ChainTree): string => {
     if (t.kind === "leaf") return texts.slice(t.start, t.end + 1).join(" %*% ");
-    const left = print(t.left, false);
-    const right = print(t.right, false);
-    const rightText = t.right.kind === "leaf" && t.right.start === t.right.end ? right : `(${right})`;
-    const whole = `${left} %*% ${rightText}`;
-    return top ? whole : whole;
+    const right = print(t.right);
+    return `${print(t.left)} %*% ${t.right.kind === "leaf" && t.right.start === t.right.end ? right : `(${right})`}`;
   };
-  return print(cost.tree, true);
+  return print(cost.tree);
 }
 
 /** One product: `-`, scalar multipliers, the chain, scalar divisors (`alpha * (A %*% d) / s`). */

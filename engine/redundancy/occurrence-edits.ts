@@ -98,7 +98,7 @@ export function optionEdits(option: FoundOption, text: string): OptionEdits {
     else {
       const sum = p.region.sums.sums.get(p.node)!;
       const windows = byRegion.get(p.region)!;
-      const terms = sum.map((product) => ({ negative: product.negative, text: printProduct(product, windows, option.key, spliced, () => tempFactor(false, leafIds--), (t) => tempFactor(t, leafIds--)) }));
+      const terms = sum.map((product) => ({ negative: product.negative, text: printProduct(product, windows, option.key, spliced, (t) => tempFactor(t, leafIds--)) }));
       const printed = sumText(terms);
       replacement = p.node === p.region.sums.root && sum.length === 1 && sum[0]!.scalars.length === 0 && !sum[0]!.negative ? printed : `(${printed})`;
     }
@@ -154,7 +154,6 @@ function printProduct(
   windows: readonly number[][],
   key: string,
   spliced: (range: Range) => string,
-  _fresh: () => Factor,
   temp: (transposed: boolean) => Factor,
 ): string {
   const out: PrintedFactor[] = [];
@@ -181,5 +180,9 @@ function printProduct(
     out.push({ factor: f, text: f.atom.range ? `(${spliced(f.atom.range)})` : f.atom.text });
     i++;
   }
-  return productText(product, out, (s) => spliced(product.scalars[s]!.range).length > 0 && product.scalars[s]!.text.startsWith("(") ? `(${spliced(product.scalars[s]!.range)})` : spliced(product.scalars[s]!.range));
+  // A scalar factor keeps its parentheses (`(2 * s)`), with the option's occurrences inside it replaced too.
+  return productText(product, out, (i) => {
+    const scalar = product.scalars[i]!;
+    return scalar.text.startsWith("(") ? `(${spliced(scalar.range)})` : spliced(scalar.range);
+  });
 }

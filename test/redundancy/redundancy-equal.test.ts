@@ -10,7 +10,7 @@ import { createSession } from "../../engine/runtime/interpreter/session";
 import { analyzeText } from "../../engine/stats/program-analysis";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";
-import { applyOptionForTest } from "./apply-for-test";
+import { applyRedundancy } from "../../engine/redundancy/apply-redundancy";
 
 /** The example with its reads replaced by small random data, a few iterations, and its results printed. */
 function runnable(name: string): string {
@@ -38,7 +38,10 @@ describe("applying each option keeps the results", () => {
       const expected = results(text);
       assert.equal(expected.length, 3);
       for (const option of report.options) {
-        const applied = applyOptionForTest(text, option);
+        const application = applyRedundancy(text, [option]);
+        assert.deepEqual(application.refused, [], option.id);
+        const applied = application.text;
+        assert.notEqual(applied, text);
         assert.deepEqual(parse(applied).diagnostics, [], `${option.id} gives a syntax error:\n${applied}`);
         const got = results(applied);
         for (const [i, v] of expected.entries()) {
