@@ -174,3 +174,12 @@ describe("eigen of a nearly symmetric matrix", () => {
     assert.deepEqual(e, eSymmetric);
   });
 });
+
+test("eigen of a matrix with subnormal cells (fast-check's counterexample) gives the eigenvalues, not a crash", () => {
+  const [values] = decompose("eigen", [
+    [0.8050547622714159, -5e-324, 1.8645851828000517e-155],
+    [-5e-324, 0, 0],
+    [1.8645851828000517e-155, 0, 0],
+  ]);
+  assert.deepEqual(values!.map((row) => row[0]), [0, 0, 0.8050547622714159]);
+});

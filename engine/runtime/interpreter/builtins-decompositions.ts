@@ -61,9 +61,18 @@ function balancingScale(x: DenseMatrix): number {
   return largest === 0 ? 1 : 2 ** Math.min(1023, -Math.floor(Math.log2(largest)));
 }
 
+/** The smallest normal double: below it (subnormals) ml-matrix's iterations can index past their arrays. */
+const SMALLEST_NORMAL = 2.2250738585072014e-308;
+
+/** The matrix times `scale` for ml-matrix, subnormal cells flushed to 0 (a change far below any normal cell's precision). */
 function toMl(x: DenseMatrix, scale = 1): MlMatrix {
   const m = new MlMatrix(x.rows, x.cols);
-  for (let i = 0; i < x.rows; i++) for (let j = 0; j < x.cols; j++) m.set(i, j, x.data[i * x.cols + j] * scale);
+  for (let i = 0; i < x.rows; i++) {
+    for (let j = 0; j < x.cols; j++) {
+      const value = x.data[i * x.cols + j] * scale;
+      m.set(i, j, Math.abs(value) < SMALLEST_NORMAL ? 0 : value);
+    }
+  }
   return m;
 }
 
