@@ -168,7 +168,7 @@ function dedupe(sorted: number[]): number[] {
 function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): LaData {
   const literal = literalValue(node.op);
   if (literal !== undefined) return { family: "la", stats: scalarStats(SCALAR_DOUBLE, literal), constant: literal };
-  if (node.children.length === 0) return { family: "la", stats: leafStats(node.op) ?? UNKNOWN_STATS };
+  if (node.children.length === 0) return leafData(leafStats(node.op) ?? UNKNOWN_STATS);
   if (kids.some((k) => k.family !== "la" || k.invalid)) return { family: "la", stats: UNKNOWN_STATS, invalid: true };
   const fill = fillDims(node.op);
   if (fill) {
@@ -200,6 +200,18 @@ function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): L
     const constant = matrixConstant(node.op, kids);
     if (constant !== undefined) data.constant = constant;
   }
+  return data;
+}
+
+/**
+ * A leaf's data: a scalar whose value the stats stage knows (`nrow(X)` of a
+ * known size, a constant variable) is a constant like a literal, so it folds
+ * to one; an operation on it already was (its stats carry the value).
+ */
+function leafData(stats: NodeStats): LaData {
+  const data: LaData = { family: "la", stats };
+  if (stats.type.dataType === "scalar" && typeof stats.value === "number") data.constant = stats.value;
+  else if (stats.type.dataType === "scalar" && typeof stats.value === "boolean") data.constant = stats.value ? 1 : 0;
   return data;
 }
 
