@@ -19,6 +19,13 @@ const UNARY_CALLS = new Set([
   "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
 ]);
 
+/** Aggregates other than sums, by their DML names (as the DAG builder maps them). */
+const AGGREGATE_CALLS: Readonly<Record<string, string>> = {
+  min: "agg:min:full", max: "agg:max:full", mean: "agg:mean:full", avg: "agg:mean:full", prod: "agg:prod:full", var: "agg:var:full", sd: "agg:sd:full",
+  rowMins: "agg:min:row", colMins: "agg:min:col", rowMaxs: "agg:max:row", colMaxs: "agg:max:col", rowMeans: "agg:mean:row", colMeans: "agg:mean:col",
+  rowProds: "agg:prod:row", colProds: "agg:prod:col", rowVars: "agg:var:row", colVars: "agg:var:col", rowSds: "agg:sd:row", colSds: "agg:sd:col",
+};
+
 export class UnsupportedExpressionError extends Error {}
 
 export function expressionToTerm(e: Expression): Term {
@@ -44,6 +51,8 @@ export function expressionToTerm(e: Expression): Term {
         return { op: name, children: positional.map((a) => expressionToTerm(a.value)) };
       }
       if (name === "matrix") return matrixTerm(e.args);
+      const aggregate = AGGREGATE_CALLS[name];
+      if (aggregate && e.args.length === 1 && positional.length === 1) return { op: aggregate, children: [expressionToTerm(positional[0]!.value)] };
       if (UNARY_CALLS.has(name) && e.args.length === 1 && positional.length === 1) return { op: name, children: [expressionToTerm(positional[0]!.value)] };
       throw new UnsupportedExpressionError(`function ${name} is not supported here`);
     }
