@@ -152,16 +152,16 @@ function monotone(fn: "min" | "max", direction: AggregateDirection): RuleSpec[] 
   const name = (what: string) => `extremum-of-${what}`;
   return [
     rule(name("negation"), `(${agg} (neg ?X))`, `(neg (${swapped} ?X))`),
-    rule(name("shift"), `(${agg} (+ ?X ?s))`, `(+ (${agg} ?X) ?s)`, constant, "is.finite(?s)"),
-    rule(name("shift"), `(${agg} (+ ?s ?X))`, `(+ ?s (${agg} ?X))`, constant, "is.finite(?s)"),
-    rule(name("shift"), `(${agg} (- ?X ?s))`, `(- (${agg} ?X) ?s)`, constant, "is.finite(?s)"),
-    rule(name("reflection"), `(${agg} (- ?s ?X))`, `(- ?s (${swapped} ?X))`, constant, "is.finite(?s)"),
-    rule(name("scaling"), `(${agg} (* ?X ?s))`, `(* (${agg} ?X) ?s)`, positive, "?s > 0 & is.finite(?s)"),
-    rule(name("scaling"), `(${agg} (* ?s ?X))`, `(* ?s (${agg} ?X))`, positive, "?s > 0 & is.finite(?s)"),
-    rule(name("scaling"), `(${agg} (/ ?X ?s))`, `(/ (${agg} ?X) ?s)`, positive, "?s > 0 & is.finite(?s)"),
-    rule(name("negative-scaling"), `(${agg} (* ?X ?s))`, `(* (${swapped} ?X) ?s)`, negative, "?s < 0 & is.finite(?s)"),
-    rule(name("negative-scaling"), `(${agg} (* ?s ?X))`, `(* ?s (${swapped} ?X))`, negative, "?s < 0 & is.finite(?s)"),
-    rule(name("negative-scaling"), `(${agg} (/ ?X ?s))`, `(/ (${swapped} ?X) ?s)`, negative, "?s < 0 & is.finite(?s)"),
+    rule(name("shift"), `(${agg} (+ ?X ?s))`, `(+ (${agg} ?X) ?s)`, constant, "!is.infinite(?s)"),
+    rule(name("shift"), `(${agg} (+ ?s ?X))`, `(+ ?s (${agg} ?X))`, constant, "!is.infinite(?s)"),
+    rule(name("shift"), `(${agg} (- ?X ?s))`, `(- (${agg} ?X) ?s)`, constant, "!is.infinite(?s)"),
+    rule(name("reflection"), `(${agg} (- ?s ?X))`, `(- ?s (${swapped} ?X))`, constant, "!is.infinite(?s)"),
+    rule(name("scaling"), `(${agg} (* ?X ?s))`, `(* (${agg} ?X) ?s)`, positive, "?s > 0 & !is.infinite(?s)"),
+    rule(name("scaling"), `(${agg} (* ?s ?X))`, `(* ?s (${agg} ?X))`, positive, "?s > 0 & !is.infinite(?s)"),
+    rule(name("scaling"), `(${agg} (/ ?X ?s))`, `(/ (${agg} ?X) ?s)`, positive, "?s > 0 & !is.infinite(?s)"),
+    rule(name("negative-scaling"), `(${agg} (* ?X ?s))`, `(* (${swapped} ?X) ?s)`, negative, "?s < 0 & !is.infinite(?s)"),
+    rule(name("negative-scaling"), `(${agg} (* ?s ?X))`, `(* ?s (${swapped} ?X))`, negative, "?s < 0 & !is.infinite(?s)"),
+    rule(name("negative-scaling"), `(${agg} (/ ?X ?s))`, `(/ (${swapped} ?X) ?s)`, negative, "?s < 0 & !is.infinite(?s)"),
   ];
 }
 

@@ -7,7 +7,8 @@ import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
 import { proveVariables, type ProveOutcome } from "../../cli/prove";
 import { simplificationExamples, simplificationPairs, type SimplificationExample } from "../../cli/simplification-pairs";
-import { AGGREGATE_RULES } from "../../engine/rewrite/rules-aggregates";
+import { parseExpression } from "../../engine/rewrite";
+import { AGGREGATE_RULES, constantAggregate } from "../../engine/rewrite/rules-aggregates";
 import { CELLWISE_RULES } from "../../engine/rewrite/rules-cellwise";
 import { repoRoot } from "../repo-root";
 import { pythonReference } from "../runtime/python-reference";
@@ -38,6 +39,36 @@ function prove(example: SimplificationExample, a: string, b: string): ProveOutco
 }
 
 const pairs = (example: SimplificationExample, kind: "prove" | "unequal") => example.pairs.filter((p) => p.kind === kind);
+
+/** Conditional rules whose condition only checks types or that sizes are known (no fact to explain). */
+const TYPE_CHECKS_ONLY = new Set(["cellwise-transpose-scalar-left", "cellwise-transpose-scalar-right", "cellwise-transpose", "cellwise-of-transposes", "mean-as-sum"]);
+
+describe("the rules", () => {
+  test("every conditional rule that relies on a fact names it, as DML over its pattern variables", () => {
+    for (const spec of [...CELLWISE_RULES, ...AGGREGATE_RULES]) {
+      if (!spec.when || TYPE_CHECKS_ONLY.has(spec.name)) continue;
+      assert.ok(spec.because, `${spec.name}: no 'because'`);
+      const variables = spec.because.match(/\?\w+/g) ?? [];
+      for (const v of variables) assert.ok(spec.lhs.includes(v), `${spec.name}: ${v} is not a variable of ${spec.lhs}`);
+      // Facts are written as the contract's example, "ncol(?X) = 1": = reads as ==.
+      const text = spec.because.replace(/\?(\w+)/g, "$1").replace(/ = /g, " == ");
+      assert.doesNotThrow(() => parseExpression(text), `${spec.name}: '${spec.because}' is not DML`);
+    }
+  });
+
+  test("aggregates of a constant matrix only where rounding cannot change them", () => {
+    assert.equal(constantAggregate("min", 0.1, 12), 0.1);
+    assert.equal(constantAggregate("max", -3.5, 2), -3.5);
+    assert.equal(constantAggregate("mean", 7, 12), 7);
+    assert.equal(constantAggregate("mean", 0.1, 3), undefined, "0.1 + 0.1 + 0.1 is not 0.3");
+    assert.equal(constantAggregate("var", 0, 12), 0);
+    assert.equal(constantAggregate("var", 0.1, 3), undefined);
+    assert.equal(constantAggregate("prod", 1, 5), 1);
+    assert.equal(constantAggregate("prod", 2, 5), undefined);
+    assert.equal(constantAggregate("min", 4, 0), undefined, "min of no values is Inf, not the constant");
+    assert.equal(constantAggregate("max", Number.NaN, 3), undefined);
+  });
+});
 
 describe("the pair headers", () => {
   test("every class has its script, with several proven members and unequal twins", () => {
