@@ -99,7 +99,7 @@ export class OptimizerAnalysis implements Analysis<OptimizerData> {
     if (op === BIND) {
       const [i, j, x] = kids as [AttributeData, AttributeData, LaData];
       const schema = [i.attribute, j.attribute].filter((a) => a >= 0).sort((a, b) => a - b);
-      return withConstant({ family: "ra", schema: dedupe(schema) }, x.constant);
+      return withConstant({ family: "ra", schema: dedupe(schema) }, x.constant ?? knownScalarValue(x));
     }
     if (op === RA_SUM) {
       const [i, e] = kids as [AttributeData, RaData];
@@ -157,6 +157,17 @@ export class OptimizerAnalysis implements Analysis<OptimizerData> {
   }
 }
 
+/**
+ * The value of a scalar the stats stage knows (`nrow(X)` of a known size,
+ * an opaque leaf): its relational form is that constant, so sums over it
+ * fold (sum(A + r) = sum(A) + nrow(A) * sum(r)); the LA class keeps the
+ * leaf, so a rewrite still writes nrow(A), not its value.
+ */
+function knownScalarValue(x: LaData): number | undefined {
+  const value = x.stats.type.dataType === "scalar" ? x.stats.value : undefined;
+  return typeof value === "number" ? value : typeof value === "boolean" ? (value ? 1 : 0) : undefined;
+}
+
 function withConstant(data: RaData, constant: number | undefined): RaData {
   return constant === undefined || Number.isNaN(constant) ? data : { ...data, constant };
 }
@@ -168,7 +179,7 @@ function dedupe(sorted: number[]): number[] {
 function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): LaData {
   const literal = literalValue(node.op);
   if (literal !== undefined) return { family: "la", stats: scalarStats(SCALAR_DOUBLE, literal), constant: literal };
-  if (node.children.length === 0) return leafData(leafStats(node.op) ?? UNKNOWN_STATS);
+  if (node.children.length === 0) return { family: "la", stats: leafStats(node.op) ?? UNKNOWN_STATS };
   if (kids.some((k) => k.family !== "la" || k.invalid)) return { family: "la", stats: UNKNOWN_STATS, invalid: true };
   const fill = fillDims(node.op);
   if (fill) {
@@ -200,18 +211,6 @@ function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): L
     const constant = matrixConstant(node.op, kids);
     if (constant !== undefined) data.constant = constant;
   }
-  return data;
-}
-
-/**
- * A leaf's data: a scalar whose value the stats stage knows (`nrow(X)` of a
- * known size, a constant variable) is a constant like a literal, so it folds
- * to one; an operation on it already was (its stats carry the value).
- */
-function leafData(stats: NodeStats): LaData {
-  const data: LaData = { family: "la", stats };
-  if (stats.type.dataType === "scalar" && typeof stats.value === "number") data.constant = stats.value;
-  else if (stats.type.dataType === "scalar" && typeof stats.value === "boolean") data.constant = stats.value ? 1 : 0;
   return data;
 }
 

@@ -124,20 +124,25 @@ function nestedExtrema(fn: "min" | "max"): RuleSpec[] {
   );
 }
 
-// Definitions through sums: the mean is the sum over the slice's length; sd is the root of var; sumSq sums squares.
+/**
+ * Definitions: the mean is the sum over the number of values; sd is the root
+ * of var; sumSq sums squares. Only the full mean gets its definition: it
+ * writes the slice length as a number, and for rowMeans / colMeans (common:
+ * centering) the optimizer's cheaper forms would then bake sizes into the
+ * suggested code, which the suggestion stage must drop.
+ */
 function definitions(): RuleSpec[] {
-  const specs: RuleSpec[] = [];
-  for (const direction of DIRECTIONS) {
-    specs.push(
-      rule("mean-as-sum", `(${aggregateOp("mean", direction)} ?X)`, (m) => {
-        const n = sliceLength(m, "X", direction);
-        return n === null ? undefined : add(m, "/", [add(m, aggregateOp("sum", direction), [m.cls("X")]), literal(m, n)]);
-      }),
+  const mean = rule("mean-as-sum", "(agg:mean:full ?X)", (m) => {
+    const n = sliceLength(m, "X", "full");
+    return n === null ? undefined : add(m, "/", [add(m, "sum", [m.cls("X")]), literal(m, n)]);
+  });
+  return [
+    mean,
+    ...DIRECTIONS.flatMap((direction) => [
       rule("sd-as-sqrt-var", `(${aggregateOp("sd", direction)} ?X)`, `(sqrt (${aggregateOp("var", direction)} ?X))`),
       rule("sumSq-as-sum", `(${aggregateOp("sumSq", direction)} ?X)`, `(${aggregateOp("sum", direction)} (^ ?X lit:2))`),
-    );
-  }
-  return specs;
+    ]),
+  ];
 }
 
 const other = (fn: "min" | "max") => (fn === "min" ? "max" : "min");
