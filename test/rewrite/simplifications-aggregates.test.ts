@@ -70,6 +70,19 @@ describe("the rules", () => {
   });
 });
 
+describe("derivations read as DML, each step with its rule's description", () => {
+  const line = (name: string, a: string, b: string) => prove(byName(name), a, b).steps.map((s) => `${s.before} = ${s.after}  [${s.description}]`);
+  test("one step per identity, a nested one in two", () => {
+    assert.deepEqual(line("cellwise", "d1", "d2"), ["as.scalar(y / w) = as.scalar(y) / as.scalar(w)  [as.scalar(A op B) = as.scalar(A) op as.scalar(B)]"]);
+    assert.deepEqual(line("size-one", "f1", "f2"), ["rowVars(v) = matrix(0, rows=5, cols=1)  [a row aggregate of one value per row is that value (var, sd: 0)]"]);
+    assert.deepEqual(line("black-box", "e1", "e2"), ["max(X * -2) = min(X) * -2  [scaling by a constant < 0 swaps min and max]"]);
+    assert.deepEqual(line("nested", "e1", "e2"), [
+      "rowMins(colMins(X)) = as.matrix(min(colMins(X)))  [a row aggregate of a row vector is the full aggregate as 1 x 1]",
+      "as.matrix(min(colMins(X))) = as.matrix(min(X))  [min of rowMins or colMins is min]",
+    ]);
+  });
+});
+
 describe("the pair headers", () => {
   test("every class has its script, with several proven members and unequal twins", () => {
     assert.equal(examples.length, CLASSES.length, examples.map((e) => e.file).join(", "));
