@@ -25,6 +25,13 @@ const ones = (m: Match, v: string) => isMatrix(m, v) && m.la(v).constant === 1;
 /** `?x`'s dims are known and equal to `rows` x `cols`. */
 const shaped = (m: Match, v: string, r: number | null, c: number | null) => r !== null && c !== null && rows(m, v) === r && cols(m, v) === c;
 
+/**
+ * `?v`'s class holds no transpose: pushing a transpose onto it would make
+ * t(t(P)), a new class each time until the relational form merges it with P,
+ * so a chain of pushdowns could grow by a few nodes every iteration.
+ */
+const noTranspose = (m: Match, v: string) => !m.egraph.classOf(m.cls(v)).nodes.some((node) => node.op === "t");
+
 /** `as.scalar(?v)` for a 1 x 1 matrix, `?v` itself for a scalar. */
 function scalarOf(m: Match, v: string): ClassId {
   return isScalar(m, v) ? m.cls(v) : add(m, "as.scalar", [m.cls(v)]);
@@ -60,9 +67,9 @@ function congruences(op: string): RuleSpec[] {
       "length(?a) = 1 & length(?b) = 1",
     ),
     // Transpose moves through a cell-wise operator (onto each matrix operand; a scalar stays).
-    rule("cellwise-transpose-scalar-left", `(t (${op} ?s ?X))`, `(${op} ?s (t ?X))`, (m) => isScalar(m, "s") && isMatrix(m, "X")),
-    rule("cellwise-transpose-scalar-right", `(t (${op} ?X ?s))`, `(${op} (t ?X) ?s)`, (m) => isScalar(m, "s") && isMatrix(m, "X")),
-    rule("cellwise-transpose", `(t (${op} ?X ?Y))`, `(${op} (t ?X) (t ?Y))`, (m) => isMatrix(m, "X") && isMatrix(m, "Y")),
+    rule("cellwise-transpose-scalar-left", `(t (${op} ?s ?X))`, `(${op} ?s (t ?X))`, (m) => isScalar(m, "s") && isMatrix(m, "X") && noTranspose(m, "X")),
+    rule("cellwise-transpose-scalar-right", `(t (${op} ?X ?s))`, `(${op} (t ?X) ?s)`, (m) => isScalar(m, "s") && isMatrix(m, "X") && noTranspose(m, "X")),
+    rule("cellwise-transpose", `(t (${op} ?X ?Y))`, `(${op} (t ?X) (t ?Y))`, (m) => isMatrix(m, "X") && isMatrix(m, "Y") && noTranspose(m, "X") && noTranspose(m, "Y")),
     rule("cellwise-of-transposes", `(${op} (t ?X) (t ?Y))`, `(t (${op} ?X ?Y))`, (m) => isMatrix(m, "X") && isMatrix(m, "Y")),
   ];
 }
