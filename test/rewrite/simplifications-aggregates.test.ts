@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
 import { proveVariables, type ProveOutcome } from "../../cli/prove";
 import { simplificationExamples, simplificationPairs, type SimplificationExample } from "../../cli/simplification-pairs";
-import { parseExpression } from "../../engine/rewrite";
+import { bindRoot, expressionEGraph, parseExpression, saturate } from "../../engine/rewrite";
 import { AGGREGATE_RULES, constantAggregate } from "../../engine/rewrite/rules-aggregates";
 import { CELLWISE_RULES } from "../../engine/rewrite/rules-cellwise";
 import { repoRoot } from "../repo-root";
@@ -54,6 +54,16 @@ describe("the rules", () => {
       const text = spec.because.replace(/\?(\w+)/g, "$1").replace(/ = /g, " == ");
       assert.doesNotThrow(() => parseExpression(text), `${spec.name}: '${spec.because}' is not DML`);
     }
+  });
+
+  test("transpose pushdown through a cell-wise operator saturates (no t(t(..)) growing every iteration)", () => {
+    const shapes = { X: { rows: 6, cols: 4 }, r: { rows: 1, cols: 4 }, w: { rows: 1, cols: 4 } };
+    const { egraph, attributes, root } = expressionEGraph("t((X - r) / w) %*% ((X - r) / w)", shapes);
+    bindRoot(egraph, attributes, root);
+    egraph.rebuild();
+    const report = saturate(egraph, attributes);
+    assert.equal(report.stopReason, "saturated", `${report.stopReason} after ${report.iterations.length} iterations, ${report.nodes} e-nodes`);
+    assert.ok(report.nodes < 100, `${report.nodes} e-nodes`);
   });
 
   test("aggregates of a constant matrix only where rounding cannot change them", () => {
