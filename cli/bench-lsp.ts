@@ -24,6 +24,7 @@ import {
 import { generateParseBenchScript } from "./bench-parse";
 import { quantile, type BenchRow } from "./bench-report";
 import { startLspSession } from "./lsp-session";
+import { OptimizerStateNotification } from "../protocol/custom-methods";
 import { packageRoot } from "./package-root";
 
 const TARGETS_MS: Record<string, number> = { hover: 20, completion: 50, diagnostics: 150, codeAction: 100, semanticDiagnostics: 150 };
@@ -76,7 +77,7 @@ async function benchDocument(name: string, text: string): Promise<BenchRow[]> {
     }
     // The optimizer reports "idle" (or "budget reached") once the current version is analyzed and optimized.
     let settled: (() => void) | undefined; // set once the burst is sent
-    connection.onNotification("dmlLens/optimizerState", (p: { state: string }) => {
+    connection.onNotification(OptimizerStateNotification, (p) => {
       if (p.state !== "optimizing") settled?.();
     });
     // A burst of edits: a space typed at the end of a line every 10 ms; latency until that version's diagnostics.

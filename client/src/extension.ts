@@ -19,8 +19,8 @@ import { registerRunCommands } from "./run-cells";
 import { registerRunOnSystemds } from "./run-on-systemds";
 import { ResultsView } from "./results-view";
 import { RuntimeClient } from "./runtime-client";
-import { StatusBar, type OptimizerState } from "./status-bar";
-import { INSTALLATION_NOTIFICATION, type InstallationStatus } from "../../server/src/systemds-home";
+import { StatusBar } from "./status-bar";
+import { InstallationNotification, OptimizerStateNotification } from "../../protocol/custom-methods";
 import { VariablesView } from "./variables-view";
 
 let client: LanguageClient | undefined;
@@ -65,9 +65,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(plans, commands.registerCommand("dmlLens.showPlan", (uri?: string, position?: { line: number; character: number }) => plans.show(uri, position)));
 
   // Registered before start: the server says which installation it uses as soon as it is initialized.
-  context.subscriptions.push(client.onNotification(INSTALLATION_NOTIFICATION, (installation: InstallationStatus) => status.setInstallation(installation)));
+  context.subscriptions.push(client.onNotification(InstallationNotification, (installation) => status.setInstallation(installation)));
   await client.start();
-  context.subscriptions.push(client.onNotification("dmlLens/optimizerState", (state: OptimizerState) => status.setOptimizerState(state)));
+  context.subscriptions.push(client.onNotification(OptimizerStateNotification, (state) => status.setOptimizerState(state)));
 }
 
 export async function deactivate(): Promise<void> {

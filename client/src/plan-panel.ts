@@ -8,6 +8,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import type { PlanView } from "../../server/src/plan-view";
+import { PlanRequest } from "../../protocol/custom-methods";
 import { planHtml } from "./plan-html";
 
 export class PlanPanel {
@@ -23,7 +24,7 @@ export class PlanPanel {
     const client = this.client();
     if (!document || !client) return undefined;
     const at = position ?? editor?.selection.active ?? { line: 0, character: 0 };
-    const plan = await client.sendRequest<PlanView | null>("dmlLens/plan", { textDocument: { uri: document.uri.toString() }, position: { line: at.line, character: at.character } });
+    const plan = await client.sendRequest(PlanRequest, { textDocument: { uri: document.uri.toString() }, position: { line: at.line, character: at.character } });
     if (!plan) {
       void vscode.window.showInformationMessage("DML Lens: no analyzed statement block at the cursor.");
       return undefined;

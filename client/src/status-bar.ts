@@ -8,15 +8,7 @@
  */
 import * as vscode from "vscode";
 import type { RuntimeState } from "./runtime-client";
-import type { InstallationStatus } from "../../server/src/systemds-home";
-
-export interface OptimizerState {
-  uri: string;
-  state: "optimizing" | "idle" | "budget reached";
-  /** Blocks the time safety net stopped (with "budget reached"). */
-  safetyNets?: number;
-  suggestions?: number;
-}
+import type { InstallationStatus, OptimizerState } from "../../protocol/custom-methods";
 
 export class StatusBar {
   private readonly runtime = vscode.window.createStatusBarItem("dmlLens.runtime", vscode.StatusBarAlignment.Left, 50);

@@ -4,7 +4,8 @@
  * of its inputs (in order) and of its output.
  *
  * - `operationCost` takes fully known sizes. It still answers "unknown" for
- *   opaque calls (builtins and user functions without a cost rule) and for
+ *   opaque calls (builtins and user functions without a cost rule,
+ *   builtin-call-cost.ts has the modelled ones) and for
  *   inconsistent sizes (e.g. `%*%` inner dimensions that differ).
  * - `estimateOperationCost` takes partial sizes and answers "unknown" as
  *   soon as any size it would need is unknown; it never guesses.
@@ -21,6 +22,7 @@ import { castWork, matrixWork, randWork, readWork, seqWork } from "./generation-
 import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "./machine-constants";
 import { matmulWork } from "./matmul-cost";
 import { knownOperand, validateMatrix, type OperandStats, type PartialOperandStats } from "./operand-stats";
+import { builtinCallWork, isModelledBuiltin } from "./builtin-call-cost";
 import { bindWork, diagWork, indexWork, leftIndexWork, tableWork, transposeWork } from "./reorganize-cost";
 import { estimateTime } from "./time";
 import { totalBytes } from "./work-helpers";
@@ -72,6 +74,7 @@ function operationWork(op: DagOp, inputs: readonly OperandStats[], output: Opera
     case "cast":
       return castWork(op.to, inputs, output);
     case "call":
+      if (!op.user && isModelledBuiltin(op.name)) return builtinCallWork(op.name, inputs, output);
       return { ok: false, reason: `${op.user ? "user function" : "builtin"} '${op.name}' is opaque: its cost is not modelled` };
     default:
       return { ok: false, reason: `no cost rule for '${(op as { kind: string }).kind}'` };
@@ -118,7 +121,7 @@ export function estimateOperationCost(
   constants: MachineConstants = DEFAULT_MACHINE_CONSTANTS,
 ): CostEstimate {
   if (sizeFree.has(op.kind)) return operationCost(op, [], { kind: "scalar" }, constants);
-  if (op.kind === "call") return operationCost(op, [], { kind: "scalar" }, constants);
+  if (op.kind === "call" && (op.user || !isModelledBuiltin(op.name))) return operationCost(op, [], { kind: "scalar" }, constants);
   const known: OperandStats[] = [];
   for (const [i, p] of inputs.entries()) {
     const k = knownOperand(p, `input ${i + 1}`);

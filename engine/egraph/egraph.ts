@@ -7,6 +7,7 @@
 import type { Analysis, ClassId, EClassView, EGraphApi, ENode, ExplanationStep, FlatExplanationStep, Justification, Term } from "./types";
 import { ProofForest, type FlatExplainOptions } from "./explain";
 import { internOp, opNumber, PACKED_WIDTH } from "./intern";
+import { checkInvariants } from "./invariants";
 import { nodeHash, NodeTable, sameNode } from "./node-table";
 
 export interface EGraphOptions {
@@ -21,6 +22,12 @@ export interface EGraphOptions {
    * `analysisCutoffs` counts it (the runner then stops with "rebuildLimit").
    */
   analysisRepairsPerNode?: number;
+  /**
+   * Check every invariant (invariants.ts) after each `rebuild`, throwing an
+   * InvariantError naming the broken one (default false: tests turn it on;
+   * its cost, linear in the graph, stays out of the optimizer).
+   */
+  checkInvariants?: boolean;
 }
 
 /** Default analysis repairs per e-node per rebuild (see EGraphOptions.analysisRepairsPerNode). */
@@ -58,6 +65,7 @@ export class EGraph<D> implements EGraphApi<D> {
   private dirty = new Set<ClassId>();
   private readonly proofs: ProofForest | undefined;
   private readonly analysisRepairsPerNode: number;
+  private readonly checksInvariants: boolean;
   /** Changes on every added node and every effective union (saturation detection). */
   version = 0;
   /** Rebuilds whose analysis repairs hit their bound and were cut off (the analysis data may then not be settled). */
@@ -69,6 +77,7 @@ export class EGraph<D> implements EGraphApi<D> {
   ) {
     this.proofs = options.explanations ? new ProofForest() : undefined;
     this.analysisRepairsPerNode = options.analysisRepairsPerNode ?? ANALYSIS_REPAIRS_PER_NODE;
+    this.checksInvariants = options.checkInvariants ?? false;
   }
 
   /** E-nodes in the graph (exact after `rebuild`; congruent duplicates are counted until then). */
@@ -281,7 +290,29 @@ export class EGraph<D> implements EGraphApi<D> {
       }
     }
     this.rebuildClasses();
+    if (this.checksInvariants) this.checkInvariants();
     return repairs;
+  }
+
+  /**
+   * Throws an InvariantError naming the first broken invariant and the class
+   * it was found at (see invariants.ts); call it after `rebuild`.
+   */
+  checkInvariants(): void {
+    checkInvariants<D>({
+      parent: this.parent,
+      classById: this.classById,
+      liveClasses: this.liveClasses,
+      liveNodes: this.liveNodes,
+      memo: this.memo,
+      pendingWork: this.pending.length + this.analysisPending.length + this.dirty.size,
+      analysis: this.analysis,
+      analysisCutoffs: this.analysisCutoffs,
+      proofs: this.proofs,
+      find: (id) => this.find(id),
+      canonicalize: (node) => this.canonicalize(node),
+      view: this,
+    });
   }
 
   /** Canonical, duplicate-free node lists in the classes touched since the last rebuild. */

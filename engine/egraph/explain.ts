@@ -40,6 +40,11 @@ export class ProofForest {
     this.edges[id] = [];
   }
 
+  /** Calls `visit` with every proof node: its id, the node as it was added, and the ids its union edges join it to. */
+  forEachNode(visit: (id: ClassId, node: ENode, neighbours: readonly ClassId[]) => void): void {
+    this.nodes.forEach((node, id) => visit(id, node, this.edges[id]!.map((e) => e.to)));
+  }
+
   addEdge(a: ClassId, b: ClassId, why: Justification): void {
     this.edges[a]!.push({ to: b, why });
     this.edges[b]!.push({ to: a, why });

@@ -121,6 +121,11 @@ export class NodeTable {
     this.slots = slots;
   }
 
+  /** Every entry: the node stored and the class it maps to (entries whose children went stale included). */
+  *entries(): Generator<[ENode, ClassId]> {
+    for (let entry = 0; entry < this.size_; entry++) yield [this.nodes[entry]!, this.ids[entry]!];
+  }
+
   /** Rebuilds the table from the given (canonical) nodes only, dropping stale entries. */
   reset(entries: Iterable<[ENode, ClassId]>): void {
     this.slots = new Int32Array(1024).fill(EMPTY);

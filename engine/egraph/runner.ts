@@ -9,12 +9,16 @@
  * `safetyNet`), since what was found then depends on the machine. Its clock
  * is this process's CPU time by default, so other programs keeping the
  * machine busy do not make it fire: only this run's own work does.
- * SPORES's per-rule sampling of matches (seeded) and egg's backoff
- * scheduler keep expansive rules (AC) from taking over.
+ * Which matches each iteration applies is the scheduler's choice
+ * (scheduler.ts): SPORES's per-rule sampling of matches (seeded) and egg's
+ * backoff keep expansive rules (AC) from taking over.
  */
+import { backoffScheduler } from "./backoff-scheduler";
 import type { EGraph } from "./egraph";
-import { MatchList, searchPattern } from "./pattern";
+import { searchPattern, type MatchList } from "./pattern";
 import { applierVariableIndex, compileInstantiate, type Rewrite } from "./rewrite";
+import { samplingScheduler } from "./sampling-scheduler";
+import { simpleScheduler, type RuleSearch, type Scheduler } from "./scheduler";
 import type { ClassId } from "./types";
 
 /**
@@ -35,13 +39,19 @@ export interface RunOptions {
   timeLimitMs?: number;
   /** The safety net's clock, ms (default: this process's CPU time, see `processCpuMs`); tests pass a fake one. */
   clock?: () => number;
-  scheduler?: "simple" | "backoff";
-  /** Per rule and iteration, apply at most this many matches (a seeded uniform sample). */
+  /**
+   * Which matches each iteration applies (default "backoff"): a name, with
+   * the options below, or a Scheduler of one's own (one per run; the
+   * options below are then not used).
+   */
+  scheduler?: "simple" | "backoff" | Scheduler;
+  /** Per rule and iteration, apply at most this many matches (a seeded uniform sample; samplingScheduler around the named one). */
   matchSampleLimit?: number;
+  /** The sample's seed (default 1). */
   seed?: number;
-  /** Backoff: matches a rule may have before it is banned (doubles with each ban). */
+  /** Backoff: matches a rule may have before it is banned (doubles with each ban; default 1000). */
   backoffMatchLimit?: number;
-  /** Backoff: iterations of the first ban (doubles with each ban). */
+  /** Backoff: iterations of the first ban (doubles with each ban; default 5). */
   backoffBanLength?: number;
   shouldStop?: () => boolean;
 }
@@ -76,23 +86,6 @@ export function processCpuMs(): number {
   return (user + system) / 1000;
 }
 
-interface RuleState {
-  timesBanned: number;
-  bannedUntil: number;
-}
-
-/** mulberry32: a small seeded generator for match sampling. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Classes indexed by the operators of their nodes. */
 function operatorIndex<D>(egraph: EGraph<D>): Map<string, ClassId[]> {
   const index = new Map<string, ClassId[]>();
@@ -111,174 +104,193 @@ function operatorIndex<D>(egraph: EGraph<D>): Map<string, ClassId[]> {
   return index;
 }
 
+/** The scheduler the options name: simple or backoff, inside a sampler when `matchSampleLimit` is given. */
+export function schedulerOf(options: RunOptions): Scheduler {
+  if (typeof options.scheduler === "object") return options.scheduler;
+  const base =
+    options.scheduler === "simple"
+      ? simpleScheduler()
+      : backoffScheduler({
+          ...(options.backoffMatchLimit !== undefined ? { matchLimit: options.backoffMatchLimit } : {}),
+          ...(options.backoffBanLength !== undefined ? { banLength: options.backoffBanLength } : {}),
+        });
+  if (options.matchSampleLimit === undefined) return base;
+  return samplingScheduler({ sampleLimit: options.matchSampleLimit, ...(options.seed !== undefined ? { seed: options.seed } : {}) }, base);
+}
+
+/** The counted limits and the safety net of one run, and whether it should stop. */
+class RunLimits {
+  readonly iterationLimit: number;
+  readonly nodeLimit: number;
+  readonly applyLimit: number;
+  readonly timeLimitMs: number;
+  private readonly clock: () => number;
+  private readonly clockStart: number;
+  private readonly deadline: number;
+  /** Set once the clock passed the deadline. */
+  timedOut = false;
+
+  constructor(private readonly options: RunOptions) {
+    this.iterationLimit = options.iterationLimit ?? 30;
+    this.nodeLimit = options.nodeLimit ?? 10_000;
+    this.applyLimit = options.applyLimit ?? Infinity;
+    this.timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_SAFETY_NET_MS;
+    this.clock = options.clock ?? processCpuMs;
+    this.clockStart = this.clock();
+    this.deadline = this.clockStart + this.timeLimitMs;
+  }
+
+  /** The safety net fired or the caller cancelled (reads the clock). */
+  outOfTime(): boolean {
+    return this.pastDeadline() || this.cancelled();
+  }
+
+  /** Whether the safety net fired (reads the clock). */
+  pastDeadline(): boolean {
+    if (this.clock() > this.deadline) this.timedOut = true;
+    return this.timedOut;
+  }
+
+  cancelled(): boolean {
+    return this.options.shouldStop?.() ?? false;
+  }
+
+  /** Time on the clock since the run started. */
+  elapsedMs(): number {
+    return this.clock() - this.clockStart;
+  }
+}
+
+/** A rule compiled for the run: its pattern applier built once. */
+interface CompiledRule<D> {
+  rule: Rewrite<D>;
+  /** For a pattern applier: the searcher's variable index of each applier variable. */
+  variableIndex: number[];
+  build: ((egraph: EGraph<D>, bindings: readonly ClassId[]) => ClassId) | undefined;
+}
+
+function compile<D>(rule: Rewrite<D>): CompiledRule<D> {
+  const applier = rule.applier;
+  if (typeof applier === "function") return { rule, variableIndex: [], build: undefined };
+  return { rule, variableIndex: applierVariableIndex(rule.searcher, applier), build: compileInstantiate<D>(applier) };
+}
+
 export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], options: RunOptions = {}): RunReport {
   const start = performance.now();
-  const iterationLimit = options.iterationLimit ?? 30;
-  const nodeLimit = options.nodeLimit ?? 10_000;
-  const applyLimit = options.applyLimit ?? Infinity;
-  const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_SAFETY_NET_MS;
-  const clock = options.clock ?? processCpuMs;
-  const clockStart = clock();
-  const deadline = clockStart + timeLimitMs;
-  let appliedTotal = 0;
-  const backoff = (options.scheduler ?? "backoff") === "backoff";
-  const matchLimit = options.backoffMatchLimit ?? 1000;
-  const banLength = options.backoffBanLength ?? 5;
-  const next = random(options.seed ?? 1);
-  const states: RuleState[] = rules.map(() => ({ timesBanned: 0, bannedUntil: 0 }));
-  const variableIndexes = rules.map((rule) => (typeof rule.applier === "function" ? undefined : applierVariableIndex(rule.searcher, rule.applier)));
-  const builders = rules.map((rule) => (typeof rule.applier === "function" ? undefined : compileInstantiate<D>(rule.applier)));
+  const limits = new RunLimits(options);
+  const scheduler = schedulerOf(options);
+  const compiled = rules.map(compile);
   const iterations: IterationReport[] = [];
-  let timedOut = false;
-  const outOfTime = () => {
-    if (clock() > deadline) timedOut = true;
-    return timedOut || (options.shouldStop?.() ?? false);
-  };
+  let appliedTotal = 0;
   let stopReason: StopReason | undefined;
-  const sampleLimit = options.matchSampleLimit;
-  /** Search every candidate class (after an iteration that changed nothing). */
-  let exhaustive = false;
   egraph.rebuild();
   // A graph whose analysis did not settle (before this run, or in it) is not searched further.
   if (egraph.analysisCutoffs > 0) stopReason = "rebuildLimit";
 
   for (let iteration = 0; stopReason === undefined; iteration++) {
-    if (iteration >= iterationLimit) {
+    if (iteration >= limits.iterationLimit) {
       stopReason = "iterationLimit";
       break;
     }
     const versionBefore = egraph.version;
     const t0 = performance.now();
-    const index = operatorIndex(egraph);
-    let allClasses: ClassId[] | undefined;
-    const found: (MatchList | undefined)[] = [];
-    let banned = false;
-    let truncated = false;
-    for (const [k, rule] of rules.entries()) {
-      const state = states[k]!;
-      if (backoff && iteration < state.bannedUntil) {
-        banned = true;
-        continue;
-      }
-      const root = rule.searcher.root;
-      const candidates = root.kind === "var" ? (allClasses ??= [...egraph.classes()].map((c) => c.id)) : (index.get(root.op) ?? []);
-      const threshold = matchLimit << state.timesBanned;
-      let matches: MatchList;
-      if (sampleLimit !== undefined && !exhaustive) {
-        // Sampling: search the candidate classes in a random order until the sample is full.
-        matches = searchPattern(egraph, rule.searcher, randomOrder(candidates, next), sampleLimit);
-        if (matches.size > sampleLimit) {
-          truncated = true;
-          matches = sample(matches, sampleLimit, next);
-        }
-      } else {
-        matches = searchPattern(egraph, rule.searcher, candidates, backoff ? threshold : Infinity);
-        if (backoff && matches.size > threshold) {
-          state.bannedUntil = iteration + (banLength << state.timesBanned);
-          state.timesBanned++;
-          banned = true;
-          continue;
-        }
-        if (sampleLimit !== undefined && matches.size > sampleLimit) matches = sample(matches, sampleLimit, next);
-      }
-      found[k] = matches;
-      if (outOfTime()) break;
-    }
-    if (timedOut) {
+    const found = searchRules(egraph, rules, scheduler, iteration, limits);
+    if (limits.timedOut) {
       // The safety net fired mid-search: the matches found so far are not applied (a partial search is machine-dependent anyway).
       stopReason = "timeLimit";
       break;
     }
     const t1 = performance.now();
-    const applied: Record<string, number> = {};
-    apply: for (const [k, rule] of rules.entries()) {
-      const matches = found[k];
-      if (!matches) continue;
-      const applier = rule.applier;
-      const variableIndex = typeof applier === "function" ? [] : variableIndexes[k]!;
-      const scratch: ClassId[] = new Array<ClassId>(variableIndex.length);
-      const width = matches.width;
-      let count = 0;
-      for (let m = 0; m < matches.size; m++) {
-        if (appliedTotal >= applyLimit) {
-          stopReason = "applyLimit";
-          if (count > 0) applied[rule.name] = count;
-          break apply;
-        }
-        appliedTotal++;
-        const root = matches.roots[m]!;
-        const subst = rule.condition || typeof applier === "function" ? matches.subst(m) : undefined;
-        if (rule.condition && !rule.condition(egraph, root, subst!)) continue;
-        if (typeof applier === "function") {
-          for (const target of applier(egraph, root, subst!)) if (egraph.union(root, target, rule.name)) count++;
-        } else {
-          for (let v = 0; v < variableIndex.length; v++) scratch[v] = matches.bindings[m * width + variableIndex[v]!]!;
-          // The proof edge joins the matched node itself and the built one (explanations follow it).
-          if (egraph.union(matches.matchedNode(egraph, m), builders[k]!(egraph, scratch), rule.name)) count++;
-        }
-        if (egraph.nodeCount > nodeLimit) {
-          stopReason = "nodeLimit";
-          if (count > 0) applied[rule.name] = count;
-          break apply;
-        }
-        if ((m & 63) === 63 && outOfTime()) {
-          if (count > 0) applied[rule.name] = count;
-          stopReason = timedOut ? "timeLimit" : "cancelled";
-          break apply;
-        }
-      }
-      if (count > 0) applied[rule.name] = count;
-    }
+    const applying = applyMatches(egraph, compiled, found, limits, appliedTotal);
+    stopReason = applying.stop;
+    appliedTotal += applying.matches;
+    const applied = applying.unions;
     const t2 = performance.now();
     egraph.rebuild();
     const t3 = performance.now();
     iterations.push({ nodes: egraph.nodeCount, classes: egraph.classCount, applied, searchMs: t1 - t0, applyMs: t2 - t1, rebuildMs: t3 - t2 });
     if (stopReason !== undefined) break;
     if (egraph.analysisCutoffs > 0) stopReason = "rebuildLimit";
-    else if (options.shouldStop?.()) stopReason = "cancelled";
-    else if (timedOut || clock() > deadline) stopReason = "timeLimit";
-    else if (egraph.nodeCount > nodeLimit) stopReason = "nodeLimit";
-    else if (egraph.version === versionBefore && !banned && (!truncated || exhaustive)) stopReason = "saturated";
-    else if (egraph.version === versionBefore) {
-      // Nothing changed but some rules sat out a ban or saw only a sample: let them back in now
-      // (egg does the same), and search every class once to tell saturation from bad luck.
-      for (const state of states) state.bannedUntil = Math.min(state.bannedUntil, iteration + 1);
-      exhaustive = true;
-      continue;
-    }
-    exhaustive = false;
+    else if (limits.cancelled()) stopReason = "cancelled";
+    else if (limits.pastDeadline()) stopReason = "timeLimit";
+    else if (egraph.nodeCount > limits.nodeLimit) stopReason = "nodeLimit";
+    // Nothing changed: saturation, unless the scheduler held matches back (it lets them back in for the next iteration).
+    else if (egraph.version === versionBefore && scheduler.canStop(iteration)) stopReason = "saturated";
   }
   const ms = performance.now() - start;
   const report: RunReport = { stopReason: stopReason!, iterations, ms, nodes: egraph.nodeCount, classes: egraph.classCount, applied: appliedTotal };
-  if (stopReason === "timeLimit") report.safetyNet = { limitMs: timeLimitMs, ms: clock() - clockStart };
+  if (stopReason === "timeLimit") report.safetyNet = { limitMs: limits.timeLimitMs, ms: limits.elapsedMs() };
   return report;
 }
 
-/** The candidates in a seeded pseudo-random order (a random start and a stride coprime to their count). */
-function* randomOrder(candidates: readonly ClassId[], next: () => number): Generator<ClassId> {
-  const n = candidates.length;
-  if (n === 0) return;
-  const start = Math.floor(next() * n);
-  let stride = 1 + Math.floor(next() * Math.max(1, n - 1));
-  while (gcd(stride, n) !== 1) stride++;
-  for (let i = 0, at = start; i < n; i++, at = (at + stride) % n) yield candidates[at]!;
-}
-
-function gcd(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b];
-  return a;
-}
-
-/** A uniform sample of `limit` matches (deterministic for the generator's seed), in their original order. */
-function sample(matches: MatchList, limit: number, next: () => number): MatchList {
-  const order = Array.from({ length: matches.size }, (_, m) => m);
-  for (let i = 0; i < limit; i++) {
-    const j = i + Math.floor(next() * (order.length - i));
-    [order[i], order[j]] = [order[j]!, order[i]!];
+/** The search phase: each rule's matches as the scheduler picks them (undefined for a rule that sits out); stops early when out of time. */
+function searchRules<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], scheduler: Scheduler, iteration: number, limits: RunLimits): (MatchList | undefined)[] {
+  const index = operatorIndex(egraph);
+  let allClasses: ClassId[] | undefined;
+  const found: (MatchList | undefined)[] = [];
+  for (const [k, rule] of rules.entries()) {
+    const root = rule.searcher.root;
+    // Built on demand: a rule that sits out never lists them.
+    const candidates = () => (root.kind === "var" ? (allClasses ??= [...egraph.classes()].map((c) => c.id)) : (index.get(root.op) ?? []));
+    const search: RuleSearch = {
+      index: k,
+      name: rule.name,
+      get candidates() {
+        return candidates();
+      },
+      matches: (limit = Infinity, order?: Iterable<ClassId>) => searchPattern(egraph, rule.searcher, order ?? candidates(), limit),
+    };
+    const matches = scheduler.search(iteration, search);
+    if (matches === undefined) continue;
+    found[k] = matches;
+    // Every 8 rules: reading the clock (a process CPU-time system call) after each of a hundred rules costs more than most searches.
+    if ((k & 7) === 7 && limits.outOfTime()) break;
   }
-  const chosen = order.slice(0, limit).sort((a, b) => a - b);
-  const result = new MatchList(matches.pattern);
-  const width = matches.width;
-  for (const m of chosen) result.push(matches.roots[m]!, matches.bindings.subarray(m * width, (m + 1) * width), matches.nodes[m]!);
+  return found;
+}
+
+/** What one apply phase did: matches applied, effective unions per rule, and the limit that stopped it, if any. */
+interface ApplyResult {
+  matches: number;
+  unions: Record<string, number>;
+  stop: StopReason | undefined;
+}
+
+/**
+ * The apply phase: unions each match's class with its right-hand side
+ * (`appliedBefore` matches were applied earlier in the run); stops when a
+ * limit is hit between two applications (the graph stays valid).
+ */
+function applyMatches<D>(egraph: EGraph<D>, rules: readonly CompiledRule<D>[], found: readonly (MatchList | undefined)[], limits: RunLimits, appliedBefore: number): ApplyResult {
+  const result: ApplyResult = { matches: 0, unions: {}, stop: undefined };
+  for (const [k, { rule, variableIndex, build }] of rules.entries()) {
+    const matches = found[k];
+    if (!matches) continue;
+    const applier = rule.applier;
+    const scratch: ClassId[] = new Array<ClassId>(variableIndex.length);
+    const width = matches.width;
+    let count = 0;
+    for (let m = 0; m < matches.size && result.stop === undefined; m++) {
+      if (appliedBefore + result.matches >= limits.applyLimit) {
+        result.stop = "applyLimit";
+        break;
+      }
+      result.matches++;
+      const root = matches.roots[m]!;
+      const subst = rule.condition || typeof applier === "function" ? matches.subst(m) : undefined;
+      if (rule.condition && !rule.condition(egraph, root, subst!)) continue;
+      if (typeof applier === "function") {
+        for (const target of applier(egraph, root, subst!)) if (egraph.union(root, target, rule.name)) count++;
+      } else {
+        for (let v = 0; v < variableIndex.length; v++) scratch[v] = matches.bindings[m * width + variableIndex[v]!]!;
+        // The proof edge joins the matched node itself and the built one (explanations follow it).
+        if (egraph.union(matches.matchedNode(egraph, m), build!(egraph, scratch), rule.name)) count++;
+      }
+      if (egraph.nodeCount > limits.nodeLimit) result.stop = "nodeLimit";
+      else if ((m & 63) === 63 && limits.outOfTime()) result.stop = limits.timedOut ? "timeLimit" : "cancelled";
+    }
+    if (count > 0) result.unions[rule.name] = count;
+    if (result.stop !== undefined) break;
+  }
   return result;
 }

@@ -9,8 +9,9 @@
  */
 import type { Analysis, ClassId, EGraphApi, EGraphView, ENode, MergeResult } from "../egraph/types";
 import { sameValue } from "../egraph/same-value";
-import type { DagNode, DagOp, DagType } from "../program/dag-types";
-import { matrixStats, scalarStats, type NodeStats } from "../stats/sizes/node-stats";
+import type { DagNode, DagOp, DagType, ElementwiseBinaryOp } from "../program/dag-types";
+import { cells, matrixStats, scalarStats, type NodeStats } from "../stats/sizes/node-stats";
+import { applyNumeric } from "../stats/sizes/scalar-fold";
 import { nodeStats, type NodeSizeContext, type NodeSizeResult } from "../stats/sizes/node-sizes";
 import type { AttributeTable } from "./attributes";
 import {
@@ -23,6 +24,7 @@ import {
   literalValue,
   NO_ATTRIBUTE,
   opFamily,
+  outerOperator,
   RA_ADD,
   RA_MUL,
   RA_SUM,
@@ -59,6 +61,7 @@ export interface LeafStats {
 
 const SCALAR_DOUBLE: DagType = { dataType: "scalar", valueType: "double" };
 const MATRIX_DOUBLE: DagType = { dataType: "matrix", valueType: "double" };
+const SCALAR_STRING: DagType = { dataType: "scalar", valueType: "string" };
 const UNKNOWN_STATS: NodeStats = { type: { dataType: "unknown", valueType: "unknown" }, rows: null, cols: null, nnz: null };
 
 const NO_CONTEXT: NodeSizeContext = {
@@ -195,9 +198,13 @@ function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): L
   if ((op.kind === "matmul" || op.kind === "transpose" || op.kind === "aggregate") && inputs.some((s) => s.type.dataType !== "matrix")) {
     return { family: "la", stats: UNKNOWN_STATS, invalid: true };
   }
+  if (reorganizeOperandsFit(node.op, inputs) === false) return { family: "la", stats: UNKNOWN_STATS, invalid: true };
+  const outer = outerOperator(node.op);
+  // outer's operator is its third argument (a string), as the sizes of the call expect it.
+  if (outer !== undefined) inputs.push(scalarStats(SCALAR_STRING, outer));
   const anyMatrix = inputs.some((s) => s.type.dataType === "matrix");
   let type: DagType = anyMatrix ? MATRIX_DOUBLE : SCALAR_DOUBLE;
-  if (op.kind === "aggregate" && op.direction === "full") type = SCALAR_DOUBLE;
+  if ((op.kind === "aggregate" && op.direction === "full") || node.op === "trace") type = SCALAR_DOUBLE;
   if (op.kind === "cast") type = op.to === "scalar" ? SCALAR_DOUBLE : MATRIX_DOUBLE;
   if (op.kind === "matmul") type = MATRIX_DOUBLE;
   const result = operationStats(op, inputs, type);
@@ -207,15 +214,75 @@ function makeLinearAlgebra(node: ENode, kids: LaData[], leafStats: LeafStats): L
   if (invalid) data.invalid = true;
   if (stats.type.dataType === "scalar" && typeof stats.value === "number") data.constant = stats.value;
   else if (stats.type.dataType === "scalar" && typeof stats.value === "boolean") data.constant = stats.value ? 1 : 0;
-  else if (stats.type.dataType === "matrix") {
+  else if (stats.type.dataType === "scalar") {
+    const constant = scalarOfConstantMatrix(op, node.op, kids[0]!);
+    if (constant !== undefined) data.constant = constant;
+  } else if (stats.type.dataType === "matrix") {
     const constant = matrixConstant(node.op, kids);
     if (constant !== undefined) data.constant = constant;
   }
   return data;
 }
 
-/** The constant cell value of a matrix operation on constant operands (transpose, element-wise +, -, *, neg). */
+/**
+ * Whether the operands of a reorganization or modelled builtin have the
+ * kinds and (where known) shapes SystemDS's validator requires: rev, diag
+ * and trace of a matrix, trace of a square one, roll(X, k) of a matrix by
+ * a scalar, (reshape X R C) of a matrix to scalar dims, outer(v, r, op) of
+ * a column vector and a row vector. Undefined for other ops.
+ */
+function reorganizeOperandsFit(op: string, inputs: readonly NodeStats[]): boolean | undefined {
+  const matrix = (s: NodeStats | undefined) => s?.type.dataType === "matrix";
+  const scalar = (s: NodeStats | undefined) => s?.type.dataType === "scalar";
+  const [a, b, c] = inputs;
+  switch (op) {
+    case "rev":
+    case "diag":
+      return matrix(a);
+    case "trace":
+      return matrix(a) && (a!.rows === null || a!.cols === null || a!.rows === a!.cols);
+    case "roll":
+      return matrix(a) && scalar(b);
+    case "reshape":
+      return matrix(a) && scalar(b) && scalar(c);
+    default:
+      if (outerOperator(op) === undefined) return undefined;
+      return matrix(a) && matrix(b) && (a!.cols === null || a!.cols === 1) && (b!.rows === null || b!.rows === 1);
+  }
+}
+
+/**
+ * The scalar value of an aggregate or trace of a constant matrix (every cell
+ * `c`): min, max and mean of at least one cell are `c`, prod is `c` for c = 0
+ * or 1, trace of an n x n matrix is n * c. Undefined otherwise (sums come from
+ * the relational form).
+ */
+function scalarOfConstantMatrix(op: DagOp, laOp: string, x: LaData | undefined): number | undefined {
+  const c = x?.constant;
+  if (c === undefined || x!.stats.type.dataType !== "matrix") return undefined;
+  const n = cells(x!.stats);
+  if (laOp === "trace") return x!.stats.rows === null ? undefined : x!.stats.rows * c;
+  if (op.kind !== "aggregate" || op.direction !== "full" || n === null || n < 1) return undefined;
+  if (op.fn === "min" || op.fn === "max" || op.fn === "mean") return c;
+  if (op.fn === "prod" && (c === 0 || c === 1)) return c;
+  return undefined;
+}
+
+/**
+ * The constant cell value of a matrix operation on constant operands
+ * (transpose, element-wise +, -, *, neg; rev, roll, reshape and diag of a
+ * constant matrix; outer of constant vectors).
+ */
 function matrixConstant(op: string, kids: LaData[]): number | undefined {
+  const first = kids[0]?.constant;
+  if (op === "rev" || op === "roll" || op === "reshape") return first;
+  if (op === "diag") return diagConstant(kids[0]!);
+  const outer = outerOperator(op);
+  if (outer !== undefined) {
+    if (first === undefined || kids[1]!.constant === undefined) return undefined;
+    const value = applyNumeric(outer as ElementwiseBinaryOp, first, kids[1]!.constant);
+    return typeof value === "boolean" ? (value ? 1 : 0) : value;
+  }
   if (kids.some((k) => k.constant === undefined)) return undefined;
   const [a, b] = kids.map((k) => k.constant!) as [number, number];
   switch (op) {
@@ -233,6 +300,19 @@ function matrixConstant(op: string, kids: LaData[]): number | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * diag of a constant matrix: the diagonal of a square one is constant; the
+ * diagonal matrix of a column vector has zeros off the diagonal, so it is
+ * constant only for 0 (or when it is 1 x 1).
+ */
+function diagConstant(x: LaData): number | undefined {
+  const c = x.constant;
+  if (c === undefined || c === 0) return c;
+  const { rows, cols } = x.stats;
+  if (cols !== null && cols !== 1) return c;
+  return rows === 1 && cols === 1 ? c : undefined;
 }
 
 const ZERO_RANGE = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

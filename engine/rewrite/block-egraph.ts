@@ -10,7 +10,7 @@ import type { BlockDag, DagNode } from "../program/dag-types";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { OptimizerAnalysis, type OptimizerData } from "./analysis";
 import { AttributeTable } from "./attributes";
-import { fillOp, literalOp, opOfDag } from "./la-ops";
+import { fillOp, isElementwiseBinaryOp, literalOp, opOfDag, outerOp } from "./la-ops";
 import { bindRoot } from "./root-binds";
 
 export interface BlockEGraph {
@@ -66,9 +66,58 @@ function toENode(node: DagNode, stats: readonly NodeStats[], classOfNode: readon
     if (own && own.rows !== null && own.cols !== null && data?.type.dataType === "scalar" && node.inputs.length >= 1) {
       return { op: fillOp(own.rows, own.cols), children: [classOfNode[node.inputs[0]!]!] };
     }
-    return opaque;
+    return reshapeENode(node, stats, classOfNode) ?? opaque;
   }
+  if (op.kind === "call" || op.kind === "diag") return reorganizeENode(node, stats, classOfNode) ?? opaque;
   const eop = opOfDag(op, node.inputs.length);
   if (eop === undefined) return opaque;
   return { op: eop, children: node.inputs.map((i) => classOfNode[i]!) };
+}
+
+const sized = (s: NodeStats | undefined) => s !== undefined && s.type.dataType === "matrix" && s.rows !== null && s.cols !== null;
+
+/**
+ * `matrix(X, rows=R, cols=C)` of a matrix X (row-major: no `byrow`, or
+ * `byrow=TRUE`) with known dims: (reshape X R C), the dims as the script
+ * computes them.
+ */
+function reshapeENode(node: DagNode, stats: readonly NodeStats[], classOfNode: readonly ClassId[]): ENode | undefined {
+  const names = node.argNames ?? [];
+  const at = (name: string, position: number) => {
+    const k = names.indexOf(name);
+    if (k >= 0) return k;
+    let seen = 0;
+    for (let i = 0; i < node.inputs.length; i++) {
+      if (names[i] !== undefined) continue;
+      if (seen === position) return i;
+      seen++;
+    }
+    return -1;
+  };
+  const [data, rows, cols, byrow] = [at("data", 0), at("rows", 1), at("cols", 2), at("byrow", 3)];
+  if (data < 0 || rows < 0 || cols < 0 || !sized(stats[node.id]) || !sized(stats[node.inputs[data]!])) return undefined;
+  if (byrow >= 0 && stats[node.inputs[byrow]!]?.value !== true) return undefined;
+  if (names.some((n) => n !== undefined && !["data", "rows", "cols", "byrow"].includes(n))) return undefined;
+  return { op: "reshape", children: [data, rows, cols].map((k) => classOfNode[node.inputs[k]!]!) };
+}
+
+/**
+ * rev(X), roll(X, k), trace(X) (or tr), outer(v, r, "OP") and diag(X) with
+ * positional arguments and known sizes (an unknown size would cost as
+ * unknown where the opaque call cost nothing).
+ */
+function reorganizeENode(node: DagNode, stats: readonly NodeStats[], classOfNode: readonly ClassId[]): ENode | undefined {
+  if ((node.argNames ?? []).some((n) => n !== undefined) || !sized(stats[node.inputs[0]!])) return undefined;
+  const children = node.inputs.map((i) => classOfNode[i]!);
+  const op = node.op;
+  if (op.kind === "diag") return node.inputs.length === 1 && sized(stats[node.id]) ? { op: "diag", children } : undefined;
+  if (op.kind !== "call" || op.user || op.output !== 0) return undefined;
+  const name = op.name === "tr" ? "trace" : op.name;
+  if (name === "trace" && node.inputs.length === 1) return { op: "trace", children };
+  if (!sized(stats[node.id])) return undefined;
+  if ((name === "rev" && node.inputs.length === 1) || (name === "roll" && node.inputs.length === 2)) return { op: name, children };
+  if (name !== "outer" || node.inputs.length !== 3 || !sized(stats[node.inputs[1]!])) return undefined;
+  const operator = stats[node.inputs[2]!]?.value;
+  if (typeof operator !== "string" || !isElementwiseBinaryOp(operator)) return undefined;
+  return { op: outerOp(operator), children: children.slice(0, 2) };
 }

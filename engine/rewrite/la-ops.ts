@@ -14,6 +14,9 @@
  *   sum rowSums colSums                         sum aggregates; agg:FN:DIR other aggregates
  *   as.scalar as.matrix                         casts between 1x1 matrices and scalars
  *   fill:R:C        matrix(v, rows=R, cols=C) for a scalar v
+ *   reshape         matrix(X, rows=R, cols=C) of a matrix X (row-major): (reshape X R C)
+ *   rev roll diag trace   rev(X), roll(X, k), diag(X), trace(X)
+ *   outer:OP        outer(v, r, "OP")
  *
  * RA operators (SPORES, section 2): attributes `@N` (an index variable with
  * a known dimension) and `_` (no attribute: a dimension of size 1);
@@ -70,7 +73,34 @@ export function fillDims(op: string): { rows: number; cols: number } | undefined
   return { rows: Number(rows), cols: Number(cols) };
 }
 
+/** `outer(v, r, "OP")` as an e-graph op. */
+export function outerOp(op: string): string {
+  return `outer:${op}`;
+}
+
+/** The cell-wise operator of an `outer:OP` op. */
+export function outerOperator(op: string): string | undefined {
+  return op.startsWith("outer:") ? op.slice(6) : undefined;
+}
+
+/**
+ * The constant arguments an op carries in its name, which its DAG operation
+ * takes as literal inputs after its children: `outer:OP` the operator's
+ * name, `fill:R:C` its rows and cols.
+ */
+export function literalArguments(op: string): (number | string)[] {
+  const outer = outerOperator(op);
+  if (outer !== undefined) return [outer];
+  const fill = fillDims(op);
+  return fill ? [fill.rows, fill.cols] : [];
+}
+
 const BINARY_OPS: ReadonlySet<string> = new Set(["+", "-", "*", "/", "^", "min", "max", "<", "<=", ">", ">=", "==", "!=", "&", "|"]);
+/** Whether `op` is a cell-wise binary LA op (also the operators `outer` takes). */
+export function isElementwiseBinaryOp(op: string): boolean {
+  return BINARY_OPS.has(op);
+}
+
 const UNARY_OPS: ReadonlySet<string> = new Set([
   "abs", "sign", "sqrt", "exp", "log", "round", "floor", "ceil",
   "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid",
@@ -118,8 +148,17 @@ export function dagOpOf(op: string, arity: number): DagOp | undefined {
     if (op === "as.scalar") return { kind: "cast", to: "scalar" };
     if (op === "as.matrix") return { kind: "cast", to: "matrix" };
     if (op.startsWith("fill:")) return { kind: "matrix" };
+    if (op === "rev" || op === "trace") return builtinCall(op);
+    if (op === "diag") return { kind: "diag" };
   }
+  if (arity === 2 && op === "roll") return builtinCall("roll");
+  if (arity === 2 && outerOperator(op) !== undefined && BINARY_OPS.has(outerOperator(op)!)) return builtinCall("outer");
+  if (arity === 3 && op === "reshape") return { kind: "matrix" };
   return undefined;
+}
+
+function builtinCall(name: string): DagOp {
+  return { kind: "call", name, user: false, output: 0 };
 }
 
 /** Element-wise binary LA ops whose RA form is a sum or product (the sum-product core). */

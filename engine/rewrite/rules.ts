@@ -7,6 +7,7 @@
 import { RELATIONAL_RULES } from "./rules-relational";
 import { RELATIONAL_TO_LA_RULES } from "./rules-relational-to-la";
 import { FUNCTION_RULES } from "./rules-functions";
+import { REORGANIZE_RULES } from "./rules-reorganize";
 import { CELLWISE_RULES } from "./rules-cellwise";
 import { AGGREGATE_RULES } from "./rules-aggregates";
 import { BIND_NORMAL_FORM_RULES, LA_TO_RA_RULES, UNBIND_RULES } from "./rules-la-to-ra";
@@ -20,6 +21,7 @@ export function optimizerRuleSpecs(): RuleSpec[] {
     ...RELATIONAL_RULES,
     ...RELATIONAL_TO_LA_RULES,
     ...FUNCTION_RULES,
+    ...REORGANIZE_RULES,
     ...CELLWISE_RULES,
     ...AGGREGATE_RULES,
   ];

@@ -9,7 +9,7 @@ import { parse } from "../syntax/parse";
 import { printExpression } from "../syntax/printer";
 import { aggregateBuiltinName } from "../program/dag-calls";
 import type { AggregateDirection, AggregateFunction } from "../program/dag-types";
-import { fillDims, literalValue } from "./la-ops";
+import { fillDims, literalValue, outerOperator } from "./la-ops";
 
 const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
@@ -39,6 +39,13 @@ export function termToExpression(term: Term, leafText: LeafText): Expression {
   }
   const fill = fillDims(term.op);
   if (fill) return call("matrix", kids(), [undefined], [["rows", numberExpression(fill.rows)], ["cols", numberExpression(fill.cols)]]);
+  if (term.op === "reshape" && term.children.length === 3) {
+    const [data, rows, cols] = kids() as [Expression, Expression, Expression];
+    return call("matrix", [data], [undefined], [["rows", rows], ["cols", cols]]);
+  }
+  if (term.op === "roll" && term.children.length === 2) return call("roll", kids());
+  const outer = outerOperator(term.op);
+  if (outer !== undefined && term.children.length === 2) return call("outer", [...kids(), { kind: "string", value: outer, range: NOWHERE }]);
   const binary = BINARY[term.op];
   if (binary !== undefined && term.children.length === 2) {
     const subtracted = term.op === "+" ? negatedTerm(term.children[1]!) : undefined;

@@ -9,8 +9,8 @@
 import type { Extraction, ExtractionGraph } from "../extract";
 import type { DagNode, DagOp } from "../program/dag-types";
 import type { BlockEGraph } from "../rewrite";
-import { dagOpOf, literalValue } from "../rewrite/la-ops";
-import type { NodeStats } from "../stats/sizes/node-stats";
+import { dagOpOf, literalArguments, literalValue } from "../rewrite/la-ops";
+import { scalarStats, type NodeStats } from "../stats/sizes/node-stats";
 import type { Range } from "../syntax/ast";
 
 /** An extracted plan: the graph, the choices, and the class to build (default: the graph's root). */
@@ -81,6 +81,8 @@ export class PlanDagBuilder {
         const op = dagOpOf(node.op, node.children.length);
         if (!op) throw new NotADagPlan(`${node.op} is not a DAG operation`);
         const inputs = node.children.map((child) => visit(plan.graph.nodes.get(child)!.eclass));
+        // Constants the op carries in its name (outer's operator, a fill's dims) are literal inputs of the DAG operation.
+        for (const value of literalArguments(node.op)) inputs.push(this.addNode({ kind: "literal", value }, [], literalStats(value), range));
         id = this.addNode(op, inputs, stats, range, { plan, cls: at });
       }
       built.set(at, id);
@@ -94,4 +96,8 @@ export class PlanDagBuilder {
     if (data.family !== "la") throw new NotADagPlan(`class ${cls} is not a linear-algebra value`);
     return data.stats;
   }
+}
+
+function literalStats(value: number | string): NodeStats {
+  return scalarStats({ dataType: "scalar", valueType: typeof value === "string" ? "string" : Number.isInteger(value) ? "int" : "double" }, value);
 }

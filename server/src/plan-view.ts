@@ -17,8 +17,6 @@ import { assignedNames, dagNodeLabels, planNodeLabels } from "./dml-labels";
 import { withoutEnclosingParentheses } from "./fusion-expressions";
 import { planFusion, type PlanFusion, type WrittenNode } from "./fusion-plan-view";
 
-export const PLAN_REQUEST = "dmlLens/plan";
-
 export interface PlanViewNode {
   id: number;
   /** The internal operator (`binary[^]`, `aggregate[sum,full]`). */

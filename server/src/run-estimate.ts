@@ -13,8 +13,6 @@ import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { NodeStats } from "../../engine/stats/sizes/node-stats";
 import { assignedNames, dagNodeLabels } from "./dml-labels";
 
-export const ESTIMATE_REQUEST = "dmlLens/estimate";
-
 /** How many of the costliest and of the unknown operations are named. */
 const NAMED = 3;
 

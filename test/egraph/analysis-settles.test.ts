@@ -34,7 +34,7 @@ const restless: Analysis<number> = {
 };
 
 test("a restless analysis on a cyclic graph: rebuild stops at its repair bound and the run says rebuildLimit", () => {
-  const egraph = new EGraph<number>(restless, { analysisRepairsPerNode: 4 });
+  const egraph = new EGraph<number>(restless, { analysisRepairsPerNode: 4, checkInvariants: true });
   const x = egraph.addTerm({ op: "x", children: [] });
   const fx = egraph.add({ op: "f", children: [x] });
   const gfx = egraph.add({ op: "g", children: [fx] });
@@ -50,7 +50,7 @@ test("a restless analysis on a cyclic graph: rebuild stops at its repair bound a
 
 test("a settling analysis is never cut off", () => {
   const settled: Analysis<number> = { make: () => Number.NaN, merge: (a, b) => ({ data: a, changedA: false, changedB: !sameValue(a, b) }) };
-  const egraph = new EGraph<number>(settled);
+  const egraph = new EGraph<number>(settled, { checkInvariants: true });
   const x = egraph.addTerm({ op: "x", children: [] });
   egraph.union(x, egraph.add({ op: "f", children: [x] }));
   egraph.rebuild();

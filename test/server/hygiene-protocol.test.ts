@@ -20,6 +20,7 @@ import {
   ShutdownRequest,
 } from "vscode-languageserver-protocol/node";
 import { startLspSession } from "../../cli/lsp-session";
+import { MeasuredSizesNotification, PlanRequest } from "../../protocol/custom-methods";
 
 const INVALID_REQUEST = -32600;
 const INVALID_PARAMS = -32602;
@@ -80,7 +81,7 @@ test("null and malformed positions get InvalidParams; out-of-range positions and
     assert.equal(await connection.sendRequest(HoverRequest.type, { textDocument: { uri: unopened }, position: { line: 0, character: 0 } }), null);
     assert.deepEqual(await connection.sendRequest(CompletionRequest.type, { textDocument: { uri: unopened }, position: { line: 0, character: 0 } }), []);
     assert.deepEqual(await connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri: unopened } }), { data: [] });
-    assert.deepEqual(await connection.sendRequest("dmlLens/plan", { textDocument: { uri: unopened }, position: { line: 0, character: 0 } }), null);
+    assert.deepEqual(await connection.sendRequest(PlanRequest, { textDocument: { uri: unopened }, position: { line: 0, character: 0 } }), null);
     assert.deepEqual(session.logs.filter((l) => /internal error/i.test(l)), []);
   } finally {
     await session.stop();
@@ -94,7 +95,8 @@ test("measured sizes of a document are dropped when it closes: reopened, it show
     const uri = "untitled:m.dml";
     const text = "X = read($F)\nprint(sum(X))\n";
     const hoverX = async () => JSON.stringify(await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 0 } }));
-    await connection.sendNotification("dmlLens/measuredSizes", { textDocument: { uri }, variables: [{ name: "X", rows: 7, cols: 3, nnz: 21 }, { name: "bad", rows: -1, cols: 2, nnz: 0 }, null] });
+    // Malformed entries on purpose (a negative size, null): sent untyped.
+    await connection.sendNotification(MeasuredSizesNotification.method, { textDocument: { uri }, variables: [{ name: "X", rows: 7, cols: 3, nnz: 21 }, { name: "bad", rows: -1, cols: 2, nnz: 0 }, null] });
     await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text } });
     assert.match(await hoverX(), /7 × 3|7×3/);
     await connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });

@@ -32,6 +32,7 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { applyEdits } from "../../engine/syntax/ranges";
 import { type LspSession, startLspSession } from "../../cli/lsp-session";
+import { MeasuredSizesNotification, PlanRequest } from "../../protocol/custom-methods";
 import { repoRoot } from "../repo-root";
 
 const file = path.join(repoRoot, "examples", "sum_product.dml");
@@ -110,7 +111,7 @@ describe("optimizer in the language server", () => {
 
   test("the plan view: the block's DAG with costs before, each rewritten plan after", async () => {
     await diagnosticsWhere((p) => p.version === 1 && hints(p).length >= 5);
-    const view = (await connection.sendRequest("dmlLens/plan", { textDocument: { uri }, position: { line: lineOf("G ="), character: 0 } })) as {
+    const view = (await connection.sendRequest(PlanRequest, { textDocument: { uri }, position: { line: lineOf("G ="), character: 0 } })) as {
       before: { op: string; rows: number | null; cols: number | null; cost: number | null }[];
       after: { target: string; costAfter: number; plan: { op: string; children: number[]; cost: number; rows: number | null }[] }[];
     };
@@ -131,7 +132,7 @@ describe("optimizer in the language server", () => {
     await diagnosticsWhere((p) => p.uri === other);
     const hoverG = async () => ((await connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: { line: 1, character: 0 } })) as Hover | null)?.contents as MarkupContent | undefined;
     assert.match((await hoverG())?.value ?? "", /\*\*G\*\*: matrix \? × \?/);
-    await connection.sendNotification("dmlLens/measuredSizes", { textDocument: { uri: other }, variables: [{ name: "X", rows: 500, cols: 40, nnz: 1200 }] });
+    await connection.sendNotification(MeasuredSizesNotification, { textDocument: { uri: other }, variables: [{ name: "X", rows: 500, cols: 40, nnz: 1200 }] });
     await diagnosticsWhere((p) => p.uri === other && session.published.filter((q) => q.uri === other).length >= 2);
     assert.match((await hoverG())?.value ?? "", /\*\*G\*\*: matrix 40 × 40/);
   });

@@ -15,7 +15,7 @@ import { DidChangeConfigurationNotification, DidOpenTextDocumentNotification, ty
 import { strToU8, zipSync } from "fflate";
 import { type LspSession, startLspSession } from "../../cli/lsp-session";
 import { installationStatus, resolveSetting, settingPath } from "../../server/src/systemds-setting";
-import type { InstallationStatus } from "../../server/src/systemds-home";
+import { InstallationNotification, type InstallationStatus } from "../../protocol/custom-methods";
 
 /** Scripts written for this test: one nn-style layer with one function. */
 const LAYER = { "scripts/builtin/double.dml": "m_double = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = 2 * X }\n", "scripts/nn/layers/twice.dml": "forward = function(Matrix[Double] X) return (Matrix[Double] Y) { Y = X + X }\n" };
@@ -64,7 +64,7 @@ describe("the setting dmlLens.systemds.home", () => {
       initializationOptions: { systemds: { home: "systemds" } },
       env: { SYSTEMDS_ROOT: "" },
     });
-    session.connection.onNotification("dmlLens/installation", (status: InstallationStatus) => {
+    session.connection.onNotification(InstallationNotification, (status) => {
       statuses.push(status);
     });
     await session.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: driverUri, languageId: "dml", version: 1, text: DRIVER } });

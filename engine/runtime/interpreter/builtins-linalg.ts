@@ -1,5 +1,5 @@
 /**
- * More builtins of the embedded runtime: cholesky, det, outer,
+ * More builtins of the embedded runtime: cholesky, det, outer, roll,
  * rowIndexMin, cumprod/cummin/cummax, typeof. Dense and straightforward.
  */
 import type { ElementwiseBinaryOp } from "../../program/dag-types";
@@ -72,6 +72,23 @@ function outer(a: Args): Value {
   return m(new DenseMatrix(x.rows, y.cols, out));
 }
 
+/**
+ * roll(X, shift): the rows shifted cyclically down by `shift` (row i goes to
+ * row (i + shift) mod nrow(X)), as SystemDS's LibMatrixReorg.roll; a
+ * negative shift moves rows up.
+ */
+function roll(a: Args): Value {
+  const x = toDense(mat(first(a, "roll")));
+  const shift = Math.trunc(num(a.values[1] ?? fail("roll: missing shift")));
+  const rows = x.rows;
+  const out = new Float64Array(x.data.length);
+  for (let i = 0; i < rows; i++) {
+    const to = (((i + shift) % rows) + rows) % rows;
+    out.set(x.data.subarray(i * x.cols, (i + 1) * x.cols), to * x.cols);
+  }
+  return m(new DenseMatrix(rows, x.cols, out));
+}
+
 function rowIndexMin(a: Args): Value {
   const x = toDense(mat(first(a, "rowIndexMin")));
   const out = new Float64Array(x.rows);
@@ -96,6 +113,7 @@ export const LINALG_BUILTINS: Record<string, (a: Args) => Value> = {
   cholesky,
   det,
   outer,
+  roll,
   rowIndexMin,
   cumprod: cumulative("cumprod", (acc, v) => acc * v),
   cummin: cumulative("cummin", (acc, v) => Math.min(acc, v)),
