@@ -107,10 +107,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "cellwise-1x1-right": "a 1 x 1 operand broadcasts like its cell: X op as.scalar(y)",
   "cellwise-1x1-left": "a 1 x 1 operand broadcasts like its cell: as.scalar(y) op X",
   "cellwise-as-scalar": "as.scalar(A op B) = as.scalar(A) op as.scalar(B)",
-  "cellwise-transpose-scalar-left": "t(s op X) = s op t(X)",
-  "cellwise-transpose-scalar-right": "t(X op s) = t(X) op s",
-  "cellwise-transpose": "t(X op Y) = t(X) op t(Y)",
-  "cellwise-of-transposes": "t(X) op t(Y) = t(X op Y)",
+  "cellwise-transpose": "t(X op Y) = t(X) op t(Y), t(s op X) = s op t(X)",
   // Non-sum aggregates (rules-aggregates.ts).
   "aggregate-of-single-column": "a row aggregate of one value per row is that value (var, sd: 0)",
   "aggregate-of-single-row": "a column aggregate of one value per column is that value (var, sd: 0)",

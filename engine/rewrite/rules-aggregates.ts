@@ -154,19 +154,14 @@ function monotone(fn: "min" | "max", direction: AggregateDirection): RuleSpec[] 
   const constant = (m: Match) => finiteConstant(m, "s") !== undefined && isMatrix(m, "X");
   const positive = (m: Match) => (finiteConstant(m, "s") ?? 0) > 0 && isMatrix(m, "X");
   const negative = (m: Match) => (finiteConstant(m, "s") ?? 0) < 0 && isMatrix(m, "X");
-  const name = (what: string) => `extremum-of-${what}`;
+  // Only the forms the other rules normalize to: a scalar operand on the right (the relational form
+  // commutes + and *), X - s as X + (-s), X / s as X * (1 / s); they compose from these.
   return [
-    rule(name("negation"), `(${agg} (neg ?X))`, `(neg (${swapped} ?X))`),
-    rule(name("shift"), `(${agg} (+ ?X ?s))`, `(+ (${agg} ?X) ?s)`, constant, "!is.infinite(?s)"),
-    rule(name("shift"), `(${agg} (+ ?s ?X))`, `(+ ?s (${agg} ?X))`, constant, "!is.infinite(?s)"),
-    rule(name("shift"), `(${agg} (- ?X ?s))`, `(- (${agg} ?X) ?s)`, constant, "!is.infinite(?s)"),
-    rule(name("reflection"), `(${agg} (- ?s ?X))`, `(- ?s (${swapped} ?X))`, constant, "!is.infinite(?s)"),
-    rule(name("scaling"), `(${agg} (* ?X ?s))`, `(* (${agg} ?X) ?s)`, positive, "?s > 0 & !is.infinite(?s)"),
-    rule(name("scaling"), `(${agg} (* ?s ?X))`, `(* ?s (${agg} ?X))`, positive, "?s > 0 & !is.infinite(?s)"),
-    rule(name("scaling"), `(${agg} (/ ?X ?s))`, `(/ (${agg} ?X) ?s)`, positive, "?s > 0 & !is.infinite(?s)"),
-    rule(name("negative-scaling"), `(${agg} (* ?X ?s))`, `(* (${swapped} ?X) ?s)`, negative, "?s < 0 & !is.infinite(?s)"),
-    rule(name("negative-scaling"), `(${agg} (* ?s ?X))`, `(* ?s (${swapped} ?X))`, negative, "?s < 0 & !is.infinite(?s)"),
-    rule(name("negative-scaling"), `(${agg} (/ ?X ?s))`, `(/ (${swapped} ?X) ?s)`, negative, "?s < 0 & !is.infinite(?s)"),
+    rule("extremum-of-negation", `(${agg} (neg ?X))`, `(neg (${swapped} ?X))`),
+    rule("extremum-of-shift", `(${agg} (+ ?X ?s))`, `(+ (${agg} ?X) ?s)`, constant, "!is.infinite(?s)"),
+    rule("extremum-of-reflection", `(${agg} (- ?s ?X))`, `(- ?s (${swapped} ?X))`, constant, "!is.infinite(?s)"),
+    rule("extremum-of-scaling", `(${agg} (* ?X ?s))`, `(* (${agg} ?X) ?s)`, positive, "?s > 0 & !is.infinite(?s)"),
+    rule("extremum-of-negative-scaling", `(${agg} (* ?X ?s))`, `(* (${swapped} ?X) ?s)`, negative, "?s < 0 & !is.infinite(?s)"),
   ];
 }
 
@@ -219,5 +214,6 @@ export const AGGREGATE_RULES: readonly RuleSpec[] = [
   ...nestedExtrema("max"),
   ...definitions(),
   ...(["min", "max"] as const).flatMap((fn) => DIRECTIONS.flatMap((direction) => monotone(fn, direction))),
-  ...NON_SUM_FUNCTIONS.flatMap((fn) => DIRECTIONS.map((direction) => constantMatrix(fn, direction))),
+  // Full min, max, mean and prod of a constant matrix are constants of the analysis (analysis.ts).
+  ...NON_SUM_FUNCTIONS.flatMap((fn) => DIRECTIONS.filter((d) => d !== "full" || fn === "var" || fn === "sd").map((direction) => constantMatrix(fn, direction))),
 ];

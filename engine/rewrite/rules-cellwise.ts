@@ -16,7 +16,6 @@ export const NON_SUM_PRODUCT_CELLWISE_OPS: readonly string[] = ["/", "^", "min",
 
 const la = (m: Match, v: string) => (m.data(v).family === "la" && !m.la(v).invalid ? m.la(v) : undefined);
 const isMatrix = (m: Match, v: string) => la(m, v)?.stats.type.dataType === "matrix";
-const isScalar = (m: Match, v: string) => la(m, v)?.stats.type.dataType === "scalar";
 const rows = (m: Match, v: string) => (isMatrix(m, v) ? m.la(v).stats.rows : null);
 const cols = (m: Match, v: string) => (isMatrix(m, v) ? m.la(v).stats.cols : null);
 const is1x1 = (m: Match, v: string) => rows(m, v) === 1 && cols(m, v) === 1;
@@ -24,18 +23,6 @@ const is1x1 = (m: Match, v: string) => rows(m, v) === 1 && cols(m, v) === 1;
 const ones = (m: Match, v: string) => isMatrix(m, v) && m.la(v).constant === 1;
 /** `?x`'s dims are known and equal to `rows` x `cols`. */
 const shaped = (m: Match, v: string, r: number | null, c: number | null) => r !== null && c !== null && rows(m, v) === r && cols(m, v) === c;
-
-/**
- * `?v`'s class holds no transpose: pushing a transpose onto it would make
- * t(t(P)), a new class each time until the relational form merges it with P,
- * so a chain of pushdowns could grow by a few nodes every iteration.
- */
-const noTranspose = (m: Match, v: string) => !m.egraph.classOf(m.cls(v)).nodes.some((node) => node.op === "t");
-
-/** `as.scalar(?v)` for a 1 x 1 matrix, `?v` itself for a scalar. */
-function scalarOf(m: Match, v: string): ClassId {
-  return isScalar(m, v) ? m.cls(v) : add(m, "as.scalar", [m.cls(v)]);
-}
 
 function congruences(op: string): RuleSpec[] {
   return [
@@ -58,20 +45,62 @@ function congruences(op: string): RuleSpec[] {
     // A 1 x 1 matrix operand of a matrix operation broadcasts like its cell.
     rule("cellwise-1x1-right", `(${op} ?X ?y)`, `(${op} ?X (as.scalar ?y))`, (m) => isMatrix(m, "X") && is1x1(m, "y"), "nrow(?y) = 1 & ncol(?y) = 1"),
     rule("cellwise-1x1-left", `(${op} ?y ?X)`, `(${op} (as.scalar ?y) ?X)`, (m) => isMatrix(m, "X") && is1x1(m, "y"), "nrow(?y) = 1 & ncol(?y) = 1"),
-    // as.scalar of a 1 x 1 result is the operator on the cells.
-    rule(
-      "cellwise-as-scalar",
-      `(as.scalar (${op} ?a ?b))`,
-      (m) => add(m, op, [scalarOf(m, "a"), scalarOf(m, "b")]),
-      (m) => (is1x1(m, "a") || isScalar(m, "a")) && (is1x1(m, "b") || isScalar(m, "b")),
-      "length(?a) = 1 & length(?b) = 1",
-    ),
-    // Transpose moves through a cell-wise operator (onto each matrix operand; a scalar stays).
-    rule("cellwise-transpose-scalar-left", `(t (${op} ?s ?X))`, `(${op} ?s (t ?X))`, (m) => isScalar(m, "s") && isMatrix(m, "X") && noTranspose(m, "X")),
-    rule("cellwise-transpose-scalar-right", `(t (${op} ?X ?s))`, `(${op} (t ?X) ?s)`, (m) => isScalar(m, "s") && isMatrix(m, "X") && noTranspose(m, "X")),
-    rule("cellwise-transpose", `(t (${op} ?X ?Y))`, `(${op} (t ?X) (t ?Y))`, (m) => isMatrix(m, "X") && isMatrix(m, "Y") && noTranspose(m, "X") && noTranspose(m, "Y")),
-    rule("cellwise-of-transposes", `(${op} (t ?X) (t ?Y))`, `(t (${op} ?X ?Y))`, (m) => isMatrix(m, "X") && isMatrix(m, "Y")),
   ];
 }
 
-export const CELLWISE_RULES: readonly RuleSpec[] = NON_SUM_PRODUCT_CELLWISE_OPS.flatMap(congruences);
+const CELLWISE_OPS: ReadonlySet<string> = new Set(NON_SUM_PRODUCT_CELLWISE_OPS);
+
+/** The cell-wise operator nodes (outside + - *) of `?W`'s class with their operands. */
+function cellwiseNodes(m: Match, w: string) {
+  return m.egraph.classOf(m.cls(w)).nodes.filter((node) => CELLWISE_OPS.has(node.op) && node.children.length === 2);
+}
+
+const laOf = (m: Match, id: ClassId) => {
+  const data = m.egraph.data(id);
+  return data.family === "la" && !data.invalid ? data : undefined;
+};
+const kindOf = (m: Match, id: ClassId) => laOf(m, id)?.stats.type.dataType;
+const isCell = (m: Match, id: ClassId) => {
+  const data = laOf(m, id);
+  return data?.stats.type.dataType === "scalar" || (data?.stats.type.dataType === "matrix" && data.stats.rows === 1 && data.stats.cols === 1);
+};
+const hasTranspose = (m: Match, id: ClassId) => m.egraph.classOf(id).nodes.some((node) => node.op === "t");
+
+/**
+ * One rule for every operator (a rule per operator would be searched every
+ * iteration): the transpose moves onto each matrix operand (a scalar
+ * stays), never onto an operand that holds a transpose (t(t(P)) would be a
+ * new class each time until the relational form merges it with P).
+ */
+function transposeThrough(m: Match): ClassId | undefined {
+  let built: ClassId | undefined;
+  for (const node of cellwiseNodes(m, "W")) {
+    const [a, b] = node.children as [ClassId, ClassId];
+    if (kindOf(m, a) === undefined || kindOf(m, b) === undefined || [a, b].some((c) => kindOf(m, c) === "matrix" && hasTranspose(m, c))) continue;
+    const moved = (c: ClassId) => (kindOf(m, c) === "matrix" ? add(m, "t", [c]) : c);
+    const result = add(m, node.op, [moved(a), moved(b)]);
+    if (built === undefined) built = result;
+    else m.egraph.union(built, result, "cellwise-transpose");
+  }
+  return built;
+}
+
+/** as.scalar of a 1 x 1 result is the operator on the cells (as.scalar of each 1 x 1 operand). */
+function scalarThrough(m: Match): ClassId | undefined {
+  let built: ClassId | undefined;
+  for (const node of cellwiseNodes(m, "W")) {
+    const [a, b] = node.children as [ClassId, ClassId];
+    if (!isCell(m, a) || !isCell(m, b)) continue;
+    const cell = (c: ClassId) => (kindOf(m, c) === "matrix" ? add(m, "as.scalar", [c]) : c);
+    const result = add(m, node.op, [cell(a), cell(b)]);
+    if (built === undefined) built = result;
+    else m.egraph.union(built, result, "cellwise-as-scalar");
+  }
+  return built;
+}
+
+export const CELLWISE_RULES: readonly RuleSpec[] = [
+  ...NON_SUM_PRODUCT_CELLWISE_OPS.flatMap(congruences),
+  rule("cellwise-transpose", "(t ?W)", transposeThrough, (m) => cellwiseNodes(m, "W").length > 0),
+  rule("cellwise-as-scalar", "(as.scalar ?W)", scalarThrough, (m) => cellwiseNodes(m, "W").length > 0),
+];
