@@ -106,7 +106,6 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "cellwise-broadcast-row": "X op (matrix(1, m, 1) %*% r) = X op r for a row r",
   "cellwise-1x1-right": "a 1 x 1 operand broadcasts like its cell: X op as.scalar(y)",
   "cellwise-1x1-left": "a 1 x 1 operand broadcasts like its cell: as.scalar(y) op X",
-  "cellwise-as-scalar": "as.scalar(A op B) = as.scalar(A) op as.scalar(B)",
   "cellwise-transpose": "t(X op Y) = t(X) op t(Y), t(s op X) = s op t(X)",
   // Non-sum aggregates (rules-aggregates.ts).
   "aggregate-of-single-column": "a row aggregate of one value per row is that value (var, sd: 0)",

@@ -60,10 +60,6 @@ const laOf = (m: Match, id: ClassId) => {
   return data.family === "la" && !data.invalid ? data : undefined;
 };
 const kindOf = (m: Match, id: ClassId) => laOf(m, id)?.stats.type.dataType;
-const isCell = (m: Match, id: ClassId) => {
-  const data = laOf(m, id);
-  return data?.stats.type.dataType === "scalar" || (data?.stats.type.dataType === "matrix" && data.stats.rows === 1 && data.stats.cols === 1);
-};
 const hasTranspose = (m: Match, id: ClassId) => m.egraph.classOf(id).nodes.some((node) => node.op === "t");
 
 /**
@@ -85,22 +81,7 @@ function transposeThrough(m: Match): ClassId | undefined {
   return built;
 }
 
-/** as.scalar of a 1 x 1 result is the operator on the cells (as.scalar of each 1 x 1 operand). */
-function scalarThrough(m: Match): ClassId | undefined {
-  let built: ClassId | undefined;
-  for (const node of cellwiseNodes(m, "W")) {
-    const [a, b] = node.children as [ClassId, ClassId];
-    if (!isCell(m, a) || !isCell(m, b)) continue;
-    const cell = (c: ClassId) => (kindOf(m, c) === "matrix" ? add(m, "as.scalar", [c]) : c);
-    const result = add(m, node.op, [cell(a), cell(b)]);
-    if (built === undefined) built = result;
-    else m.egraph.union(built, result, "cellwise-as-scalar");
-  }
-  return built;
-}
-
 export const CELLWISE_RULES: readonly RuleSpec[] = [
   ...NON_SUM_PRODUCT_CELLWISE_OPS.flatMap(congruences),
   rule("cellwise-transpose", "(t ?W)", transposeThrough, (m) => cellwiseNodes(m, "W").length > 0),
-  rule("cellwise-as-scalar", "(as.scalar ?W)", scalarThrough, (m) => cellwiseNodes(m, "W").length > 0),
 ];
