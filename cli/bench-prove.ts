@@ -5,13 +5,15 @@
  * types, sizes) is reported apart. Each example runs a few times and counts
  * with its median; the row's number is the median over the examples. The
  * first run of each (as in a fresh `dml prove`, before the JIT has warmed
- * up on that example) is reported too.
+ * up on that example) is reported too. `dml bench prove` adds the pairs of
+ * the simplification examples (examples/simplifications/*.dml).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { median, type BenchRow } from "./bench-report";
 import { packageRoot } from "./package-root";
 import { proveVariables, type ProveOutcome } from "./prove";
+import { simplificationExamples, SIMPLIFICATIONS_FOLDER } from "./simplification-pairs";
 
 const PROVE_MEDIAN_TARGET_MS = 50;
 const RUNS = 5;
@@ -64,4 +66,65 @@ export function runProveBench(): BenchRow[] {
       ...(wrong.length > 0 ? { failed: true, wrong: wrong.map((c) => `${c.name}: ${c.outcome.verdict}, expected ${c.expected}`).join("; ") } : {}),
     },
   ];
+}
+
+/** Timed runs of each `# prove:` pair of the simplification examples (the median counts). */
+const SIMPLIFICATION_RUNS = 3;
+
+/**
+ * `dml bench prove`, the simplifications row: every `# prove:` pair of
+ * examples/simplifications/*.dml timed (median of a few runs each; the row's
+ * number is the median over the pairs), and every `# unequal:` pair searched
+ * once: the row fails when an unequal pair is proven, or a prove pair is not.
+ */
+export function runSimplificationProveBench(root = packageRoot()): BenchRow[] {
+  const examples = simplificationExamples(root);
+  const timed: { name: string; ms: number; verdict: ProveOutcome["verdict"] }[] = [];
+  const wrong: string[] = [];
+  let unequal = 0;
+  for (const example of examples) {
+    for (const pair of example.pairs) {
+      const name = `${example.file}:${pair.line} ${pair.a} = ${pair.b}`;
+      const prove = () => {
+        const outcome = proveVariables(example.text, example.path, pair.a, pair.b);
+        if (typeof outcome === "string") throw new Error(`bench prove: ${example.file}:${pair.line}: ${outcome}`);
+        return outcome;
+      };
+      if (pair.kind === "unequal") {
+        unequal++;
+        const outcome = prove();
+        if (outcome.verdict === "proven") wrong.push(`UNEQUAL PAIR PROVEN: ${name}`);
+        continue;
+      }
+      const runs = Array.from({ length: SIMPLIFICATION_RUNS }, prove);
+      const verdict = runs[0]!.verdict;
+      if (verdict !== "proven") wrong.push(`not proven: ${name} (${verdict})`);
+      timed.push({ name, ms: median(runs.map((r) => r.ms)), verdict });
+    }
+  }
+  const proofMedian = median(timed.map((t) => t.ms));
+  const slowest = [...timed].sort((x, y) => y.ms - x.ms).slice(0, 5);
+  return [
+    {
+      suite: "prove",
+      case: `dml prove, ${timed.length} '# prove:' pairs and ${unequal} '# unequal:' pairs of ${examples.length} ${SIMPLIFICATIONS_FOLDER}/*.dml (median of ${SIMPLIFICATION_RUNS} runs each)`,
+      ours_ms: proofMedian,
+      baseline: "none",
+      baseline_ms: null,
+      ratio: null,
+      median_ms: proofMedian,
+      max_ms: timed.length > 0 ? Math.max(...timed.map((t) => t.ms)) : null,
+      proven: timed.filter((t) => t.verdict === "proven").length,
+      unequal_proven: wrong.filter((w) => w.startsWith("UNEQUAL")).length,
+      slowest: slowest.map((t) => `${t.name}: ${t.ms.toFixed(1)} ms`).join("; "),
+      target: `median proof time <= ${PROVE_MEDIAN_TARGET_MS} ms; no unequal pair proven`,
+      target_met: proofMedian <= PROVE_MEDIAN_TARGET_MS && wrong.length === 0,
+      ...(wrong.length > 0 ? { failed: true, wrong: wrong.join("; ") } : {}),
+    },
+  ];
+}
+
+/** `dml bench prove`: the README's examples and the simplification examples. */
+export function runProveSuite(): BenchRow[] {
+  return [...runProveBench(), ...runSimplificationProveBench()];
 }

@@ -15,6 +15,7 @@ import { QUICK_KERNEL_SIZES } from "./bench-fusion-kernels";
 import { runLspBench } from "./bench-lsp";
 import { runOptimizerBench } from "./bench-optimizer";
 import { runParseBench } from "./bench-parse";
+import { runProveSuite } from "./bench-prove";
 import { formatBenchTable, type BenchRow } from "./bench-report";
 import { runRedundancyBench } from "./bench-redundancy";
 import { runRuntimeBench } from "./bench-runtime";
@@ -36,6 +37,7 @@ export const benchSuites: Record<string, (options: BenchOptions) => BenchRow[] |
   estimators: runEstimatorsBench,
   runtime: runRuntimeBench,
   optimizer: runOptimizerBench,
+  prove: () => runProveSuite(),
   fusion: ({ quick }) => runFusionBench({ kernels: quick ? { sizes: QUICK_KERNEL_SIZES } : {} }),
   e2e: ({ quick }) => runE2eBench(quick ? { sizes: QUICK_E2E_SIZES } : {}),
   lsp: runLspBench,

@@ -102,7 +102,7 @@ export class OptimizerAnalysis implements Analysis<OptimizerData> {
     if (op === BIND) {
       const [i, j, x] = kids as [AttributeData, AttributeData, LaData];
       const schema = [i.attribute, j.attribute].filter((a) => a >= 0).sort((a, b) => a - b);
-      return withConstant({ family: "ra", schema: dedupe(schema) }, x.constant);
+      return withConstant({ family: "ra", schema: dedupe(schema) }, x.constant ?? knownScalarValue(x));
     }
     if (op === RA_SUM) {
       const [i, e] = kids as [AttributeData, RaData];
@@ -158,6 +158,17 @@ export class OptimizerAnalysis implements Analysis<OptimizerData> {
       }
     }
   }
+}
+
+/**
+ * The value of a scalar the stats stage knows (`nrow(X)` of a known size,
+ * an opaque leaf): its relational form is that constant, so sums over it
+ * fold (sum(A + r) = sum(A) + nrow(A) * sum(r)); the LA class keeps the
+ * leaf, so a rewrite still writes nrow(A), not its value.
+ */
+function knownScalarValue(x: LaData): number | undefined {
+  const value = x.stats.type.dataType === "scalar" ? x.stats.value : undefined;
+  return typeof value === "number" ? value : typeof value === "boolean" ? (value ? 1 : 0) : undefined;
 }
 
 function withConstant(data: RaData, constant: number | undefined): RaData {

@@ -20,9 +20,11 @@ const UNARY_CALLS = new Set([
   "rev", "diag", "trace",
 ]);
 
-/** Full aggregates other than sum, by their one-argument builtin. */
-const FULL_AGGREGATE_CALLS: Readonly<Record<string, string>> = {
-  min: "agg:min:full", max: "agg:max:full", mean: "agg:mean:full", prod: "agg:prod:full", var: "agg:var:full", sd: "agg:sd:full",
+/** Aggregates other than sums, by their DML names (as the DAG builder maps them). */
+const AGGREGATE_CALLS: Readonly<Record<string, string>> = {
+  min: "agg:min:full", max: "agg:max:full", mean: "agg:mean:full", avg: "agg:mean:full", prod: "agg:prod:full", var: "agg:var:full", sd: "agg:sd:full",
+  rowMins: "agg:min:row", colMins: "agg:min:col", rowMaxs: "agg:max:row", colMaxs: "agg:max:col", rowMeans: "agg:mean:row", colMeans: "agg:mean:col",
+  rowProds: "agg:prod:row", colProds: "agg:prod:col", rowVars: "agg:var:row", colVars: "agg:var:col", rowSds: "agg:sd:row", colSds: "agg:sd:col",
 };
 
 export class UnsupportedExpressionError extends Error {}
@@ -49,10 +51,9 @@ export function expressionToTerm(e: Expression): Term {
       if ((name === "min" || name === "max") && positional.length === 2 && e.args.length === 2) {
         return { op: name, children: positional.map((a) => expressionToTerm(a.value)) };
       }
-      if (Object.hasOwn(FULL_AGGREGATE_CALLS, name) && e.args.length === 1 && positional.length === 1) {
-        return { op: FULL_AGGREGATE_CALLS[name]!, children: [expressionToTerm(positional[0]!.value)] };
-      }
       if (name === "matrix") return matrixTerm(e.args);
+      const aggregate = Object.hasOwn(AGGREGATE_CALLS, name) ? AGGREGATE_CALLS[name] : undefined;
+      if (aggregate && e.args.length === 1 && positional.length === 1) return { op: aggregate, children: [expressionToTerm(positional[0]!.value)] };
       if (name === "tr" && e.args.length === 1 && positional.length === 1) return { op: "trace", children: [expressionToTerm(positional[0]!.value)] };
       if (name === "roll" && e.args.length === 2 && positional.length === 2) return { op: "roll", children: positional.map((a) => expressionToTerm(a.value)) };
       if (name === "outer") return outerTerm(e.args);

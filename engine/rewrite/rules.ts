@@ -8,6 +8,8 @@ import { RELATIONAL_RULES } from "./rules-relational";
 import { RELATIONAL_TO_LA_RULES } from "./rules-relational-to-la";
 import { FUNCTION_RULES } from "./rules-functions";
 import { REORGANIZE_RULES } from "./rules-reorganize";
+import { CELLWISE_RULES } from "./rules-cellwise";
+import { AGGREGATE_RULES } from "./rules-aggregates";
 import { BIND_NORMAL_FORM_RULES, LA_TO_RA_RULES, UNBIND_RULES } from "./rules-la-to-ra";
 import type { RuleSpec } from "./rule-spec";
 
@@ -20,6 +22,8 @@ export function optimizerRuleSpecs(): RuleSpec[] {
     ...RELATIONAL_TO_LA_RULES,
     ...FUNCTION_RULES,
     ...REORGANIZE_RULES,
+    ...CELLWISE_RULES,
+    ...AGGREGATE_RULES,
   ];
 }
 
