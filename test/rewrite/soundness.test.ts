@@ -8,21 +8,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { ClassId, EGraph, ENode, Term } from "../../engine/egraph";
-import { extractGreedyTree, extractionGraphOf, type ExtractionGraph, type Extraction } from "../../engine/extract";
-import {
-  bindRoot,
-  expressionEGraph,
-  opFamily,
-  saturate,
-  seedChainOrders,
-  seedSumProductForm,
-  termToDml,
-  type OptimizerData,
-  type TermShapes,
-} from "../../engine/rewrite";
+import type { TermShapes } from "../../engine/rewrite";
 import { verifyRewrite, type VariableShape } from "../../engine/suggest";
-import { expressionNodes } from "./expression-nodes";
+import { randomPlan, saturatedExpression } from "./plan-sampling";
 
 const SHAPES: TermShapes = {
   A: { rows: 4, cols: 3 },
@@ -83,42 +71,7 @@ const { m: matrix, s: scalar } = fc.letrec<{ m: string; sq: string; c: string; s
   ),
 }));
 
-function saturated(expression: string): { egraph: EGraph<OptimizerData>; root: ClassId } {
-  const { egraph, attributes, root } = expressionEGraph(expression, SHAPES);
-  const nodeOf = expressionNodes(egraph);
-  seedChainOrders(egraph, nodeOf, [root]);
-  const bind = bindRoot(egraph, attributes, root);
-  if (bind !== undefined) seedSumProductForm(egraph, attributes, nodeOf, root, bind);
-  egraph.rebuild();
-  // Work bounds (counts), so a seed reproduces the same graphs on any machine; the time limit is only a safety net.
-  saturate(egraph, attributes, { nodeLimit: 1000, iterationLimit: 10, liftingIterationLimit: 10, timeLimitMs: 5000 });
-  return { egraph, root };
-}
-
-function termOf(graph: ExtractionGraph, extraction: Extraction, cls: string): Term {
-  const node = graph.nodes.get(extraction.choices.get(cls)!)!;
-  return { op: node.op, children: node.children.map((c) => termOf(graph, extraction, graph.nodes.get(c)!.eclass)) };
-}
-
-/** A plan of the root's class under random per-operator costs (LA nodes only). */
-function randomPlan(egraph: EGraph<OptimizerData>, root: ClassId, seed: number): string {
-  let state = seed >>> 0;
-  const costs = new Map<string, number>();
-  const cost = (node: ENode) => {
-    if (opFamily(node.op) !== "la") return Infinity;
-    const data = egraph.data(egraph.lookup(node)!);
-    if (data.family !== "la" || data.invalid) return Infinity;
-    let c = costs.get(node.op);
-    if (c === undefined) {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      costs.set(node.op, (c = 1 + (state % 100)));
-    }
-    return c;
-  };
-  const graph = extractionGraphOf(egraph, [root], cost);
-  const extraction = extractGreedyTree(graph);
-  return termToDml(termOf(graph, extraction, graph.roots[0]!), () => undefined);
-}
+const saturated = (expression: string) => saturatedExpression(expression, SHAPES);
 
 test("every plan extracted from a saturated class evaluates to the original's value", () => {
   fc.assert(
