@@ -27,8 +27,8 @@
  * (X %*% p) runs as one fused Row operator ... (called from line 3)`).
  */
 import path from "node:path";
-import type { Diagnostic, Range } from "../engine/syntax/ast";
-import { printDag, printType } from "../engine/program/dag-print";
+import type { Diagnostic, Range } from "../engine/syntax";
+import { printDag, printType } from "../engine/program";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import { formatStats, type NodeStats, scalarValueText } from "../engine/stats/sizes/node-stats";
 import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";

@@ -8,8 +8,7 @@
  * through the relational forms). Exit 0 proven, 1 not equal or not proven,
  * 2 bad usage.
  */
-import { nodesReachableFrom } from "../engine/program";
-import type { BlockDag } from "../engine/program/dag-types";
+import { nodesReachableFrom, type BlockDag, type SystemdsInstallation } from "../engine/program";
 import { printTerm, type FlatExplanationStep, type Term } from "../engine/egraph";
 import {
   bindRoots,
@@ -29,12 +28,11 @@ import {
 } from "../engine/rewrite";
 import type { NodeStats } from "../engine/stats/sizes/node-stats";
 import { analyzeText } from "../engine/stats/program-analysis";
-import { textInRange } from "../engine/syntax/ranges";
+import { textInRange } from "../engine/syntax";
 import { err, out } from "./output";
 import { readScript } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
-import type { SystemdsInstallation } from "../engine/program/systemds-installation";
 
 export const proveUsage = `dml prove FILE A B [--json] [--relational] [--budget-ms N] ${SYSTEMDS_USAGE} [name=value ...]`;
 

@@ -27,8 +27,7 @@
  * jar, no java, a value -nvargs cannot pass).
  */
 import path from "node:path";
-import { noInstallationText } from "../engine/program/find-installation";
-import { describeInstallation } from "../engine/program/systemds-installation";
+import { noInstallationText, describeInstallation } from "../engine/program";
 import { optimizeProgram, suggestionEdits } from "../engine/suggest";
 import { findJava, findSparkSubmit, hostTools, type ToolEnvironment } from "./java-tools";
 import { err, out, write } from "./output";

@@ -25,7 +25,7 @@
  * package's jar: cli/systemds-option.ts).
  */
 import path from "node:path";
-import type { SystemdsInstallation } from "../engine/program/systemds-installation";
+import type { SystemdsInstallation } from "../engine/program";
 import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations } from "../engine/execution";
 import { isolateCell, splitCells } from "../engine/runtime/interpreter";
 import { parforReportLine, takeParforReports } from "../engine/runtime/parfor/parfor-report";

@@ -5,8 +5,7 @@
  * no installation stops the command (exit 2, the message says what was looked
  * for); a SYSTEMDS_ROOT that names none is a warning, and the search goes on.
  */
-import { findInstallation, noInstallationText } from "../engine/program/find-installation";
-import { describeInstallation, type SystemdsInstallation } from "../engine/program/systemds-installation";
+import { findInstallation, noInstallationText, describeInstallation, type SystemdsInstallation } from "../engine/program";
 import { err } from "./output";
 import { type ParsedArgs, UsageError } from "./usage";
 

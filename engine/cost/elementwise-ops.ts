@@ -19,7 +19,7 @@
  * floor, ceil, sin, tan, asin, atan, sinh, tanh, is.na, is.nan, is.infinite);
  * `!`, exp, log (log 0 = -Inf), cos, acos, cosh and sigmoid are not.
  */
-import type { AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../program/dag-types";
+import type { AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../program";
 
 export type BinarySparsityClass = "intersection" | "union" | "dense";
 

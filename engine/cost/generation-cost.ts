@@ -17,7 +17,7 @@
  *   as.double / as.integer / as.logical
  *                      1 FLOP per touched cell (the casts map 0 to 0)
  */
-import type { DagOp } from "../program/dag-types";
+import type { DagOp } from "../program";
 import type { WorkResult } from "./cost-types";
 import { cellCount, isSparseFormat, operandBytes, type OperandStats } from "./operand-stats";
 import { fail, ok, streamingWork, touchedCells } from "./work-helpers";

@@ -17,7 +17,7 @@
  * function calls have no class: their time is the interpreter's overhead,
  * the disk or another block's, not the cost model's operation.
  */
-import type { DagOp } from "../program/dag-types";
+import type { DagOp } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { storageFormat } from "./operand-stats";
 

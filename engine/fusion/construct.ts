@@ -15,7 +15,7 @@
  */
 import type { FusionDag } from "./fusion-dag";
 import { fusedCount, isValidRoot, type MemoTable } from "./memo-table";
-import { fusedOperatorSeconds } from "./select/operator-cost";
+import { fusedOperatorSeconds } from "./select";
 import type { FusedOperator, FusionTemplate, MemoEntry, TemplateType } from "./types";
 import type { MachineConstants } from "../cost";
 

@@ -4,7 +4,7 @@
  * and the nodes whose values leave it. The block DAG as written and the
  * rewriter's extracted plan are both turned into this form.
  */
-import type { DagNode } from "../program/dag-types";
+import type { DagNode } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 
 export interface FusionDag {

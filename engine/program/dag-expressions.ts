@@ -15,7 +15,7 @@
  *   have, so `X[-1, 1]` stays an out-of-range row), a single index `i` is `i:i`;
  * - calls: dag-calls.ts.
  */
-import type { BinaryOperator, Expression, IndexExpression, NumberLiteral, Range } from "../syntax/ast";
+import type { BinaryOperator, Expression, IndexExpression, NumberLiteral, Range } from "../syntax";
 import type { DagBuilder } from "./dag-builder";
 import { compileCall } from "./dag-calls";
 import type { DagType, ElementwiseBinaryOp } from "./dag-types";

@@ -29,7 +29,7 @@
  * cannot decide without values are left to the runtime, which then runs the
  * loop sequentially.
  */
-import type { CallExpression, DataIdentifier, Diagnostic, Expression, ForStatement, IndexRange, Program, Range, Statement } from "../syntax/ast";
+import type { CallExpression, DataIdentifier, Diagnostic, Expression, ForStatement, IndexRange, Program, Range, Statement } from "../syntax";
 import { polyOf, type Poly } from "./affine-index";
 import { lookupBuiltin } from "./builtins";
 

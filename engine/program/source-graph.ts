@@ -13,7 +13,7 @@
  * Walks the files with an explicit stack of at most MAX_SOURCE_DEPTH files.
  */
 import path from "node:path";
-import type { Diagnostic, SourceStatement } from "../syntax/ast";
+import type { Diagnostic, SourceStatement } from "../syntax";
 import { isBundledScriptPath, type LoadedSource, sourceProblemMessage } from "./source-reader";
 import { forEachStatement } from "./statement-walk";
 

@@ -6,7 +6,7 @@
  * a step goes from one DML term to the next and names the rules applied on
  * the way; a detour that comes back to an earlier term is cut out.
  */
-import type { FlatExplanationStep, Term } from "../egraph/types";
+import type { FlatExplanationStep, Term } from "../egraph";
 import { opFamily } from "./la-ops";
 import { ruleDescription } from "./rule-descriptions";
 import { BIND_NORMAL_FORM_RULES, LA_TO_RA_RULES, UNBIND_RULES } from "./rules-la-to-ra";

@@ -71,7 +71,7 @@ import {
   type SignatureHelpParams,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { readSourceText, resolveSourcePath } from "../../engine/program/source-reader";
+import { readSourceText, resolveSourcePath, type FoundInstallation } from "../../engine/program";
 import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
@@ -97,7 +97,6 @@ import { ESTIMATE_REQUEST, runEstimate } from "./run-estimate";
 import { documentSymbols } from "./symbols";
 import { DEFAULT_SETTINGS, mergeSettings, type ServerSettings } from "./settings";
 import { INSTALLATION_NOTIFICATION, installationStatus, pythonOnlySitePackages, resolveSetting, sameInstallation } from "./systemds-setting";
-import type { FoundInstallation } from "../../engine/program/find-installation";
 
 /**
  * A request still queued when the client cancels it (e.g. hovers sent while

@@ -27,7 +27,7 @@
 import type { MachineConstants } from "../../cost";
 import type { FusionDag } from "../fusion-dag";
 import { materializedNodes, operatorsByRoot } from "../materialized-nodes";
-import { fusedOperatorSeconds, nodeSeconds } from "../select/operator-cost";
+import { fusedOperatorSeconds, nodeSeconds } from "../select";
 import type { FusedOperator, OperatorBinding } from "../types";
 import { iterationNode } from "./cell";
 import { chooseMainInput, sideAndScalarInputs } from "./input-binding";

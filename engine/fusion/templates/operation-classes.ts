@@ -5,7 +5,7 @@
  * (matrix-vector, skinny, outer-product-like, dot product), transposes, and
  * the binary operations that keep the zeros of a sparse operand.
  */
-import type { AggregateDirection, AggregateFunction } from "../../program/dag-types";
+import type { AggregateDirection, AggregateFunction } from "../../program";
 import type { FusionDag } from "../fusion-dag";
 import { applyNumeric } from "../../stats/sizes/scalar-fold";
 import { callArgument, isColumnVector, isFullMatrix, isRowVector, isScalar, isVector, sameShape, shapeOf } from "./node-shapes";

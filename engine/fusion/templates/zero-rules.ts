@@ -15,7 +15,7 @@
  * Used by the sparse-safety analysis of an operator (sparse-safety.ts) and
  * by the Outer template's search for a driver (zero-drivers.ts).
  */
-import type { ElementwiseBinaryOp } from "../../program/dag-types";
+import type { ElementwiseBinaryOp } from "../../program";
 import type { FusionDag } from "../fusion-dag";
 import { applyNumeric, applyNumericUnary } from "../../stats/sizes/scalar-fold";
 import { callArgument } from "./node-shapes";

@@ -21,10 +21,8 @@
  * 1 x 1 values and what is computed from them only), `row` (once per row
  * i) or `cell` (per cell), so the generator emits each list at its place.
  */
-import { nodeLabel, type FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import { callOperandOrder } from "../fused/call-arguments";
-import type { NodeShape } from "../fused/operator-shapes";
+import { nodeLabel, type FusionDag, type FusedOperator } from "../../fusion";
+import { callOperandOrder, type NodeShape } from "../fused";
 import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
 

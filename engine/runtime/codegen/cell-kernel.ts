@@ -21,11 +21,10 @@
  * input is 0 is not computed and counts as 0, as the reference skeleton
  * says.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { Value } from "../interpreter/values";
-import type { CsrMatrix } from "../matrix/csr-matrix";
-import type { NodeShape } from "../fused/operator-shapes";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { Value } from "../interpreter";
+import type { CsrMatrix } from "../matrix";
+import type { NodeShape } from "../fused";
 import { CellCode, CURRENT_CELL, positionIn, type CellPosition } from "./cell-code";
 import { foldCode, foldSlots } from "./cell-folds";
 import type { CellRootPlan } from "./cell-roots";

@@ -10,9 +10,8 @@
  * Checked when the operator is generated: anything else throws
  * UnsupportedOperator.
  */
-import { nodeLabel, type FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { AggregateDirection } from "../../program/dag-types";
+import { nodeLabel, type FusionDag, type FusedOperator } from "../../fusion";
+import type { AggregateDirection } from "../../program";
 import { cellNodeProblem, type CellCode } from "./cell-code";
 import { UnsupportedOperator } from "./generated-operator";
 

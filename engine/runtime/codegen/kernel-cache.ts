@@ -3,7 +3,7 @@
  * (a source is built from a CPlan only, so equal operators of any block,
  * cell or iteration share one compiled function), with hit counts.
  */
-import { BINARY_HELPERS } from "../kernels/binary-helpers";
+import { BINARY_HELPERS } from "../kernels";
 import type { KernelFunction, KernelProgram } from "./kernel-program";
 
 const compiled = new Map<string, KernelFunction>();

@@ -29,7 +29,7 @@ import os from "node:os";
 import { kernelFunction } from "./kernel-cache";
 import { helpersSource } from "./kernel-helpers-source";
 import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
-import { isSharedArray } from "../matrix/kernel-memory";
+import { isSharedArray } from "../matrix";
 import { KernelThreadPool } from "./kernel-thread-pool";
 
 /** Below this much work (rows x workPerRow multiply-adds) a call runs in one range on the calling thread. */

@@ -4,9 +4,8 @@
  * cells and rows by them): a scalar, or a rows x cols matrix. A covered
  * node whose shape cannot be derived is an operator failure.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { Value } from "../interpreter/values";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { Value } from "../interpreter";
 import { callOperandOrder } from "./call-arguments";
 import { operatorFailure } from "./fused-error";
 

@@ -12,8 +12,8 @@
  *
  * Lists are values: every operation returns a new list.
  */
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { matrixFill } from "../kernels/reshape";
+import { DenseMatrix } from "../matrix";
+import { matrixFill } from "../kernels";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { num } from "./operations";

@@ -10,9 +10,8 @@
  * waits for a user function it hands its count to the meter (`suspend`),
  * so the callee's checks see the callers' values too.
  */
-import type { FrameData } from "../io/frame-data";
-import type { Matrix } from "../matrix/matrix";
-import { isDense } from "../matrix/matrix";
+import type { FrameData } from "../io";
+import { type Matrix, isDense } from "../matrix";
 import type { Value } from "./values";
 
 /** Bytes of a CSR matrix's arrays for `nnz` non-zeros: row pointers (int32), column indices (int32), values (float64). */

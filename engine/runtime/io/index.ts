@@ -46,3 +46,4 @@ export { joinChunks } from "./text-chunks";
 export { formatFrame, formatDecimal, type FrameFormatOptions } from "./frame-format";
 
 export { matrixFromData, dataFromMatrix } from "./matrix-adapter";
+export { parseNumber } from "./text-values";

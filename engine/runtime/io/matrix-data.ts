@@ -11,7 +11,7 @@
  * Indices are 0-based here; files are 1-based. Conversions allocate in kernel
  * memory (shared when large), as the runtime's own matrices.
  */
-import { allocateF64, allocateI32, csrShared } from "../matrix/kernel-memory";
+import { allocateF64, allocateI32, csrShared } from "../matrix";
 
 export interface DenseMatrixData {
   format: "dense";

@@ -1,7 +1,5 @@
 /** t(X): dense in 32 x 32 tiles (both the reads and the writes stay in cache), CSR by counting the cells per column. */
-import { CsrMatrix } from "../matrix/csr-matrix";
-import { isDense, pooledDense, type Matrix } from "../matrix/matrix";
-import type { DenseMatrix } from "../matrix/dense-matrix";
+import { CsrMatrix, isDense, pooledDense, type Matrix, type DenseMatrix } from "../matrix";
 
 const TILE = 32;
 

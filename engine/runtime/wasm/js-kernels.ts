@@ -16,7 +16,7 @@ import {
   type ElementwiseOp,
   type MatrixKernels,
 } from "./kernel-api";
-import { gemm } from "../kernels/gemm";
+import { gemm } from "../kernels";
 
 /** C = A·B (overwriting C), with the runtime's cache-blocked JS GEMM, which accumulates into C. */
 export function jsGemm(m: number, k: number, n: number, a: Float64Array, b: Float64Array, c: Float64Array): void {

@@ -8,9 +8,8 @@
  * estimate of the uniform (average-case) estimator, or of MNC while the
  * matrix carries a sketch (see sketch-sizes.ts).
  */
-import type { DagType } from "../../program/dag-types";
-import type { DegreeStats } from "../estimators/chain-bound";
-import type { MncSketch } from "../estimators/mnc-sketch";
+import type { DagType } from "../../program";
+import type { DegreeStats, MncSketch } from "../estimators";
 
 export type ScalarValue = number | string | boolean;
 
