@@ -4,8 +4,7 @@
  * and columns) and must agree within a floating-point tolerance. A scalar
  * and a 1x1 matrix are different values here.
  */
-import { evaluateExpression } from "../runtime/interpreter";
-import type { Value } from "../runtime/interpreter/values";
+import { DmlRuntimeError, evaluateExpression, type Value } from "../runtime/interpreter";
 import { randomInputs, shapeProblem, type InputCase, type VariableShape } from "./random-inputs";
 
 export type { InputCase, VariableShape } from "./random-inputs";
@@ -37,13 +36,15 @@ export function verifyRewrite(original: string, rewritten: string, shapes: reado
       try {
         before = evaluateExpression(original, inputs);
       } catch (error) {
-        return { verified: false, reason: `original fails on ${inputCase} inputs: ${(error as Error).message}`, inputCase, seed };
+        if (!(error instanceof DmlRuntimeError)) throw error;
+        return { verified: false, reason: `original fails on ${inputCase} inputs: ${error.message}`, inputCase, seed };
       }
       let after: Value;
       try {
         after = evaluateExpression(rewritten, inputs);
       } catch (error) {
-        return { verified: false, reason: `rewritten fails on ${inputCase} inputs: ${(error as Error).message}`, inputCase, seed };
+        if (!(error instanceof DmlRuntimeError)) throw error;
+        return { verified: false, reason: `rewritten fails on ${inputCase} inputs: ${error.message}`, inputCase, seed };
       }
       const difference = valueDifference(before, after, options.relative ?? 1e-8);
       if (difference !== undefined) return { verified: false, reason: `${difference} (${inputCase} inputs, seed ${seed})`, inputCase, seed };
