@@ -40,7 +40,8 @@ function boundaryBetween(from, target) {
 }
 
 function specifierFrom(fromFile, targetPath) {
-  let specifier = path.relative(path.dirname(fromFile), targetPath).split(path.sep).join("/").replace(/\.ts$/, "");
+  let specifier = path.relative(path.dirname(fromFile), targetPath).split(path.sep).join("/").replace(/\.ts$/, "").replace(/(^|\/)index$/, "$1").replace(/\/$/, "");
+  if (specifier === "") specifier = ".";
   if (!specifier.startsWith(".")) specifier = `./${specifier}`;
   return specifier;
 }
@@ -164,7 +165,8 @@ for (const [folder, names] of added) {
   }
   if (appended.length > 0) {
     const end = source.text.length;
-    addEdit(indexFile, { start: end, end, text: `${source.text.endsWith("\n") ? "" : "\n"}${appended.sort().join("\n")}\n` });
+    const afterCode = source.statements.length > 0 && !ts.isExportDeclaration(source.statements.at(-1));
+    addEdit(indexFile, { start: end, end, text: `${source.text.endsWith("\n") ? "" : "\n"}${afterCode ? "\n" : ""}${appended.sort().join("\n")}\n` });
   }
 }
 
