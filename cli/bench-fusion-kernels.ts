@@ -31,7 +31,7 @@ import { fillUniform, hashUniform, sparseColumn } from "./bench-runtime-data";
 import type { PythonRun } from "./bench-python";
 import { err } from "./output";
 
-export const KERNEL_SIZES: KernelSizes = { rows: 1_000_000, cols: 100, outerN: 20_000, outerPerRow: 20, outerRank: 100 };
+const KERNEL_SIZES: KernelSizes = { rows: 1_000_000, cols: 100, outerN: 20_000, outerPerRow: 20, outerRank: 100 };
 export const QUICK_KERNEL_SIZES: KernelSizes = { rows: 2_000, cols: 10, outerN: 300, outerPerRow: 3, outerRank: 5 };
 
 /** Seeds of the data streams, shared with numpy. */

@@ -52,7 +52,7 @@ export interface ProveOptions {
 }
 
 /** One union of the proof, its terms in DML or in index notation. */
-export interface RelationalStep {
+interface RelationalStep {
   rule: string;
   description: string;
   before: string;
@@ -148,7 +148,7 @@ function proofEnds(block: BlockEGraph, left: number, right: number): [number, nu
 }
 
 /** Why two values cannot be equal from their types and sizes alone, or undefined when that does not decide. */
-export function shapesDiffer(x: NodeStats | undefined, y: NodeStats | undefined, a: string, b: string): string | undefined {
+function shapesDiffer(x: NodeStats | undefined, y: NodeStats | undefined, a: string, b: string): string | undefined {
   if (!x || !y) return undefined;
   const tx = x.type;
   const ty = y.type;
@@ -233,7 +233,7 @@ function variableNames(text: string, dag: BlockDag, block: BlockEGraph, sides: r
 }
 
 /** The text report of an outcome (what `dml prove` prints without --json). */
-export function formatOutcome(o: ProveOutcome): string[] {
+function formatOutcome(o: ProveOutcome): string[] {
   const ms = `${o.ms.toFixed(0)} ms`;
   if (o.verdict === "not equal") return [`not equal: ${o.reason}; decided without a search`];
   const work = `${o.iterations} iteration${o.iterations === 1 ? "" : "s"}, ${o.nodes} e-nodes, ${ms}`;

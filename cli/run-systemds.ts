@@ -45,7 +45,7 @@ export const runSystemdsUsage =
 export const ENGINES = ["embedded", "systemds"] as const;
 
 /** Options only `--engine systemds` takes (the embedded run says so when it gets one). */
-export const SYSTEMDS_ONLY_OPTIONS = ["--exec", "--stats", "--explain", "--config", "--memory", "--launcher", "--rewritten", "--print-command"];
+const SYSTEMDS_ONLY_OPTIONS = ["--exec", "--stats", "--explain", "--config", "--memory", "--launcher", "--rewritten", "--print-command"];
 
 /** Options of the embedded run that a SystemDS run has no use for. */
 const EMBEDDED_ONLY_OPTIONS = ["--cell", "--plan", "--memory-budget", "--time-limit", "--json", "--timings"];

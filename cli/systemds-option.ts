@@ -11,7 +11,7 @@ import { type ParsedArgs, UsageError } from "./usage";
 
 export const SYSTEMDS_OPTION = "--systemds";
 export const SYSTEMDS_USAGE = "[--systemds PATH]";
-export const SYSTEMDS_ORIGIN = "--systemds";
+const SYSTEMDS_ORIGIN = "--systemds";
 
 /** The installation `command` uses; throws a UsageError (exit 2, no usage hint) when --systemds names none. */
 export function commandInstallation(command: string, parsed: ParsedArgs): SystemdsInstallation | undefined {

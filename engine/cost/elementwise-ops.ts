@@ -74,7 +74,7 @@ export function isSparseSafeWithScalar(op: ElementwiseBinaryOp, value: number | 
 }
 
 /** DML's scalar semantics of a binary operator (booleans as 1 / 0). */
-export function evaluateBinary(op: ElementwiseBinaryOp, a: number, b: number): number {
+function evaluateBinary(op: ElementwiseBinaryOp, a: number, b: number): number {
   const bool = (x: boolean) => (x ? 1 : 0);
   switch (op) {
     case "+": return a + b;

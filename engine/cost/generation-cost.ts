@@ -23,7 +23,7 @@ import { cellCount, isSparseFormat, operandBytes, type OperandStats } from "./op
 import { fail, ok, streamingWork, touchedCells } from "./work-helpers";
 
 /** FLOP-equivalents of one pseudo-random draw (a PRNG step and a conversion to double). */
-export const RAND_FLOPS_PER_DRAW = 8;
+const RAND_FLOPS_PER_DRAW = 8;
 
 export function seqWork(inputs: readonly OperandStats[], output: OperandStats): WorkResult {
   const n = output.kind === "matrix" ? cellCount(output) : 1;

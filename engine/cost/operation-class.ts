@@ -21,8 +21,8 @@ import type { DagOp } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { storageFormat } from "./operand-stats";
 
-export const NODE_OPERATION_CLASSES = ["dense matmul", "matrix-vector", "sparse matmul", "element-wise", "aggregate", "reorganize", "data generation"] as const;
-export const FUSED_OPERATION_CLASSES = ["fused cell", "fused row", "fused magg", "fused outer"] as const;
+const NODE_OPERATION_CLASSES = ["dense matmul", "matrix-vector", "sparse matmul", "element-wise", "aggregate", "reorganize", "data generation"] as const;
+const FUSED_OPERATION_CLASSES = ["fused cell", "fused row", "fused magg", "fused outer"] as const;
 
 export type OperationClass = (typeof NODE_OPERATION_CLASSES)[number] | (typeof FUSED_OPERATION_CLASSES)[number];
 

@@ -17,7 +17,7 @@ export interface ReadSplit {
   rest: BlockDag;
 }
 
-export function readInputName(node: number): string {
+function readInputName(node: number): string {
   return `.read${node}`;
 }
 

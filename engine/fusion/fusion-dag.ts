@@ -24,26 +24,6 @@ export function fusionDag(nodes: readonly DagNode[], stats: readonly NodeStats[]
   return { nodes, stats, roots: [...new Set(roots)].sort((a, b) => a - b), consumers };
 }
 
-/** The node's rows and cols when it is a matrix of known size. */
-export function knownDims(dag: FusionDag, node: number): { rows: number; cols: number } | undefined {
-  const s = dag.stats[node];
-  if (!s || s.type.dataType !== "matrix" || s.rows === null || s.cols === null) return undefined;
-  return { rows: s.rows, cols: s.cols };
-}
-
-export function isScalarNode(dag: FusionDag, node: number): boolean {
-  return dag.stats[node]?.type.dataType === "scalar";
-}
-
-export function isMatrixNode(dag: FusionDag, node: number): boolean {
-  return dag.stats[node]?.type.dataType === "matrix";
-}
-
-/** Whether `node` is a root or has a consumer outside `inside`. */
-export function isReadOutside(dag: FusionDag, node: number, inside: ReadonlySet<number>): boolean {
-  return dag.roots.includes(node) || dag.consumers[node]!.some((c) => !inside.has(c));
-}
-
 /** A short name of a node's operation: `*`, `sum:row`, `matmul`, `ifelse`, `X`, `2` (for memo tables and messages). */
 export function nodeLabel(node: DagNode | undefined): string {
   if (!node) return "missing";

@@ -4,7 +4,7 @@
  * Outer templates), by exact cost-based selection (MPSkipEnum).
  */
 export { planFusion, dagCosts, type FusionOptions } from "./plan-fusion";
-export { fusionDag, knownDims, type FusionDag, nodeLabel } from "./fusion-dag";
+export { fusionDag, type FusionDag, nodeLabel } from "./fusion-dag";
 export { fusionDagOfBlock } from "./from-block";
 export { exploreFusionPlans, reachableAscending } from "./explore";
 export { nodeSeconds } from "./select";

@@ -78,7 +78,7 @@ function variable(b: DagBuilder, name: string, range: Range): number {
 }
 
 /** `left op right`: `%*%` is matmul, every other operator element-wise. */
-export function binary(b: DagBuilder, op: BinaryOperator, leftExpression: Expression, rightExpression: Expression, range: Range): number {
+function binary(b: DagBuilder, op: BinaryOperator, leftExpression: Expression, rightExpression: Expression, range: Range): number {
   const left = compileExpression(b, leftExpression);
   const right = compileExpression(b, rightExpression);
   return binaryNode(b, op, left, right, range);

@@ -41,7 +41,7 @@ export type SourceReader = ((path: string) => string | undefined) & {
   scriptPath?: string;
 };
 
-export interface SourcedFile {
+interface SourcedFile {
   path: string;
   statement: SourceStatement;
   /** The file's functions; `undefined` when the file could not be read. */

@@ -18,7 +18,7 @@ import { isBundledScriptPath, type LoadedSource, sourceProblemMessage } from "./
 import { forEachStatement } from "./statement-walk";
 
 /** Sourced files nested deeper than this are not followed (reported once). */
-export const MAX_SOURCE_DEPTH = 64;
+const MAX_SOURCE_DEPTH = 64;
 
 /** Loads `source(sourcePath)` written in the file `fromFile`. */
 export type LoadSource = (fromFile: string, sourcePath: string) => LoadedSource;

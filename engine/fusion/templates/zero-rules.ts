@@ -90,7 +90,7 @@ function binaryIsZero(op: ElementwiseBinaryOp, a: AtCell, b: AtCell): boolean {
   }
 }
 
-export function isZero(v: AtCell): boolean {
+function isZero(v: AtCell): boolean {
   return v.kind === "zero" || (v.kind === "constant" && v.value === 0);
 }
 

@@ -27,7 +27,7 @@ import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
 
 /** An index of a position: the loop's row `i`, its column `j`, or 0. */
-export type CellIndex = "i" | "j" | "0";
+type CellIndex = "i" | "j" | "0";
 
 /** Where a node is read: (row, col) of its own shape. */
 export interface CellPosition {
@@ -87,7 +87,7 @@ export function positionIn(shape: NodeShape, at: CellPosition): CellPosition {
 }
 
 /** The loop level a position needs. */
-export function levelOf(at: CellPosition): CellCodeLevel {
+function levelOf(at: CellPosition): CellCodeLevel {
   if (at.row === "j" || at.col === "j") return "cell";
   return at.row === "i" || at.col === "i" ? "row" : "invariant";
 }

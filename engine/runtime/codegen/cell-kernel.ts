@@ -72,7 +72,7 @@ export interface CellKernelSource {
  * dimensions (which decide the broadcasting positions). Equal keys give
  * equal sources.
  */
-export function cellKernelKey(loop: CellLoop, plain: boolean): string {
+function cellKernelKey(loop: CellLoop, plain: boolean): string {
   const parts = [plain ? "plain" : "compensated", loop.visit.kind === "main-non-zero" && loop.visit.transposed ? "main-non-zero-transposed" : loop.visit.kind];
   for (const node of loop.op.inputs) {
     const v = loop.values.get(node);

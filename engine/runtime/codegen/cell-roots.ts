@@ -16,7 +16,7 @@ import { cellNodeProblem, type CellCode } from "./cell-code";
 import { UnsupportedOperator } from "./generated-operator";
 
 /** The aggregations a cell loop folds its cells with. */
-export type CellAggregate = "sum" | "sumSq" | "min" | "max" | "mean" | "prod";
+type CellAggregate = "sum" | "sumSq" | "min" | "max" | "mean" | "prod";
 
 const CELL_AGGREGATES: ReadonlySet<string> = new Set<CellAggregate>(["sum", "sumSq", "min", "max", "mean", "prod"]);
 

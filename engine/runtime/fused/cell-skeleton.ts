@@ -95,7 +95,7 @@ function runCells(ctx: OperatorContext, root: number, plan: CellRoot): DenseMatr
  * sparse-safe binding those where the main input is not 0. The main input
  * has the domain's shape (or, for a vector, the transposed one).
  */
-export function visitedCells(ctx: OperatorContext, root: number, domain: NodeShape): (i: number, j: number) => boolean {
+function visitedCells(ctx: OperatorContext, root: number, domain: NodeShape): (i: number, j: number) => boolean {
   const main = mainMatrix(ctx);
   if (main === undefined) {
     if (ctx.op.binding.sparseSafe) operatorFailure(ctx.dag, ctx.op, root, "sparse-safe without a main input");

@@ -37,11 +37,6 @@ export function denseMatrixData(rows: number, cols: number, values: Float64Array
   return { format: "dense", rows, cols, values };
 }
 
-/** An all-zero matrix in CSR form. */
-export function emptyCsrMatrixData(rows: number, cols: number): CsrMatrixData {
-  return { format: "csr", rows, cols, rowPtr: new Int32Array(rows + 1), colIdx: new Int32Array(0), values: new Float64Array(0) };
-}
-
 /** Non-zeros (NaN counts, as in SystemDS). */
 export function matrixDataNnz(data: MatrixData): number {
   if (data.format === "csr") return data.rowPtr[data.rows]!;

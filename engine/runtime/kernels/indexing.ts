@@ -20,7 +20,7 @@ function sliceDense(x: DenseMatrix, { rl, ru, cl, cu }: ResolvedRange): DenseMat
 }
 
 /** First position in row i of x whose column is ≥ col. */
-export function lowerBound(x: CsrMatrix, i: number, col: number): number {
+function lowerBound(x: CsrMatrix, i: number, col: number): number {
   let lo = x.rowPtr[i]!;
   let hi = x.rowPtr[i + 1]!;
   while (lo < hi) {

@@ -7,7 +7,7 @@ export function transpose(x: Matrix): Matrix {
   return isDense(x) ? transposeDense(x) : transposeCsr(x);
 }
 
-export function transposeDense(x: DenseMatrix): DenseMatrix {
+function transposeDense(x: DenseMatrix): DenseMatrix {
   const { rows: m, cols: n, data: a } = x;
   const out = pooledDense(n, m);
   const c = out.data;

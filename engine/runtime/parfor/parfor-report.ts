@@ -17,7 +17,7 @@ export interface ParforReport {
   reason?: string;
 }
 
-export const REPORTS_KEPT = 50;
+const REPORTS_KEPT = 50;
 
 const reports: ParforReport[] = [];
 let iterationsOnWorkers = 0;

@@ -44,7 +44,7 @@ import { locateParforWorker } from "./parfor-worker-file";
 import { ParforWorkerPool } from "./parfor-worker-pool";
 
 /** The most worker threads a parfor uses. */
-export const MAX_PARFOR_WORKERS = 8;
+const MAX_PARFOR_WORKERS = 8;
 
 export interface ParforLoop {
   block: ForBlock;

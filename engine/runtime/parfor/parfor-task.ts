@@ -45,7 +45,7 @@ export interface ParforTask {
   planMode: string;
 }
 
-export interface TaskError {
+interface TaskError {
   message: string;
   range?: Range;
   file?: string;

@@ -163,7 +163,7 @@ function splitLines(text: string): string[] {
 }
 
 /** Splits at `sep` outside double quotes (SystemDS's `IOUtilFunctions.splitCSV`). */
-export function splitCsvLine(line: string, sep: string): string[] {
+function splitCsvLine(line: string, sep: string): string[] {
   if (!line.includes('"')) return line.split(sep);
   const fields: string[] = [];
   let start = 0;

@@ -34,10 +34,6 @@ export function formatMetadataDiagnostic(diagnostic: MetadataDiagnostic): string
   return `${diagnostic.file}:${line + 1}:${character + 1}: ${diagnostic.severity}: ${diagnostic.message}`;
 }
 
-export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
-  return diagnostics.some((d) => d.severity === "error");
-}
-
 /** Maps offsets of a text to line/character positions (lines end at \n; a \r before it counts as a character). */
 export class LineMap {
   private readonly starts: number[] = [0];

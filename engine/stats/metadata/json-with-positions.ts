@@ -25,7 +25,7 @@ export interface JsonMember {
   value: JsonValue;
 }
 
-export interface JsonProblem {
+interface JsonProblem {
   message: string;
   range: Range;
 }

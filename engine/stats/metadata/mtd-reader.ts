@@ -36,7 +36,7 @@ export interface MtdFileResult extends MtdParseResult {
 }
 
 /** The largest .mtd read (1 MiB; SystemDS's are a few hundred bytes): a bigger one is refused, not parsed. */
-export const MAX_MTD_BYTES = 1024 * 1024;
+const MAX_MTD_BYTES = 1024 * 1024;
 
 /** The path of the sidecar of a data file. */
 export function mtdPathOf(dataPath: string): string {

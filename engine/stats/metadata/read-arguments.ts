@@ -23,7 +23,7 @@ export interface Located<T> {
   range: Range;
 }
 
-export interface ReadArgumentValues {
+interface ReadArgumentValues {
   rows?: Located<number>;
   cols?: Located<number>;
   nnz?: Located<number>;

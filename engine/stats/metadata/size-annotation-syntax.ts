@@ -46,11 +46,6 @@ const KEYWORD = /(?:,[ \t]*)?([A-Za-z][A-Za-z0-9_]*)(?:[ \t]*[=:][ \t]*|[ \t]+)/
 const FRACTION = /((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(%?)(?![A-Za-z0-9_.])/y;
 const SUFFIX: Readonly<Record<string, number>> = { k: 1e3, m: 1e6, g: 1e9, t: 1e12 };
 
-/** Whether a comment's text is a `@size` annotation (well-formed or not). */
-export function isSizeAnnotation(commentText: string): boolean {
-  return START.test(commentText);
-}
-
 /**
  * Parses the comment `commentText` found at `commentStart`; undefined when
  * it is not a `@size` annotation at all.

@@ -21,7 +21,7 @@ import { forEachStatement } from "../../program";
 import type { AssignmentStatement, Diagnostic, MultiAssignmentStatement, Program, Range, Statement } from "../../syntax";
 import { type SizeDeclaration, parseSizeAnnotation } from "./size-annotation-syntax";
 
-export type AnnotatedStatement = AssignmentStatement | MultiAssignmentStatement;
+type AnnotatedStatement = AssignmentStatement | MultiAssignmentStatement;
 
 export interface SizeAnnotation {
   /** The variable whose size is declared. */

@@ -43,7 +43,7 @@ export interface WorkspaceInput {
   range: Range;
 }
 
-export interface WorkspaceScope {
+interface WorkspaceScope {
   params: Map<string, string>;
   inputs: WorkspaceInput[];
 }

@@ -43,7 +43,7 @@ export interface NodeSketch {
 }
 
 /** The non-zero pattern is equal to, or contained in, the pattern that `root` stands for. */
-export interface PatternRef {
+interface PatternRef {
   readonly root: object;
   readonly relation: "equal" | "subset";
 }

@@ -62,7 +62,7 @@ export interface BuiltinScripts {
 }
 
 /** A builtin script's DAGs, context and options, and the function a call runs. */
-export interface BuiltinProgram extends SourcedProgram {
+interface BuiltinProgram extends SourcedProgram {
   file: string;
   functionName: string;
 }

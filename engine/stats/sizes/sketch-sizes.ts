@@ -67,7 +67,7 @@ export function withSketches(node: DagNode, inputs: readonly NodeStats[], stats:
 }
 
 /** Chain-bound statistics from rows, cols and an exact nnz (else a known upper bound, else the cells). */
-export function metadataDegrees(s: NodeStats): DegreeStats | undefined {
+function metadataDegrees(s: NodeStats): DegreeStats | undefined {
   const n = cells(s);
   if (n === null || !Number.isFinite(n) || s.rows! < 0 || s.cols! < 0) return undefined;
   const known = s.nnzExact && s.nnz !== null ? s.nnz : s.nnzUpperBound;
