@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `dml` command: a shim over the bundled command line in dist/cli.js.
-// Exit codes are those of `main` (see docs/ARCHITECTURE.md, "The `dml` command line"); a crash of
+// Exit codes are those of `main` (see ARCHITECTURE.md, "The `dml` command line"); a crash of
 // the command line itself (a bug, not a problem in the user's script) exits 3.
 "use strict";
 const path = require("node:path");

@@ -28,8 +28,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { PlanMode } from "../engine/execution";
-import type { Value } from "../engine/runtime/interpreter";
-import { matrixValue } from "../engine/runtime/interpreter/values";
+import { type Value, matrixValue } from "../engine/runtime/interpreter";
 import type { BenchRow } from "./bench-report";
 import { labelledData, writeRatings, writeRaw, type E2eAlgorithm } from "./bench-e2e-data";
 import { runNumpyE2e, type NumpyCase, type NumpyE2e, type NumpyTiming } from "./bench-e2e-numpy";
@@ -57,7 +56,7 @@ const PARAMS: E2eSizes["params"] = {
   kmeans: { k: 5, tol: 0.0001, maxi: 3 },
 };
 
-export const E2E_SIZES: E2eSizes = { als: { rows: 5000, cols: 2000, entries: 100_000, rank: 10, maxi: 3 }, dense: { rows: 1_000_000, cols: 10 }, params: PARAMS, otherExamples: true };
+const E2E_SIZES: E2eSizes = { als: { rows: 5000, cols: 2000, entries: 100_000, rank: 10, maxi: 3 }, dense: { rows: 1_000_000, cols: 10 }, params: PARAMS, otherExamples: true };
 export const QUICK_E2E_SIZES: E2eSizes = { als: { rows: 60, cols: 40, entries: 400, rank: 3, maxi: 2 }, dense: { rows: 500, cols: 10 }, params: PARAMS, otherExamples: false };
 
 /** ALS-CG's lambda: the script's default. */

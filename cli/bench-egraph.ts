@@ -12,8 +12,7 @@
  */
 import { EGraph, rewrite, runRewrites, type Analysis, type ClassId, type ENode, type Rewrite, type Term } from "../engine/egraph";
 import { extractGreedyTree, extractionGraphOf } from "../engine/extract";
-import { DEFAULT_SATURATION } from "../engine/rewrite";
-import { optimalChainOrder, type ChainCostModel, type ChainTree } from "../engine/rewrite/chain-order";
+import { DEFAULT_SATURATION, optimalChainOrder, type ChainCostModel, type ChainTree } from "../engine/rewrite";
 import { seededRandom } from "../engine/stats/structure-random";
 import type { BenchRow } from "./bench-report";
 

@@ -18,7 +18,7 @@ import type { SparsityStructure } from "../engine/stats/structure";
 import { readCsvStructure } from "../engine/stats/structure-csv";
 import { columnSelection, permuteRows, rowSelection, zipfStructure } from "../engine/stats/structure-random";
 
-export type CaseKind = "product" | "elementwise" | "aggregate" | "chain";
+type CaseKind = "product" | "elementwise" | "aggregate" | "chain";
 
 export interface EstimatorCase {
   /** Where the inputs come from: a data set or a synthetic configuration. */
@@ -28,9 +28,9 @@ export interface EstimatorCase {
 }
 
 /** The data sets of examples/data with a features matrix X and a label vector y. */
-export const benchDataSets = ["iris", "breast_cancer", "digits"] as const;
+const benchDataSets = ["iris", "breast_cancer", "digits"] as const;
 
-export interface SyntheticConfig {
+interface SyntheticConfig {
   name: string;
   rows: number;
   cols: number;
@@ -38,7 +38,7 @@ export interface SyntheticConfig {
   skew: number;
 }
 
-export const syntheticConfigs: readonly SyntheticConfig[] = [
+const syntheticConfigs: readonly SyntheticConfig[] = [
   { name: "zipf 2000x1000 1% s=0", rows: 2000, cols: 1000, density: 0.01, skew: 0 },
   { name: "zipf 2000x1000 1% s=1", rows: 2000, cols: 1000, density: 0.01, skew: 1 },
   { name: "zipf 2000x1000 0.2% s=1.5", rows: 2000, cols: 1000, density: 0.002, skew: 1.5 },
@@ -52,7 +52,7 @@ function load(dataDir: string, name: string): SparsityStructure {
 }
 
 /** Cases on one data set: X (features), y (labels), Y (X with its rows shuffled), P and S (row and column selections). */
-export function dataSetCases(dataDir: string, name: string): EstimatorCase[] {
+function dataSetCases(dataDir: string, name: string): EstimatorCase[] {
   const xs = load(dataDir, `${name}_X`);
   const X = input("X", xs);
   const y = input("y", load(dataDir, `${name}_y`));
@@ -81,7 +81,7 @@ export function dataSetCases(dataDir: string, name: string): EstimatorCase[] {
  * the low indices; Ya and Wa (same skew, other seeds) share them ("aligned",
  * the hard case for the uniform assumption), Yr and Wr put theirs elsewhere.
  */
-export function syntheticCases(config: SyntheticConfig, seed: number): EstimatorCase[] {
+function syntheticCases(config: SyntheticConfig, seed: number): EstimatorCase[] {
   const { rows, cols, density, skew } = config;
   const zipf = (r: number, k: number, s: number, shuffle: boolean) =>
     zipfStructure({ rows: r, cols: k, nnz: Math.round(r * k * density), rowSkew: skew, colSkew: skew, seed: s, shuffle });

@@ -66,7 +66,7 @@ const estimateTiming = { warmup: 1, minRuns: 7, minTotalMs: 5, maxRuns: 100 };
  * Median milliseconds per call of a fast `fn`: calls are batched so that one
  * timed sample lasts about 0.2 ms, above the clock's resolution.
  */
-export function timePerCall(fn: () => void): number {
+function timePerCall(fn: () => void): number {
   const start = performance.now();
   fn();
   const once = performance.now() - start;

@@ -21,10 +21,9 @@
  * sets no target for are printed with target "none". Every run's
  * result is checked against the others' (sum of the result, 1e-9 relative).
  */
-import { allocateF64, allocateI32, csrShared } from "../engine/runtime/matrix/kernel-memory";
+import { allocateF64, allocateI32, csrShared, CsrMatrix, DenseMatrix } from "../engine/runtime/matrix";
 import { executionSession, type PlanMode } from "../engine/execution";
 import { DEFAULT_MEMORY_BUDGET, type Value } from "../engine/runtime/interpreter";
-import { CsrMatrix, DenseMatrix } from "../engine/runtime/matrix";
 import { median, type BenchRow } from "./bench-report";
 import { runNumpyKernels, type KernelCaseKind, type KernelSizes, type NumpyKernels, type NumpyKernelTiming } from "./bench-fusion-kernels-numpy";
 import { environmentText } from "./bench-python";
@@ -32,7 +31,7 @@ import { fillUniform, hashUniform, sparseColumn } from "./bench-runtime-data";
 import type { PythonRun } from "./bench-python";
 import { err } from "./output";
 
-export const KERNEL_SIZES: KernelSizes = { rows: 1_000_000, cols: 100, outerN: 20_000, outerPerRow: 20, outerRank: 100 };
+const KERNEL_SIZES: KernelSizes = { rows: 1_000_000, cols: 100, outerN: 20_000, outerPerRow: 20, outerRank: 100 };
 export const QUICK_KERNEL_SIZES: KernelSizes = { rows: 2_000, cols: 10, outerN: 300, outerPerRow: 3, outerRank: 5 };
 
 /** Seeds of the data streams, shared with numpy. */

@@ -22,8 +22,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { exploreFusionPlans, FUSION_TEMPLATES, fusionDagOfBlock, planFusion, type FusionDag, type FusionPlan, type TemplateType } from "../engine/fusion";
-import { choosePartitionPlans, type PartitionChoice } from "../engine/fusion/select";
+import { exploreFusionPlans, FUSION_TEMPLATES, fusionDagOfBlock, planFusion, type FusionDag, type FusionPlan, type TemplateType, choosePartitionPlans, type PartitionChoice } from "../engine/fusion";
 import { runFusionKernelBench, type KernelBenchOptions } from "./bench-fusion-kernels";
 import { median, type BenchRow } from "./bench-report";
 import { formatCoverage, FUSION_PATTERN_DIR, patternCoverage, patternMatches, readFusionPatterns } from "./fusion-patterns";

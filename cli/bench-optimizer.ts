@@ -29,7 +29,7 @@ interface BlockTime {
   planGraphs: ExtractionGraph[];
 }
 
-export function blockTimes(): BlockTime[] {
+function blockTimes(): BlockTime[] {
   const dir = path.join(packageRoot(), "examples");
   const rows: BlockTime[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".dml")).sort()) {

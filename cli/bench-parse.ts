@@ -12,7 +12,7 @@ import { timeRuns } from "./bench-report";
 import { err } from "./output";
 import { packageRoot } from "./package-root";
 
-export const parseBenchTargetLines = 1000;
+const parseBenchTargetLines = 1000;
 
 /** Builds the benchmark script: examples in name order, cycled until `targetLines` lines. */
 export function generateParseBenchScript(examplesDir: string, targetLines = parseBenchTargetLines): string {

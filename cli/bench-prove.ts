@@ -27,7 +27,7 @@ export const README_PROVE_EXAMPLES: readonly { a: string; b: string; verdict: Pr
   { a: "Z", b: "z", verdict: "not equal" },
 ];
 
-export const PROVE_EXAMPLE_FILE = path.join("examples", "prove.dml");
+const PROVE_EXAMPLE_FILE = path.join("examples", "prove.dml");
 
 export function runProveBench(): BenchRow[] {
   const file = path.join(packageRoot(), PROVE_EXAMPLE_FILE);

@@ -22,8 +22,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { PlanMode } from "../engine/execution";
-import { findRedundancy, type RedundancyReport } from "../engine/redundancy";
-import { applyRedundancy } from "../engine/redundancy/apply-redundancy";
+import { findRedundancy, type RedundancyReport, applyRedundancy } from "../engine/redundancy";
 import { createSession, type Value } from "../engine/runtime/interpreter";
 import { memoryFileSystem, nodeFileSystem } from "../engine/stats/metadata";
 import { analyzeText } from "../engine/stats/program-analysis";

@@ -16,7 +16,7 @@ export type PythonCase =
   | { name: string; kind: "sum3"; m: number; n: number; runs: number; warmup: number }
   | { name: string; kind: "spmv" | "spmm"; m: number; n: number; perRow: number; cols: number; runs: number; warmup: number };
 
-export interface PythonTiming {
+interface PythonTiming {
   medianMs: number;
   bestMs: number;
   runs: number;

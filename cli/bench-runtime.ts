@@ -19,8 +19,8 @@
  */
 import os from "node:os";
 import { matrixKernels, wasmKernels, type CsrArrays, type MatrixKernels, type WasmKernels } from "../engine/runtime/wasm";
-import { kernelThreads, whenKernelThreadsReady } from "../engine/runtime/codegen/kernel-runner";
-import { matmul } from "../engine/runtime/kernels/matmul";
+import { kernelThreads, whenKernelThreadsReady } from "../engine/runtime/codegen";
+import { matmul } from "../engine/runtime/kernels";
 import { allocateF64, allocateI32, CsrMatrix, DenseMatrix, isDense, releaseMatrix } from "../engine/runtime/matrix";
 import { timeRuns, type BenchRow } from "./bench-report";
 import { fillUniform, hashUniform, sparseColumn } from "./bench-runtime-data";

@@ -31,8 +31,8 @@
  * editor's "Explain this rewrite"; engine/suggest/suggestion-derivation.ts).
  */
 import path from "node:path";
-import type { Diagnostic, Range } from "../engine/syntax/ast";
-import { printDag, printType } from "../engine/program/dag-print";
+import type { Diagnostic, Range } from "../engine/syntax";
+import { printDag, printType } from "../engine/program";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import { formatStats, type NodeStats, scalarValueText } from "../engine/stats/sizes/node-stats";
 import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";

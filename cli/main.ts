@@ -1,6 +1,6 @@
 /**
  * The `dml` command line (bin/dml.js calls `main`). The commands and their
- * exit codes are a contract, see docs/ARCHITECTURE.md, "The `dml` command line". Each subcommand
+ * exit codes are a contract, see ARCHITECTURE.md, "The `dml` command line". Each subcommand
  * lives in its own file; the command line depends on engine/ only.
  */
 import { readFileSync } from "node:fs";

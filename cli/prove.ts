@@ -9,18 +9,18 @@
  * 2 bad usage.
  */
 import { derivationLines } from "../engine/rewrite";
-import { proveVariables, stopText, type ProveOutcome } from "../engine/suggest/prove-variables";
+import { proveVariables, stopText, type ProveOutcome } from "../engine/suggest";
 import { err, out } from "./output";
 import { readScript } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
 
-export { proveVariables, type ProveOptions, type ProveOutcome } from "../engine/suggest/prove-variables";
+export { proveVariables, type ProveOptions, type ProveOutcome } from "../engine/suggest";
 
 export const proveUsage = `dml prove FILE A B [--json] [--relational] [--budget-ms N] ${SYSTEMDS_USAGE} [name=value ...]`;
 
 /** The text report of an outcome (what `dml prove` prints without --json). */
-export function formatOutcome(o: ProveOutcome): string[] {
+function formatOutcome(o: ProveOutcome): string[] {
   const ms = `${o.ms.toFixed(0)} ms`;
   if (o.verdict === "not equal") return [`not equal: ${o.reason}; decided without a search`];
   const work = `${o.iterations} iteration${o.iterations === 1 ? "" : "s"}, ${o.nodes} e-nodes, ${ms}`;

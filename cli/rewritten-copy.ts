@@ -9,8 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { applyEdits, type TextEdit } from "../engine/syntax/ranges";
-import type { Position } from "../engine/syntax/ast";
+import { applyEdits, type TextEdit, type Position } from "../engine/syntax";
 
 export interface RewrittenText {
   text: string;

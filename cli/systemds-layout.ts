@@ -11,7 +11,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type { SystemdsInstallation } from "../engine/program/systemds-installation";
+import type { SystemdsInstallation } from "../engine/program";
 
 /** The part of an installation that says where SystemDS is (the script library is not needed to run it). */
 export type SystemdsLocation = Pick<SystemdsInstallation, "kind" | "location" | "origin" | "jar" | "version">;

@@ -5,14 +5,13 @@
  * no installation stops the command (exit 2, the message says what was looked
  * for); a SYSTEMDS_ROOT that names none is a warning, and the search goes on.
  */
-import { findInstallation, noInstallationText } from "../engine/program/find-installation";
-import { describeInstallation, type SystemdsInstallation } from "../engine/program/systemds-installation";
+import { findInstallation, noInstallationText, describeInstallation, type SystemdsInstallation } from "../engine/program";
 import { err } from "./output";
 import { type ParsedArgs, UsageError } from "./usage";
 
 export const SYSTEMDS_OPTION = "--systemds";
 export const SYSTEMDS_USAGE = "[--systemds PATH]";
-export const SYSTEMDS_ORIGIN = "--systemds";
+const SYSTEMDS_ORIGIN = "--systemds";
 
 /** The installation `command` uses; throws a UsageError (exit 2, no usage hint) when --systemds names none. */
 export function commandInstallation(command: string, parsed: ParsedArgs): SystemdsInstallation | undefined {

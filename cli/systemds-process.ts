@@ -14,7 +14,7 @@ export interface OutputStreams {
   stderr(text: string): void;
 }
 
-export type SystemdsExit = { exitCode: number; signal?: NodeJS.Signals } | { problem: string };
+type SystemdsExit = { exitCode: number; signal?: NodeJS.Signals } | { problem: string };
 
 export interface RunningSystemds {
   /** Settles when the process has ended and its output has been read to the end. */

@@ -7,10 +7,9 @@
  * when the sizes were right, says so and names the operations the
  * estimate spent most of its time on, where the rest of the difference is.
  */
-import { formatCount, formatDims, formatFactor } from "../../engine/cost/format-number";
-import { formatSeconds } from "../../engine/cost/format-cost";
+import { formatCount, formatDims, formatFactor, formatSeconds } from "../../engine/cost";
 import type { RunEstimate } from "../../server/src/run-estimate";
-import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
+import type { VariablePreview } from "../../engine/runtime/interpreter";
 import type { RunReply } from "./runtime-protocol";
 
 export type RunEstimateReply = RunEstimate;

@@ -7,8 +7,8 @@
  * cells; the pattern colours a tile as soon as one non-zero falls in it,
  * darker the denser it is (log scale, so a 0.1 % matrix is not blank).
  */
-import { formatCount } from "../../engine/cost/format-number";
-import type { DensityGrid } from "../../engine/runtime/interpreter/variable-preview";
+import { formatCount } from "../../engine/cost";
+import type { DensityGrid } from "../../engine/runtime/interpreter";
 
 export interface PictureSize {
   /** Pixels of the drawn grid. */

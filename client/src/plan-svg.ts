@@ -10,7 +10,7 @@
  * Plain strings in, a string out.
  */
 import dagre from "@dagrejs/dagre";
-import { formatCount, formatDims } from "../../engine/cost/format-number";
+import { formatCount, formatDims } from "../../engine/cost";
 import { escapeHtml, formatDuration } from "./results-html";
 
 export interface GraphNode {

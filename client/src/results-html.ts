@@ -6,9 +6,9 @@
  * for each matrix the top-left values, its sparsity pattern (the share of
  * non-zeros per tile) and a heatmap of its values (each tile's mean), as SVG.
  */
-import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
-import { blockRatio, type BlockReport } from "../../engine/execution/block-report";
-import { formatCount, formatDims, formatSparsity, formatValue } from "../../engine/cost/format-number";
+import type { VariablePreview } from "../../engine/runtime/interpreter";
+import { blockRatio, type BlockReport } from "../../engine/execution";
+import { formatCount, formatDims, formatSparsity, formatValue } from "../../engine/cost";
 import { estimateNote, type RunEstimateReply } from "./estimate-note";
 import { matrixFigure, patternOpacity } from "./matrix-picture";
 import type { RunReply } from "./runtime-protocol";

@@ -15,7 +15,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { cellAt, isolateCell, splitCells } from "../../engine/syntax/cells";
+import { cellAt, isolateCell, splitCells } from "../../engine/syntax";
 import { runPlanSetting } from "./run-plan-setting";
 import { settingPath } from "../../server/src/systemds-home";
 import { EstimateRequest, MeasuredSizesNotification, RunParametersRequest } from "../../protocol/custom-methods";

@@ -24,11 +24,10 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { noInstallationText } from "../../engine/program/find-installation";
+import { noInstallationText, describeInstallation } from "../../engine/program";
 import { resolveSetting } from "../../server/src/systemds-setting";
 import { RunParametersRequest } from "../../protocol/custom-methods";
-import { describeInstallation } from "../../engine/program/systemds-installation";
-import type { TextEdit } from "../../engine/syntax/ranges";
+import type { TextEdit } from "../../engine/syntax";
 import { findJava, findSparkSubmit, hostTools } from "../../cli/java-tools";
 import { applyRewrites, writeRunCopy, type RunCopy } from "../../cli/rewritten-copy";
 import { commandLine, systemdsCommand } from "../../cli/systemds-command";

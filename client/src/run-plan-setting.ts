@@ -3,7 +3,7 @@
  * "rewritten" or "as-written"; anything else (a typo in settings.json) is
  * the default, as VS Code does for a value outside a setting's enum.
  */
-import { DEFAULT_PLAN_MODE, isPlanMode, type PlanMode } from "../../engine/execution/plan-mode";
+import { DEFAULT_PLAN_MODE, isPlanMode, type PlanMode } from "../../engine/execution";
 
 export const RUN_PLAN_SETTING = "dmlLens.run.plan";
 

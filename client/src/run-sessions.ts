@@ -37,10 +37,9 @@ import {
   type OperationProfiler,
   type PlanMode,
 } from "../../engine/execution";
-import type { Session } from "../../engine/runtime/interpreter";
-import { previewVariable } from "../../engine/runtime/interpreter/variable-preview";
+import { type Session, previewVariable } from "../../engine/runtime/interpreter";
 import type { RunReply, RunRequest } from "./runtime-protocol";
-import type { FoundInstallation } from "../../engine/program/find-installation";
+import type { FoundInstallation } from "../../engine/program";
 import { resolveSetting } from "../../server/src/systemds-setting";
 import { statementTimes } from "./statement-times";
 

@@ -6,7 +6,7 @@
  * shared memory, not a message: a running cell never reads messages.
  */
 import type { BlockReport, PlanMode } from "../../engine/execution";
-import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
+import type { VariablePreview } from "../../engine/runtime/interpreter";
 
 export interface RunRequest {
   id: number;

@@ -7,8 +7,7 @@
  * errors and no function definitions (a call may come before its
  * definition in the same cell).
  */
-import { parse } from "../../engine/syntax/parse";
-import { positionOffsets } from "../../engine/syntax/ranges";
+import { parse, positionOffsets } from "../../engine/syntax";
 
 export interface StatementText {
   /** 0-based lines of the statement. */

@@ -3,8 +3,8 @@
  * latest run, each with its kind and size; a scalar shows its value.
  */
 import * as vscode from "vscode";
-import { formatCount, formatDims, formatSparsity } from "../../engine/cost/format-number";
-import type { VariablePreview } from "../../engine/runtime/interpreter/variable-preview";
+import { formatCount, formatDims, formatSparsity } from "../../engine/cost";
+import type { VariablePreview } from "../../engine/runtime/interpreter";
 
 export class VariablesView implements vscode.TreeDataProvider<VariablePreview> {
   private variables: VariablePreview[] = [];

@@ -44,24 +44,3 @@ export interface Work {
 
 /** A rule's result: the work, or why it cannot be estimated. */
 export type WorkResult = { ok: true; work: Work } | { ok: false; reason: string };
-
-export const ZERO_COST: Readonly<OperationCost> = Object.freeze({
-  flops: 0,
-  bytesRead: 0,
-  diskBytesRead: 0,
-  bytesWritten: 0,
-  peakMemoryBytes: 0,
-  seconds: 0,
-});
-
-/** Component-wise sum of costs (peak memory: the maximum, as operations run one after another). */
-export function addCosts(a: OperationCost, b: OperationCost): OperationCost {
-  return {
-    flops: a.flops + b.flops,
-    bytesRead: a.bytesRead + b.bytesRead,
-    diskBytesRead: a.diskBytesRead + b.diskBytesRead,
-    bytesWritten: a.bytesWritten + b.bytesWritten,
-    peakMemoryBytes: Math.max(a.peakMemoryBytes, b.peakMemoryBytes),
-    seconds: a.seconds + b.seconds,
-  };
-}

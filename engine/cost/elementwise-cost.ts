@@ -19,7 +19,7 @@
  *   input's zeros are accounted for by count, not visited)
  * Compute time uses the sparse throughput when the kernel walks a sparse input.
  */
-import type { AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../program/dag-types";
+import type { AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../program";
 import type { WorkResult } from "./cost-types";
 import {
   aggregateWeights,

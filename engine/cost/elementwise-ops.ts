@@ -19,7 +19,7 @@
  * floor, ceil, sin, tan, asin, atan, sinh, tanh, is.na, is.nan, is.infinite);
  * `!`, exp, log (log 0 = -Inf), cos, acos, cosh and sigmoid are not.
  */
-import type { AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../program/dag-types";
+import type { AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../program";
 
 export type BinarySparsityClass = "intersection" | "union" | "dense";
 
@@ -74,7 +74,7 @@ export function isSparseSafeWithScalar(op: ElementwiseBinaryOp, value: number | 
 }
 
 /** DML's scalar semantics of a binary operator (booleans as 1 / 0). */
-export function evaluateBinary(op: ElementwiseBinaryOp, a: number, b: number): number {
+function evaluateBinary(op: ElementwiseBinaryOp, a: number, b: number): number {
   const bool = (x: boolean) => (x ? 1 : 0);
   switch (op) {
     case "+": return a + b;

@@ -17,13 +17,13 @@
  *   as.double / as.integer / as.logical
  *                      1 FLOP per touched cell (the casts map 0 to 0)
  */
-import type { DagOp } from "../program/dag-types";
+import type { DagOp } from "../program";
 import type { WorkResult } from "./cost-types";
 import { cellCount, isSparseFormat, operandBytes, type OperandStats } from "./operand-stats";
 import { fail, ok, streamingWork, touchedCells } from "./work-helpers";
 
 /** FLOP-equivalents of one pseudo-random draw (a PRNG step and a conversion to double). */
-export const RAND_FLOPS_PER_DRAW = 8;
+const RAND_FLOPS_PER_DRAW = 8;
 
 export function seqWork(inputs: readonly OperandStats[], output: OperandStats): WorkResult {
   const n = output.kind === "matrix" ? cellCount(output) : 1;

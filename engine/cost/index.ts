@@ -1,5 +1,5 @@
 /** Public surface of the cost stage: per-operation FLOPs, bytes, peak memory and time; machine constants. */
-export { addCosts, ZERO_COST, type CostEstimate, type OperationCost } from "./cost-types";
+export type { CostEstimate, OperationCost } from "./cost-types";
 export { estimateOperationCost, operationCost } from "./operation-cost";
 export { nodeCost, operandFromNodeStats } from "./node-stats-cost";
 export {

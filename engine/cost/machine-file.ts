@@ -22,7 +22,7 @@ import path from "node:path";
 import { DEFAULT_MACHINE_CONSTANTS, isValidConstant, MACHINE_CONSTANT_INFO, type MachineConstants } from "./machine-constants";
 
 export const MACHINE_FILE_ENV = "DML_LENS_MACHINE";
-export const MACHINE_FILE_VERSION = 1;
+const MACHINE_FILE_VERSION = 1;
 
 export interface LoadedMachineConstants {
   constants: MachineConstants;
@@ -64,7 +64,7 @@ export function loadMachineConstants(file: string = machineFilePath()): LoadedMa
 }
 
 /** Reads constants out of a parsed machine file; invalid or missing ones are defaults. */
-export function constantsFromJson(parsed: unknown, file: string): LoadedMachineConstants {
+function constantsFromJson(parsed: unknown, file: string): LoadedMachineConstants {
   if (!isObject(parsed)) return defaultsBecause(file, `${file} does not hold a JSON object; using default machine constants`);
   const body = isObject(parsed.constants) ? parsed.constants : parsed;
   const constants: MachineConstants = { ...DEFAULT_MACHINE_CONSTANTS };

@@ -6,7 +6,7 @@
  * "unknown"; a boolean constant is the number 1 or 0; a string constant is
  * a scalar without a numeric value.
  */
-import type { DagOp } from "../program/dag-types";
+import type { DagOp } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { CostEstimate } from "./cost-types";
 import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "./machine-constants";

@@ -26,7 +26,7 @@ import { isOperationClass, OPERATION_CLASSES, type OperationClass } from "./oper
 export const OBSERVATIONS_KEPT = 25;
 export const MIN_OBSERVATIONS = 3;
 export const MAX_CORRECTION = 10;
-export const MAX_OBSERVED_RATIO = 1000;
+const MAX_OBSERVED_RATIO = 1000;
 
 export interface ObservedTimes {
   /** The constants the estimates were made with (constantsKey). */

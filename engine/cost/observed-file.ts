@@ -26,7 +26,7 @@ import type { MachineConstants } from "./machine-constants";
 import { machineFilePath, type SaveResult } from "./machine-file";
 import { addObservations, corrections, emptyObservedTimes, NO_CORRECTIONS, observedFromJson, type Corrections, type Observation, type ObservedTimes } from "./observed-corrections";
 
-export const OBSERVED_FILE_VERSION = 1;
+const OBSERVED_FILE_VERSION = 1;
 
 /** The observations file beside `machineFile`. */
 export function observedFilePath(machineFile: string = machineFilePath()): string {

@@ -29,7 +29,7 @@ const FOLDS: Partial<Record<OperationClass, readonly MachineConstantName[]>> = {
   reorganize: ["memoryBandwidthBytesPerSecond", "writeBandwidthBytesPerSecond"],
 };
 
-export interface FoldedConstant {
+interface FoldedConstant {
   name: MachineConstantName;
   /** The factor the rate was divided by. */
   factor: number;

@@ -58,10 +58,10 @@ export type StorageFormat = "dense" | "sparse";
 
 /** SystemDS's SPARSITY_TURN_POINT: below this sparsity a matrix may be stored sparse. */
 export const SPARSE_FORMAT_MAX_SPARSITY = 0.4;
-export const SCALAR_BYTES = 8;
-export const DENSE_BYTES_PER_CELL = 8;
-export const CSR_BYTES_PER_NONZERO = 12;
-export const CSR_BYTES_PER_ROW_POINTER = 4;
+const SCALAR_BYTES = 8;
+const DENSE_BYTES_PER_CELL = 8;
+const CSR_BYTES_PER_NONZERO = 12;
+const CSR_BYTES_PER_ROW_POINTER = 4;
 
 export function cellCount(m: MatrixStats): number {
   return m.rows * m.cols;

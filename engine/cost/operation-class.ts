@@ -17,12 +17,12 @@
  * function calls have no class: their time is the interpreter's overhead,
  * the disk or another block's, not the cost model's operation.
  */
-import type { DagOp } from "../program/dag-types";
+import type { DagOp } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { storageFormat } from "./operand-stats";
 
-export const NODE_OPERATION_CLASSES = ["dense matmul", "matrix-vector", "sparse matmul", "element-wise", "aggregate", "reorganize", "data generation"] as const;
-export const FUSED_OPERATION_CLASSES = ["fused cell", "fused row", "fused magg", "fused outer"] as const;
+const NODE_OPERATION_CLASSES = ["dense matmul", "matrix-vector", "sparse matmul", "element-wise", "aggregate", "reorganize", "data generation"] as const;
+const FUSED_OPERATION_CLASSES = ["fused cell", "fused row", "fused magg", "fused outer"] as const;
 
 export type OperationClass = (typeof NODE_OPERATION_CLASSES)[number] | (typeof FUSED_OPERATION_CLASSES)[number];
 

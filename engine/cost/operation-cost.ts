@@ -15,7 +15,7 @@
  * already exist (literals, live-in inputs, parameters) and the metadata
  * queries nrow / ncol / length cost nothing.
  */
-import type { DagOp } from "../program/dag-types";
+import type { DagOp } from "../program";
 import type { CostEstimate, OperationCost, WorkResult } from "./cost-types";
 import { aggregateWork, binaryWork, unaryWork } from "./elementwise-cost";
 import { castWork, matrixWork, randWork, readWork, seqWork } from "./generation-cost";

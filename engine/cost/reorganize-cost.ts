@@ -19,7 +19,7 @@ import type { WorkResult } from "./cost-types";
 import { cellCount, isSparseFormat, operandBytes, type OperandStats } from "./operand-stats";
 import { fail, matrixInput, ok, scalarBytes, streamingWork } from "./work-helpers";
 
-export const TABLE_FLOPS_PER_PAIR = 3;
+const TABLE_FLOPS_PER_PAIR = 3;
 
 export function transposeWork(inputs: readonly OperandStats[], output: OperandStats): WorkResult {
   const x = matrixInput(inputs, 0, "t");

@@ -5,8 +5,8 @@
  * the block can tell (a `read` inside it, a user function's result) stays
  * unknown, and the operations that depend on it are planned as written.
  */
-import type { BlockDag } from "../program/dag-types";
-import { typeParameterValue } from "../stats/metadata/parameters";
+import type { BlockDag } from "../program";
+import { typeParameterValue } from "../stats/metadata";
 import { blockSizes } from "../stats/sizes/block-sizes";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Value } from "../runtime/interpreter";

@@ -3,7 +3,7 @@
  * data of "estimated vs measured" in the results view and of the
  * calibration feedback.
  */
-import type { Range } from "../syntax/ast";
+import type { Range } from "../syntax";
 import type { PlanMode } from "./plan-mode";
 
 export interface BlockTiming {

@@ -5,10 +5,8 @@
  * the fusion planner's operators with generated kernels. An operator the
  * code generator has no kernel for runs unfused (and is listed).
  */
-import { dagCosts, fusionDag, planFusion, type FusionDag } from "../fusion";
-import type { FusedOperator, TemplateType } from "../fusion/types";
-import type { BlockDag } from "../program/dag-types";
-import type { BasicBlock } from "../program/statement-block";
+import { dagCosts, fusionDag, planFusion, type FusionDag, type FusedOperator, type TemplateType } from "../fusion";
+import type { BlockDag, BasicBlock } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { DEFAULT_SAVING_THRESHOLDS, optimizeBlock } from "../suggest";
 import { generateOperator, UnsupportedOperator, type GeneratedOperator } from "../runtime/codegen";

@@ -8,10 +8,9 @@
  * run before the rest of it is compiled (read-split.ts). Each run is timed
  * beside its estimate (compilation excluded).
  */
-import type { BlockDag } from "../program/dag-types";
-import type { BasicBlock } from "../program/statement-block";
+import type { BlockDag, BasicBlock } from "../program";
 import { DagEvaluator, type BlockRunner, type EvalContext, type Value } from "../runtime/interpreter";
-import { textInRange } from "../syntax/ranges";
+import { textInRange } from "../syntax";
 import type { BlockTiming } from "./block-timing";
 import { compileBlock, type CompiledBlock } from "./compile-block";
 import type { OperationProfiler } from "./operation-profiler";

@@ -5,8 +5,7 @@
  * computed one by one from the operator's inputs, so the run goes on with
  * the same values.
  */
-import type { FusionDag } from "../fusion";
-import type { FusedOperator } from "../fusion/types";
+import type { FusionDag, FusedOperator } from "../fusion";
 import { UnsupportedOperator, type GeneratedOperator } from "../runtime/codegen";
 import { UnfusedEvaluator } from "../runtime/fused";
 import type { Value } from "../runtime/interpreter";

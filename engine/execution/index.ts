@@ -9,7 +9,7 @@ export type { BlockTiming } from "./block-timing";
 export { DEFAULT_PLAN_MODE, isPlanMode, PLAN_MODES, type PlanMode } from "./plan-mode";
 export { executionSession, type ExecutionSessionOptions } from "./execution-session";
 export { OperationProfiler, observationsOf, MIN_OBSERVED_SECONDS, type BlockOperations, type ProfilerOptions } from "./operation-profiler";
-export { operationLine, operationRatio, worstOperation, type OperationTiming } from "./operation-timing";
+export { operationLine, operationRatio, type OperationTiming } from "./operation-timing";
 export { blockRatio, blockReports, OPERATIONS_LISTED, type BlockReport } from "./block-report";
 export { snapshotTimings, timingsSince, type TimingSnapshot } from "./timings-since";
 export { machineProfiler, recordRunObservations, refreshFromMachineFile } from "./machine-profiler";

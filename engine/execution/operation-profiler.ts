@@ -12,11 +12,10 @@
  * blocks are profiled themselves) are not entries.
  */
 import { correctedSeconds, DEFAULT_MACHINE_CONSTANTS, fusedOperationClass, NO_CORRECTIONS, operationClass, type Corrections, type MachineConstants, type OperationClass, type Observation } from "../cost";
-import { FusedCostModel } from "../fusion/select/operator-cost";
-import type { BasicBlock } from "../program/statement-block";
-import type { Range } from "../syntax/ast";
-import type { OperationTimer, OperatorRun } from "../runtime/interpreter";
-import { sourceSlice } from "../runtime/interpreter/context";
+import { FusedCostModel } from "../fusion";
+import type { BasicBlock } from "../program";
+import type { Range } from "../syntax";
+import { type OperationTimer, type OperatorRun, sourceSlice } from "../runtime/interpreter";
 import type { CompiledBlock } from "./compile-block";
 import type { OperationTiming } from "./operation-timing";
 

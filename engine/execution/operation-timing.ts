@@ -26,13 +26,6 @@ export interface OperationTiming {
   measuredSeconds: number;
 }
 
-/** The operation farthest from its estimate (undefined for none). */
-export function worstOperation(operations: readonly OperationTiming[]): OperationTiming | undefined {
-  let worst: OperationTiming | undefined;
-  for (const op of operations) if (!worst || miss(op) > miss(worst)) worst = op;
-  return worst;
-}
-
 /** Seconds between the measured time and the estimate. */
 export function miss(op: OperationTiming): number {
   return Math.abs(op.measuredSeconds - op.estimatedSeconds);

@@ -8,7 +8,7 @@
  * compiled with the values read as inputs. Only when no effect (print,
  * write, stop) comes before a read: the order of effects stays as written.
  */
-import type { BlockDag, DagNode } from "../program/dag-types";
+import type { BlockDag, DagNode } from "../program";
 
 export interface ReadSplit {
   /** The reads and the nodes they need; its outputs are the reads' values, named by `readInputName`. */
@@ -17,7 +17,7 @@ export interface ReadSplit {
   rest: BlockDag;
 }
 
-export function readInputName(node: number): string {
+function readInputName(node: number): string {
   return `.read${node}`;
 }
 

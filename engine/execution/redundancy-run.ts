@@ -10,14 +10,10 @@
  * user's lines (edited-positions.ts); a location inside an inserted
  * assignment names it.
  */
-import type { Position } from "../syntax/ast";
+import type { Position } from "../syntax";
 import type { ProgramAnalysis } from "../stats/program-analysis";
-import { applyRedundancy, type AppliedOption } from "../redundancy/apply-redundancy";
-import { originalPositions, type OriginalPlace } from "../redundancy/edited-positions";
-import { findRedundancy } from "../redundancy";
-import type { RedundancyReport } from "../redundancy/redundancy-types";
-import type { DroppedOption } from "../suggest/verify-redundancy";
-import { verifyScriptEdit, type ScriptVerifyOptions } from "../suggest/verify-script-edit";
+import { applyRedundancy, type AppliedOption, originalPositions, type OriginalPlace, findRedundancy, type RedundancyReport } from "../redundancy";
+import { type DroppedOption, verifyScriptEdit, type ScriptVerifyOptions } from "../suggest";
 import type { PlanMode } from "./plan-mode";
 import type { BlockReport } from "./block-report";
 import { operationLine } from "./operation-timing";

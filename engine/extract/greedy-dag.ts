@@ -6,6 +6,7 @@
  */
 import { dagCost, treeCost } from "./costs";
 import { childClass, type Extraction, type ExtractionGraph } from "./extraction-graph";
+import { UnextractableClassError } from "./unextractable-class-error";
 
 interface Solution {
   total: number;
@@ -65,7 +66,7 @@ export function extractGreedyDag(graph: ExtractionGraph): Extraction {
   const choices = new Map<string, string>();
   for (const root of graph.roots) {
     const solution = best.get(root);
-    if (!solution) throw new Error(`class ${root} cannot be extracted (no finite, acyclic member)`);
+    if (!solution) throw new UnextractableClassError(root);
     for (const [cls, chosen] of solution.choices) if (!choices.has(cls)) choices.set(cls, chosen);
   }
   return { choices, dagCost: dagCost(graph, choices), treeCost: treeCost(graph, choices), ms: performance.now() - start, method: "greedy-dag" };

@@ -5,6 +5,7 @@
  */
 import { dagCost, treeCost } from "./costs";
 import { childClass, type Extraction, type ExtractionGraph } from "./extraction-graph";
+import { UnextractableClassError } from "./unextractable-class-error";
 
 export function extractGreedyTree(graph: ExtractionGraph): Extraction {
   const start = performance.now();
@@ -48,7 +49,7 @@ export function extractGreedyTree(graph: ExtractionGraph): Extraction {
       heap.push(total, parent);
     }
   }
-  for (const root of graph.roots) if (chosen[classIndex.get(root)!] === -1) throw new Error(`class ${root} cannot be extracted (no finite, acyclic member)`);
+  for (const root of graph.roots) if (chosen[classIndex.get(root)!] === -1) throw new UnextractableClassError(root);
   const choices = new Map<string, string>();
   const stack = graph.roots.map((r) => classIndex.get(r)!);
   while (stack.length > 0) {

@@ -6,3 +6,4 @@ export { extractGreedyTree } from "./greedy-tree";
 export { extractIlp, ilpExtractor, type IlpOptions } from "./ilp";
 export { extractionGraphOf, type ExtractionGraphOptions } from "./from-egraph";
 export { parseSerializedEGraph, SerializedEGraphError, toSerializedEGraph } from "./serialized";
+export { UnextractableClassError } from "./unextractable-class-error";

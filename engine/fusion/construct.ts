@@ -15,7 +15,7 @@
  */
 import type { FusionDag } from "./fusion-dag";
 import { fusedCount, isValidRoot, type MemoTable } from "./memo-table";
-import { fusedOperatorSeconds } from "./select/operator-cost";
+import { fusedOperatorSeconds } from "./select";
 import type { FusedOperator, FusionTemplate, MemoEntry, TemplateType } from "./types";
 import type { MachineConstants } from "../cost";
 
@@ -53,14 +53,9 @@ export function templatesByType(templates: readonly FusionTemplate[]): Map<Templ
 }
 
 /** The valid root entries of a node that fuse something, best first: the preferred template, then the most fused inputs. */
-export function rootEntries(selected: EntrySource, node: number): MemoEntry[] {
+function rootEntries(selected: EntrySource, node: number): MemoEntry[] {
   const candidates = selected.get(node).filter((e) => isValidRoot(e.status) && e.inputs.some((i) => i >= 0));
   return candidates.sort((a, b) => ROOT_PREFERENCE.indexOf(a.template) - ROOT_PREFERENCE.indexOf(b.template) || fusedCount(b) - fusedCount(a));
-}
-
-/** The best valid root entry of a node (see rootEntries). */
-export function rootEntry(selected: EntrySource, node: number): MemoEntry | undefined {
-  return rootEntries(selected, node)[0];
 }
 
 /**
@@ -111,7 +106,7 @@ function operatorOf(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<T
 }
 
 /** The entry a reference from an operator of `template` continues with: the input's entry of that template, else its Cell entry (merged). */
-export function referencedEntry(selected: EntrySource, node: number, template: TemplateType): MemoEntry | undefined {
+function referencedEntry(selected: EntrySource, node: number, template: TemplateType): MemoEntry | undefined {
   const group = selected.get(node);
   return group.find((e) => e.template === template) ?? group.find((e) => e.template === "cell");
 }

@@ -4,7 +4,7 @@
  * (live-out variables when known, else every assigned variable) and the
  * effect sinks (print, write, ...).
  */
-import type { BlockDag } from "../program/dag-types";
+import type { BlockDag } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { fusionDag, type FusionDag } from "./fusion-dag";
 

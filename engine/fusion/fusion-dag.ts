@@ -4,7 +4,7 @@
  * and the nodes whose values leave it. The block DAG as written and the
  * rewriter's extracted plan are both turned into this form.
  */
-import type { DagNode } from "../program/dag-types";
+import type { DagNode } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 
 export interface FusionDag {
@@ -22,26 +22,6 @@ export function fusionDag(nodes: readonly DagNode[], stats: readonly NodeStats[]
   const consumers: number[][] = nodes.map(() => []);
   for (const node of nodes) for (const input of node.inputs) consumers[input]!.push(node.id);
   return { nodes, stats, roots: [...new Set(roots)].sort((a, b) => a - b), consumers };
-}
-
-/** The node's rows and cols when it is a matrix of known size. */
-export function knownDims(dag: FusionDag, node: number): { rows: number; cols: number } | undefined {
-  const s = dag.stats[node];
-  if (!s || s.type.dataType !== "matrix" || s.rows === null || s.cols === null) return undefined;
-  return { rows: s.rows, cols: s.cols };
-}
-
-export function isScalarNode(dag: FusionDag, node: number): boolean {
-  return dag.stats[node]?.type.dataType === "scalar";
-}
-
-export function isMatrixNode(dag: FusionDag, node: number): boolean {
-  return dag.stats[node]?.type.dataType === "matrix";
-}
-
-/** Whether `node` is a root or has a consumer outside `inside`. */
-export function isReadOutside(dag: FusionDag, node: number, inside: ReadonlySet<number>): boolean {
-  return dag.roots.includes(node) || dag.consumers[node]!.some((c) => !inside.has(c));
 }
 
 /** A short name of a node's operation: `*`, `sum:row`, `matmul`, `ifelse`, `X`, `2` (for memo tables and messages). */

@@ -4,10 +4,12 @@
  * Outer templates), by exact cost-based selection (MPSkipEnum).
  */
 export { planFusion, dagCosts, type FusionOptions } from "./plan-fusion";
-export { fusionDag, knownDims, type FusionDag } from "./fusion-dag";
+export { fusionDag, type FusionDag, nodeLabel } from "./fusion-dag";
 export { fusionDagOfBlock } from "./from-block";
 export { exploreFusionPlans, reachableAscending } from "./explore";
-export { nodeSeconds } from "./select/operator-cost";
+export { nodeSeconds } from "./select";
 export { MemoTable, printEntry } from "./memo-table";
 export { FUSION_TEMPLATES } from "./templates";
 export type { CloseStatus, FusedOperator, FusionPlan, FusionTemplate, MemoEntry, OperatorBinding, SearchStats, TemplateType } from "./types";
+export type { PartitionChoice } from "./select";
+export { FusedCostModel, choosePartitionPlans } from "./select";

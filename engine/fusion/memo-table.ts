@@ -67,18 +67,13 @@ export class MemoTable {
   }
 }
 
-export function isOpen(status: CloseStatus): boolean {
+function isOpen(status: CloseStatus): boolean {
   return status === "open-valid" || status === "open-invalid";
 }
 
 /** Whether an operator may end at this entry's node (its status is valid). */
 export function isValidRoot(status: CloseStatus): boolean {
   return status === "open-valid" || status === "closed-valid";
-}
-
-/** Whether the entry computes its input at position `k` inside the operator. */
-export function isFused(entry: MemoEntry, k: number): boolean {
-  return entry.inputs[k]! >= 0;
 }
 
 /** How many input positions the entry fuses. */

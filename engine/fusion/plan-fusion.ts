@@ -10,10 +10,8 @@ import { constructOperators } from "./construct";
 import { exploreFusionPlans, reachableAscending } from "./explore";
 import type { FusionDag } from "./fusion-dag";
 import { materializedNodes, operatorsByRoot } from "./materialized-nodes";
-import { selectFusionPlan, type SelectionOptions } from "./select";
-import { FusedCostModel } from "./select/operator-cost";
-import { FUSION_TEMPLATES } from "./templates";
-import { groupMultiAggregates } from "./templates/magg";
+import { selectFusionPlan, type SelectionOptions, FusedCostModel } from "./select";
+import { FUSION_TEMPLATES, groupMultiAggregates } from "./templates";
 import type { FusedOperator, FusionPlan } from "./types";
 
 export interface FusionOptions extends SelectionOptions {

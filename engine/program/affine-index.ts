@@ -11,7 +11,7 @@
  * polynomials of loop-invariant names (a block size `k`), which the runtime
  * replaces by their values before deciding (substitute()).
  */
-import type { Expression } from "../syntax/ast";
+import type { Expression } from "../syntax";
 
 export type Poly = ReadonlyMap<string, number>;
 

@@ -13,8 +13,7 @@
  *
  * Entries no analysis used in the last two are dropped at `sweep()`.
  */
-import type { Diagnostic } from "../syntax/ast";
-import { shiftRange, withoutTrailingSpaces } from "../syntax/ranges";
+import { type Diagnostic, shiftRange, withoutTrailingSpaces } from "../syntax";
 import type { DagContext } from "./dag-context";
 import type { BlockDag } from "./dag-types";
 import type { BasicBlock } from "./statement-block";

@@ -27,7 +27,7 @@
  * - DML-bodied builtins (`lm`, `kmeans`, ...) are builtins, not function
  *   calls, unless named in `options.extraFunctions`.
  */
-import type { ExternalFunctionDefinition, ForStatement, FunctionDefinition, IfStatement, Program, Statement, WhileStatement } from "../syntax/ast";
+import type { ExternalFunctionDefinition, ForStatement, FunctionDefinition, IfStatement, Program, Statement, WhileStatement } from "../syntax";
 import { basicSets, ifSets, loopSets, sequenceSets } from "./block-sets";
 import { unboundBuiltinConstants } from "./builtin-constants";
 import { blockCut } from "./control-statements";

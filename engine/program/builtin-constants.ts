@@ -10,7 +10,7 @@
  * but while the user is typing it, showing the data flow they wrote is more
  * useful than hiding it.
  */
-import type { DataIdentifier, Program } from "../syntax/ast";
+import type { DataIdentifier, Program } from "../syntax";
 import { forEachStatement } from "./statement-walk";
 
 export const BUILTIN_CONSTANTS: readonly string[] = ["Inf", "NaN", "pi"];

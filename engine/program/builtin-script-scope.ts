@@ -14,7 +14,7 @@
  * call finds the scripts' private helpers by plain name (`topk_cleaning`
  * calls `crossV` of `bandit.dml`): `helper` finds them the same way.
  */
-import type { Expression, FunctionDefinition, Program } from "../syntax/ast";
+import type { Expression, FunctionDefinition, Program } from "../syntax";
 import { type BuiltinScriptResolution, resolveBuiltinScript, scriptFunctions } from "./builtin-script";
 import { calledNames } from "./called-names";
 import type { SourceFiles } from "./source-reader";

@@ -8,7 +8,7 @@
  * plain names; that is also how a script that defines the function under the
  * builtin's own name (`union = function(...)` in some releases) is called.
  */
-import type { FunctionDefinition } from "../syntax/ast";
+import type { FunctionDefinition } from "../syntax";
 import type { LoadedSource, SourceFiles } from "./source-reader";
 import { type ArgumentDataType, builtinFunctionNames } from "./systemds-installation";
 

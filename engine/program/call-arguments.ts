@@ -8,7 +8,7 @@
  * name; then every required parameter must be bound. Native builtins that
  * SystemDS binds purely by position are checked by count only.
  */
-import type { CallExpression, Diagnostic, Range, Severity } from "../syntax/ast";
+import type { CallExpression, Diagnostic, Range, Severity } from "../syntax";
 import type { BuiltinSignature } from "./builtin-types";
 import { didYouMean } from "./edit-distance";
 import type { UserFunction } from "./function-scope";

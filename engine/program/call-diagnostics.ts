@@ -16,7 +16,7 @@
  * table checks it (warnings), and the first such call of the document says
  * once where the bodies come from and how to point DML Lens at SystemDS.
  */
-import type { CallExpression, Diagnostic, Expression, Program, Statement } from "../syntax/ast";
+import type { CallExpression, Diagnostic, Expression, Program, Statement } from "../syntax";
 import { syntacticDataType } from "./builtin-script-scope";
 import { builtinNames } from "./builtins";
 import { argumentDiagnostics, builtinRules, userFunctionRules } from "./call-arguments";

@@ -4,7 +4,7 @@
  * SystemDS loads the builtin script of each DML-bodied builtin a script
  * calls when it parses the script; this is how DML Lens finds them.
  */
-import type { Expression, Program, Statement } from "../syntax/ast";
+import type { Expression, Program, Statement } from "../syntax";
 import { childExpressions } from "./expression-walk";
 import { forEachStatement } from "./statement-walk";
 

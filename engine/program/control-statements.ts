@@ -27,7 +27,7 @@
  * `source(...)`, `setwd(...)`, `ifdef` assignments and `x += e` merge like
  * plain assignments.
  */
-import type { Expression } from "../syntax/ast";
+import type { Expression } from "../syntax";
 import { statementContains } from "./expression-walk";
 import type { BlockCut, SimpleStatement } from "./statement-block";
 import { isBuiltinCall, isUserFunctionCall, type UserFunctions } from "./user-functions";

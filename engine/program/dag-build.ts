@@ -17,7 +17,7 @@
  * Inside loops (`context.loopWrites` given), nodes are then marked
  * `loopConstant` (dag-loop-constant.ts).
  */
-import type { AssignmentStatement, Expression, IndexExpression, MultiAssignmentStatement, Range } from "../syntax/ast";
+import type { AssignmentStatement, Expression, IndexExpression, MultiAssignmentStatement, Range } from "../syntax";
 import { DagBuilder } from "./dag-builder";
 import { compileMultiCall } from "./dag-calls";
 import type { DagContext } from "./dag-context";

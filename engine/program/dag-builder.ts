@@ -6,7 +6,7 @@
  * A node is added only after its inputs, so ids are a topological order.
  * Volatile nodes (dag-purity.ts) always get a fresh node.
  */
-import type { Diagnostic, Range } from "../syntax/ast";
+import type { Diagnostic, Range } from "../syntax";
 import type { DagContext } from "./dag-context";
 import { UNKNOWN_TYPE } from "./dag-context";
 import { isVolatile } from "./dag-purity";

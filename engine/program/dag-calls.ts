@@ -20,7 +20,7 @@
  * A user function hides a builtin of the same name. Types: dag-typing.ts,
  * and dag-call-types.ts for opaque calls.
  */
-import type { CallExpression, Expression, Range } from "../syntax/ast";
+import type { CallExpression, Expression, Range } from "../syntax";
 import type { DagBuilder } from "./dag-builder";
 import { callResultType } from "./dag-call-types";
 import type { AggregateDirection, AggregateFunction, DagOp, DagType, ElementwiseBinaryOp, ElementwiseUnaryOp } from "./dag-types";

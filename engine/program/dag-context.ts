@@ -6,7 +6,7 @@
  * installation, the declared results of the builtin scripts the program
  * calls (`[C, Y] = kmeans(...)` gives two matrices).
  */
-import type { ExternalFunctionDefinition, FunctionDefinition, Program, TypeSpec } from "../syntax/ast";
+import type { ExternalFunctionDefinition, FunctionDefinition, Program, TypeSpec } from "../syntax";
 import { scriptFunctions } from "./builtin-script";
 import { unboundBuiltinConstants } from "./builtin-constants";
 import { lookupBuiltin } from "./builtins";

@@ -15,7 +15,7 @@
  *   have, so `X[-1, 1]` stays an out-of-range row), a single index `i` is `i:i`;
  * - calls: dag-calls.ts.
  */
-import type { BinaryOperator, Expression, IndexExpression, NumberLiteral, Range } from "../syntax/ast";
+import type { BinaryOperator, Expression, IndexExpression, NumberLiteral, Range } from "../syntax";
 import type { DagBuilder } from "./dag-builder";
 import { compileCall } from "./dag-calls";
 import type { DagType, ElementwiseBinaryOp } from "./dag-types";
@@ -78,7 +78,7 @@ function variable(b: DagBuilder, name: string, range: Range): number {
 }
 
 /** `left op right`: `%*%` is matmul, every other operator element-wise. */
-export function binary(b: DagBuilder, op: BinaryOperator, leftExpression: Expression, rightExpression: Expression, range: Range): number {
+function binary(b: DagBuilder, op: BinaryOperator, leftExpression: Expression, rightExpression: Expression, range: Range): number {
   const left = compileExpression(b, leftExpression);
   const right = compileExpression(b, rightExpression);
   return binaryNode(b, op, left, right, range);

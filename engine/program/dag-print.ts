@@ -20,7 +20,7 @@
  * enclosing loops leave it unchanged), and the 1-based line:column where
  * the operation is written.
  */
-import type { Range } from "../syntax/ast";
+import type { Range } from "../syntax";
 import type { BlockDag, DagNode, DagType } from "./dag-types";
 
 export function printDag(dag: BlockDag, sizes?: (id: number) => string | undefined): string {

@@ -15,8 +15,7 @@
  * Conditions and loop bounds are built as predicate DAGs (for their types
  * and type errors), but only basic blocks are listed.
  */
-import type { Diagnostic, Expression, Program, Range } from "../syntax/ast";
-import { rangeTexts } from "../syntax/ranges";
+import { type Diagnostic, type Expression, type Program, type Range, rangeTexts } from "../syntax";
 import { type BlockDagCache, programContextKey } from "./block-dag-cache";
 import { formStatementBlocks } from "./blocks";
 import { buildBlockDag, buildPredicateDag } from "./dag-build";

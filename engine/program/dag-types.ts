@@ -8,7 +8,7 @@
  * reorganisation and so on each carry their operator as data, so later
  * stages (sizes, costs, e-graph) switch over a small closed set.
  */
-import type { Diagnostic, Range } from "../syntax/ast";
+import type { Diagnostic, Range } from "../syntax";
 
 export type DataType = "scalar" | "matrix" | "frame" | "list" | "unknown";
 export type ValueType = "int" | "double" | "boolean" | "string" | "unknown";

@@ -21,7 +21,7 @@
 import type { ElementwiseBinaryOp, ElementwiseUnaryOp, DagType, ValueType } from "./dag-types";
 import { UNKNOWN_TYPE } from "./dag-context";
 
-export interface DagTypeError {
+interface DagTypeError {
   /** Stable id: `type-string-operand`, `type-matmul-operand`, ... */
   code: string;
   message: string;

@@ -29,7 +29,7 @@
  * some paths assign is a warning that says which path misses it. Each
  * variable is reported once per scope, at its first such read.
  */
-import type { Diagnostic, Expression, Range } from "../syntax/ast";
+import type { Diagnostic, Expression, Range } from "../syntax";
 import { AssignmentState } from "./assignment-state";
 import { didYouMean } from "./edit-distance";
 import type { FunctionBlock, ProgramBlocks, SimpleStatement, StatementBlock } from "./statement-block";

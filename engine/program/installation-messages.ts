@@ -7,7 +7,7 @@
 import { describeInstallation, type SystemdsInstallation } from "./systemds-installation";
 
 /** How a user points DML Lens at a SystemDS installation (the three places it looks). */
-export const HOW_TO_POINT_AT_SYSTEMDS =
+const HOW_TO_POINT_AT_SYSTEMDS =
   "point DML Lens at a SystemDS source tree, release folder or jar with the setting dmlLens.systemds.home, the command-line flag --systemds PATH, or the environment variable SYSTEMDS_ROOT";
 
 /** A call of the DML-bodied builtin `name` without an installation (shown once per document by the checks). */

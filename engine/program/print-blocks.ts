@@ -16,7 +16,7 @@
  *
  * With `liveness: true` each line also shows `gen [...] kill [...]`.
  */
-import type { Range } from "../syntax/ast";
+import type { Range } from "../syntax";
 import type { FunctionBlock, ProgramBlocks, StatementBlock, VariableSets } from "./statement-block";
 
 export interface PrintBlocksOptions {

@@ -14,7 +14,7 @@
  * Dimension checks (`%*%`, broadcasting, `as.scalar` of a non-1x1 matrix) need
  * sizes and are not done here.
  */
-import type { Diagnostic, ParseResult, Program } from "../syntax/ast";
+import type { Diagnostic, ParseResult, Program } from "../syntax";
 import { formStatementBlocks } from "./blocks";
 import { unboundBuiltinConstants } from "./builtin-constants";
 import { callDiagnostics } from "./call-diagnostics";

@@ -13,12 +13,12 @@
  * Walks the files with an explicit stack of at most MAX_SOURCE_DEPTH files.
  */
 import path from "node:path";
-import type { Diagnostic, SourceStatement } from "../syntax/ast";
+import type { Diagnostic, SourceStatement } from "../syntax";
 import { isBundledScriptPath, type LoadedSource, sourceProblemMessage } from "./source-reader";
 import { forEachStatement } from "./statement-walk";
 
 /** Sourced files nested deeper than this are not followed (reported once). */
-export const MAX_SOURCE_DEPTH = 64;
+const MAX_SOURCE_DEPTH = 64;
 
 /** Loads `source(sourcePath)` written in the file `fromFile`. */
 export type LoadSource = (fromFile: string, sourcePath: string) => LoadedSource;

@@ -22,8 +22,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { ParseResult } from "../syntax/ast";
-import { parse } from "../syntax/parse";
+import { type ParseResult, parse } from "../syntax";
 import type { SourceReader } from "./function-scope";
 import { builtinScriptFile, joinInside, type SystemdsInstallation } from "./systemds-installation";
 

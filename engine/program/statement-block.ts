@@ -3,19 +3,7 @@
  * basic block), with the variable sets of SystemDS's forward liveness pass
  * (`StatementBlock.initializeforwardLV`). See blocks.ts for the rules.
  */
-import type {
-  AssignmentStatement,
-  CallStatement,
-  ExternalFunctionDefinition,
-  ForStatement,
-  FunctionDefinition,
-  IfStatement,
-  MultiAssignmentStatement,
-  Range,
-  SetwdStatement,
-  SourceStatement,
-  WhileStatement,
-} from "../syntax/ast";
+import type { AssignmentStatement, CallStatement, ExternalFunctionDefinition, ForStatement, FunctionDefinition, IfStatement, MultiAssignmentStatement, Range, SetwdStatement, SourceStatement, WhileStatement } from "../syntax";
 
 /** The statements that can stand in a basic block (everything but control flow and definitions). */
 export type SimpleStatement = AssignmentStatement | MultiAssignmentStatement | CallStatement | SourceStatement | SetwdStatement;

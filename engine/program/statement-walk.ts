@@ -1,5 +1,5 @@
 /** A pre-order walk over statements, into if/else, loop and function bodies. */
-import type { Statement } from "../syntax/ast";
+import type { Statement } from "../syntax";
 
 /** Where a statement stands: inside an if branch or a loop body (it may not run), inside a function body. */
 export interface StatementPlace {

@@ -14,7 +14,7 @@
 import path from "node:path";
 import type { SourceFileAccess } from "./source-reader";
 
-export type InstallationKind = "source-tree" | "release" | "jar";
+type InstallationKind = "source-tree" | "release" | "jar";
 
 export interface SystemdsInstallation {
   kind: InstallationKind;

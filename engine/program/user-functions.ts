@@ -10,7 +10,7 @@
  * into function calls; those are builtins here unless the caller names them
  * in `extraFunctions` (for instance from a builtin table).
  */
-import type { CallExpression, Expression, Program } from "../syntax/ast";
+import type { CallExpression, Expression, Program } from "../syntax";
 import { forEachStatement } from "./statement-walk";
 
 export interface UserFunctions {

@@ -6,7 +6,7 @@
  * the program does not bind. One addition: a plain name given to `exists`
  * (`exists(X)`) asks whether `X` is defined, so it is not a read.
  */
-import type { DataIdentifier, Expression, Range } from "../syntax/ast";
+import type { DataIdentifier, Expression, Range } from "../syntax";
 import { childExpressions } from "./expression-walk";
 import type { SimpleStatement } from "./statement-block";
 

@@ -13,7 +13,7 @@
  * - a call statement (`print`, `stop`, `assert`, `write`, a user function)
  *   reads its arguments and writes nothing; `source` and `setwd` touch no variable.
  */
-import type { DataIdentifier, Expression } from "../syntax/ast";
+import type { DataIdentifier, Expression } from "../syntax";
 import { walkExpression } from "./expression-walk";
 import { NameList } from "./names";
 import type { SimpleStatement } from "./statement-block";

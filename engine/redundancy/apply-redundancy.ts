@@ -30,15 +30,8 @@
  *   not the insertion point (the loop it is hoisted out of) assigns one;
  * - the text with the option applied parses without errors.
  */
-import { keywordNames } from "../syntax/tokens";
-import { parse } from "../syntax/parse";
-import type { Expression, Position, Program, Range, Statement } from "../syntax/ast";
-import { applyEdits, positionBefore, rangeTexts, type TextEdit } from "../syntax/ranges";
-import { childExpressions } from "../program/expression-walk";
-import { lookupBuiltin } from "../program/builtins";
-import { BUILTIN_CONSTANTS } from "../program/builtin-constants";
-import { expressionReadOccurrences, statementWriteOccurrences } from "../program/variable-occurrences";
-import type { SimpleStatement } from "../program/statement-block";
+import { keywordNames, parse, type Expression, type Position, type Program, type Range, type Statement, applyEdits, positionBefore, rangeTexts, type TextEdit } from "../syntax";
+import { childExpressions, lookupBuiltin, BUILTIN_CONSTANTS, expressionReadOccurrences, statementWriteOccurrences, type SimpleStatement } from "../program";
 import type { RedundancyOption } from "./redundancy-types";
 
 export interface AppliedOption {

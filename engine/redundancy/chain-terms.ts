@@ -11,7 +11,7 @@
  * of a chain can be traced back to the smallest piece of source that holds
  * it. Expansion is bounded by a count of products per expression.
  */
-import type { Range } from "../syntax/ast";
+import type { Range } from "../syntax";
 
 /** What the cost model needs of a matrix: dims and non-zeros. */
 export interface MatrixSize {

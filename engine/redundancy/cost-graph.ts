@@ -43,7 +43,7 @@ export interface ProbeResult {
   operators: number;
 }
 
-export function probeCostGraph(chains: readonly Chain[], options: readonly CostedOption[], constants: MachineConstants = DEFAULT_MACHINE_CONSTANTS): ProbeResult {
+export function probeCostGraph(options: readonly CostedOption[], constants: MachineConstants = DEFAULT_MACHINE_CONSTANTS): ProbeResult {
   // Building phase: reduced costs per chain interval.
   const reduced = new Map<Chain, Map<string, { id: string; cost: number }[]>>();
   for (const o of options) {

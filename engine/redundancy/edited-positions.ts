@@ -5,8 +5,7 @@
  * replacement) maps to the start of what that edit replaced, and says which
  * text it was.
  */
-import type { Position } from "../syntax/ast";
-import { positionOffsets, type TextEdit } from "../syntax/ranges";
+import { type Position, positionOffsets, type TextEdit } from "../syntax";
 
 export interface OriginalPlace {
   position: Position;

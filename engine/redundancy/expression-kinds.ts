@@ -6,7 +6,7 @@
  * the operator (`%*%` and `t()` give matrices, arithmetic on scalars a
  * scalar, `as.scalar`, `sum`, `nrow`, ... a scalar).
  */
-import type { Expression } from "../syntax/ast";
+import type { Expression } from "../syntax";
 import type { ValueKind } from "./expression-sums";
 
 const SCALAR_CALLS = new Set([

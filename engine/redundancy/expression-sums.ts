@@ -7,7 +7,7 @@
  * parent, so the smallest node holding a window can be found. Scalar
  * factors and opaque factors are listed: they may hold chains of their own.
  */
-import type { Expression, Identifier } from "../syntax/ast";
+import type { Expression, Identifier } from "../syntax";
 import { MAX_PRODUCTS_PER_EXPRESSION, multiplySums, negateSum, scaleSum, transposeSum, type Atom, type ScalarFactor, type Sum } from "./chain-terms";
 
 export type ValueKind = "matrix" | "scalar" | "other";

@@ -9,7 +9,7 @@
  * says when a bound stopped the search.
  */
 import { performance } from "node:perf_hooks";
-import { positionOffsets } from "../syntax/ranges";
+import { positionOffsets } from "../syntax";
 import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
 import type { ProgramAnalysis } from "../stats/program-analysis";
 import { chainText } from "./chain-print";
@@ -78,7 +78,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
     for (const b of built) if (a !== b && !costs.feasible([a.costed, b.costed])) a.option.conflicts!.push(b.option.id);
   }
   const costedOptions = built.map((b) => b.costed);
-  const probe = probeCostGraph(program.chains, costedOptions, constants);
+  const probe = probeCostGraph(costedOptions, constants);
   const explicit = new Set(built.filter((b) => b.option.explicit).map((b) => b.option.id));
   const savings = new Map(built.map((b) => [b.option.id, b.option.saving]));
   const plans = choosePlans(costedOptions, costs, probe.gains, explicit, savings);

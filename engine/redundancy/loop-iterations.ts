@@ -4,8 +4,8 @@
  * `seq(a, b, by)`, and the counted `while (i < n ...)` whose body adds 1 to
  * `i` once and nowhere else), otherwise the `expectedIterations` setting.
  */
-import type { Expression, ForStatement, Statement, WhileStatement } from "../syntax/ast";
-import { forEachStatement } from "../program/statement-walk";
+import type { Expression, ForStatement, Statement, WhileStatement } from "../syntax";
+import { forEachStatement } from "../program";
 
 /** The setting's default: loops whose bounds are unknown are expected to run this often. */
 export const DEFAULT_EXPECTED_ITERATIONS = 10;

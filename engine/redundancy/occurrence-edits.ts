@@ -15,8 +15,7 @@
  * Occurrences inside another occurrence's range (in its scalar factors or
  * opaque operands, or in its chain) are folded into it.
  */
-import type { Expression, Range } from "../syntax/ast";
-import { positionOffsets } from "../syntax/ranges";
+import { type Expression, type Range, positionOffsets } from "../syntax";
 import type { Factor, Product } from "./chain-terms";
 import { productText, sumText, type PrintedFactor } from "./chain-print";
 import { chainCost } from "./chain-cost";

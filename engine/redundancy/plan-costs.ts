@@ -10,7 +10,7 @@
  * of (LSE). A combination is feasible when no two of its windows overlap
  * in a chain.
  */
-import type { Expression } from "../syntax/ast";
+import type { Expression } from "../syntax";
 import { DEFAULT_MACHINE_CONSTANTS, operationCost, type MachineConstants } from "../cost";
 import { isSymmetricChain } from "./window-key";
 import type { Factor, MatrixSize } from "./chain-terms";

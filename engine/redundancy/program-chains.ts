@@ -8,12 +8,8 @@
  * Loops carry their expected iteration counts (loop-iterations.ts) and
  * every block how often it runs per run of the script.
  */
-import type { Expression, ForStatement, Identifier, Program, Range, Statement, WhileStatement } from "../syntax/ast";
-import { textInRange } from "../syntax/ranges";
-import type { BlockDagInfo } from "../program/dag-program";
-import type { SimpleStatement, StatementBlock } from "../program/statement-block";
-import { childExpressions, statementExpressions } from "../program/expression-walk";
-import { forEachStatement } from "../program/statement-walk";
+import { type Expression, type ForStatement, type Identifier, type Program, type Range, type Statement, type WhileStatement, textInRange } from "../syntax";
+import { type BlockDagInfo, type SimpleStatement, type StatementBlock, childExpressions, statementExpressions, forEachStatement } from "../program";
 import type { ProgramAnalysis } from "../stats/program-analysis";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Atom, MatrixSize, Product, Sum } from "./chain-terms";

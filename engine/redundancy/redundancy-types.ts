@@ -11,7 +11,7 @@
  * in. The runtime executes the chosen options (a rewritten copy of the
  * program; the user's text is only changed by a code action they pick).
  */
-import type { Range } from "../syntax/ast";
+import type { Range } from "../syntax";
 
 export type RedundancyKind = "cse" | "lse";
 

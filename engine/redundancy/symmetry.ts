@@ -12,7 +12,7 @@
  * over the run: every assignment keeps the set symmetric. Variables that
  * are parameters, read, indexed-assigned or multi-assigned are never in it.
  */
-import type { Expression } from "../syntax/ast";
+import type { Expression } from "../syntax";
 import { transposeProduct, type Product, type Sum } from "./chain-terms";
 import { chainString } from "./window-key";
 

@@ -7,9 +7,8 @@
  * Constants are folded inside saturation: a class whose constant becomes
  * known gets the literal (or the constant matrix) as a member.
  */
-import type { Analysis, ClassId, EGraphApi, EGraphView, ENode, MergeResult } from "../egraph/types";
-import { sameValue } from "../egraph/same-value";
-import type { DagNode, DagOp, DagType, ElementwiseBinaryOp } from "../program/dag-types";
+import { type Analysis, type ClassId, type EGraphApi, type EGraphView, type ENode, type MergeResult, sameValue } from "../egraph";
+import type { DagNode, DagOp, DagType, ElementwiseBinaryOp } from "../program";
 import { cells, matrixStats, scalarStats, type NodeStats } from "../stats/sizes/node-stats";
 import { applyNumeric } from "../stats/sizes/scalar-fold";
 import { nodeStats, type NodeSizeContext, type NodeSizeResult } from "../stats/sizes/node-sizes";

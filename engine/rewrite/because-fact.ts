@@ -10,8 +10,7 @@
  * are the forms the classes were first added as, so the match is tried
  * with both sides of the rule first, then with its left-hand side alone.
  */
-import { parsePattern, type Pattern, type PatternNode } from "../egraph/pattern";
-import type { Term } from "../egraph/types";
+import { parsePattern, type Pattern, type PatternNode, type Term } from "../egraph";
 import type { RuleSpec } from "./rule-spec";
 
 const patterns = new Map<string, Pattern>();

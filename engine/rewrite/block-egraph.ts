@@ -4,9 +4,8 @@
  * indexing, string operations, ...) is an opaque leaf `dag:ID` with the
  * node's sizes, a barrier the rules never look into.
  */
-import { EGraph } from "../egraph";
-import type { ClassId, ENode } from "../egraph/types";
-import type { BlockDag, DagNode } from "../program/dag-types";
+import { EGraph, type ClassId, type ENode } from "../egraph";
+import type { BlockDag, DagNode } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { OptimizerAnalysis, type OptimizerData } from "./analysis";
 import { AttributeTable } from "./attributes";

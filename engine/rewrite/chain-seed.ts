@@ -5,9 +5,9 @@
  * cost, and the ordered product is merged with the chain's class. Sampled
  * associativity alone cannot enumerate the orders of a long chain.
  */
-import type { ClassId, EGraphApi, ENode } from "../egraph/types";
+import type { ClassId, EGraphApi, ENode } from "../egraph";
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../cost";
-import type { DagOp, DagType } from "../program/dag-types";
+import type { DagOp, DagType } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { operationStats, type OptimizerData } from "./analysis";
 import { DEFAULT_CHAIN_PRODUCT_LIMIT, optimalChainOrder, type ChainBudget, type ChainCostModel, type ChainTree } from "./chain-order";

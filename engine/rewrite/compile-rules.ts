@@ -1,6 +1,5 @@
 /** Turns the declarative rule specs into the generic e-graph's rewrites, with conditions reading the class invariants. */
-import { parsePattern, type Pattern, type Rewrite, type Subst } from "../egraph";
-import type { ClassId, EGraphApi } from "../egraph/types";
+import { parsePattern, type Pattern, type Rewrite, type Subst, type ClassId, type EGraphApi } from "../egraph";
 import type { AttributeData, LaData, OptimizerData, RaData } from "./analysis";
 import type { AttributeTable } from "./attributes";
 import type { Match, RuleSpec } from "./rule-spec";

@@ -8,7 +8,7 @@
  * comes back to an earlier term is cut out, and consecutive steps that only
  * re-associate or commute become one step.
  */
-import type { FlatExplanationStep, Term } from "../egraph/types";
+import type { FlatExplanationStep, Term } from "../egraph";
 import { becauseFact } from "./because-fact";
 import { dmlText, withNames, type TermName } from "./dml-text";
 import { isReassociation } from "./reassociation";

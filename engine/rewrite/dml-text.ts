@@ -3,7 +3,7 @@
  * no DML form; a sub-term that is the value of a script variable prints by
  * that variable's name.
  */
-import type { Term } from "../egraph/types";
+import type { Term } from "../egraph";
 import { opFamily } from "./la-ops";
 import { termToDml, type LeafText } from "./term-to-dml";
 

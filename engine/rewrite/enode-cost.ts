@@ -4,7 +4,7 @@
  * stage's model), 0 for leaves, and infinite for relational nodes, which are
  * not DML and can never be extracted.
  */
-import type { ClassId, ENode, EGraphView } from "../egraph/types";
+import type { ClassId, ENode, EGraphView } from "../egraph";
 import { DEFAULT_MACHINE_CONSTANTS, estimateTime, nodeCost, type MachineConstants, type TimeInputs } from "../cost";
 import type { OptimizerData } from "./analysis";
 import { dagOpOf, fillDims, opFamily } from "./la-ops";

@@ -4,8 +4,8 @@
  * become `var:NAME` leaves; only operators the optimizer understands are
  * accepted.
  */
-import type { Term } from "../egraph/types";
-import type { Expression } from "../syntax/ast";
+import type { Term } from "../egraph";
+import type { Expression } from "../syntax";
 import { fillOp, isElementwiseBinaryOp, literalOp, outerOp } from "./la-ops";
 
 const BINARY: Record<string, string> = {

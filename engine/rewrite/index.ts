@@ -4,7 +4,7 @@ export { AttributeTable } from "./attributes";
 export { buildBlockEGraph, bindRoots, type BlockEGraph, type BlockEGraphOptions } from "./block-egraph";
 export { enodeCost, enodeMeasures, type OperationMeasures, UNKNOWN_COST_SECONDS } from "./enode-cost";
 export { expressionToTerm, UnsupportedExpressionError } from "./expression-term";
-export { opFamily } from "./la-ops";
+export { opFamily, dagOpOf, literalValue, fillDims, literalArguments } from "./la-ops";
 export { expressionEGraph, proveTermsEqual, sameValue, shapeStats, type ExpressionEGraph, type ProveResult, type TermShape, type TermShapes } from "./prove";
 export { bindRoot } from "./root-binds";
 export { optimizerRuleSpecs } from "./rules";

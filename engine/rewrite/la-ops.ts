@@ -25,7 +25,7 @@
  * attributes), `rsum` aggregates one attribute away: (rsum @3 E).
  * `ubm` / `ubs` unbind an RA class back to a matrix / a scalar.
  */
-import type { AggregateDirection, AggregateFunction, DagOp, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../program/dag-types";
+import type { AggregateDirection, AggregateFunction, DagOp, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../program";
 
 export const BIND = "b";
 export const NO_ATTRIBUTE = "_";

@@ -7,7 +7,7 @@
  * sum-product; anything else is an opaque factor bound to the attributes of
  * its value. Isomorphic monomials are combined (3·m + 5·m = 8·m).
  */
-import type { ClassId, ENode, EGraphView } from "../egraph/types";
+import type { ClassId, ENode, EGraphView } from "../egraph";
 import type { LaData, OptimizerData } from "./analysis";
 import type { AttributeTable } from "./attributes";
 

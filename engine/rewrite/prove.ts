@@ -4,8 +4,7 @@
  * and a 1x1 matrix count as equal when `as.scalar` of the matrix is in the
  * scalar's class).
  */
-import { EGraph } from "../egraph";
-import type { ClassId, ExplanationStep } from "../egraph/types";
+import { EGraph, type ClassId, type ExplanationStep } from "../egraph";
 import { matrixStats, scalarStats, type NodeStats } from "../stats/sizes/node-stats";
 import { OptimizerAnalysis, type OptimizerData } from "./analysis";
 import { AttributeTable } from "./attributes";

@@ -1,5 +1,5 @@
 /** Relational nodes added to the optimizer's e-graph: attributes, binds and bound literals. */
-import type { ClassId, EGraphApi } from "../egraph/types";
+import type { ClassId, EGraphApi } from "../egraph";
 import type { OptimizerData } from "./analysis";
 import { attributeOp, BIND, literalOp, NO_ATTRIBUTE } from "./la-ops";
 

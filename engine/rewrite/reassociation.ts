@@ -6,7 +6,7 @@
  * Read from the patterns, so a new commute or associate rule of any
  * operator counts without a list of names.
  */
-import { parsePattern, type PatternNode } from "../egraph/pattern";
+import { parsePattern, type PatternNode } from "../egraph";
 import { RA_SUM } from "./la-ops";
 import type { RuleSpec } from "./rule-spec";
 

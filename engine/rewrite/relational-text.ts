@@ -6,8 +6,7 @@
  * `unbind[i1,i2](...)` (the matrix of those cells). Index names are given
  * in order of appearance and kept for the whole derivation.
  */
-import { printTerm } from "../egraph/pattern";
-import type { Term } from "../egraph/types";
+import { printTerm, type Term } from "../egraph";
 import { dmlText } from "./dml-text";
 import { BIND, NO_ATTRIBUTE, opFamily, RA_ADD, RA_MUL, RA_SUM, UNBIND_MATRIX, UNBIND_SCALAR } from "./la-ops";
 import type { LeafText } from "./term-to-dml";

@@ -3,7 +3,7 @@
  * the class (none for size-1 dims); none for an empty matrix (0 rows or
  * columns), which has nothing to optimize and no relation to broadcast.
  */
-import type { ClassId, EGraphApi } from "../egraph/types";
+import type { ClassId, EGraphApi } from "../egraph";
 import type { OptimizerData } from "./analysis";
 import type { AttributeTable } from "./attributes";
 import { bindNode } from "./ra-nodes";

@@ -3,7 +3,7 @@
  * class invariants of the matched variables, and (where a rule needs a fresh
  * attribute or a dimension) a custom right-hand side.
  */
-import type { ClassId, EGraphApi } from "../egraph/types";
+import type { ClassId, EGraphApi } from "../egraph";
 import type { AttributeData, LaData, OptimizerData, RaData } from "./analysis";
 import type { AttributeTable } from "./attributes";
 

@@ -20,8 +20,8 @@
  * var; the variance of one value is 0 (SystemDS's CM_COV_Object returns 0
  * for a weight of 1, not the NaN of n - 1 = 0).
  */
-import type { ClassId } from "../egraph/types";
-import type { AggregateDirection } from "../program/dag-types";
+import type { ClassId } from "../egraph";
+import type { AggregateDirection } from "../program";
 import { fillOp, literalOp } from "./la-ops";
 import { rule, type Match, type RuleSpec } from "./rule-spec";
 import { add } from "./rules-la-to-ra";

@@ -7,7 +7,7 @@
  * the scalar forms of 1 x 1 operands, and transpose pushdown), for every
  * such operator: each holds cell by cell, whatever the operator.
  */
-import type { ClassId } from "../egraph/types";
+import type { ClassId } from "../egraph";
 import { rule, type Match, type RuleSpec } from "./rule-spec";
 import { add } from "./rules-la-to-ra";
 

@@ -8,7 +8,7 @@
  * and unbinding, which makes `b` injective: two LA classes bound to the same
  * attributes in one RA class are equal.
  */
-import type { ClassId } from "../egraph/types";
+import type { ClassId } from "../egraph";
 import { RA_MUL, RA_SUM, UNBIND_MATRIX, UNBIND_SCALAR } from "./la-ops";
 import { attributeNode, bindNode, boundLiteralNode } from "./ra-nodes";
 import { rule, type Match, type RuleSpec } from "./rule-spec";

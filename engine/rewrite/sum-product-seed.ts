@@ -7,7 +7,7 @@
  * sum(X^2) - 2 t(U) X V + sum(U^2) sum(V^2) from sum((X - U t(V))^2)) are
  * in the e-graph from the start; extraction still decides by cost.
  */
-import type { ClassId, EGraphApi, ENode } from "../egraph/types";
+import type { ClassId, EGraphApi, ENode } from "../egraph";
 import type { OptimizerData } from "./analysis";
 import type { AttributeTable } from "./attributes";
 import { factorizeMonomial, type FactorPlan } from "./factorize";

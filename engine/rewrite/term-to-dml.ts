@@ -3,12 +3,9 @@
  * syntax stage's printer (which parenthesizes by precedence). Opaque leaves
  * print as DML text given by the caller.
  */
-import type { Term } from "../egraph/types";
-import type { Argument, Expression, Range } from "../syntax/ast";
-import { parse } from "../syntax/parse";
-import { printExpression } from "../syntax/printer";
-import { aggregateBuiltinName } from "../program/dag-calls";
-import type { AggregateDirection, AggregateFunction } from "../program/dag-types";
+import type { Term } from "../egraph";
+import { type Argument, type Expression, type Range, parse, printExpression } from "../syntax";
+import { aggregateBuiltinName, type AggregateDirection, type AggregateFunction } from "../program";
 import { fillDims, literalValue, outerOperator } from "./la-ops";
 
 const NOWHERE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

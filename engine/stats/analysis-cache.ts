@@ -4,7 +4,7 @@
  * (sizes/block-sizes-cache.ts), so an edit rebuilds and re-sizes only the
  * blocks it changed and those whose inputs changed.
  */
-import { BlockDagCache } from "../program/block-dag-cache";
+import { BlockDagCache } from "../program";
 import { BlockSizesCache } from "./sizes/block-sizes-cache";
 
 export class AnalysisCache {

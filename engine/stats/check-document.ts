@@ -6,10 +6,8 @@
  * the size analysis and the problems of input metadata and `@size`
  * annotations that point into the script.
  */
-import type { Diagnostic } from "../syntax/ast";
-import { parse, type ParseResultWithComments } from "../syntax/parse";
-import { semanticDiagnostics } from "../program/semantic-diagnostics";
-import type { SourceReader } from "../program/function-scope";
+import { type Diagnostic, parse, type ParseResultWithComments } from "../syntax";
+import { semanticDiagnostics, type SourceReader } from "../program";
 import { type AnalysisOptions, analyzeParsed, type ProgramAnalysis } from "./program-analysis";
 
 export interface CheckOptions extends AnalysisOptions {

@@ -57,7 +57,3 @@ export function productShape(a: MatrixShape, b: MatrixShape): MatrixShape {
   }
   return { rows: a.rows, cols: b.cols };
 }
-
-export function shapeText(s: MatrixShape): string {
-  return `${s.rows} x ${s.cols}`;
-}

@@ -4,19 +4,10 @@
  * headers, `@size` annotations, the workspace file, `$param` values) and the
  * sizes of every node, with all diagnostics of these stages.
  */
-import type { SystemdsInstallation } from "../program/systemds-installation";
+import { type SystemdsInstallation, buildProgramDags, type ProgramDags, createDagContext, type DagNode, type BasicBlock, diskSourceAccess, type LoadedSource, type SourceFileAccess, SourceFiles, forEachStatement, statementExpressions, walkExpression, resolveBuiltinScript } from "../program";
 import path from "node:path";
-import type { CallExpression, Diagnostic, Expression, Program, Range, Statement } from "../syntax/ast";
-import { parse, type ParseResultWithComments } from "../syntax/parse";
-import { rangeTexts } from "../syntax/ranges";
-import { buildProgramDags, type ProgramDags } from "../program/dag-program";
+import { type CallExpression, type Diagnostic, type Expression, type Program, type Range, type Statement, parse, type ParseResultWithComments, rangeTexts } from "../syntax";
 import type { AnalysisCache } from "./analysis-cache";
-import { createDagContext } from "../program/dag-context";
-import type { DagNode } from "../program/dag-types";
-import type { BasicBlock } from "../program/statement-block";
-import { diskSourceAccess, type LoadedSource, type SourceFileAccess, SourceFiles } from "../program/source-reader";
-import { forEachStatement } from "../program/statement-walk";
-import { statementExpressions, walkExpression } from "../program/expression-walk";
 import {
   collectSizeAnnotations,
   fileSize,
@@ -38,7 +29,6 @@ import { matrixStats, type NodeStats, type ScalarValue } from "./sizes/node-stat
 import { readStatsLoader } from "./read-sketches";
 import type { SparsityEstimator } from "./sizes/sketch-sizes";
 import { type BuiltinScripts, type ProgramSizeOptions, programSizes, type ProgramSizes, type SourcedProgram } from "./sizes/program-sizes";
-import { resolveBuiltinScript } from "../program/builtin-script";
 
 export interface AnalysisOptions {
   /** The script's path (relative `read` paths resolve against its folder). */

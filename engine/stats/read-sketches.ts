@@ -18,8 +18,7 @@
  * Loaded files are cached per path, modification time and size for the
  * loader's lifetime: one analysis call.
  */
-import { chainBoundEstimator } from "./estimators/chain-bound";
-import { mncEstimator } from "./estimators/mnc";
+import { chainBoundEstimator, mncEstimator } from "./estimators";
 import { DEFAULT_SCAN_LIMIT_BYTES, type FileSystem, fileSize, type ReadMetadata } from "./metadata";
 import { matrixStats, type NodeSketch, type NodeStats } from "./sizes/node-stats";
 import { MAX_SKETCH_LENGTH } from "./sizes/sketch-sizes";

@@ -7,8 +7,7 @@
  * its regular-file and size rules apply.
  */
 import { parse } from "csv-parse/sync";
-import { type FileSystem, fileKind } from "./metadata/file-system";
-import { nodeFileSystem } from "./metadata/node-file-system";
+import { type FileSystem, fileKind, nodeFileSystem } from "./metadata";
 import { structureFromDense, type SparsityStructure } from "./structure";
 
 export type CsvStructureResult =

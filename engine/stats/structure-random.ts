@@ -18,7 +18,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** A seeded shuffle of 0 .. n-1. */
-export function seededPermutation(n: number, random: () => number): Int32Array {
+function seededPermutation(n: number, random: () => number): Int32Array {
   const p = Int32Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i--) {
     const k = Math.floor(random() * (i + 1));
@@ -28,7 +28,7 @@ export function seededPermutation(n: number, random: () => number): Int32Array {
 }
 
 /** Samples ranks 0 .. n-1 with P(r) ∝ 1 / (r + 1)^skew (skew 0: uniform). */
-export function zipfSampler(n: number, skew: number, random: () => number): () => number {
+function zipfSampler(n: number, skew: number, random: () => number): () => number {
   const cumulative = new Float64Array(n);
   let total = 0;
   for (let r = 0; r < n; r++) cumulative[r] = total += 1 / Math.pow(r + 1, skew);

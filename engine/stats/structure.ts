@@ -20,11 +20,6 @@ export function structureNnz(s: SparsityStructure): number {
   return s.colIndices.length;
 }
 
-export function emptyStructure(rows: number, cols: number): SparsityStructure {
-  checkDims(rows, cols);
-  return { rows, cols, rowPointers: new Int32Array(rows + 1), colIndices: new Int32Array(0) };
-}
-
 /** From row-major values (`values[i * cols + j]`); every value other than 0 (NaN included) is a non-zero. */
 export function structureFromDense(rows: number, cols: number, values: ArrayLike<number>): SparsityStructure {
   checkDims(rows, cols);
@@ -114,20 +109,6 @@ export function transposeStructure(s: SparsityStructure): SparsityStructure {
     for (let k = s.rowPointers[i]!; k < s.rowPointers[i + 1]!; k++) colIndices[next[s.colIndices[k]!]!++] = i;
   }
   return { rows: s.cols, cols: s.rows, rowPointers, colIndices };
-}
-
-/** Whether (i, j) is a non-zero (binary search in row i). */
-export function hasNonZero(s: SparsityStructure, i: number, j: number): boolean {
-  let lo = s.rowPointers[i]!;
-  let hi = s.rowPointers[i + 1]! - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const c = s.colIndices[mid]!;
-    if (c === j) return true;
-    if (c < j) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 function checkDims(rows: number, cols: number): void {

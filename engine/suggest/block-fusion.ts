@@ -6,7 +6,7 @@
  * sees both.
  */
 import type { SearchStats, TemplateType } from "../fusion";
-import type { Range } from "../syntax/ast";
+import type { Range } from "../syntax";
 
 export interface BlockFusion {
   /** The block's DAG as written, planned. */

@@ -11,10 +11,10 @@
  */
 import { fusionDag, fusionDagOfBlock, planFusion, type FusionDag } from "../fusion";
 import type { BlockEGraph } from "../rewrite";
-import { termToDml } from "../rewrite";
-import type { BlockDag } from "../program/dag-types";
+import { termToDml, UnprintableTermError } from "../rewrite";
+import type { BlockDag } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
-import { textInRange } from "../syntax/ranges";
+import { textInRange } from "../syntax";
 import type { FusionView } from "./block-fusion";
 import { fusionView, type FusionViewSource } from "./fusion-view";
 import type { BlockInput } from "./optimize-block";
@@ -48,8 +48,9 @@ export function rewrittenFusion(input: BlockInput, block: BlockEGraph, replaceme
     const origin = builder.origins[b]!;
     try {
       return termToDml(extractedTerm(origin.plan.graph, origin.plan.extraction, origin.cls), (op) => leafText(input.sourceText, block, op));
-    } catch {
-      return builder.nodes[b]!.op.kind;
+    } catch (error) {
+      if (error instanceof UnprintableTermError) return builder.nodes[b]!.op.kind;
+      throw error;
     }
   };
   const source: FusionViewSource = {

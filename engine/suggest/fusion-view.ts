@@ -5,10 +5,8 @@
  * estimated seconds fused and with its covered nodes run on their own.
  */
 import { nodeSeconds, reachableAscending, type FusionDag, type FusionPlan } from "../fusion";
-import { shiftRange } from "../syntax/ranges";
-import { aggregateBuiltinName } from "../program/dag-calls";
-import type { DagNode } from "../program/dag-types";
-import type { Range } from "../syntax/ast";
+import { shiftRange, type Range } from "../syntax";
+import { aggregateBuiltinName, type DagNode } from "../program";
 import type { FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";
 
 /** How the view names the planned DAG's nodes. */

@@ -14,3 +14,7 @@ export type { ExecutableDag } from "./fusion-input";
 export type { BlockFusion, FusionOperatorView, FusionView, FusionViewNode } from "./block-fusion";
 export { blockOfVariables, proveInBlock, proveVariables, shapesDiffer, stopText, type BlockOfVariables, type ProveOptions, type ProveOutcome, type RelationalStep } from "./prove-variables";
 export { derivationJob, runDerivationJob, suggestionDerivation, type DerivationJob, type SuggestionDerivation, type SuggestionSides, type TemporaryDefinition } from "./suggestion-derivation";
+export type { DroppedOption, VerifiedOption } from "./verify-redundancy";
+export type { ScriptVerifyOptions } from "./verify-script-edit";
+export { MAX_VERIFIED_OPTIONS, verifyRedundancyOptions } from "./verify-redundancy";
+export { verifyScriptEdit } from "./verify-script-edit";

@@ -14,15 +14,12 @@
  * original is not offered. The block's fusion plans, as written and with the
  * suggestions applied, are part of the result (fusion-input.ts).
  */
-import type { ClassId, ENode } from "../egraph/types";
+import type { ClassId, ENode } from "../egraph";
 import { type Extraction, type ExtractionGraph } from "../extract";
-import { nodesReachableFrom } from "../program/dag-reachable";
-import type { BlockDag } from "../program/dag-types";
-import type { BasicBlock } from "../program/statement-block";
-import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductForm, termToDml, type BlockEGraph, type SaturationOptions } from "../rewrite";
+import { nodesReachableFrom, type BlockDag, type BasicBlock } from "../program";
+import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductForm, termToDml, UnprintableTermError, type BlockEGraph, type SaturationOptions } from "../rewrite";
 import type { NodeStats } from "../stats/sizes/node-stats";
-import type { Position, Range } from "../syntax/ast";
-import { textInRange } from "../syntax/ranges";
+import { type Position, type Range, textInRange } from "../syntax";
 import type { BlockFusion } from "./block-fusion";
 import { fusedPlanCost } from "./fused-plan-cost";
 import { asWrittenFusion, leafText, rewrittenBlockDag, rewrittenFusion, type ExecutableDag, type Replacement } from "./fusion-input";
@@ -216,8 +213,9 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
     try {
       const extracted = { graph: plan.graph, extraction: plan.extraction };
       definitions.set(temporary, { text: termToDml(plan.term, (op) => leafText(input.sourceText, block, op)), measures: planMeasures(block, plan.graph, plan.extraction), cost: planCost(block, extracted), plan: extracted });
-    } catch {
-      return new Map();
+    } catch (error) {
+      if (error instanceof UnprintableTermError) return new Map();
+      throw error;
     }
   }
   const result = new Map<StatementRoot, Outcome>();
@@ -310,7 +308,8 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
   try {
     rewritten = termToDml(extractedTerm(plan.after.graph, plan.after.extraction), (op) => leafText(input.sourceText, block, op));
   } catch (error) {
-    return { kind: "dropped", dropped: { target: root.target, original, rewritten: "", reason: `cannot print the plan: ${(error as Error).message}` } };
+    if (!(error instanceof UnprintableTermError)) throw error;
+    return { kind: "dropped", dropped: { target: root.target, original, rewritten: "", reason: `cannot print the plan: ${error.message}` } };
   }
   if (sameExpression(rewritten, original)) return undefined;
   const baked = [...new Set([rewritten, ...(shared?.owned ?? []).map((t) => t.text)].flatMap((text) => bakedNumbers(original, text, dataValues(input, root))))];

@@ -10,7 +10,7 @@
  * blocks, and the document's work budget (spent after the main program's
  * blocks: a body past it is fusion-planned, not searched for rewrites).
  */
-import type { BlockDagInfo } from "../program/dag-program";
+import type { BlockDagInfo } from "../program";
 import type { ProgramAnalysis } from "../stats/program-analysis";
 import type { CallSizes } from "../stats/sizes/program-sizes";
 import { documentBudget } from "./document-budget";

@@ -7,11 +7,10 @@
  * the block's DAG, or to input nodes of a stand-alone plan.
  */
 import type { Extraction, ExtractionGraph } from "../extract";
-import type { DagNode, DagOp } from "../program/dag-types";
-import type { BlockEGraph } from "../rewrite";
-import { dagOpOf, literalArguments, literalValue } from "../rewrite/la-ops";
+import type { DagNode, DagOp } from "../program";
+import { type BlockEGraph, dagOpOf, literalArguments, literalValue } from "../rewrite";
 import { scalarStats, type NodeStats } from "../stats/sizes/node-stats";
-import type { Range } from "../syntax/ast";
+import type { Range } from "../syntax";
 
 /** An extracted plan: the graph, the choices, and the class to build (default: the graph's root). */
 export interface ExtractedPlan {

@@ -5,8 +5,7 @@
  * the statement are leaves named by the variable (cost 0: already computed);
  * `allowed` restricts the nodes (e.g. to the original plan).
  */
-import type { ClassId, ENode, Term } from "../egraph/types";
-import type { EGraph } from "../egraph";
+import type { ClassId, ENode, Term, EGraph } from "../egraph";
 import { extractionGraphOf, type Extraction, type ExtractionGraph } from "../extract";
 import type { OptimizerData } from "../rewrite";
 import { enodeCost } from "../rewrite";

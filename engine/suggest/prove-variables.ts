@@ -8,9 +8,7 @@
  * (suggestion-derivation.ts), seeded as the optimizer seeds a block.
  */
 import { printTerm, type FlatExplanationStep, type Term } from "../egraph";
-import { nodesReachableFrom } from "../program/dag-reachable";
-import type { BlockDag } from "../program/dag-types";
-import type { SystemdsInstallation } from "../program/systemds-installation";
+import { nodesReachableFrom, type BlockDag, type SystemdsInstallation } from "../program";
 import {
   bindRoots,
   buildBlockEGraph,
@@ -28,7 +26,7 @@ import {
 } from "../rewrite";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { analyzeText, type AnalysisOptions } from "../stats/program-analysis";
-import { textInRange } from "../syntax/ranges";
+import { textInRange } from "../syntax";
 import { seedBlock } from "./optimize-block";
 
 /** Unbind joins an unbind node with the value its class binds: the explanation shows which bind that was. */

@@ -9,7 +9,7 @@
  * a scalar used as a dimension takes a small positive integer.
  */
 import { CsrMatrix, DenseMatrix, denseToCsr } from "../runtime/matrix";
-import { double, matrixValue, type Value } from "../runtime/interpreter/values";
+import { double, matrixValue, type Value } from "../runtime/interpreter";
 import { seededRandom } from "../stats/structure-random";
 
 export interface VariableShape {

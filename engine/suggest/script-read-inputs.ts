@@ -5,7 +5,7 @@
  * replaces each such call by a variable holding a random matrix of that shape,
  * so the original and the edited script see the same data without files.
  */
-import type { Range } from "../syntax/ast";
+import type { Range } from "../syntax";
 import type { ProgramAnalysis } from "../stats/program-analysis";
 import type { VariableShape } from "./random-inputs";
 

@@ -6,7 +6,7 @@
  * the edit pays for it once. The largest shared sub-plans are taken first;
  * one inside another taken one is left to it.
  */
-import type { ClassId } from "../egraph/types";
+import type { ClassId } from "../egraph";
 import { computedClasses, type StatementPlan } from "./statement-plan";
 
 export interface SharedTemporary {

@@ -9,10 +9,9 @@
  * constant matrix that constant folding put there is not chosen, so the
  * rewrite never writes today's sizes or parameter values into the code.
  */
-import type { ClassId, ENode, Term } from "../egraph/types";
-import { extractGreedyDag, type Extraction, type ExtractionGraph } from "../extract";
-import type { BlockEGraph } from "../rewrite";
-import { fillDims, literalValue } from "../rewrite/la-ops";
+import type { ClassId, ENode, Term } from "../egraph";
+import { extractGreedyDag, UnextractableClassError, type Extraction, type ExtractionGraph } from "../extract";
+import { type BlockEGraph, fillDims, literalValue } from "../rewrite";
 import { extractedTerm, planGraph } from "./plan-graph";
 import type { StatementRoot } from "./statement-roots";
 
@@ -127,8 +126,9 @@ export function planStatement(block: BlockEGraph, root: StatementRoot, isOrigina
   const after = planGraph(egraph, rootClass, { nameOf: afterNameOf, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
   try {
     return { root, rootClass, nameOf, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extract(after) } };
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof UnextractableClassError) return undefined;
+    throw error;
   }
 }
 
@@ -140,8 +140,9 @@ export function planClass(block: BlockEGraph, cls: ClassId, plan: StatementPlan,
   try {
     const extraction = extract(graph);
     return { graph, extraction, term: extractedTerm(graph, extraction) };
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof UnextractableClassError) return undefined;
+    throw error;
   }
 }
 

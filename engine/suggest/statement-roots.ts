@@ -5,9 +5,8 @@
  * are DAG nodes, printed by name) and the live-in variables that were
  * reassigned before (their block-entry values are no longer nameable).
  */
-import type { BasicBlock } from "../program/statement-block";
-import type { BlockDag } from "../program/dag-types";
-import type { Position, Range } from "../syntax/ast";
+import type { BasicBlock, BlockDag } from "../program";
+import type { Position, Range } from "../syntax";
 
 export interface StatementRoot {
   /** Index of the statement in the block. */

@@ -14,7 +14,7 @@
  * only a safety net); when no proof is found within them, the text says so.
  */
 import { derivationLines } from "../rewrite";
-import type { Position, Range } from "../syntax/ast";
+import type { Position, Range } from "../syntax";
 import { analyzeText } from "../stats/program-analysis";
 import { blockOfVariables, proveInBlock, stopText, type BlockOfVariables, type ProveOptions, type ProveOutcome } from "./prove-variables";
 import { statementRoots } from "./statement-roots";

@@ -3,7 +3,7 @@
  * side replaced, and its new temporaries assigned on lines of their own
  * before the statement, indented like it.
  */
-import type { TextEdit } from "../syntax/ranges";
+import type { TextEdit } from "../syntax";
 import type { Suggestion } from "./optimize-block";
 
 export function suggestionEdits(s: Suggestion, sourceText: string): TextEdit[] {

@@ -5,9 +5,8 @@
  * An option that cannot be applied or whose edited script differs is dropped
  * with the reason. Bounded by a count of options checked.
  */
-import { applyRedundancy, type AppliedOption } from "../redundancy/apply-redundancy";
-import type { RedundancyOption } from "../redundancy/redundancy-types";
-import type { TextEdit } from "../syntax/ranges";
+import { applyRedundancy, type AppliedOption, type RedundancyOption } from "../redundancy";
+import type { TextEdit } from "../syntax";
 import type { ProgramAnalysis } from "../stats/program-analysis";
 import { verifyScriptEdit, type ScriptVerifyOptions } from "./verify-script-edit";
 

@@ -4,8 +4,7 @@
  * and columns) and must agree within a floating-point tolerance. A scalar
  * and a 1x1 matrix are different values here.
  */
-import { evaluateExpression } from "../runtime/interpreter";
-import type { Value } from "../runtime/interpreter/values";
+import { DmlRuntimeError, evaluateExpression, type Value } from "../runtime/interpreter";
 import { randomInputs, shapeProblem, type InputCase, type VariableShape } from "./random-inputs";
 
 export type { InputCase, VariableShape } from "./random-inputs";
@@ -33,24 +32,26 @@ export function verifyRewrite(original: string, rewritten: string, shapes: reado
     for (let t = 0; t < trials; t++) {
       const seed = (options.seed ?? 17) + 7919 * t + 104729 * cases.indexOf(inputCase);
       const inputs = randomInputs(shapes, inputCase, seed, options.maxCells);
-      let before: Value;
-      try {
-        before = evaluateExpression(original, inputs);
-      } catch (error) {
-        return { verified: false, reason: `original fails on ${inputCase} inputs: ${(error as Error).message}`, inputCase, seed };
-      }
-      let after: Value;
-      try {
-        after = evaluateExpression(rewritten, inputs);
-      } catch (error) {
-        return { verified: false, reason: `rewritten fails on ${inputCase} inputs: ${(error as Error).message}`, inputCase, seed };
-      }
+      const before = valueOrFailure(original, inputs);
+      if (typeof before === "string") return { verified: false, reason: `original fails on ${inputCase} inputs: ${before}`, inputCase, seed };
+      const after = valueOrFailure(rewritten, inputs);
+      if (typeof after === "string") return { verified: false, reason: `rewritten fails on ${inputCase} inputs: ${after}`, inputCase, seed };
       const difference = valueDifference(before, after, options.relative ?? 1e-8);
       if (difference !== undefined) return { verified: false, reason: `${difference} (${inputCase} inputs, seed ${seed})`, inputCase, seed };
       count++;
     }
   }
   return { verified: true, trials: count };
+}
+
+/** The expression's value, or the runtime's message when the run fails; any other error is a bug and propagates. */
+function valueOrFailure(expression: string, inputs: ReadonlyMap<string, Value>): Value | string {
+  try {
+    return evaluateExpression(expression, inputs);
+  } catch (error) {
+    if (error instanceof DmlRuntimeError) return error.message;
+    throw error;
+  }
 }
 
 /** Why two values differ, or undefined when they agree within `relative` of the largest magnitude. */

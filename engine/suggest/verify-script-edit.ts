@@ -15,15 +15,10 @@
  * that polls more than `maxSteps` loop iterations and function calls is
  * stopped and the edit is not verified. Scripts that write files are not run.
  */
-import type { CallExpression, Statement } from "../syntax/ast";
-import { applyEdits, type TextEdit } from "../syntax/ranges";
-import { walkExpression } from "../program/expression-walk";
-import { forEachStatement } from "../program/statement-walk";
-import type { SimpleStatement } from "../program/statement-block";
-import { statementExpressions } from "../program/expression-walk";
+import { type CallExpression, type Statement, applyEdits, type TextEdit } from "../syntax";
+import { walkExpression, forEachStatement, type SimpleStatement, statementExpressions } from "../program";
 import type { ProgramAnalysis } from "../stats/program-analysis";
-import { createSession } from "../runtime/interpreter";
-import type { Value } from "../runtime/interpreter/values";
+import { createSession, type Value } from "../runtime/interpreter";
 import { randomInputs, type InputCase } from "./random-inputs";
 import { scriptReadInputs } from "./script-read-inputs";
 import { valueDifference, type VerifyResult } from "./verify-rewrite";

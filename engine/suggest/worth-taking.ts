@@ -11,10 +11,9 @@
  *   `ncol(X)`), nor a constant folded from them (`1e-12` for `tol^2`); only
  *   the small constants rules introduce (`2 * a * b`, `1 - p`) are free.
  */
-import { walkExpression } from "../program/expression-walk";
-import { astEquals } from "../syntax/ast-equals";
-import type { Expression } from "../syntax/ast";
-import { parseExpression } from "../rewrite";
+import { walkExpression } from "../program";
+import { astEquals, type Expression } from "../syntax";
+import { parseExpression, UnprintableTermError } from "../rewrite";
 
 export interface SavingThresholds {
   /** The least share of the original's estimated time a suggestion must save (default 0.2: 20 %). */
@@ -61,8 +60,9 @@ export function bakedNumbers(original: string, rewritten: string, dataValues: Re
 function tryParse(text: string): Expression | undefined {
   try {
     return parseExpression(text.trim().replace(/;+$/, ""));
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof UnprintableTermError) return undefined;
+    throw error;
   }
 }
 

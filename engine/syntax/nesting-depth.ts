@@ -15,14 +15,14 @@
 import type { Diagnostic, Range } from "./ast";
 
 /** Deepest nesting of syntax nodes a script may have; real DML stays far below (a sum of 200 terms is ~200). */
-export const MAX_NESTING_DEPTH = 1000;
+const MAX_NESTING_DEPTH = 1000;
 
 /**
  * Deepest nesting of brackets a script may have. The parser follows each
  * bracket with several recursive rules (call, argument, expression), so
  * brackets are bounded far lower than syntax nodes; real DML nests a few.
  */
-export const MAX_BRACKET_DEPTH = 150;
+const MAX_BRACKET_DEPTH = 150;
 
 interface Deepest {
   depth: number;
@@ -31,7 +31,7 @@ interface Deepest {
 }
 
 /** The nesting depth of the syntax nodes under `root` (any AST node or list of nodes). */
-export function nestingDepth(root: unknown, limit = MAX_NESTING_DEPTH): Deepest {
+function nestingDepth(root: unknown, limit = MAX_NESTING_DEPTH): Deepest {
   const result: Deepest = { depth: 0 };
   const stack: { node: unknown; depth: number }[] = [{ node: root, depth: 0 }];
   while (stack.length > 0) {

@@ -21,11 +21,9 @@
  * whatever was edited or cached before.
  */
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import type { BlockDagInfo as BlockInfo } from "../../engine/program/dag-program";
+import type { BlockDagInfo as BlockInfo } from "../../engine/program";
 import { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, emptyFusionView, shiftFusionView, spend, type BlockOptimization, type DocumentBudget, type Suggestion } from "../../engine/suggest";
-import type { Position, Range } from "../../engine/syntax";
-import { rangeTexts, shiftRange } from "../../engine/syntax/ranges";
-import type { Diagnostic } from "../../engine/syntax";
+import { type Position, type Range, rangeTexts, shiftRange, type Diagnostic } from "../../engine/syntax";
 import { type BlockRequestOptions, inProcessRunner, OptimizerStoppedError, type BlockRunner } from "./optimizer-thread";
 
 interface Cached {

@@ -6,12 +6,10 @@
  * and keywords. The call around the cursor is found in the text, so
  * completion works while the line does not parse yet.
  */
-import { ALL_BUILTINS, lookupBuiltin, type BuiltinSignature } from "../../engine/program/builtins";
-import { forEachStatement } from "../../engine/program/statement-walk";
+import { ALL_BUILTINS, lookupBuiltin, type BuiltinSignature, forEachStatement } from "../../engine/program";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
-import type { Position, Program } from "../../engine/syntax";
-import { textInRange } from "../../engine/syntax/ranges";
+import { type Position, type Program, textInRange } from "../../engine/syntax";
 
 export type CompletionKind = "function" | "variable" | "argument" | "parameter" | "keyword";
 

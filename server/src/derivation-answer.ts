@@ -4,7 +4,7 @@
  * error that stopped it. Loaded only by a worker that gets a derivation.
  */
 import { parentPort } from "node:worker_threads";
-import { runDerivationJob } from "../../engine/suggest/suggestion-derivation";
+import { runDerivationJob } from "../../engine/suggest";
 import type { DerivationMessage } from "./derivation-thread";
 
 export function answerDerivation(message: DerivationMessage): void {

@@ -10,8 +10,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { DEFAULT_SATURATION } from "../../engine/rewrite/saturate";
-import { runDerivationJob, type DerivationJob, type SuggestionDerivation } from "../../engine/suggest/suggestion-derivation";
+import { DEFAULT_SATURATION } from "../../engine/rewrite";
+import { runDerivationJob, type DerivationJob, type SuggestionDerivation } from "../../engine/suggest";
 
 /** The message the worker answers with the derivation. */
 export interface DerivationMessage {

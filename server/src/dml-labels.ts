@@ -6,12 +6,11 @@
  * (`Uk %*% (…)`). Variables and constants stay written
  * out; anything longer than a short line is cut with `…`.
  */
-import type { DagNode } from "../../engine/program/dag-types";
+import type { DagNode } from "../../engine/program";
 import { termToDml } from "../../engine/rewrite";
-import type { Term } from "../../engine/egraph/types";
+import type { Term } from "../../engine/egraph";
 import type { PlanNode } from "../../engine/suggest";
-import type { Position, Range } from "../../engine/syntax";
-import { positionOffsets } from "../../engine/syntax/ranges";
+import { type Position, type Range, positionOffsets } from "../../engine/syntax";
 
 export const MAX_LABEL = 32;
 

@@ -74,8 +74,7 @@ import {
   type SignatureHelpParams,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { readSourceText, resolveSourcePath } from "../../engine/program/source-reader";
-import type { FoundInstallation } from "../../engine/program/find-installation";
+import { readSourceText, resolveSourcePath, type FoundInstallation } from "../../engine/program";
 import { AnalysisCache } from "../../engine/stats/analysis-cache";
 import type { MetadataDiagnostic } from "../../engine/stats/metadata";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";

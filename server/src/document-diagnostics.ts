@@ -14,10 +14,8 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fileSourceReader } from "../../engine/program/source-reader";
-import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
-import { forEachStatement } from "../../engine/program/statement-walk";
-import { nodeFileSystem } from "../../engine/stats/metadata/node-file-system";
+import { fileSourceReader, type SystemdsInstallation, forEachStatement } from "../../engine/program";
+import { nodeFileSystem } from "../../engine/stats/metadata";
 import { guardedFileSourceReader, guardedFileSystem, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
 import type { AnalysisCache } from "../../engine/stats/analysis-cache";
 import { checkAndAnalyze, type CheckOptions } from "../../engine/stats/check-document";

@@ -4,13 +4,11 @@
  * assigned matrices, and signature help for the builtin call around the
  * cursor. Plain data: server.ts converts to LSP types.
  */
-import { lookupBuiltin } from "../../engine/program/builtins";
-import { splitCells } from "../../engine/syntax/cells";
+import { lookupBuiltin } from "../../engine/program";
+import { splitCells, type Position, type Range, textInRange } from "../../engine/syntax";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import type { Position, Range } from "../../engine/syntax";
-import { textInRange } from "../../engine/syntax/ranges";
 import { builtinSignatureText, enclosingCall } from "./completion";
-import { formatCount } from "../../engine/cost/format-number";
+import { formatCount } from "../../engine/cost";
 
 export const RUN_CELL_COMMAND = "dmlLens.runCell";
 export const RUN_ABOVE_COMMAND = "dmlLens.runAbove";

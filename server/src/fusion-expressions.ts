@@ -6,8 +6,8 @@
  * the plan view's short labels, where operands that are not variables or
  * constants are abbreviated to `…`.
  */
-import type { FusionView, FusionViewNode } from "../../engine/suggest/block-fusion";
-import { binaryLevels, Level, prefixOperandLevels } from "../../engine/syntax/precedence";
+import type { FusionView, FusionViewNode } from "../../engine/suggest";
+import { binaryLevels, Level, prefixOperandLevels } from "../../engine/syntax";
 import { shorten } from "./dml-labels";
 
 /** Binding strength of DML's infix operators: SystemDS's precedence, as the parser and printer read it. */

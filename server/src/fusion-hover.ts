@@ -15,11 +15,9 @@
  * operand of); only an operation the operator computes gets the hover.
  */
 import { formatSeconds } from "../../engine/cost";
-import type { BlockDagInfo } from "../../engine/program/dag-program";
-import type { DagNode } from "../../engine/program/dag-types";
-import type { BlockFusion, FusionOperatorView, FusionView } from "../../engine/suggest/block-fusion";
-import type { Position, Range } from "../../engine/syntax";
-import { rangeContains, sameRange, textInRange } from "../../engine/syntax/ranges";
+import type { BlockDagInfo, DagNode } from "../../engine/program";
+import type { BlockFusion, FusionOperatorView, FusionView } from "../../engine/suggest";
+import { type Position, type Range, rangeContains, sameRange, textInRange } from "../../engine/syntax";
 import { isLeaf } from "./dml-labels";
 import { nodeExpression, viewNodes, withoutEnclosingParentheses, type NodeTexts } from "./fusion-expressions";
 import { listWords, operatorPhrase } from "./fusion-words";

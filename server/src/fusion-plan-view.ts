@@ -7,9 +7,8 @@
  * draws each operator as a box around the nodes it covers.
  */
 import type { TemplateType } from "../../engine/fusion";
-import type { BlockFusion, FusionView } from "../../engine/suggest/block-fusion";
-import type { Range } from "../../engine/syntax";
-import { sameRange } from "../../engine/syntax/ranges";
+import type { BlockFusion, FusionView } from "../../engine/suggest";
+import { type Range, sameRange } from "../../engine/syntax";
 import { nodeLabel, viewNodes, type NodeTexts } from "./fusion-expressions";
 import { notMaterialized } from "./fusion-hover";
 import { operatorPhrase, templateName, variantWords } from "./fusion-words";

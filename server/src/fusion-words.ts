@@ -6,7 +6,7 @@
  * "one Cell operator (full aggregate, sparse-safe over X)".
  */
 import type { TemplateType } from "../../engine/fusion";
-import type { FusionOperatorView } from "../../engine/suggest/block-fusion";
+import type { FusionOperatorView } from "../../engine/suggest";
 
 const TEMPLATE_NAMES: Record<TemplateType, string> = { cell: "Cell", row: "Row", magg: "MAgg", outer: "Outer" };
 

@@ -6,14 +6,8 @@
  * one); the definition of a call is the function's definition, in the
  * `source()`d file for `ns::f`.
  */
-import { expressionReadOccurrences, statementReadOccurrences, statementWriteOccurrences, type NameOccurrence } from "../../engine/program/variable-occurrences";
-import { statementExpressions, walkExpression } from "../../engine/program/expression-walk";
-import { BUILTIN_CONSTANTS } from "../../engine/program/builtin-constants";
-import { lookupBuiltin } from "../../engine/program/builtins";
-import { keywordNames } from "../../engine/syntax/tokens";
-import { forEachStatement } from "../../engine/program/statement-walk";
-import type { Expression, Position, Program, Range, Statement } from "../../engine/syntax";
-import { positionBefore, rangeContains } from "../../engine/syntax/ranges";
+import { expressionReadOccurrences, statementReadOccurrences, statementWriteOccurrences, type NameOccurrence, statementExpressions, walkExpression, BUILTIN_CONSTANTS, lookupBuiltin, forEachStatement } from "../../engine/program";
+import { keywordNames, type Expression, type Position, type Program, type Range, type Statement, positionBefore, rangeContains } from "../../engine/syntax";
 
 interface Occurrence extends NameOccurrence {
   write: boolean;

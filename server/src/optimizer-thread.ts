@@ -1,14 +1,16 @@
 /**
  * Runs block optimizations on a worker thread (dist/optimizer-worker.js),
- * one at a time in order; falls back to the server's own thread when the
- * worker cannot start (e.g. the bundle is missing when running from sources).
- * A worker that dies fails its pending requests and is restarted on demand.
+ * one at a time in order. A missing worker bundle is an error that every
+ * block reports (MissingOptimizerWorkerError), never a silent switch to the
+ * server's own thread (inProcessRunner is for tests and benchmarks that ask
+ * for it). A worker that dies fails its pending requests and is restarted on
+ * demand.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { ilpExtractor } from "../../engine/extract";
-import { DEFAULT_SATURATION } from "../../engine/rewrite/saturate";
+import { DEFAULT_SATURATION } from "../../engine/rewrite";
 import type { ServerSettings } from "./settings";
 import { optimizeBlock, type BlockInput, type BlockOptimization, type SuggestOptions } from "../../engine/suggest";
 
@@ -50,6 +52,13 @@ export class OptimizerStoppedError extends Error {
   }
 }
 
+/** The worker's bundle is not where the server looks (e.g. it runs from sources without `npm run build`): the optimizer does not run. */
+export class MissingOptimizerWorkerError extends Error {
+  constructor(readonly file: string) {
+    super(`the optimizer's worker bundle ${file} is missing (run \`npm run build\`): no optimization runs, and none on the language server's thread`);
+  }
+}
+
 /**
  * How long the worker may take for one block before the watchdog stops it:
  * twice the optimizer's own per-block safety net plus 5 s, so it fires only
@@ -64,10 +73,14 @@ export function watchdogMs(options: BlockRequestOptions): number {
  * within `limitMs(options)` terminates the worker and fails with
  * OptimizerStoppedError; a worker that dies fails its block; either way the
  * next block starts a fresh worker. The file can be replaced for tests
- * (`DML_LENS_OPTIMIZER_WORKER`, e.g. a worker that hangs).
+ * (`DML_LENS_OPTIMIZER_WORKER`, e.g. a worker that hangs); when it does not
+ * exist, every block fails with MissingOptimizerWorkerError.
  */
 export function workerRunner(file = process.env.DML_LENS_OPTIMIZER_WORKER ?? path.join(__dirname, "optimizer-worker.js"), limitMs: (options: BlockRequestOptions) => number = watchdogMs): BlockRunner {
-  if (!existsSync(file)) return inProcessRunner;
+  if (!existsSync(file)) {
+    const missing = new MissingOptimizerWorkerError(file);
+    return () => Promise.reject(missing);
+  }
   let worker: Worker | undefined;
   let nextId = 1;
   interface Job {

@@ -6,16 +6,13 @@
  * each statement that has a cheaper verified rewrite, and the quick fix
  * that applies it. Plain data in, plain data out: server.ts converts.
  */
-import { DEFAULT_MACHINE_CONSTANTS, formatCostEstimate, formatQuantity, formatSeconds, matrixBytes, nodeCost } from "../../engine/cost";
-import { formatCount, formatDims, formatSparsity } from "../../engine/cost/format-number";
-import type { BlockDagInfo } from "../../engine/program/dag-program";
-import type { DagNode } from "../../engine/program/dag-types";
+import { DEFAULT_MACHINE_CONSTANTS, formatCostEstimate, formatQuantity, formatSeconds, matrixBytes, nodeCost, formatCount, formatDims, formatSparsity } from "../../engine/cost";
+import type { BlockDagInfo, DagNode } from "../../engine/program";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { NodeStats } from "../../engine/stats/sizes/node-stats";
 import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
 import { safetyNetNote, suggestionEdits, type Suggestion } from "../../engine/suggest";
-import type { Diagnostic, Position, Range } from "../../engine/syntax";
-import { rangeContains, textInRange, type TextEdit } from "../../engine/syntax/ranges";
+import { type Diagnostic, type Position, type Range, rangeContains, textInRange, type TextEdit } from "../../engine/syntax";
 import type { DocumentOptimizations } from "./block-optimizations";
 import { fusionHover } from "./fusion-hover";
 import type { CostUnit } from "./settings";

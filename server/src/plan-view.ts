@@ -7,11 +7,10 @@
  * `X ^ 2`) and the variable it assigns, when the document's text is given.
  */
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../../engine/cost";
-import { dagOpLabel } from "../../engine/program/dag-print";
+import { dagOpLabel } from "../../engine/program";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import type { PlanNode } from "../../engine/suggest";
-import type { Position, Range } from "../../engine/syntax";
-import { rangeContains, textInRange } from "../../engine/syntax/ranges";
+import { type Position, type Range, rangeContains, textInRange } from "../../engine/syntax";
 import type { DocumentOptimizations } from "./block-optimizations";
 import { assignedNames, dagNodeLabels, planNodeLabels } from "./dml-labels";
 import { withoutEnclosingParentheses } from "./fusion-expressions";

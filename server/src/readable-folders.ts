@@ -16,10 +16,8 @@
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import type { FileSystem } from "../../engine/stats/metadata/file-system";
-import type { SourceReader } from "../../engine/program/function-scope";
-import { diskSourceAccess, SourceFiles, type SourceFileAccess, sourceReaderOver } from "../../engine/program/source-reader";
-import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
+import type { FileSystem } from "../../engine/stats/metadata";
+import { type SourceReader, diskSourceAccess, SourceFiles, type SourceFileAccess, sourceReaderOver, type SystemdsInstallation } from "../../engine/program";
 import type { Diagnostic } from "../../engine/syntax";
 
 export const READABLE_FOLDERS_SETTING = "dmlLens.analysis.readableFolders";

@@ -16,12 +16,11 @@
  * fail their check are logged with the reason.
  */
 import { CodeActionKind, type CodeAction } from "vscode-languageserver/node";
-import { formatSeconds } from "../../engine/cost/format-cost";
+import { formatSeconds } from "../../engine/cost";
 import { findRedundancy, type RedundancyOption, type RedundancyReport } from "../../engine/redundancy";
-import type { Range } from "../../engine/syntax/ast";
-import type { TextEdit } from "../../engine/syntax/ranges";
+import type { Range, TextEdit } from "../../engine/syntax";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import { MAX_VERIFIED_OPTIONS, verifyRedundancyOptions, type VerifiedOption } from "../../engine/suggest/verify-redundancy";
+import { MAX_VERIFIED_OPTIONS, verifyRedundancyOptions, type VerifiedOption } from "../../engine/suggest";
 
 export interface RedundancyFix {
   title: string;

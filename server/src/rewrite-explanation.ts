@@ -11,12 +11,12 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { nodeFileSystem } from "../../engine/stats/metadata/node-file-system";
-import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
+import { nodeFileSystem } from "../../engine/stats/metadata";
+import type { SystemdsInstallation } from "../../engine/program";
 import { derivationJob, type Suggestion } from "../../engine/suggest";
 import type { MeasuredSize } from "../../engine/stats/program-analysis";
 import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
-import type { Range } from "../../engine/syntax/ast";
+import type { Range } from "../../engine/syntax";
 import { EXPLAIN_REWRITE_COMMAND } from "../../protocol/client-commands";
 import type { ExplainRewriteParams, ExplainRewriteResult } from "../../protocol/custom-methods";
 import type { DocumentOptimizations } from "./block-optimizations";

@@ -6,8 +6,19 @@
  * multi-line tokens split per line.
  */
 import { tokenMatcher, type IToken } from "chevrotain";
-import { lookupBuiltin } from "../../engine/program/builtins";
-import { BinaryOperator, dmlLexer, Identifier, Keyword, NamedParameter, PositionalParameter, StringLiteral, ValueTypeKeyword, DoubleLiteral, IntegerLiteral } from "../../engine/syntax/tokens";
+import { lookupBuiltin } from "../../engine/program";
+import {
+  BinaryOperatorToken as BinaryOperator,
+  dmlLexer,
+  DoubleLiteralToken as DoubleLiteral,
+  IdentifierToken as Identifier,
+  IntegerLiteralToken as IntegerLiteral,
+  KeywordToken as Keyword,
+  NamedParameterToken as NamedParameter,
+  PositionalParameterToken as PositionalParameter,
+  StringLiteralToken as StringLiteral,
+  ValueTypeKeywordToken as ValueTypeKeyword,
+} from "../../engine/syntax";
 
 export const TOKEN_TYPES = ["comment", "string", "number", "keyword", "type", "parameter", "operator", "function", "variable"] as const;
 export const TOKEN_MODIFIERS = ["defaultLibrary"] as const;

@@ -7,8 +7,8 @@
 import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
 import { SPARSITY_ESTIMATORS } from "../../engine/stats/sizes/sketch-sizes";
 import type { ExtractionStrategy } from "./optimizer-thread";
-import { DEFAULT_SATURATION } from "../../engine/rewrite/saturate";
-import { DEFAULT_SAVING_THRESHOLDS } from "../../engine/suggest/worth-taking";
+import { DEFAULT_SATURATION } from "../../engine/rewrite";
+import { DEFAULT_SAVING_THRESHOLDS } from "../../engine/suggest";
 
 /** The unit in which hints, quick fixes and hovers state a rewrite's cost. */
 export type CostUnit = "time" | "flops" | "bytes";

@@ -5,8 +5,7 @@
  * start in it.
  */
 import { SymbolKind, type DocumentSymbol } from "vscode-languageserver/node";
-import { splitCells } from "../../engine/syntax/cells";
-import type { Identifier, Program, Statement } from "../../engine/syntax";
+import { splitCells, type Identifier, type Program, type Statement } from "../../engine/syntax";
 
 export function documentSymbols(program: Program, text: string): DocumentSymbol[] {
   const symbols = topLevelSymbols(program);

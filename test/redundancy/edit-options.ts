@@ -51,7 +51,7 @@ export function option(text: string, spec: OptionSpec): RedundancyOption {
     name: spec.name,
     insertBefore,
     occurrences,
-    explicit: occurrences.every((o, k) => spec.occurrences[k]![2] === "{name}"),
+    explicit: occurrences.every((_o, k) => spec.occurrences[k]![2] === "{name}"),
     evaluationCost: 1e-3,
     saving: spec.saving ?? 1e-3,
     costed: true,

@@ -135,3 +135,5 @@ function searchStats(choices: readonly PartitionChoice[]): SearchStats {
     approximated: choices.filter((c) => c.approximated).length,
   };
 }
+
+export { FusedCostModel, fusedOperatorSeconds, nodeSeconds } from "./operator-cost";

@@ -107,10 +107,10 @@ export const APPROXIMATION_ROUNDS = 4;
  * statements) only FA and FNR and a few flips: the planner's work per block
  * stays bounded by a count, not by the machine's speed.
  */
-export const APPROXIMATION_WORK = 200_000;
+const APPROXIMATION_WORK = 200_000;
 
 /** Partitions of more nodes than this are not costed with fuse-all by the heuristic (see approximate). */
-export const FUSE_ALL_MAX_NODES = 1_000;
+const FUSE_ALL_MAX_NODES = 1_000;
 
 /**
  * A heuristic plan for a partition past the exact search's limit: the

@@ -169,13 +169,8 @@ export function nodeSeconds(dag: FusionDag, node: number, constants: MachineCons
   return new FusedCostModel(dag, constants).nodeSeconds(node);
 }
 
-/** FLOPs of one node (0 when unknown). */
-export function nodeFlops(dag: FusionDag, node: number, constants: MachineConstants = DEFAULT_MACHINE_CONSTANTS): number {
-  return new FusedCostModel(dag, constants).nodeFlops(node);
-}
-
 /** Bytes of a node's value in its storage format (8 for a scalar, 0 when unknown). */
-export function valueBytes(dag: FusionDag, node: number): number {
+function valueBytes(dag: FusionDag, node: number): number {
   const s = dag.stats[node]!;
   if (s.type.dataType === "scalar") return 8;
   if (s.type.dataType !== "matrix" || s.rows === null || s.cols === null) return 0;
@@ -191,7 +186,7 @@ export function sparsity(dag: FusionDag, node: number): number {
 }
 
 /** The fraction of cells a sparse-safe operator visits: the main input's sparsity (1 when unknown or dense). */
-export function drivenFraction(dag: FusionDag, binding: OperatorBinding): number {
+function drivenFraction(dag: FusionDag, binding: OperatorBinding): number {
   if (!binding.sparseSafe || binding.mainInput === null) return 1;
   return sparsity(dag, binding.mainInput);
 }

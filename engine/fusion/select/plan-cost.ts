@@ -154,7 +154,7 @@ export function partitionPlanCost(operators: OpenedOperators, memo: MemoTable, p
 const pointIndexes = new WeakMap<PlanPartition, Map<number, Map<number, number>>>();
 
 /** Consumer -> target -> index of the point in `part.points`. */
-export function pointIndex(part: PlanPartition): Map<number, Map<number, number>> {
+function pointIndex(part: PlanPartition): Map<number, Map<number, number>> {
   let index = pointIndexes.get(part);
   if (!index) {
     index = new Map();

@@ -63,7 +63,7 @@ function isDotProductOperand(dag: FusionDag, node: number): boolean {
 }
 
 /** The Cell variant of a root: `no-agg`, `row-agg`, `col-agg` or `full-agg`. */
-export function cellVariant(dag: FusionDag, root: number): string {
+function cellVariant(dag: FusionDag, root: number): string {
   if (isDotProduct(dag, root)) return "full-agg";
   const agg = aggregateOf(dag, root);
   if (!agg) return "no-agg";

@@ -10,3 +10,4 @@ import { rowTemplate } from "./row";
 export const FUSION_TEMPLATES: readonly FusionTemplate[] = [cellTemplate, rowTemplate, outerTemplate];
 
 export { cellTemplate, rowTemplate, outerTemplate };
+export { groupMultiAggregates } from "./magg";

@@ -27,7 +27,7 @@
 import type { MachineConstants } from "../../cost";
 import type { FusionDag } from "../fusion-dag";
 import { materializedNodes, operatorsByRoot } from "../materialized-nodes";
-import { fusedOperatorSeconds, nodeSeconds } from "../select/operator-cost";
+import { fusedOperatorSeconds, nodeSeconds } from "../select";
 import type { FusedOperator, OperatorBinding } from "../types";
 import { iterationNode } from "./cell";
 import { chooseMainInput, sideAndScalarInputs } from "./input-binding";
@@ -36,7 +36,7 @@ import { aggregateOf, CELL_AGGREGATES, isDotProduct } from "./operation-classes"
 import { isSparseSafe } from "./sparse-safety";
 
 /** At most this many aggregations share one pass (SystemDS's multi-aggregate holds three). */
-export const MAX_AGGREGATES = 3;
+const MAX_AGGREGATES = 3;
 
 /**
  * The work bound of grouping: the first this many candidates (by node id)
@@ -44,7 +44,7 @@ export const MAX_AGGREGATES = 3;
  * one's dependencies, so a block of thousands of aggregations (generated
  * code) would cost quadratic time; typical blocks have a handful.
  */
-export const MAX_CANDIDATES = 64;
+const MAX_CANDIDATES = 64;
 
 interface AggregateGroup {
   /** The aggregation nodes (roots), ascending. */
@@ -76,7 +76,7 @@ export function groupMultiAggregates(dag: FusionDag, operators: FusedOperator[],
 }
 
 /** A full aggregation a multi-aggregate can hold: sum, sumSq, min, max of a known matrix, or a dot product. */
-export function isMultiAggregateRoot(dag: FusionDag, node: number): boolean {
+function isMultiAggregateRoot(dag: FusionDag, node: number): boolean {
   if (isDotProduct(dag, node)) return true;
   const agg = aggregateOf(dag, node);
   return !!agg && agg.direction === "full" && CELL_AGGREGATES.has(agg.fn) && shapeOf(dag, dag.nodes[node]!.inputs[0]!) !== undefined;

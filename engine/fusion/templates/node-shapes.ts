@@ -3,7 +3,7 @@
  * known rows x cols. Like SystemDS's codegen, a template only covers nodes
  * whose sizes are known (`dimsKnown`).
  */
-import { callParameterInput } from "../../program/builtin-call-parameters";
+import { callParameterInput } from "../../program";
 import type { FusionDag } from "../fusion-dag";
 
 export interface Shape {

@@ -5,7 +5,7 @@
  * (matrix-vector, skinny, outer-product-like, dot product), transposes, and
  * the binary operations that keep the zeros of a sparse operand.
  */
-import type { AggregateDirection, AggregateFunction } from "../../program/dag-types";
+import type { AggregateDirection, AggregateFunction } from "../../program";
 import type { FusionDag } from "../fusion-dag";
 import { applyNumeric } from "../../stats/sizes/scalar-fold";
 import { callArgument, isColumnVector, isFullMatrix, isRowVector, isScalar, isVector, sameShape, shapeOf } from "./node-shapes";
@@ -152,7 +152,7 @@ export function isMatrixVectorProduct(dag: FusionDag, node: number): boolean {
  * isSkinnyRightHandSide): the right operand has 2 to 63 columns and the
  * left operand at least twice as many rows as the right one.
  */
-export function isSkinnyRightHandSide(leftRows: number, rightRows: number, rightCols: number): boolean {
+function isSkinnyRightHandSide(leftRows: number, rightRows: number, rightCols: number): boolean {
   return leftRows >= 2 * rightRows && rightCols > 1 && rightCols < 64;
 }
 
@@ -218,7 +218,7 @@ export function mapsZeroToZero(v: number | boolean | undefined): boolean {
  * n-ary `min`/`max` or `cbind` of many computed operands merges none and
  * reads them materialized (SystemDS's memo entries hold at most 3 inputs).
  */
-export const MAX_MERGED_OPERANDS = 4;
+const MAX_MERGED_OPERANDS = 4;
 
 export function hasFewOperands(dag: FusionDag, node: number): boolean {
   return new Set(dag.nodes[node]!.inputs.filter((i) => !isScalar(dag, i))).size <= MAX_MERGED_OPERANDS;

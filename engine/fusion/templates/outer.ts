@@ -50,7 +50,7 @@ import { isSparseSafe } from "./sparse-safety";
 import { hasDriver } from "./zero-drivers";
 
 /** The smallest result dimensions an outer product needs to be worth an Outer operator (SystemDS: 256). */
-export const OUTER_MIN_DIMENSION = 256;
+const OUTER_MIN_DIMENSION = 256;
 
 export const outerTemplate: FusionTemplate = {
   type: "outer",
@@ -167,7 +167,7 @@ function outerProductsBelow(dag: FusionDag, node: number): readonly number[] {
   return below[node] ?? [];
 }
 
-export function containsOuterProduct(dag: FusionDag, node: number): boolean {
+function containsOuterProduct(dag: FusionDag, node: number): boolean {
   return outerProductsBelow(dag, node).length > 0;
 }
 
@@ -176,7 +176,7 @@ export function containsOuterProduct(dag: FusionDag, node: number): boolean {
  * `probe`, its transpose, or transposed into it (SystemDS's
  * containsOuterProduct(hop, probe)): `probe` is a factor of that product.
  */
-export function containsOuterProductWith(dag: FusionDag, node: number, probe: number): boolean {
+function containsOuterProductWith(dag: FusionDag, node: number, probe: number): boolean {
   return outerProductsBelow(dag, node).some((o) => dag.nodes[o]!.inputs.some((operand) => sameFactor(dag, operand, probe)));
 }
 
@@ -191,7 +191,7 @@ function factorOf(dag: FusionDag, operand: number, covered: ReadonlySet<number>)
   return covered.has(operand) && isTranspose(dag, operand) ? dag.nodes[operand]!.inputs[0]! : operand;
 }
 
-export function outerVariant(dag: FusionDag, root: number, u: number, v: number, covered: ReadonlySet<number>): string | undefined {
+function outerVariant(dag: FusionDag, root: number, u: number, v: number, covered: ReadonlySet<number>): string | undefined {
   const n = dag.nodes[root]!;
   if (dag.stats[root]?.type.dataType === "scalar") return "agg";
   if (isTranspose(dag, root)) return "left";

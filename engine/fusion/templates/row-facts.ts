@@ -15,7 +15,7 @@ import { aggregateOf, isCellAggregate, isCellwise, isDotProduct, isMatrixVectorP
 const innerAggregationByDag = new WeakMap<FusionDag, Uint8Array>();
 
 /** A row-wise aggregation of a matrix (more than one row and column) whose result a Row operator can keep using (it does not close the operator). */
-export function isOpenRowAggregation(dag: FusionDag, node: number): boolean {
+function isOpenRowAggregation(dag: FusionDag, node: number): boolean {
   const agg = aggregateOf(dag, node);
   const ofMatrix = isFullMatrix(shapeOf(dag, dag.nodes[node]!.inputs[0] ?? -1));
   if (agg) return agg.direction === "row" && ROW_AGGREGATES.has(agg.fn) && ofMatrix;
@@ -23,7 +23,7 @@ export function isOpenRowAggregation(dag: FusionDag, node: number): boolean {
 }
 
 /** Some input is an open row aggregation, or a cell-wise operation computed from one. */
-export function hasInnerRowAggregation(dag: FusionDag, node: number): boolean {
+function hasInnerRowAggregation(dag: FusionDag, node: number): boolean {
   let facts = innerAggregationByDag.get(dag);
   if (!facts) {
     facts = computeInnerAggregation(dag);
@@ -41,7 +41,7 @@ function computeInnerAggregation(dag: FusionDag): Uint8Array {
 }
 
 /** The Cell template can compute the node as an operator's root. */
-export function cellCanRoot(dag: FusionDag, node: number): boolean {
+function cellCanRoot(dag: FusionDag, node: number): boolean {
   return isCellwise(dag, node) || isCellAggregate(dag, node) || isDotProduct(dag, node);
 }
 

@@ -183,7 +183,7 @@ function skinnySideMatrix(dag: FusionDag, covered: ReadonlySet<number>, inputs: 
 }
 
 /** The Row variant of an operator rooted at `root` over X (and B1), or undefined when the root's shape fits none. */
-export function rowVariant(dag: FusionDag, root: number, x: number | null, b1: number | undefined): string | undefined {
+function rowVariant(dag: FusionDag, root: number, x: number | null, b1: number | undefined): string | undefined {
   if (isScalar(dag, root)) return aggregateOf(dag, root)?.direction === "full" ? "full-agg" : undefined;
   const out = shapeOf(dag, root);
   const xs = x === null ? undefined : shapeOf(dag, x);

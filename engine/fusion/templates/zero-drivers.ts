@@ -13,7 +13,7 @@ import { isScalar, sameShape, shapeOf } from "./node-shapes";
 import { isCellwise, isOuterProductLike } from "./operation-classes";
 import { cellwiseIsZero, scalarAt, UNKNOWN, ZERO, type AtCell } from "./zero-rules";
 
-export const MAX_DRIVERS = 16;
+const MAX_DRIVERS = 16;
 
 interface DriverFacts {
   /** Per node: computed from an outer-product-like product. */
@@ -25,7 +25,7 @@ interface DriverFacts {
 const factsByDag = new WeakMap<FusionDag, DriverFacts>();
 
 /** The matrices wherever whose zeros `node` is zero (itself included when it is not computed from an outer product). */
-export function zeroDrivers(dag: FusionDag, node: number): readonly number[] {
+function zeroDrivers(dag: FusionDag, node: number): readonly number[] {
   let facts = factsByDag.get(dag);
   if (!facts) {
     facts = computeDriverFacts(dag);

@@ -15,7 +15,7 @@
  * Used by the sparse-safety analysis of an operator (sparse-safety.ts) and
  * by the Outer template's search for a driver (zero-drivers.ts).
  */
-import type { ElementwiseBinaryOp } from "../../program/dag-types";
+import type { ElementwiseBinaryOp } from "../../program";
 import type { FusionDag } from "../fusion-dag";
 import { applyNumeric, applyNumericUnary } from "../../stats/sizes/scalar-fold";
 import { callArgument } from "./node-shapes";
@@ -90,7 +90,7 @@ function binaryIsZero(op: ElementwiseBinaryOp, a: AtCell, b: AtCell): boolean {
   }
 }
 
-export function isZero(v: AtCell): boolean {
+function isZero(v: AtCell): boolean {
   return v.kind === "zero" || (v.kind === "constant" && v.value === 0);
 }
 

@@ -21,15 +21,13 @@
  * 1 x 1 values and what is computed from them only), `row` (once per row
  * i) or `cell` (per cell), so the generator emits each list at its place.
  */
-import { nodeLabel, type FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import { callOperandOrder } from "../fused/call-arguments";
-import type { NodeShape } from "../fused/operator-shapes";
+import { nodeLabel, type FusionDag, type FusedOperator } from "../../fusion";
+import { callOperandOrder, type NodeShape } from "../fused";
 import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
 
 /** An index of a position: the loop's row `i`, its column `j`, or 0. */
-export type CellIndex = "i" | "j" | "0";
+type CellIndex = "i" | "j" | "0";
 
 /** Where a node is read: (row, col) of its own shape. */
 export interface CellPosition {
@@ -89,7 +87,7 @@ export function positionIn(shape: NodeShape, at: CellPosition): CellPosition {
 }
 
 /** The loop level a position needs. */
-export function levelOf(at: CellPosition): CellCodeLevel {
+function levelOf(at: CellPosition): CellCodeLevel {
   if (at.row === "j" || at.col === "j") return "cell";
   return at.row === "i" || at.col === "i" ? "row" : "invariant";
 }

@@ -52,7 +52,7 @@ export function extremumOf(fold: CellFold): "min" | "max" | "prod" | undefined {
   return fold.kind === "aggregate" && (fold.fn === "min" || fold.fn === "max" || fold.fn === "prod") ? fold.fn : undefined;
 }
 
-export function identityOf(fn: "min" | "max" | "prod"): number {
+function identityOf(fn: "min" | "max" | "prod"): number {
   return fn === "min" ? Infinity : fn === "max" ? -Infinity : 1;
 }
 

@@ -21,11 +21,10 @@
  * input is 0 is not computed and counts as 0, as the reference skeleton
  * says.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { Value } from "../interpreter/values";
-import type { CsrMatrix } from "../matrix/csr-matrix";
-import type { NodeShape } from "../fused/operator-shapes";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { Value } from "../interpreter";
+import type { CsrMatrix } from "../matrix";
+import type { NodeShape } from "../fused";
 import { CellCode, CURRENT_CELL, positionIn, type CellPosition } from "./cell-code";
 import { foldCode, foldSlots } from "./cell-folds";
 import type { CellRootPlan } from "./cell-roots";
@@ -73,7 +72,7 @@ export interface CellKernelSource {
  * dimensions (which decide the broadcasting positions). Equal keys give
  * equal sources.
  */
-export function cellKernelKey(loop: CellLoop, plain: boolean): string {
+function cellKernelKey(loop: CellLoop, plain: boolean): string {
   const parts = [plain ? "plain" : "compensated", loop.visit.kind === "main-non-zero" && loop.visit.transposed ? "main-non-zero-transposed" : loop.visit.kind];
   for (const node of loop.op.inputs) {
     const v = loop.values.get(node);

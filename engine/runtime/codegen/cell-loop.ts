@@ -9,16 +9,10 @@
  * code cannot do for these values throws UnsupportedOperator (the caller
  * then runs the nodes unfused).
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import { FusedOperatorError } from "../fused/fused-error";
-import { operatorShapes, shapeText, type NodeShape } from "../fused/operator-shapes";
-import { double, type Value } from "../interpreter/values";
-import { CsrMatrix, dropZeros } from "../matrix/csr-matrix";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import { allocateF64, copyI32, csrShared } from "../matrix/kernel-memory";
-import { pooledZeros } from "../matrix/matrix";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import { FusedOperatorError, operatorShapes, shapeText, type NodeShape } from "../fused";
+import { double, type Value } from "../interpreter";
+import { CsrMatrix, dropZeros, DenseMatrix, settleFormat, allocateF64, copyI32, csrShared, pooledZeros } from "../matrix";
 import { extremumOf, foldZero, isSumFold } from "./cell-folds";
 import { cellKernel, type CellKernelSource, type CellLoop, type CellVisit } from "./cell-kernel";
 import type { CellRootPlan } from "./cell-roots";

@@ -5,8 +5,7 @@
  * domain (cell-kernel.ts), without intermediates. Kernels are built per
  * input formats and shapes at run time (cached by source).
  */
-import type { FusionDag } from "../../fusion";
-import type { FusedOperator } from "../../fusion/types";
+import type { FusionDag, FusedOperator } from "../../fusion";
 import { CellKernels, runCellLoop } from "./cell-loop";
 import { cellRootPlan, checkCoveredNodes } from "./cell-roots";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";

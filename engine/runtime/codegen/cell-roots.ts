@@ -10,14 +10,13 @@
  * Checked when the operator is generated: anything else throws
  * UnsupportedOperator.
  */
-import { nodeLabel, type FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { AggregateDirection } from "../../program/dag-types";
+import { nodeLabel, type FusionDag, type FusedOperator } from "../../fusion";
+import type { AggregateDirection } from "../../program";
 import { cellNodeProblem, type CellCode } from "./cell-code";
 import { UnsupportedOperator } from "./generated-operator";
 
 /** The aggregations a cell loop folds its cells with. */
-export type CellAggregate = "sum" | "sumSq" | "min" | "max" | "mean" | "prod";
+type CellAggregate = "sum" | "sumSq" | "min" | "max" | "mean" | "prod";
 
 const CELL_AGGREGATES: ReadonlySet<string> = new Set<CellAggregate>(["sum", "sumSq", "min", "max", "mean", "prod"]);
 

@@ -3,8 +3,7 @@
  * generator turns a fused operator (CPlan) into a GeneratedOperator, or
  * throws UnsupportedOperator when it has no kernel for it.
  */
-import type { FusionDag } from "../../fusion";
-import type { FusedOperator } from "../../fusion/types";
+import type { FusionDag, FusedOperator } from "../../fusion";
 import { generateCellOperator } from "./cell-operator";
 import type { GeneratedOperator } from "./generated-operator";
 import { generateMultiAggregate } from "./magg-operator";

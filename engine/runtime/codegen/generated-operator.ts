@@ -4,7 +4,7 @@
  * template's generator built from the CPlan.
  */
 import type { TemplateType } from "../../fusion";
-import type { OperatorRun } from "../interpreter/evaluate-dag";
+import type { OperatorRun } from "../interpreter";
 import type { KernelProgram } from "./kernel-program";
 
 export interface GeneratedOperator extends OperatorRun {

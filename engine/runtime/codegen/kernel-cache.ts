@@ -3,7 +3,7 @@
  * (a source is built from a CPlan only, so equal operators of any block,
  * cell or iteration share one compiled function), with hit counts.
  */
-import { BINARY_HELPERS } from "../kernels/binary-helpers";
+import { BINARY_HELPERS } from "../kernels";
 import type { KernelFunction, KernelProgram } from "./kernel-program";
 
 const compiled = new Map<string, KernelFunction>();
@@ -20,18 +20,4 @@ export function kernelFunction(program: KernelProgram): KernelFunction {
   const fn = new Function("H", `"use strict"; return (${program.source});`)(BINARY_HELPERS) as KernelFunction;
   compiled.set(program.source, fn);
   return fn;
-}
-
-/** A short stable hash of a kernel's source (FNV-1a, hex), to name it in reports. */
-export function kernelHash(program: KernelProgram): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < program.source.length; i++) {
-    h ^= program.source.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
-}
-
-export function kernelCacheStats(): { kernels: number; hits: number } {
-  return { kernels: compiled.size, hits };
 }

@@ -8,7 +8,7 @@
  * every helper with the original on fixed probe arguments. A kernel whose
  * source uses a helper that failed the check runs on the calling thread.
  */
-import { BINARY_HELPERS } from "../kernels/binary-helpers";
+import { BINARY_HELPERS } from "../kernels";
 
 /** Arguments every helper is compared on (signs, zeros, non-integers, non-finite, beyond int32). */
 const PROBES: readonly (readonly [number, number])[] = [

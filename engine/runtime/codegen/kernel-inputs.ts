@@ -16,11 +16,8 @@
  * the inputs' formats and shapes, never on their values, so equal
  * operators over same-format inputs share one kernel source.
  */
-import type { Value } from "../interpreter/values";
-import { csrToDense } from "../matrix/convert";
-import type { CsrMatrix } from "../matrix/csr-matrix";
-import type { Matrix } from "../matrix/matrix";
-import { releaseMatrix } from "../matrix/matrix";
+import type { Value } from "../interpreter";
+import { csrToDense, type CsrMatrix, type Matrix, releaseMatrix } from "../matrix";
 import type { CellPosition } from "./cell-code";
 import { UnsupportedOperator } from "./generated-operator";
 import type { KernelArray } from "./kernel-program";

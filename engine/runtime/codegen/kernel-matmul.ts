@@ -16,7 +16,7 @@ import type { KernelProgram } from "./kernel-program";
 import { runKernel } from "./kernel-runner";
 
 /** y[r] = A[r, :] · x for rows [r0, r1); a = [A, x], s = [k]. */
-export const GEMV_PROGRAM: KernelProgram = {
+const GEMV_PROGRAM: KernelProgram = {
   source: `function gemvRows(a, s, r0, r1, acc, out) {
   const A = a[0], x = a[1], k = s[0] | 0;
   for (let i = r0; i < r1; i++) {
@@ -36,7 +36,7 @@ export const GEMV_PROGRAM: KernelProgram = {
 };
 
 /** y[r] = A[r, :] · x for rows [r0, r1) of a CSR A; a = [rowPtr, colIdx, values, x]. */
-export const SPMV_PROGRAM: KernelProgram = {
+const SPMV_PROGRAM: KernelProgram = {
   source: `function spmvRows(a, s, r0, r1, acc, out) {
   const rowPtr = a[0], colIdx = a[1], values = a[2], x = a[3];
   for (let i = r0; i < r1; i++) {
@@ -56,7 +56,7 @@ export const SPMV_PROGRAM: KernelProgram = {
 };
 
 /** C[r, :] = A[r, :] · B for rows [r0, r1) of a CSR A (C's rows zero before); a = [rowPtr, colIdx, values, B], s = [n]. */
-export const SPMM_PROGRAM: KernelProgram = {
+const SPMM_PROGRAM: KernelProgram = {
   source: `function spmmRows(a, s, r0, r1, acc, C) {
   const rowPtr = a[0], colIdx = a[1], values = a[2], B = a[3], n = s[0] | 0;
   for (let i = r0; i < r1; i++) {

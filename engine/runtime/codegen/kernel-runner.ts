@@ -29,13 +29,13 @@ import os from "node:os";
 import { kernelFunction } from "./kernel-cache";
 import { helpersSource } from "./kernel-helpers-source";
 import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
-import { isSharedArray } from "../matrix/kernel-memory";
+import { isSharedArray } from "../matrix";
 import { KernelThreadPool } from "./kernel-thread-pool";
 
 /** Below this much work (rows x workPerRow multiply-adds) a call runs in one range on the calling thread. */
 export const KERNEL_PARALLEL_MIN_WORK = 1 << 18;
 /** Non-shared arrays up to this length (or an eighth of the call's work) are copied into shared memory for a threaded call. */
-export const STAGE_MAX_LENGTH = 1 << 16;
+const STAGE_MAX_LENGTH = 1 << 16;
 /** Work (rows x workPerRow) per range of a split call: enough ranges for threads on busy cores to take fewer. */
 export const RANGE_WORK = 1 << 17;
 /** The most ranges a call is split into. */

@@ -4,8 +4,7 @@
  * in one generated loop (cell-kernel.ts), each root with its own group of
  * accumulator slots.
  */
-import type { FusionDag } from "../../fusion";
-import type { FusedOperator } from "../../fusion/types";
+import type { FusionDag, FusedOperator } from "../../fusion";
 import { CellKernels, runCellLoop } from "./cell-loop";
 import { cellRootPlan, checkCoveredNodes } from "./cell-roots";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";

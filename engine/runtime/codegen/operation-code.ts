@@ -5,9 +5,8 @@
  * their per-cell code from these. Operands should be plain names
  * (temporaries or literals): they are pasted in place of `a` and `b`.
  */
-import type { ElementwiseBinaryOp, ElementwiseUnaryOp } from "../../program/dag-types";
-import { BINARY_EXPRESSIONS } from "../kernels/binary-ops";
-import { UNARY_EXPRESSIONS } from "../kernels/unary-ops";
+import type { ElementwiseBinaryOp, ElementwiseUnaryOp } from "../../program";
+import { BINARY_EXPRESSIONS, UNARY_EXPRESSIONS } from "../kernels";
 
 export function binaryCode(op: ElementwiseBinaryOp, left: string, right: string): string {
   return `(${substitute(BINARY_EXPRESSIONS[op], { a: left, b: right })})`;

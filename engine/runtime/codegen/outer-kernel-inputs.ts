@@ -17,12 +17,9 @@
  *   rows of V), into a scratch array read per cell; read anywhere else
  *   (through a transpose, broadcast) it is one dot product per cell.
  */
-import type { Value } from "../interpreter/values";
-import { num } from "../interpreter/operations";
-import { transpose, transposeCsr } from "../kernels/transpose";
-import { isDense, releaseIfTemporary, toDense, type Matrix } from "../matrix";
-import type { CsrMatrix } from "../matrix/csr-matrix";
-import type { DenseMatrix } from "../matrix/dense-matrix";
+import { type Value, num } from "../interpreter";
+import { transpose, transposeCsr } from "../kernels";
+import { isDense, releaseIfTemporary, toDense, type Matrix, type CsrMatrix, type DenseMatrix } from "../matrix";
 import type { KernelArray } from "./kernel-program";
 import { UnsupportedOperator } from "./generated-operator";
 import { DOT_FUNCTION, ROW_DOTS_FUNCTION } from "./outer-dot-code";

@@ -15,16 +15,11 @@
  * (which may split the rows over threads); `finish` turns the combined
  * accumulators and the output into the root's value.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { NodeShape } from "../fused/operator-shapes";
-import { double, type Value } from "../interpreter/values";
-import { transpose } from "../kernels/transpose";
-import { CsrMatrix, dropZeros } from "../matrix/csr-matrix";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import { allocateF64, copyI32, csrShared } from "../matrix/kernel-memory";
-import { isDense } from "../matrix/matrix";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { NodeShape } from "../fused";
+import { double, type Value } from "../interpreter";
+import { transpose } from "../kernels";
+import { CsrMatrix, dropZeros, DenseMatrix, settleFormat, allocateF64, copyI32, csrShared, isDense } from "../matrix";
 import { UnsupportedOperator } from "./generated-operator";
 import type { Combine, KernelCall } from "./kernel-program";
 import { CellCode } from "./cell-code";

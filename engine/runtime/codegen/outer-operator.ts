@@ -9,11 +9,9 @@
  * operations, the roots against the planned sizes) is checked here, so an
  * operator without a kernel is an UnsupportedOperator before it runs.
  */
-import type { FusionDag } from "../../fusion";
-import type { FusedOperator } from "../../fusion/types";
-import { FusedOperatorError } from "../fused/fused-error";
-import { operatorShapes, type NodeShape } from "../fused/operator-shapes";
-import type { Value } from "../interpreter/values";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import { FusedOperatorError, operatorShapes, type NodeShape } from "../fused";
+import type { Value } from "../interpreter";
 import { cellNodeProblem } from "./cell-code";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
 import type { KernelProgram } from "./kernel-program";

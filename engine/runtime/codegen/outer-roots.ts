@@ -12,9 +12,8 @@
  *   root is Y, or t(Y) when `transposeResult`.
  * Anything else is an UnsupportedOperator naming the root.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import { sameShape, shapeText, type NodeShape } from "../fused/operator-shapes";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import { sameShape, shapeText, type NodeShape } from "../fused";
 import { UnsupportedOperator } from "./generated-operator";
 
 export type OuterRoot =

@@ -17,20 +17,12 @@
  * naming the node (the reference would fail, or the kernel has no code for
  * it): never a wrong answer.
  */
-import type { FusionDag } from "../../fusion";
-import type { FusedOperator } from "../../fusion/types";
-import type { AggregateFunction, ElementwiseBinaryOp } from "../../program/dag-types";
-import { BUILTINS } from "../interpreter/builtins";
-import type { EvalContext } from "../interpreter/context";
-import { aggregateValue, binary, castValue, mat, num, unary } from "../interpreter/operations";
-import { double, type Value } from "../interpreter/values";
-import { cbind } from "../kernels/bind";
-import { matmul } from "../kernels/matmul";
-import { transpose } from "../kernels/transpose";
-import { toDense } from "../matrix/convert";
-import { isSparse, type Matrix } from "../matrix/matrix";
-import { callOperandOrder } from "../fused/call-arguments";
-import { nodeLabel } from "../fused/fused-error";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { AggregateFunction, ElementwiseBinaryOp } from "../../program";
+import { BUILTINS, type EvalContext, aggregateValue, binary, castValue, mat, num, unary, double, type Value } from "../interpreter";
+import { cbind, matmul, transpose } from "../kernels";
+import { toDense, isSparse, type Matrix } from "../matrix";
+import { callOperandOrder, nodeLabel } from "../fused";
 import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
 import { RowKernelText } from "./row-kernel-text";

@@ -8,12 +8,10 @@
  * shapes of its inputs (dense and CSR main inputs get separate sources;
  * sizes are passed as scalars, so one source serves every size).
  */
-import type { FusionDag } from "../../fusion";
-import type { FusedOperator } from "../../fusion/types";
-import type { Value } from "../interpreter/values";
-import { allocateF64 } from "../matrix/kernel-memory";
-import { callOperandOrder } from "../fused/call-arguments";
-import { nodeLabel } from "../fused/fused-error";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { Value } from "../interpreter";
+import { allocateF64 } from "../matrix";
+import { callOperandOrder, nodeLabel } from "../fused";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
 import type { KernelProgram } from "./kernel-program";
 import { runKernel } from "./kernel-runner";

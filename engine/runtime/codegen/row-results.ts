@@ -5,12 +5,10 @@
  * prod) from the combined accumulators, an accumulated product, or a whole
  * value computed before the kernel ran.
  */
-import type { AggregateFunction } from "../../program/dag-types";
-import { double, type Value } from "../interpreter/values";
-import { transpose } from "../kernels/transpose";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import { allocateF64 } from "../matrix/kernel-memory";
+import type { AggregateFunction } from "../../program";
+import { double, type Value } from "../interpreter";
+import { transpose } from "../kernels";
+import { DenseMatrix, settleFormat, allocateF64 } from "../matrix";
 
 export type RowRootResult =
   | { readonly kind: "whole"; readonly root: number; readonly value: Value }

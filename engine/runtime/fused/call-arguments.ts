@@ -5,8 +5,7 @@
  * builtin-call-parameters.ts binds them), and `min` / `max` of several
  * arguments.
  */
-import { boundArguments, CALL_PARAMETERS } from "../../program/builtin-call-parameters";
-import type { DagNode } from "../../program/dag-types";
+import { boundArguments, CALL_PARAMETERS, type DagNode } from "../../program";
 
 /** The input positions of a call's operands in parameter order, or undefined when the call is not one of these or its arguments do not bind. */
 export function callOperandOrder(node: DagNode, name: string): number[] | undefined {

@@ -9,13 +9,10 @@
  * column j of its right side. Values are cached per node and cell, so a
  * shared sub-expression is computed once per cell.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import { scalarBinary } from "../kernels/binary-ops";
-import { scalarUnary } from "../kernels/unary-ops";
-import { num } from "../interpreter/operations";
-import type { Value } from "../interpreter/values";
-import type { Matrix } from "../matrix/matrix";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import { scalarBinary, scalarUnary } from "../kernels";
+import { num, type Value } from "../interpreter";
+import type { Matrix } from "../matrix";
 import { callOperandOrder } from "./call-arguments";
 import { operatorFailure } from "./fused-error";
 import type { NodeShape } from "./operator-shapes";

@@ -11,12 +11,10 @@
  * sum; a 0 in a min, max or mean). If the analysis that said so is wrong,
  * the result differs from the unfused one.
  */
-import type { AggregateFunction } from "../../program/dag-types";
-import { aggregateValue } from "../interpreter/operations";
-import { aggregateFull } from "../kernels/aggregate";
-import type { Value } from "../interpreter/values";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import type { Matrix } from "../matrix/matrix";
+import type { AggregateFunction } from "../../program";
+import { aggregateValue, type Value } from "../interpreter";
+import { aggregateFull } from "../kernels";
+import { DenseMatrix, type Matrix } from "../matrix";
 import { CellExpression } from "./cell-expression";
 import { operatorFailure } from "./fused-error";
 import type { OperatorContext } from "./operator-context";
@@ -97,7 +95,7 @@ function runCells(ctx: OperatorContext, root: number, plan: CellRoot): DenseMatr
  * sparse-safe binding those where the main input is not 0. The main input
  * has the domain's shape (or, for a vector, the transposed one).
  */
-export function visitedCells(ctx: OperatorContext, root: number, domain: NodeShape): (i: number, j: number) => boolean {
+function visitedCells(ctx: OperatorContext, root: number, domain: NodeShape): (i: number, j: number) => boolean {
   const main = mainMatrix(ctx);
   if (main === undefined) {
     if (ctx.op.binding.sparseSafe) operatorFailure(ctx.dag, ctx.op, root, "sparse-safe without a main input");

@@ -8,9 +8,8 @@
  * the inputs. A violation, or a covered node the skeleton cannot compute,
  * throws a FusedOperatorError naming the operator and the node.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { Value } from "../interpreter/values";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { Value } from "../interpreter";
 import { evaluateCellOperator, evaluateMultiAggregate } from "./cell-skeleton";
 import { operatorFailure } from "./fused-error";
 import type { OperatorContext } from "./operator-context";

@@ -6,8 +6,7 @@
  * The message names the operator and the node, so a property test that
  * meets one fails with it instead of skipping the operator.
  */
-import { nodeLabel, type FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
+import { nodeLabel, type FusionDag, type FusedOperator } from "../../fusion";
 
 export class FusedOperatorError extends Error {
   override readonly name = "FusedOperatorError";

@@ -4,5 +4,8 @@
  */
 export { evaluateFusedOperator, checkOperator } from "./evaluate-fused";
 export { UnfusedEvaluator, type UnfusedOptions } from "./unfused-evaluator";
-export { FusedOperatorError } from "./fused-error";
+export { FusedOperatorError, nodeLabel } from "./fused-error";
 export { valueDifference } from "./value-difference";
+export type { NodeShape } from "./operator-shapes";
+export { callOperandOrder } from "./call-arguments";
+export { operatorShapes, sameShape, shapeText } from "./operator-shapes";

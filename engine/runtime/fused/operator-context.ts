@@ -3,9 +3,8 @@
  * values of its materialized inputs (and only those) and the shapes of
  * its nodes.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { Value } from "../interpreter/values";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { Value } from "../interpreter";
 import type { NodeShape } from "./operator-shapes";
 
 export interface OperatorContext {

@@ -4,9 +4,8 @@
  * cells and rows by them): a scalar, or a rows x cols matrix. A covered
  * node whose shape cannot be derived is an operator failure.
  */
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { FusedOperator } from "../../fusion/types";
-import type { Value } from "../interpreter/values";
+import type { FusionDag, FusedOperator } from "../../fusion";
+import type { Value } from "../interpreter";
 import { callOperandOrder } from "./call-arguments";
 import { operatorFailure } from "./fused-error";
 
@@ -17,9 +16,9 @@ export interface NodeShape {
   scalar: boolean;
 }
 
-export const SCALAR_SHAPE: NodeShape = { rows: 1, cols: 1, scalar: true };
+const SCALAR_SHAPE: NodeShape = { rows: 1, cols: 1, scalar: true };
 
-export function valueShape(value: Value): NodeShape | undefined {
+function valueShape(value: Value): NodeShape | undefined {
   if (value.kind === "scalar") return SCALAR_SHAPE;
   if (value.kind === "matrix") return { rows: value.matrix.rows, cols: value.matrix.cols, scalar: false };
   return undefined;
@@ -34,7 +33,7 @@ export function shapeText(s: NodeShape): string {
 }
 
 /** Element-wise broadcasting of operand shapes (same shape, 1 x 1 or scalar, row or column vector, column with row vector). */
-export function broadcastShapes(shapes: readonly NodeShape[]): NodeShape | undefined {
+function broadcastShapes(shapes: readonly NodeShape[]): NodeShape | undefined {
   const matrices = shapes.filter((s) => !s.scalar);
   if (matrices.length === 0) return SCALAR_SHAPE;
   let rows = 1;

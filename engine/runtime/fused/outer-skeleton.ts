@@ -12,11 +12,10 @@
  * and the mirrored products `A %*% W` and `A %*% t(W)` (`t(U) %*% W`), also
  * transposed as the root (`t(t(U) %*% W)`).
  */
-import type { AggregateFunction } from "../../program/dag-types";
-import { aggregateValue } from "../interpreter/operations";
-import type { Value } from "../interpreter/values";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { transpose } from "../kernels/transpose";
+import type { AggregateFunction } from "../../program";
+import { aggregateValue, type Value } from "../interpreter";
+import { DenseMatrix } from "../matrix";
+import { transpose } from "../kernels";
 import { CellExpression } from "./cell-expression";
 import { mainMatrix } from "./cell-skeleton";
 import { operatorFailure } from "./fused-error";

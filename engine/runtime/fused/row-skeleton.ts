@@ -20,17 +20,9 @@
  * contribute zeros to column aggregates and nothing to products (the check
  * of a sparse-safety claim at the granularity of rows).
  */
-import { rbind, cbind } from "../kernels/bind";
-import { rightIndex } from "../kernels/indexing";
-import { matmul } from "../kernels/matmul";
-import { transpose } from "../kernels/transpose";
-import { BUILTINS } from "../interpreter/builtins";
-import type { EvalContext } from "../interpreter/context";
-import { aggregateValue, binary, castValue, mat, unary } from "../interpreter/operations";
-import { double, type Value } from "../interpreter/values";
-import { elementwiseBinary } from "../kernels/elementwise-binary";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { isSparse, type Matrix } from "../matrix/matrix";
+import { rbind, cbind, rightIndex, matmul, transpose, elementwiseBinary } from "../kernels";
+import { BUILTINS, type EvalContext, aggregateValue, binary, castValue, mat, unary, double, type Value } from "../interpreter";
+import { DenseMatrix, isSparse, type Matrix } from "../matrix";
 import { callOperandOrder } from "./call-arguments";
 import { mainMatrix } from "./cell-skeleton";
 import { nodeLabel, operatorFailure } from "./fused-error";

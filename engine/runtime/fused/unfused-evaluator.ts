@@ -7,14 +7,10 @@
  * leaves (literals, `rand` with a seed, `seq`, `matrix`) are computed.
  * Values are computed on demand and kept, so every node can be read.
  */
-import type { BlockDag, DagNode } from "../../program/dag-types";
-import type { FusionDag } from "../../fusion/fusion-dag";
-import type { Range } from "../../syntax/ast";
-import { DEFAULT_MEMORY_BUDGET } from "../interpreter/context";
-import { DmlRuntimeError } from "../interpreter/errors";
-import { DagEvaluator } from "../interpreter/evaluate-dag";
-import { MemoryMeter } from "../interpreter/memory-meter";
-import type { Value } from "../interpreter/values";
+import type { BlockDag, DagNode } from "../../program";
+import type { FusionDag } from "../../fusion";
+import type { Range } from "../../syntax";
+import { DEFAULT_MEMORY_BUDGET, DmlRuntimeError, DagEvaluator, MemoryMeter, type Value } from "../interpreter";
 
 export interface UnfusedOptions {
   /** Values of `input` nodes by variable name. */

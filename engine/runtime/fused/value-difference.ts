@@ -4,9 +4,8 @@
  * 1 x 1 matrix and a scalar differ (a fused result must have the kind of
  * the node it stands for).
  */
-import type { Value } from "../interpreter/values";
-import { matrixDifference, valuesClose, type Tolerance } from "../matrix/compare";
-import { num } from "../interpreter/operations";
+import { type Value, num } from "../interpreter";
+import { matrixDifference, valuesClose, type Tolerance } from "../matrix";
 
 /** The first difference between `fused` and `unfused`, or undefined when they agree. */
 export function valueDifference(fused: Value, unfused: Value, tol: Tolerance): string | undefined {

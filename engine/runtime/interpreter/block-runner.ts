@@ -3,8 +3,7 @@
  * DAG as written, node by node; a compiling runner (engine/execution) runs
  * the plan the optimizer and the fusion planner chose for it.
  */
-import type { BlockDag } from "../../program/dag-types";
-import type { BasicBlock } from "../../program/statement-block";
+import type { BlockDag, BasicBlock } from "../../program";
 import type { EvalContext } from "./context";
 import { DagEvaluator } from "./evaluate-dag";
 import type { Value } from "./values";

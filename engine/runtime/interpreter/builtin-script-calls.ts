@@ -22,13 +22,8 @@
  * a script name its file (the interpreter's function call does that).
  */
 import path from "node:path";
-import type { Program, Range, SourceStatement } from "../../syntax/ast";
-import { resolveBuiltinScript } from "../../program/builtin-script";
-import { lookupBuiltin } from "../../program/builtins";
-import { calledNames } from "../../program/called-names";
-import { needsInstallationMessage, notInInstallationMessage } from "../../program/installation-messages";
-import type { LoadedSource, SourceFiles } from "../../program/source-reader";
-import type { ArgumentDataType, SystemdsInstallation } from "../../program/systemds-installation";
+import type { Program, Range, SourceStatement } from "../../syntax";
+import { resolveBuiltinScript, lookupBuiltin, calledNames, needsInstallationMessage, notInInstallationMessage, type LoadedSource, type SourceFiles, type ArgumentDataType, type SystemdsInstallation } from "../../program";
 import { DmlRuntimeError, fail, locate } from "./errors";
 import type { DefinedFunction, Unit } from "./interpreter";
 import type { Value } from "./values";

@@ -3,7 +3,7 @@
  * and containsVector: TRUE when some cell of X equals the scalar v, or
  * when some row of X equals the row vector v (of X's width). NaN matches NaN.
  */
-import { toDense } from "../matrix/convert";
+import { toDense } from "../matrix";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { mat, num } from "./operations";

@@ -20,8 +20,7 @@
  * (lu) are runtime errors.
  */
 import { EigenvalueDecomposition, Matrix as MlMatrix, SingularValueDecomposition } from "ml-matrix";
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
+import { toDense, DenseMatrix } from "../matrix";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { mat } from "./operations";

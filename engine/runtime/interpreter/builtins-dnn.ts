@@ -7,14 +7,8 @@
  * dims its shape says, else a runtime error names both. Sparse inputs are
  * made dense first; results are kept in the format SystemDS would pick.
  */
-import { biasApply } from "../kernels/bias";
-import { conv2dBackwardData, conv2dBackwardFilter, conv2dForward } from "../kernels/conv2d";
-import type { DnnGeometry } from "../kernels/dnn-geometry";
-import { avgPoolBackward, maxPoolBackward, poolForward } from "../kernels/pooling";
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import type { Matrix } from "../matrix/matrix";
+import { biasApply, conv2dBackwardData, conv2dBackwardFilter, conv2dForward, type DnnGeometry, avgPoolBackward, maxPoolBackward, poolForward } from "../kernels";
+import { toDense, DenseMatrix, settleFormat, type Matrix } from "../matrix";
 import type { CallArgs } from "./builtins";
 import type { EvalContext } from "./context";
 import { dnnGeometry, positionalMatrices } from "./dnn-shapes";

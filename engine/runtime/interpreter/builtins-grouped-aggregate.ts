@@ -15,8 +15,7 @@
  * rows gets 0 (SystemDS's initial values; NaN for `centralmoment`).
  * As SystemDS's validator: a matrix target needs `ngroups` and takes no weights.
  */
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
+import { toDense, DenseMatrix } from "../matrix";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { namedArg, rejectUnknownNames, requiredArg } from "./named-args";

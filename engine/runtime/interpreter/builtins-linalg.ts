@@ -2,12 +2,9 @@
  * More builtins of the embedded runtime: cholesky, det, outer, roll,
  * rowIndexMin, cumprod/cummin/cummax, typeof. Dense and straightforward.
  */
-import type { ElementwiseBinaryOp } from "../../program/dag-types";
-import { isBinaryOp, scalarBinary } from "../kernels/binary-ops";
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import type { Matrix } from "../matrix/matrix";
-import { RuntimeError } from "../matrix/runtime-error";
+import type { ElementwiseBinaryOp } from "../../program";
+import { isBinaryOp, scalarBinary } from "../kernels";
+import { toDense, DenseMatrix, type Matrix, RuntimeError } from "../matrix";
 import { fail } from "./errors";
 import { mat, num, text } from "./operations";
 import { double, str, type Value } from "./values";

@@ -12,8 +12,8 @@
  *
  * Lists are values: every operation returns a new list.
  */
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { matrixFill } from "../kernels/reshape";
+import { DenseMatrix } from "../matrix";
+import { matrixFill } from "../kernels";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { num } from "./operations";
@@ -79,7 +79,7 @@ export function listAsMatrix(list: ListValue): Value {
 }
 
 /** `[rest, removed] = remove(L, i)`. */
-export function removeFromList(a: CallArgs): Value[] {
+function removeFromList(a: CallArgs): Value[] {
   const [list, index] = a.values;
   if (list?.kind !== "list") fail(`remove: the first argument must be a list, found ${list ? `a ${describeValue(list)}` : "nothing"}`);
   if (!index) fail("remove: missing the position to remove");

@@ -6,8 +6,7 @@
  *   smoothing in one pass);
  * - `rowcumsum(X)`: the cumulative sum along each row.
  */
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
+import { toDense, DenseMatrix } from "../matrix";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { requiredArg } from "./named-args";

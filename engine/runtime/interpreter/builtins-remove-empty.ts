@@ -6,8 +6,7 @@
  * order. When nothing is kept, SystemDS's default `empty.return=TRUE` gives
  * one row (column) of zeros; `empty.return=FALSE` gives 0 rows (columns).
  */
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
+import { toDense, DenseMatrix } from "../matrix";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { namedArg, rejectUnknownNames, requiredArg } from "./named-args";

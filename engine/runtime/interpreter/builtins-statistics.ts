@@ -23,8 +23,7 @@
  * values and probabilities outside [0, 1] (SystemDS fails or returns an
  * arbitrary value there).
  */
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
+import { toDense, DenseMatrix } from "../matrix";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { num } from "./operations";

@@ -6,8 +6,7 @@
  * vector, its distinct values in ascending order. NaN differs from
  * everything, itself included (as `!=` in the script).
  */
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
+import { toDense, DenseMatrix } from "../matrix";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { namedArg } from "./named-args";

@@ -7,16 +7,10 @@
  * removeEmpty, the grouped aggregate, unique and cumsumprod/rowcumsum.
  * Anything else is a clear runtime error.
  */
-import { cbind, rbind } from "../kernels/bind";
-import { cumsum } from "../kernels/cumsum";
-import { rowIndexMax } from "../kernels/row-index-max";
-import { SeededRandom } from "../kernels/seeded-random";
-import { transpose } from "../kernels/transpose";
-import { dataFromMatrix } from "../io/matrix-adapter";
-import { writeDataFile } from "../io/data-file-writer";
-import type { FileFormatName } from "../../stats/metadata/mtd-types";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { toDense } from "../matrix/convert";
+import { cbind, rbind, cumsum, rowIndexMax, SeededRandom, transpose } from "../kernels";
+import { dataFromMatrix, writeDataFile } from "../io";
+import type { FileFormatName } from "../../stats/metadata";
+import { DenseMatrix, toDense } from "../matrix";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";
 import { LINALG_BUILTINS } from "./builtins-linalg";
@@ -174,7 +168,7 @@ function write(a: CallArgs, ctx: EvalContext): Value {
 /** print("format", args...): Java's String.format for %d, %s, %f, %e, %b with flags, width and precision. */
 function printf(format: string, args: Value[]): string {
   let next = 0;
-  return format.replace(/%([-+ 0,]*)(\d+)?(?:\.(\d+))?([dsfeEbBn%])/g, (whole, flags: string, width: string | undefined, precision: string | undefined, conv: string) => {
+  return format.replace(/%([-+ 0,]*)(\d+)?(?:\.(\d+))?([dsfeEbBn%])/g, (_match, flags: string, width: string | undefined, precision: string | undefined, conv: string) => {
     if (conv === "%") return "%";
     if (conv === "n") return "\n";
     const v = args[next++] ?? fail(`print: the format "${format}" needs more arguments than the ${args.length} given`);

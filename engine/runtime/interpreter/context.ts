@@ -3,7 +3,7 @@
  * environment, `$params`, where the script lives, output, the memory
  * budget, and calls of user functions.
  */
-import type { Range } from "../../syntax/ast";
+import type { Range } from "../../syntax";
 import type { MemoryMeter } from "./memory-meter";
 import type { Value } from "./values";
 

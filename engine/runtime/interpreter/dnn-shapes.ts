@@ -8,7 +8,7 @@
  * larger than the padded image, a non-integer) are runtime errors that say
  * which argument is wrong.
  */
-import { outputExtent, type DnnGeometry } from "../kernels/dnn-geometry";
+import { outputExtent, type DnnGeometry } from "../kernels";
 import type { CallArgs } from "./builtins";
 import { fail } from "./errors";
 import { num } from "./operations";

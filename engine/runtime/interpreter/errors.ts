@@ -4,9 +4,9 @@
  * interpreter's own checks all become one, reported as
  * `file:line:col: error: message`.
  */
-import type { Range } from "../../syntax/ast";
-import { DataFileError } from "../io/data-file-error";
-import { RuntimeError } from "../matrix/runtime-error";
+import type { Range } from "../../syntax";
+import { DataFileError } from "../io";
+import { RuntimeError } from "../matrix";
 
 export class DmlRuntimeError extends Error {
   override readonly name = "DmlRuntimeError";

@@ -11,30 +11,17 @@
  * before it allocates when its size is known up front (matrix, rand, seq,
  * matmul, element-wise, bind, reshape, read), and right after otherwise.
  */
-import type { BlockDag, DagNode } from "../../program/dag-types";
-import { ALL_INDICES } from "../../program/dag-expressions";
-import { typeParameterValue } from "../../stats/metadata/parameters";
-import { cbind, rbind } from "../kernels/bind";
-import { diag } from "../kernels/diag";
-import { matmul } from "../kernels/matmul";
+import { type BlockDag, type DagNode, ALL_INDICES, builtinNames, lookupBuiltin } from "../../program";
+import { typeParameterValue } from "../../stats/metadata";
+import { cbind, rbind, diag, matmul, rand, type RandDistribution, matrixFill, matrixFromValues, reshape, seq, table, transpose } from "../kernels";
 import { matrixKernels } from "../wasm";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { isDense, type Matrix } from "../matrix/matrix";
-import { rand, type RandDistribution } from "../kernels/rand";
-import { matrixFill, matrixFromValues, reshape } from "../kernels/reshape";
-import { seq } from "../kernels/seq";
-import { table } from "../kernels/table";
-import { transpose } from "../kernels/transpose";
-import { readDataFile } from "../io/data-file-reader";
-import { matrixFromData } from "../io/matrix-adapter";
-import type { ReadParameters } from "../io/read-parameters";
+import { DenseMatrix, isDense, type Matrix, chooseFormat } from "../matrix";
+import { readDataFile, matrixFromData, type ReadParameters } from "../io";
 import { BUILTINS, MULTI_RESULT_BUILTINS, type CallArgs } from "./builtins";
 import { type EvalContext, sourceSlice } from "./context";
 import { csrBytes, denseBytes, Holdings, matrixBytes } from "./memory-meter";
-import { chooseFormat } from "../matrix/format";
 import { at, DmlRuntimeError, fail } from "./errors";
 import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
-import { builtinNames, lookupBuiltin } from "../../program/builtins";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
 import { listAssign, listSlice } from "./builtins-lists";
 import { bool, double, int, str, type Value } from "./values";

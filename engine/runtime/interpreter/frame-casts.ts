@@ -7,11 +7,8 @@
  * a missing or empty string 0. A string that is no number is an error
  * naming its cell.
  */
-import { parseNumber } from "../io/text-values";
-import { defaultColumnNames, type FrameColumn, type FrameData } from "../io/frame-data";
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import type { Matrix } from "../matrix/matrix";
+import { parseNumber, defaultColumnNames, type FrameColumn, type FrameData } from "../io";
+import { toDense, DenseMatrix, type Matrix } from "../matrix";
 import { fail } from "./errors";
 import { describeValue, type Value } from "./values";
 

@@ -10,21 +10,14 @@
  * first argument's data type, every function of the file joining SystemDS's
  * builtin namespace.
  */
-import type { SystemdsInstallation } from "../../program/systemds-installation";
+import { type SystemdsInstallation, builtinNames, buildPredicateDag, createDagContext, typeFromSpec, type DagContext, buildProgramDags, type ProgramDags, type DagType, type ForBlock, type FunctionBlock, type StatementBlock, SourceFiles, sourceProblemMessage } from "../../program";
 import path from "node:path";
-import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax/ast";
-import { builtinNames } from "../../program/builtins";
-import { buildPredicateDag } from "../../program/dag-build";
-import { createDagContext, typeFromSpec, type DagContext } from "../../program/dag-context";
-import { buildProgramDags, type ProgramDags } from "../../program/dag-program";
-import type { DagType } from "../../program/dag-types";
-import type { ForBlock, FunctionBlock, StatementBlock } from "../../program/statement-block";
+import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax";
 import { asWrittenRunner, type BlockRunner } from "./block-runner";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
 import { MemoryMeter } from "./memory-meter";
-import { SourceFiles, sourceProblemMessage } from "../../program/source-reader";
 import { BuiltinScriptCalls } from "./builtin-script-calls";
 import { missingArgumentMessage, unknownArgumentMessage, unknownFunctionMessage } from "./messages";
 import { num, truthy } from "./operations";

@@ -1,8 +1,5 @@
 /** `solve(A, b)`: dense LU with partial pivoting; a singular A is a runtime error. */
-import { DenseMatrix } from "../matrix/dense-matrix";
-import type { Matrix } from "../matrix/matrix";
-import { RuntimeError } from "../matrix/runtime-error";
-import { toDense } from "../matrix/convert";
+import { DenseMatrix, type Matrix, RuntimeError, toDense } from "../matrix";
 
 export function solve(a: Matrix, b: Matrix): DenseMatrix {
   const n = a.rows;

@@ -10,9 +10,8 @@
  * waits for a user function it hands its count to the meter (`suspend`),
  * so the callee's checks see the callers' values too.
  */
-import type { FrameData } from "../io/frame-data";
-import type { Matrix } from "../matrix/matrix";
-import { isDense } from "../matrix/matrix";
+import type { FrameData } from "../io";
+import { type Matrix, isDense } from "../matrix";
 import type { Value } from "./values";
 
 /** Bytes of a CSR matrix's arrays for `nnz` non-zeros: row pointers (int32), column indices (int32), values (float64). */
@@ -32,7 +31,7 @@ export function matrixBytes(m: Matrix): number {
 }
 
 /** The bytes a frame's columns take (strings at 2 bytes a character plus a pointer each). */
-export function frameBytes(frame: FrameData): number {
+function frameBytes(frame: FrameData): number {
   let bytes = 0;
   for (const column of frame.columns) {
     if (column.type !== "string") {
@@ -45,7 +44,7 @@ export function frameBytes(frame: FrameData): number {
 }
 
 /** The large objects of a value (matrices and frames, also inside lists), each once. */
-export function heldObjects(value: Value, into: Map<object, number>): void {
+function heldObjects(value: Value, into: Map<object, number>): void {
   if (value.kind === "matrix") {
     if (!into.has(value.matrix)) into.set(value.matrix, matrixBytes(value.matrix));
   } else if (value.kind === "frame") {
@@ -56,7 +55,7 @@ export function heldObjects(value: Value, into: Map<object, number>): void {
 }
 
 /** `1.5 GiB`, `12.0 MiB`, `300 bytes`. */
-export function bytesText(bytes: number): string {
+function bytesText(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
   if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;

@@ -6,7 +6,7 @@
  * cli/script-problems.ts); "did you mean" comes from one helper
  * (program/edit-distance.ts).
  */
-import { didYouMean } from "../../program/edit-distance";
+import { didYouMean } from "../../program";
 
 /** A `$name` with no value from the command line (or the workspace file) and no `ifdef` default. */
 export function missingParameterMessage(name: string): string {

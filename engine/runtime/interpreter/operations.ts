@@ -3,19 +3,12 @@
  * scalars and matrices (with DML's int/double/boolean/string rules),
  * aggregates, indexing and casts.
  */
-import type { AggregateDirection, AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../../program/dag-types";
-import { aggregate } from "../kernels/aggregate";
-import { scalarBinary } from "../kernels/binary-ops";
-import { elementwiseBinary } from "../kernels/elementwise-binary";
-import { elementwiseUnary } from "../kernels/elementwise-unary";
-import type { IndexRange } from "../kernels/index-range";
-import { leftIndex, rightIndex } from "../kernels/indexing";
-import { matrixFill } from "../kernels/reshape";
-import { scalarUnary } from "../kernels/unary-ops";
-import type { Matrix } from "../matrix/matrix";
+import type { AggregateDirection, AggregateFunction, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../../program";
+import { aggregate, scalarBinary, elementwiseBinary, elementwiseUnary, type IndexRange, leftIndex, rightIndex, matrixFill, scalarUnary } from "../kernels";
+import type { Matrix } from "../matrix";
 import { listAsMatrix, listSlice } from "./builtins-lists";
 import { frameFromValue, matrixFromFrame } from "./frame-casts";
-import { parseNumber } from "../io/text-values";
+import { parseNumber } from "../io";
 import { fail } from "./errors";
 import { asScalarMessage } from "./messages";
 import { bool, double, int, matrixCell, scalarText, str, type ScalarValue, type Value, describeValue } from "./values";

@@ -3,8 +3,8 @@
  * values, so the optimizer can check a rewrite on real numbers. Errors are
  * thrown as DmlRuntimeError (with the range of the failing node).
  */
-import type { BlockDag } from "../../program/dag-types";
-import type { Range } from "../../syntax/ast";
+import type { BlockDag } from "../../program";
+import type { Range } from "../../syntax";
 import { DEFAULT_MEMORY_BUDGET } from "./context";
 import { MemoryMeter } from "./memory-meter";
 import { DmlRuntimeError } from "./errors";

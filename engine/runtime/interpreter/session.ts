@@ -3,15 +3,14 @@
  * one run to the next, so a script can be run cell by cell (`# %%` lines
  * split it), and the measured dims and nnz of every assigned variable.
  */
-import type { SystemdsInstallation } from "../../program/systemds-installation";
-import { parse } from "../../syntax/parse";
-import { countNonZeros } from "../matrix/dense-matrix";
+import type { SystemdsInstallation } from "../../program";
+import { parse, isolateCell, splitCells } from "../../syntax";
+import { countNonZeros } from "../matrix";
 import { DEFAULT_MEMORY_BUDGET } from "./context";
 import { DmlRuntimeError, formatRuntimeError, locate } from "./errors";
 import { Interpreter, type DefinedFunction } from "./interpreter";
 import type { BlockRunner } from "./block-runner";
 import type { Value } from "./values";
-import { isolateCell, splitCells } from "../../syntax/cells";
 
 export interface SessionOptions {
   params?: ReadonlyMap<string, string> | Record<string, string>;

@@ -3,10 +3,8 @@
  * apart because DML prints them differently), matrices (the runtime's
  * Matrix), frames (from io) and lists; with SystemDS's text forms.
  */
-import type { FrameData } from "../io/frame-data";
-import { formatDecimal, formatFrame } from "../io/frame-format";
-import type { Matrix } from "../matrix/matrix";
-import { isDense } from "../matrix/matrix";
+import { type FrameData, formatDecimal, formatFrame } from "../io";
+import { type Matrix, isDense } from "../matrix";
 
 export type ScalarType = "int" | "double" | "boolean" | "string";
 export type ScalarValue =

@@ -5,7 +5,7 @@
  * the mean value of each, for pictures of the sparsity pattern and of the
  * values. Plain JSON-able data.
  */
-import { isDense, type Matrix } from "../matrix/matrix";
+import { isDense, type Matrix } from "../matrix";
 import { scalarText, type Value } from "./values";
 import { variableInfo, type VariableInfo } from "./session";
 

@@ -15,7 +15,7 @@ import { DataFileError } from "./data-file-error";
 import { allocateDenseValues, MAX_DENSE_CELLS } from "./dense-buffer";
 import type { DenseMatrixData } from "./matrix-data";
 import { parseNumber, quoted } from "./text-values";
-import { copyF64 } from "../matrix/kernel-memory";
+import { copyF64 } from "../matrix";
 
 export interface CsvReadOptions {
   /** Names the file in errors. */

@@ -35,7 +35,7 @@ import {
   resolveDataPath,
   looksLikeMatrixMarket,
 } from "../../stats/metadata";
-import { chooseFormat } from "../matrix/format";
+import { chooseFormat } from "../matrix";
 import { parseCsvFrame } from "./csv-frame-reader";
 import { parseCsvMatrix } from "./csv-matrix-reader";
 import { catchDataFileError, DataFileError, type DataFileWarning, type DataReadResult } from "./data-file-error";

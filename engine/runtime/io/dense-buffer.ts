@@ -4,7 +4,7 @@
  * holds or the allocation fails.
  */
 import { DataFileError } from "./data-file-error";
-import { allocateF64 } from "../matrix/kernel-memory";
+import { allocateF64 } from "../matrix";
 
 /** The most cells a dense matrix read from a file may have (2^31 − 1, about 16 GiB of doubles). */
 export const MAX_DENSE_CELLS = 2 ** 31 - 1;

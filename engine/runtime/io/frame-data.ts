@@ -78,18 +78,6 @@ export function columnTypeFromName(name: string): FrameColumnType | undefined {
   }
 }
 
-export function emptyFrameColumn(type: FrameColumnType, rows: number): FrameColumn {
-  switch (type) {
-    case "string":
-      return { type, values: new Array<string | null>(rows).fill(null) };
-    case "double":
-    case "int":
-      return { type, values: new Float64Array(rows) };
-    case "boolean":
-      return { type, values: new Uint8Array(rows) };
-  }
-}
-
 /** Cell (i, j) as a plain value (null for a missing string). */
 export function frameCell(frame: FrameData, i: number, j: number): string | number | boolean | null {
   const column = frame.columns[j]!;

@@ -8,7 +8,6 @@
 export type { DenseMatrixData, CsrMatrixData, MatrixData } from "./matrix-data";
 export {
   denseMatrixData,
-  emptyCsrMatrixData,
   matrixDataNnz,
   matrixDataGet,
   forEachNonZero,
@@ -16,7 +15,7 @@ export {
   toCsrMatrixData,
 } from "./matrix-data";
 export type { FrameData, FrameColumn, FrameColumnType } from "./frame-data";
-export { defaultColumnNames, schemaName, parseFrameSchema, columnTypeFromName, emptyFrameColumn, frameCell } from "./frame-data";
+export { defaultColumnNames, schemaName, parseFrameSchema, columnTypeFromName, frameCell } from "./frame-data";
 export type { ScalarValue } from "./scalar-text";
 export { parseScalarText, formatScalarText } from "./scalar-text";
 export type { DataValue } from "./data-value";
@@ -46,3 +45,4 @@ export { joinChunks } from "./text-chunks";
 export { formatFrame, formatDecimal, type FrameFormatOptions } from "./frame-format";
 
 export { matrixFromData, dataFromMatrix } from "./matrix-adapter";
+export { parseNumber } from "./text-values";

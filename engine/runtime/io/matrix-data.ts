@@ -11,7 +11,7 @@
  * Indices are 0-based here; files are 1-based. Conversions allocate in kernel
  * memory (shared when large), as the runtime's own matrices.
  */
-import { allocateF64, allocateI32, csrShared } from "../matrix/kernel-memory";
+import { allocateF64, allocateI32, csrShared } from "../matrix";
 
 export interface DenseMatrixData {
   format: "dense";
@@ -35,11 +35,6 @@ export type MatrixData = DenseMatrixData | CsrMatrixData;
 export function denseMatrixData(rows: number, cols: number, values: Float64Array = new Float64Array(rows * cols)): DenseMatrixData {
   if (values.length !== rows * cols) throw new RangeError(`dense data of ${rows} x ${cols} needs ${rows * cols} values, not ${values.length}`);
   return { format: "dense", rows, cols, values };
-}
-
-/** An all-zero matrix in CSR form. */
-export function emptyCsrMatrixData(rows: number, cols: number): CsrMatrixData {
-  return { format: "csr", rows, cols, rowPtr: new Int32Array(rows + 1), colIdx: new Int32Array(0), values: new Float64Array(0) };
 }
 
 /** Non-zeros (NaN counts, as in SystemDS). */

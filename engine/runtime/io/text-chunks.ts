@@ -4,7 +4,7 @@
  * 512 MiB); `ChunkedText` gathers lines into such chunks.
  */
 
-export const CHUNK_CHARS = 1 << 16;
+const CHUNK_CHARS = 1 << 16;
 
 export class ChunkedText {
   private buffer = "";

@@ -97,11 +97,6 @@ export function forEachLine(text: string, visit: (line: string, lineNumber: numb
   }
 }
 
-/** `what` for a count in messages: "1 value", "3 values". */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
-
 /** A token quoted for a message, shortened when long. */
 export function quoted(text: string): string {
   const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;

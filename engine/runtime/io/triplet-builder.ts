@@ -7,7 +7,7 @@
  */
 import { DataFileError } from "./data-file-error";
 import type { CsrMatrixData } from "./matrix-data";
-import { allocateF64, allocateI32, csrShared } from "../matrix/kernel-memory";
+import { allocateF64, allocateI32, csrShared } from "../matrix";
 
 export class TripletBuilder {
   private rowIndex: Int32Array;

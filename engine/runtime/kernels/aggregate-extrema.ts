@@ -4,7 +4,7 @@
  * a NaN is NaN). A slice without cells gives the operation's identity:
  * Inf for min, -Inf for max, 1 for prod.
  */
-import type { Matrix } from "../matrix/matrix";
+import type { Matrix } from "../matrix";
 
 export type ExtremumFunction = "min" | "max" | "prod";
 

@@ -1,5 +1,5 @@
 /** sum, sumSq and mean over all cells, each row or each column, with Kahan summation (kahan.ts). */
-import type { Matrix } from "../matrix/matrix";
+import type { Matrix } from "../matrix";
 import { kahanSum, KahanColumns } from "./kahan";
 
 export type SumFunction = "sum" | "sumSq" | "mean";

@@ -5,7 +5,7 @@
  * cells contribute mean² each. As SystemDS: one value has variance 0; a
  * slice without cells gives NaN.
  */
-import type { Matrix } from "../matrix/matrix";
+import type { Matrix } from "../matrix";
 import { kahanSum, KahanColumns } from "./kahan";
 
 export type VarianceFunction = "var" | "sd";

@@ -5,10 +5,8 @@
  * vector). Sums use Kahan summation as SystemDS; var and sd are sample
  * statistics (n - 1).
  */
-import type { AggregateDirection, AggregateFunction } from "../../program/dag-types";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import type { Matrix } from "../matrix/matrix";
+import type { AggregateDirection, AggregateFunction } from "../../program";
+import { DenseMatrix, settleFormat, type Matrix } from "../matrix";
 import { extremumCols, extremumFull, extremumRows } from "./aggregate-extrema";
 import { sumCols, sumFull, sumRows } from "./aggregate-sum";
 import { varianceCols, varianceFull, varianceRows } from "./aggregate-variance";

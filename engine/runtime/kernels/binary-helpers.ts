@@ -4,13 +4,13 @@
  */
 
 /** `%/%`: floor(a / b); a non-finite quotient is returned as is (5 %/% 0 = Inf, 0 %/% 0 = NaN). */
-export function intDiv(a: number, b: number): number {
+function intDiv(a: number, b: number): number {
   const q = a / b;
   return q - q !== 0 ? q : Math.floor(q);
 }
 
 /** `%%`: a - floor(a / b) · b, so the result takes the divisor's sign (-5 %% 3 = 1, 5 %% -3 = -1); x %% 0 = NaN. */
-export function mod(a: number, b: number): number {
+function mod(a: number, b: number): number {
   if (b === 0) return Number.NaN;
   return a - intDiv(a, b) * b;
 }

@@ -8,7 +8,7 @@
  *   - union / intersection: two CSR operands of the same shape merged row
  *     by row.
  */
-import type { ElementwiseBinaryOp } from "../../program/dag-types";
+import type { ElementwiseBinaryOp } from "../../program";
 import { BINARY_EXPRESSIONS } from "./binary-ops";
 import { compileKernel } from "./codegen";
 

@@ -7,8 +7,8 @@
  * ln a / ln b, min / max propagate NaN, the bitw* operators work on the
  * truncated 64-bit integers as Java's longs.
  */
-import type { ElementwiseBinaryOp } from "../../program/dag-types";
-import { binarySparsityClass, type BinarySparsityClass } from "../../cost/elementwise-ops";
+import type { ElementwiseBinaryOp } from "../../program";
+import { binarySparsityClass, type BinarySparsityClass } from "../../cost";
 import { compileKernel } from "./codegen";
 
 export const BINARY_EXPRESSIONS: Readonly<Record<ElementwiseBinaryOp, string>> = {

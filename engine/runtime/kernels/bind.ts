@@ -1,8 +1,5 @@
 /** cbind (side by side, same number of rows) and rbind (stacked, same number of columns) of one or more matrices. */
-import { CsrBuilder } from "../matrix/csr-builder";
-import { settleFormat } from "../matrix/format";
-import { isDense, pooledDense, type Matrix } from "../matrix/matrix";
-import { dimsText, RuntimeError } from "../matrix/runtime-error";
+import { CsrBuilder, settleFormat, isDense, pooledDense, type Matrix, dimsText, RuntimeError } from "../matrix";
 
 function checkParts(what: "cbind" | "rbind", parts: readonly Matrix[]): void {
   if (parts.length === 0) throw new RuntimeError("invalid-argument", `${what}: needs at least one matrix`);

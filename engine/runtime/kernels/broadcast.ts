@@ -7,7 +7,7 @@
  * (as the stats stage's `elementwiseShape`). Anything else is a
  * dimension mismatch.
  */
-import { dimsText, RuntimeError } from "../matrix/runtime-error";
+import { dimsText, RuntimeError } from "../matrix";
 
 export interface Shape {
   rows: number;

@@ -1,6 +1,5 @@
 /** cumsum(X): the running sum down each column (row i holds the sum of rows 1..i), with Kahan summation per column as SystemDS's cumk+. */
-import { settleFormat } from "../matrix/format";
-import { isDense, pooledDense, type Matrix } from "../matrix/matrix";
+import { settleFormat, isDense, pooledDense, type Matrix } from "../matrix";
 
 export function cumsum(x: Matrix): Matrix {
   const { rows, cols } = x;

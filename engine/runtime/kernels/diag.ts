@@ -1,9 +1,5 @@
 /** diag(v): the n x n matrix with the column vector v on its diagonal; diag(X): the diagonal of the square X as a column vector. */
-import { CsrBuilder } from "../matrix/csr-builder";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import type { Matrix } from "../matrix/matrix";
-import { dimsText, RuntimeError } from "../matrix/runtime-error";
+import { CsrBuilder, DenseMatrix, settleFormat, type Matrix, dimsText, RuntimeError } from "../matrix";
 
 export function diag(x: Matrix): Matrix {
   if (x.cols === 1) {

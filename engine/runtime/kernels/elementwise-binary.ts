@@ -12,11 +12,8 @@
  * Everything else runs the dense loop. Results are in the format
  * SystemDS's rule picks (`settleFormat`).
  */
-import type { ElementwiseBinaryOp } from "../../program/dag-types";
-import { toDense } from "../matrix/convert";
-import { CsrMatrix, dropZeros } from "../matrix/csr-matrix";
-import { settleFormat } from "../matrix/format";
-import { isDense, isSparse, pooledDense, releaseIfTemporary, type Matrix } from "../matrix/matrix";
+import type { ElementwiseBinaryOp } from "../../program";
+import { toDense, CsrMatrix, dropZeros, settleFormat, isDense, isSparse, pooledDense, releaseIfTemporary, type Matrix } from "../matrix";
 import { denseBinaryKernel, sparseIntersectionKernel, sparseKeepKernel, sparseUnionKernel } from "./binary-kernels";
 import { scalarBinary, scalarFunction, sparsityClass } from "./binary-ops";
 import { broadcastRole, broadcastShape, broadcastStrides, type Shape } from "./broadcast";

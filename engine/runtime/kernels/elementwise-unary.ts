@@ -4,10 +4,8 @@
  * the pattern (dropping cells that become 0); any other function (exp,
  * cos, !, ...) gives a dense result filled with f(0) around them.
  */
-import type { ElementwiseUnaryOp } from "../../program/dag-types";
-import { CsrMatrix, dropZeros } from "../matrix/csr-matrix";
-import { settleFormat } from "../matrix/format";
-import { isDense, pooledDense, type Matrix } from "../matrix/matrix";
+import type { ElementwiseUnaryOp } from "../../program";
+import { CsrMatrix, dropZeros, settleFormat, isDense, pooledDense, type Matrix } from "../matrix";
 import { scalarUnary, unaryMapKernel } from "./unary-ops";
 
 export function elementwiseUnary(op: ElementwiseUnaryOp, x: Matrix): Matrix {

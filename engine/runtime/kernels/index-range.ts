@@ -4,7 +4,7 @@
  * are truncated to integers as SystemDS casts them; a range outside the
  * matrix or with its lower bound above its upper one is a RuntimeError.
  */
-import { dimsText, RuntimeError } from "../matrix/runtime-error";
+import { dimsText, RuntimeError } from "../matrix";
 
 /** 1-based inclusive bounds; an omitted bound is the whole extent on that side. */
 export interface IndexRange {

@@ -3,12 +3,7 @@
  * left indexing X[rl:ru, cl:cu] = Y (a new X with the range replaced).
  * Ranges are 1-based and inclusive (index-range.ts).
  */
-import { CsrBuilder } from "../matrix/csr-builder";
-import type { CsrMatrix } from "../matrix/csr-matrix";
-import type { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import { isDense, pooledDense, type Matrix } from "../matrix/matrix";
-import { dimsText, RuntimeError } from "../matrix/runtime-error";
+import { CsrBuilder, type CsrMatrix, type DenseMatrix, settleFormat, isDense, pooledDense, type Matrix, dimsText, RuntimeError } from "../matrix";
 import { rangeText, resolveRange, type IndexRange, type ResolvedRange } from "./index-range";
 
 /** X[rl:ru, cl:cu]. */
@@ -25,7 +20,7 @@ function sliceDense(x: DenseMatrix, { rl, ru, cl, cu }: ResolvedRange): DenseMat
 }
 
 /** First position in row i of x whose column is ≥ col. */
-export function lowerBound(x: CsrMatrix, i: number, col: number): number {
+function lowerBound(x: CsrMatrix, i: number, col: number): number {
   let lo = x.rowPtr[i]!;
   let hi = x.rowPtr[i + 1]!;
   while (lo < hi) {

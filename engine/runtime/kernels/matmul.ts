@@ -5,11 +5,8 @@
  * kernel calls (../codegen/kernel-matmul.ts): split over the kernel threads
  * when their operands live in kernel memory, with the reference arithmetic.
  */
-import { CsrMatrix } from "../matrix/csr-matrix";
-import { settleFormat } from "../matrix/format";
-import { isDense, pooledDense, pooledZeros, type Matrix } from "../matrix/matrix";
-import { dimsText, RuntimeError } from "../matrix/runtime-error";
-import { kernelGemv, kernelSpmm, kernelSpmv } from "../codegen/kernel-matmul";
+import { CsrMatrix, settleFormat, isDense, pooledDense, pooledZeros, type Matrix, dimsText, RuntimeError } from "../matrix";
+import { kernelGemv, kernelSpmm, kernelSpmv } from "../codegen";
 import { gemm } from "./gemm";
 import { csrTimesCsr, denseTimesCsr } from "./sparse-matmul";
 

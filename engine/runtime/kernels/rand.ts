@@ -8,11 +8,7 @@
  * whatever the result's format, so the format never changes the values.
  * seed -1 (SystemDS's default) or no seed draws a fresh seed.
  */
-import { CsrBuilder } from "../matrix/csr-builder";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { chooseFormat } from "../matrix/format";
-import type { Matrix } from "../matrix/matrix";
-import { RuntimeError } from "../matrix/runtime-error";
+import { CsrBuilder, DenseMatrix, chooseFormat, type Matrix, RuntimeError } from "../matrix";
 import { SeededRandom } from "./seeded-random";
 
 export type RandDistribution = "uniform" | "normal" | "poisson";

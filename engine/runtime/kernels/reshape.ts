@@ -4,11 +4,7 @@
  * by column (R's order). matrix(v, rows, cols) with a scalar fills every
  * cell; `matrixFromValues` builds one from a list (`matrix("1 2 3 4", 2, 2)`).
  */
-import { CsrBuilder } from "../matrix/csr-builder";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import { isDense, pooledDense, type Matrix } from "../matrix/matrix";
-import { dimsText, RuntimeError } from "../matrix/runtime-error";
+import { CsrBuilder, DenseMatrix, settleFormat, isDense, pooledDense, type Matrix, dimsText, RuntimeError } from "../matrix";
 import { transpose } from "./transpose";
 
 function checkShape(what: string, rows: number, cols: number): void {

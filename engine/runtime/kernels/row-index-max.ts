@@ -4,8 +4,7 @@
  * column, NaN cells are passed over, and a row without a comparable value
  * (all NaN, or no columns) gives 0. A CSR row's unstored cells are zeros.
  */
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { isDense, type Matrix } from "../matrix/matrix";
+import { DenseMatrix, isDense, type Matrix } from "../matrix";
 
 export function rowIndexMax(x: Matrix): DenseMatrix {
   const out = new DenseMatrix(x.rows, 1);

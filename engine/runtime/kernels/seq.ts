@@ -4,8 +4,7 @@
  * is 1 + floor(to/by - from/by) and each value is the previous plus `by`.
  * A zero increment, or one leading away from `to`, is a RuntimeError.
  */
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { RuntimeError } from "../matrix/runtime-error";
+import { DenseMatrix, RuntimeError } from "../matrix";
 
 export function seq(from: number, to: number, by?: number): DenseMatrix {
   const incr = by ?? (from <= to ? 1 : -1);

@@ -4,9 +4,7 @@
  * (only stored cells are multiplied), so it can differ from the dense
  * product on non-finite values.
  */
-import { CsrBuilder } from "../matrix/csr-builder";
-import type { CsrMatrix } from "../matrix/csr-matrix";
-import { bufferPool } from "../matrix/buffer-pool";
+import { CsrBuilder, type CsrMatrix, bufferPool } from "../matrix";
 
 /** SpMM: C (m x n, zeros) += A (CSR m x k) · B (dense k x n); four stored cells of a row of A per pass over a row of C. */
 export function csrTimesDense(A: CsrMatrix, B: Float64Array, C: Float64Array, n: number): void {

@@ -7,11 +7,7 @@
  * result is max(A) x max(B), or `dims` when given (cells outside are then
  * dropped, as SystemDS does).
  */
-import { CsrMatrix } from "../matrix/csr-matrix";
-import { settleFormat } from "../matrix/format";
-import type { Matrix } from "../matrix/matrix";
-import { dimsText, RuntimeError } from "../matrix/runtime-error";
-import { toDense } from "../matrix/convert";
+import { CsrMatrix, settleFormat, type Matrix, dimsText, RuntimeError, toDense } from "../matrix";
 
 export type TableOperand = Matrix | number;
 

@@ -1,7 +1,5 @@
 /** t(X): dense in 32 x 32 tiles (both the reads and the writes stay in cache), CSR by counting the cells per column. */
-import { CsrMatrix } from "../matrix/csr-matrix";
-import { isDense, pooledDense, type Matrix } from "../matrix/matrix";
-import type { DenseMatrix } from "../matrix/dense-matrix";
+import { CsrMatrix, isDense, pooledDense, type Matrix, type DenseMatrix } from "../matrix";
 
 const TILE = 32;
 
@@ -9,7 +7,7 @@ export function transpose(x: Matrix): Matrix {
   return isDense(x) ? transposeDense(x) : transposeCsr(x);
 }
 
-export function transposeDense(x: DenseMatrix): DenseMatrix {
+function transposeDense(x: DenseMatrix): DenseMatrix {
   const { rows: m, cols: n, data: a } = x;
   const out = pooledDense(n, m);
   const c = out.data;

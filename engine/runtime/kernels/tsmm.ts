@@ -10,12 +10,7 @@
  * column ≥ row, into a dense n x n accumulator when that is small enough,
  * else (wide X) Gustavson over t(X) into a CSR upper triangle.
  */
-import { CsrBuilder } from "../matrix/csr-builder";
-import { CsrMatrix } from "../matrix/csr-matrix";
-import type { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import { isDense, pooledZeros, type Matrix } from "../matrix/matrix";
-import { bufferPool } from "../matrix/buffer-pool";
+import { CsrBuilder, CsrMatrix, type DenseMatrix, settleFormat, isDense, pooledZeros, type Matrix, bufferPool } from "../matrix";
 import { transposeCsr } from "./transpose";
 
 const KC = 128;

@@ -5,7 +5,7 @@
  * cast to long would give 0), sigmoid = 1 / (1 + e^-x), is.na and is.nan
  * both test for NaN (DML has no separate NA).
  */
-import type { ElementwiseUnaryOp } from "../../program/dag-types";
+import type { ElementwiseUnaryOp } from "../../program";
 import { compileKernel } from "./codegen";
 
 export const UNARY_EXPRESSIONS: Readonly<Record<ElementwiseUnaryOp, string>> = {

@@ -40,8 +40,3 @@ export function denseToCsr(m: DenseMatrix, nnz = m.nnz()): CsrMatrix {
 export function toDense(m: Matrix): DenseMatrix {
   return isDense(m) ? m : csrToDense(m);
 }
-
-/** `m` itself if CSR, else a new CSR copy. */
-export function toCsr(m: Matrix): CsrMatrix {
-  return isDense(m) ? denseToCsr(m) : m;
-}

@@ -4,7 +4,7 @@
  * is smaller), as implemented by the cost stage's `storageFormat`, so the
  * runtime stores exactly what the cost model assumes.
  */
-import { storageFormat, type StorageFormat } from "../../cost/operand-stats";
+import { storageFormat, type StorageFormat } from "../../cost";
 import { denseToCsr, csrToDense } from "./convert";
 import { countNonZeros, type DenseMatrix } from "./dense-matrix";
 import { isDense, releaseMatrix, type Matrix } from "./matrix";

@@ -2,8 +2,8 @@
 export { countNonZeros, DenseMatrix } from "./dense-matrix";
 export { CsrMatrix, csrInvariantViolation, dropZeros } from "./csr-matrix";
 export { CsrBuilder } from "./csr-builder";
-export { cellsOf, isDense, isSparse, pooledDense, pooledZeros, releaseIfTemporary, releaseMatrix, type Matrix } from "./matrix";
-export { csrToDense, denseToCsr, toCsr, toDense } from "./convert";
+export { isDense, isSparse, pooledDense, pooledZeros, releaseIfTemporary, releaseMatrix, type Matrix } from "./matrix";
+export { csrToDense, denseToCsr, toDense } from "./convert";
 export { chooseFormat, denseThreshold, settleFormat, toPreferredFormat } from "./format";
 export { matricesEqual, matrixDifference, valuesClose, type Tolerance } from "./compare";
 export { BufferPool, bufferPool, type BufferPoolStats } from "./buffer-pool";

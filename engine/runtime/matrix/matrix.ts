@@ -16,10 +16,6 @@ export function isSparse(m: Matrix): m is CsrMatrix {
   return m.format === "sparse";
 }
 
-export function cellsOf(m: Matrix): number {
-  return m.rows * m.cols;
-}
-
 /** A rows x cols dense matrix over a pooled buffer with unspecified contents (every cell must be written). */
 export function pooledDense(rows: number, cols: number): DenseMatrix {
   return new DenseMatrix(rows, cols, bufferPool.acquire(rows * cols));

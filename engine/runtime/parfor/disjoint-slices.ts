@@ -12,8 +12,7 @@
  * iteration's part. `R[i, ]`, `R[, i]`, `R[i, j]` and
  * `R[(i-1)*k+1 : i*k, ]` all pass; `R[1, ]` and `R[i, ] + R[i+1, ]` do not.
  */
-import { evaluatePoly, linearIn } from "../../program/affine-index";
-import type { DimensionForm, IndexAccess, ResultVariable } from "../../program/parfor-dependencies";
+import { evaluatePoly, linearIn, type DimensionForm, type IndexAccess, type ResultVariable } from "../../program";
 
 interface Interval {
   coefficient: number;

@@ -4,7 +4,7 @@
  * REPORTS_KEPT runs) for `--timings`-style lines and tests; the counters
  * say how much ran on workers, a count, not a time.
  */
-import type { Range } from "../../syntax/ast";
+import type { Range } from "../../syntax";
 
 export interface ParforReport {
   /** The parfor statement's range (in its own file). */
@@ -17,7 +17,7 @@ export interface ParforReport {
   reason?: string;
 }
 
-export const REPORTS_KEPT = 50;
+const REPORTS_KEPT = 50;
 
 const reports: ParforReport[] = [];
 let iterationsOnWorkers = 0;

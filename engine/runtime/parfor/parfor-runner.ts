@@ -31,13 +31,9 @@
  * recreate in a worker, or when worker threads are unavailable.
  */
 import os from "node:os";
-import type { ForStatement } from "../../syntax/ast";
-import { analyzeParfor, dependencyCheckOff, type ParforAnalysis } from "../../program/parfor-dependencies";
-import type { ForBlock } from "../../program/statement-block";
-import { asWrittenRunner } from "../interpreter/block-runner";
-import { DmlRuntimeError } from "../interpreter/errors";
-import type { InterpreterHost, Unit } from "../interpreter/interpreter";
-import type { Value } from "../interpreter/values";
+import type { ForStatement } from "../../syntax";
+import { analyzeParfor, dependencyCheckOff, type ParforAnalysis, type ForBlock } from "../../program";
+import { asWrittenRunner, DmlRuntimeError, type InterpreterHost, type Unit, type Value } from "../interpreter";
 import { overlapReason } from "./disjoint-slices";
 import { MIN_PARALLEL_WORK, parforWork } from "./parfor-work";
 import { mergeResult } from "./result-merge";
@@ -48,7 +44,7 @@ import { locateParforWorker } from "./parfor-worker-file";
 import { ParforWorkerPool } from "./parfor-worker-pool";
 
 /** The most worker threads a parfor uses. */
-export const MAX_PARFOR_WORKERS = 8;
+const MAX_PARFOR_WORKERS = 8;
 
 export interface ParforLoop {
   block: ForBlock;

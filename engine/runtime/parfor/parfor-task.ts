@@ -5,7 +5,7 @@
  * same), finds the loop by its position, and runs iterations
  * first..last of it in the given variables.
  */
-import type { Range } from "../../syntax/ast";
+import type { Range } from "../../syntax";
 import type { WireValue } from "./parfor-values";
 
 /** A source text whose functions may be called: the loop's own (unit 0), sourced files. */
@@ -45,7 +45,7 @@ export interface ParforTask {
   planMode: string;
 }
 
-export interface TaskError {
+interface TaskError {
   message: string;
   range?: Range;
   file?: string;

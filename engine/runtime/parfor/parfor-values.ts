@@ -5,10 +5,9 @@
  * are shared with the worker, not copied; the others are copied. Values are
  * never changed in place by the runtime, so sharing is safe.
  */
-import type { FrameData } from "../io/frame-data";
-import { CsrMatrix } from "../matrix/csr-matrix";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import type { ScalarValue, Value } from "../interpreter/values";
+import type { FrameData } from "../io";
+import { CsrMatrix, DenseMatrix } from "../matrix";
+import type { ScalarValue, Value } from "../interpreter";
 
 export type WireValue =
   | ScalarValue

@@ -5,10 +5,9 @@
  * evaluated counts one trip, a `while` one). Below MIN_PARALLEL_WORK the
  * loop is not worth the worker threads' start and copies.
  */
-import type { Statement } from "../../syntax/ast";
-import { evaluatePoly, polyOf } from "../../program/affine-index";
-import type { ParforAnalysis } from "../../program/parfor-dependencies";
-import type { Value } from "../interpreter/values";
+import type { Statement } from "../../syntax";
+import { evaluatePoly, polyOf, type ParforAnalysis } from "../../program";
+import type { Value } from "../interpreter";
 
 export const MIN_PARALLEL_WORK = 1 << 22;
 

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 
-export const PARFOR_WORKER_FILE = "parfor-worker.js";
+const PARFOR_WORKER_FILE = "parfor-worker.js";
 
 export function locateParforWorker(): string | undefined {
   const fromEnv = process.env["DML_LENS_PARFOR_WORKER"];

@@ -11,14 +11,9 @@
  * Started by the bundled entry (engine/execution/parfor-worker.ts).
  */
 import { workerData, type MessagePort } from "node:worker_threads";
-import { buildProgramDags } from "../../program/dag-program";
-import { createDagContext } from "../../program/dag-context";
-import type { ForStatement, NumberLiteral, Program, Range, Statement } from "../../syntax/ast";
-import { parse } from "../../syntax/parse";
-import type { BlockRunner } from "../interpreter/block-runner";
-import { locate } from "../interpreter/errors";
-import { Interpreter, type DefinedFunction, type Unit } from "../interpreter/interpreter";
-import type { Value } from "../interpreter/values";
+import { buildProgramDags, createDagContext } from "../../program";
+import { type ForStatement, type NumberLiteral, type Program, type Range, type Statement, parse } from "../../syntax";
+import { type BlockRunner, locate, Interpreter, type DefinedFunction, type Unit, type Value } from "../interpreter";
 import { DONE, STATE, STATE_BROKEN, STATE_READY } from "./parfor-control";
 import { markInsideParforWorker } from "./parfor-report";
 import type { ParforReply, ParforTask, TaskUnit } from "./parfor-task";

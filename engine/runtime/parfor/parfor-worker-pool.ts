@@ -14,7 +14,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "
 import { CONTROL_WORDS, DONE, STATE, STATE_BROKEN, STATE_READY } from "./parfor-control";
 import type { ParforReply, ParforTask } from "./parfor-task";
 
-export const START_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 30_000;
 /** How often a waiting caller polls the run's interrupt. */
 const POLL_MS = 20;
 /** Waited on for a millisecond's pause (never notified). */

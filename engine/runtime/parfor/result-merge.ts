@@ -8,11 +8,7 @@
  * merged matrix is stored in the format the runtime's rule picks for its
  * values (as left indexing leaves it); unchanged, it is `before` itself.
  */
-import { toDense } from "../matrix/convert";
-import { DenseMatrix } from "../matrix/dense-matrix";
-import { settleFormat } from "../matrix/format";
-import type { Matrix } from "../matrix/matrix";
-import { allocateF64 } from "../matrix/kernel-memory";
+import { toDense, DenseMatrix, settleFormat, type Matrix, allocateF64 } from "../matrix";
 
 export function mergeResult(before: Matrix, copies: readonly Matrix[]): Matrix {
   const original = toDense(before).data;

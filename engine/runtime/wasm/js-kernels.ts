@@ -16,16 +16,16 @@ import {
   type ElementwiseOp,
   type MatrixKernels,
 } from "./kernel-api";
-import { gemm } from "../kernels/gemm";
+import { gemm } from "../kernels";
 
 /** C = A·B (overwriting C), with the runtime's cache-blocked JS GEMM, which accumulates into C. */
-export function jsGemm(m: number, k: number, n: number, a: Float64Array, b: Float64Array, c: Float64Array): void {
+function jsGemm(m: number, k: number, n: number, a: Float64Array, b: Float64Array, c: Float64Array): void {
   checkGemm(m, k, n, a, b, c);
   c.fill(0, 0, m * n);
   gemm(a, b, c, m, k, n);
 }
 
-export function jsGemv(m: number, n: number, a: Float64Array, x: Float64Array, y: Float64Array): void {
+function jsGemv(m: number, n: number, a: Float64Array, x: Float64Array, y: Float64Array): void {
   checkGemv(m, n, a, x, y);
   for (let i = 0; i < m; i++) {
     const o = i * n;
@@ -45,7 +45,7 @@ export function jsGemv(m: number, n: number, a: Float64Array, x: Float64Array, y
   }
 }
 
-export function jsElementwise(op: ElementwiseOp, a: Float64Array, b: Float64Array, out: Float64Array): void {
+function jsElementwise(op: ElementwiseOp, a: Float64Array, b: Float64Array, out: Float64Array): void {
   checkElementwise(a, b, out);
   const len = out.length;
   switch (op) {
@@ -64,7 +64,7 @@ export function jsElementwise(op: ElementwiseOp, a: Float64Array, b: Float64Arra
   }
 }
 
-export function jsSumProduct3(x: Float64Array, y: Float64Array, z: Float64Array): number {
+function jsSumProduct3(x: Float64Array, y: Float64Array, z: Float64Array): number {
   checkSumProduct3(x, y, z);
   const len = x.length;
   let s0 = 0;
@@ -82,7 +82,7 @@ export function jsSumProduct3(x: Float64Array, y: Float64Array, z: Float64Array)
   return s0 + s1 + (s2 + s3);
 }
 
-export function jsSpmv(a: CsrArrays, x: Float64Array, y: Float64Array): void {
+function jsSpmv(a: CsrArrays, x: Float64Array, y: Float64Array): void {
   checkSpmv(a, x, y);
   const { rowPtr, colIdx, values } = a;
   for (let r = 0; r < a.rows; r++) {
@@ -93,7 +93,7 @@ export function jsSpmv(a: CsrArrays, x: Float64Array, y: Float64Array): void {
   }
 }
 
-export function jsSpmm(a: CsrArrays, n: number, b: Float64Array, c: Float64Array): void {
+function jsSpmm(a: CsrArrays, n: number, b: Float64Array, c: Float64Array): void {
   checkSpmm(a, n, b, c);
   const { rowPtr, colIdx, values } = a;
   c.fill(0, 0, a.rows * n);

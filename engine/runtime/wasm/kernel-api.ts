@@ -62,7 +62,7 @@ export function checkSumProduct3(x: Float64Array, y: Float64Array, z: Float64Arr
   }
 }
 
-export function checkCsr(a: CsrArrays): void {
+function checkCsr(a: CsrArrays): void {
   checkDims(a.rows, a.cols);
   if (a.rowPtr.length < a.rows + 1) throw new RangeError(`csr: rowPtr has ${a.rowPtr.length} entries for ${a.rows} rows`);
   const nnz = a.rows === 0 ? 0 : a.rowPtr[a.rows]!;

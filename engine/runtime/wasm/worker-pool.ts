@@ -14,8 +14,8 @@ import { Worker } from "node:worker_threads";
 import type { WasmMemory, WasmModule } from "./wasm-api";
 
 /** The kernel functions a worker may be asked to run, by index in the control block. */
-export const WORKER_KERNELS = ["gemmPackB", "gemmRows", "gemmShared", "gemvRows", "ewBinary", "sumProduct3", "spmvRows", "spmmRows"] as const;
-export type WorkerKernel = (typeof WORKER_KERNELS)[number];
+const WORKER_KERNELS = ["gemmPackB", "gemmRows", "gemmShared", "gemvRows", "ewBinary", "sumProduct3", "spmvRows", "spmmRows"] as const;
+type WorkerKernel = (typeof WORKER_KERNELS)[number];
 
 export interface KernelTask {
   readonly kernel: WorkerKernel;

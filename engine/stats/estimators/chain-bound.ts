@@ -34,7 +34,7 @@ export interface DegreeStats {
 }
 
 /** Applies the implications between the statistics and the dims until nothing changes. */
-export function tighten(s: DegreeStats): DegreeStats {
+function tighten(s: DegreeStats): DegreeStats {
   let { nnz, maxRowNnz, maxColNnz, nonEmptyRows, nonEmptyCols } = s;
   for (let round = 0; round < 3; round++) {
     nonEmptyRows = Math.min(nonEmptyRows, s.rows, nnz);
@@ -51,7 +51,7 @@ function emptyStats(shape: MatrixShape): DegreeStats {
 }
 
 /** The constraints of `s` with its rows on variable mask `r` and columns on `c` (0: the index is broadcast away). */
-export function degreeConstraints(s: DegreeStats, r: number, c: number): DegreeConstraint[] {
+function degreeConstraints(s: DegreeStats, r: number, c: number): DegreeConstraint[] {
   const all: DegreeConstraint[] = [
     { x: r | c, y: 0, d: s.nnz },
     { x: c, y: r, d: s.maxRowNnz },

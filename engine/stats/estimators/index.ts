@@ -2,7 +2,7 @@
 export { checkMetadata, erase, product, type AnyEstimator, type SparsityEstimator } from "./estimator";
 export { uniformEstimator, uniformDensity, type UniformStats } from "./uniform";
 export { mncEstimator, mncProductIsExact, mncProductNnz } from "./mnc";
-export { sketchFromStructure, type MncSketch } from "./mnc-sketch";
+export { sketchFromStructure, type MncSketch, sketchFromCounts } from "./mnc-sketch";
 export { chainBoundEstimator, type DegreeStats } from "./chain-bound";
 export { chainBound, type DegreeConstraint } from "./degree-bound";
 export {

@@ -81,7 +81,7 @@ export function mncProductNnz(a: MncSketch, b: MncSketch): number {
 }
 
 /** E_dm: expected non-zeros when each j drops x_j · y_j products uniformly on p cells. */
-export function densityMapNnz(x: Float64Array, y: Float64Array, p: number): number {
+function densityMapNnz(x: Float64Array, y: Float64Array, p: number): number {
   if (p <= 0) return 0;
   let density = 0;
   for (let j = 0; j < x.length; j++) {

@@ -29,17 +29,17 @@ export function uniformDensity(s: UniformStats): number {
 }
 
 /** Density of an annihilating map: every input non-zero (Galley's Map, annihilating). */
-export function densityOfAll(densities: readonly number[]): number {
+function densityOfAll(densities: readonly number[]): number {
   return densities.reduce((p, s) => p * s, 1);
 }
 
 /** Density of a non-annihilating map: some input non-zero. */
-export function densityOfAny(densities: readonly number[]): number {
+function densityOfAny(densities: readonly number[]): number {
   return 1 - densities.reduce((p, s) => p * (1 - s), 1);
 }
 
 /** Density after aggregating `span` cells of density `s` into one: 1 − (1 − s)^span, computed stably. */
-export function densityAfterAggregate(s: number, span: number): number {
+function densityAfterAggregate(s: number, span: number): number {
   if (span === 0 || s <= 0) return 0;
   if (s >= 1) return 1;
   return -Math.expm1(span * Math.log1p(-s));

@@ -10,7 +10,7 @@
  * non-zero. A value that is not a number stops the count with a problem at
  * its line and column.
  */
-import type { Position } from "../../syntax/ast";
+import type { Position } from "../../syntax";
 import type { MatrixMarketHeader } from "./matrix-market";
 import { parseJavaDouble } from "./parameters";
 
@@ -163,7 +163,7 @@ function splitLines(text: string): string[] {
 }
 
 /** Splits at `sep` outside double quotes (SystemDS's `IOUtilFunctions.splitCSV`). */
-export function splitCsvLine(line: string, sep: string): string[] {
+function splitCsvLine(line: string, sep: string): string[] {
   if (!line.includes('"')) return line.split(sep);
   const fields: string[] = [];
   let start = 0;

@@ -4,7 +4,7 @@
  * sidecar, a Matrix Market header, `dml-lens.json`), so each one names its
  * file. Ranges are 0-based and end-exclusive, as everywhere in the engine.
  */
-import type { Diagnostic, Position, Range, Severity } from "../../syntax/ast";
+import type { Diagnostic, Position, Range, Severity } from "../../syntax";
 
 export interface MetadataDiagnostic extends Diagnostic {
   /** The file the range points into. */
@@ -32,10 +32,6 @@ export const fileStartRange: Range = { start: { line: 0, character: 0 }, end: { 
 export function formatMetadataDiagnostic(diagnostic: MetadataDiagnostic): string {
   const { line, character } = diagnostic.range.start;
   return `${diagnostic.file}:${line + 1}:${character + 1}: ${diagnostic.severity}: ${diagnostic.message}`;
-}
-
-export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
-  return diagnostics.some((d) => d.severity === "error");
 }
 
 /** Maps offsets of a text to line/character positions (lines end at \n; a \r before it counts as a character). */

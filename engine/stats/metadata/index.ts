@@ -38,7 +38,7 @@ export {
   type DmlConstant,
 } from "./parameters";
 export { evaluateConstant, type ConstantEnvironment, type ConstantResult } from "./constant-eval";
-export { parseSizeAnnotation, isSizeAnnotation, type SizeDeclaration, type ParsedSizeAnnotation } from "./size-annotation-syntax";
+export { parseSizeAnnotation, type SizeDeclaration, type ParsedSizeAnnotation } from "./size-annotation-syntax";
 export { collectSizeAnnotations, sizeAnnotationFor, type SizeAnnotation, type SizeAnnotations } from "./size-annotations";
 export {
   loadWorkspaceConfig,

@@ -7,7 +7,7 @@
  * and unquoted words as strings; those are reported as `leniencies` so a
  * caller can warn. It never throws: a syntax error is a value.
  */
-import type { Range } from "../../syntax/ast";
+import type { Range } from "../../syntax";
 import { LineMap } from "./diagnostics";
 
 export type JsonValue =
@@ -25,7 +25,7 @@ export interface JsonMember {
   value: JsonValue;
 }
 
-export interface JsonProblem {
+interface JsonProblem {
   message: string;
   range: Range;
 }

@@ -7,7 +7,7 @@
  * meaning is clear (e.g. `"rows": 1e3`, which SystemDS rejects because its
  * JSON reader makes it a double), so the analysis can go on.
  */
-import type { Range, Severity } from "../../syntax/ast";
+import type { Range, Severity } from "../../syntax";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
 import { type FileSystem, fileKind, fileSize } from "./file-system";
 import { type JsonMember, type JsonValue, jsonTypeName, parseJson } from "./json-with-positions";
@@ -36,7 +36,7 @@ export interface MtdFileResult extends MtdParseResult {
 }
 
 /** The largest .mtd read (1 MiB; SystemDS's are a few hundred bytes): a bigger one is refused, not parsed. */
-export const MAX_MTD_BYTES = 1024 * 1024;
+const MAX_MTD_BYTES = 1024 * 1024;
 
 /** The path of the sidecar of a data file. */
 export function mtdPathOf(dataPath: string): string {

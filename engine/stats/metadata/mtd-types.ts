@@ -126,7 +126,7 @@ export function valueTypeFromString(text: string): ValueTypeName | undefined {
   return VALUE_TYPE_SPELLINGS[text.toLowerCase()];
 }
 
-export const FILE_FORMATS: readonly FileFormatName[] = [
+const FILE_FORMATS: readonly FileFormatName[] = [
   "text",
   "mm",
   "csv",

@@ -111,11 +111,6 @@ export function constantText(constant: DmlConstant): string {
   }
 }
 
-/** The plain JavaScript value of a constant. */
-export function constantValue(constant: DmlConstant): number | string | boolean {
-  return constant.value;
-}
-
 /** Java's `Double.toString`: `1.0`, `0.001`, `1.0E-4`, `1.0E7`, `NaN`, `Infinity`. */
 export function javaDoubleText(value: number): string {
   if (Number.isNaN(value)) return "NaN";

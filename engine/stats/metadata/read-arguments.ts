@@ -5,7 +5,7 @@
  * is not a compile-time constant is left out (SystemDS then does not know it
  * at compile time either).
  */
-import type { CallExpression, Expression, Range } from "../../syntax/ast";
+import type { CallExpression, Expression, Range } from "../../syntax";
 import { type ConstantEnvironment, evaluateConstant } from "./constant-eval";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
 import {
@@ -23,7 +23,7 @@ export interface Located<T> {
   range: Range;
 }
 
-export interface ReadArgumentValues {
+interface ReadArgumentValues {
   rows?: Located<number>;
   cols?: Located<number>;
   nnz?: Located<number>;

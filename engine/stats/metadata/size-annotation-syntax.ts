@@ -14,7 +14,7 @@
  * The annotation must be the first thing in its comment (`# @size ...` or
  * `/* @size ... *\/`). Errors are reported at the exact characters.
  */
-import type { Diagnostic, Position, Range } from "../../syntax/ast";
+import type { Diagnostic, Position, Range } from "../../syntax";
 
 /** Sizes a user declares; an absent field is unknown. */
 export interface SizeDeclaration {
@@ -45,11 +45,6 @@ const TIMES = /[ \t]*(?:x|X|×|\*)[ \t]*/y;
 const KEYWORD = /(?:,[ \t]*)?([A-Za-z][A-Za-z0-9_]*)(?:[ \t]*[=:][ \t]*|[ \t]+)/y;
 const FRACTION = /((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(%?)(?![A-Za-z0-9_.])/y;
 const SUFFIX: Readonly<Record<string, number>> = { k: 1e3, m: 1e6, g: 1e9, t: 1e12 };
-
-/** Whether a comment's text is a `@size` annotation (well-formed or not). */
-export function isSizeAnnotation(commentText: string): boolean {
-  return START.test(commentText);
-}
 
 /**
  * Parses the comment `commentText` found at `commentStart`; undefined when

@@ -17,11 +17,11 @@
  * to no assignment, or names a variable the statement does not assign, is
  * reported and ignored.
  */
-import { forEachStatement } from "../../program/statement-walk";
-import type { AssignmentStatement, Diagnostic, MultiAssignmentStatement, Program, Range, Statement } from "../../syntax/ast";
+import { forEachStatement } from "../../program";
+import type { AssignmentStatement, Diagnostic, MultiAssignmentStatement, Program, Range, Statement } from "../../syntax";
 import { type SizeDeclaration, parseSizeAnnotation } from "./size-annotation-syntax";
 
-export type AnnotatedStatement = AssignmentStatement | MultiAssignmentStatement;
+type AnnotatedStatement = AssignmentStatement | MultiAssignmentStatement;
 
 export interface SizeAnnotation {
   /** The variable whose size is declared. */

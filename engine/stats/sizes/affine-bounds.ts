@@ -8,7 +8,7 @@
  * same node is the same unknown). Products of two unknowns, divisions and
  * casts are unknowns of their own.
  */
-import type { BlockDag } from "../../program/dag-types";
+import type { BlockDag } from "../../program";
 import type { NodeStats } from "./node-stats";
 
 interface Affine {

@@ -28,8 +28,7 @@
  * times. Moved blocks get their diagnostics moved. Entries that neither
  * this analysis nor the one before used are dropped at `sweep()`.
  */
-import type { Diagnostic } from "../../syntax/ast";
-import { shiftRange } from "../../syntax/ranges";
+import { type Diagnostic, shiftRange } from "../../syntax";
 import type { BlockSizes } from "./block-sizes";
 import type { NodeStats } from "./node-stats";
 import { outputsSignature } from "./outputs-signature";

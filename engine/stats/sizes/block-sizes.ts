@@ -1,6 +1,6 @@
 /** Sizes of every node of one block DAG, in topological (id) order. */
-import type { Diagnostic } from "../../syntax/ast";
-import type { BlockDag, DagNode } from "../../program/dag-types";
+import type { Diagnostic } from "../../syntax";
+import type { BlockDag, DagNode } from "../../program";
 import { type NodeSizeContext, nodeStats } from "./node-sizes";
 import type { NodeStats } from "./node-stats";
 import { affineSpan } from "./affine-bounds";

@@ -18,8 +18,7 @@
  * Non-zeros follow the uniform (average-case) estimate; unknown stays
  * unknown.
  */
-import { callParameterInput } from "../../program/builtin-call-parameters";
-import type { DagNode } from "../../program/dag-types";
+import { callParameterInput, type DagNode } from "../../program";
 import { cells, isMatrix, isScalar, matrixStats, sparsity, type NodeStats } from "./node-stats";
 
 /** Reports a dimension error at the call (the arguments' shapes known to be wrong for it). */

@@ -1,5 +1,5 @@
 /** Sizes of constructors: `rand`, `matrix`, `seq`, `diag`, `table`. */
-import type { DagNode } from "../../program/dag-types";
+import type { DagNode } from "../../program";
 import { cells, isMatrix, matrixStats, type NodeStats, type ScalarValue } from "./node-stats";
 
 type Report = (message: string, code: string) => void;

@@ -14,7 +14,7 @@
  * with Hout = floor((H + 2*pad_h - Hf)/stride_h) + 1 (and Wout alike); a
  * dimension whose shape values are not constants is unknown.
  */
-import type { DagNode } from "../../program/dag-types";
+import type { DagNode } from "../../program";
 import { isMatrix, listStats, matrixStats, type NodeStats } from "./node-stats";
 
 /** The calls sized here. */

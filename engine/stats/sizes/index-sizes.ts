@@ -6,8 +6,7 @@
  * nrow x 1), and so do bounds that differ by a constant (`X[k*(b-1)+1 : k*b, ]`
  * has k rows, affine-bounds.ts).
  */
-import type { DagNode } from "../../program/dag-types";
-import { ALL_INDICES } from "../../program/dag-expressions";
+import { type DagNode, ALL_INDICES } from "../../program";
 import { cells, isMatrix, matrixStats, type NodeStats } from "./node-stats";
 
 type Report = (message: string, code: string) => void;

@@ -1,6 +1,5 @@
 /** Joining what two paths know about one variable (at an `if` join or a loop head). */
-import type { DegreeStats } from "../estimators/chain-bound";
-import type { MncSketch } from "../estimators/mnc-sketch";
+import type { DegreeStats, MncSketch } from "../estimators";
 import type { NodeSketch, NodeStats } from "./node-stats";
 
 /**

@@ -8,10 +8,8 @@
  * adds the chain bound. Unknown stays unknown: a dim is `null` unless it
  * follows from known inputs.
  */
-import type { Diagnostic } from "../../syntax/ast";
-import type { DagNode, DagType, ElementwiseBinaryOp } from "../../program/dag-types";
-import { APPEND_NAMES } from "../../program/dag-call-types";
-import { binaryType, unaryType } from "../../program/dag-typing";
+import type { Diagnostic } from "../../syntax";
+import { type DagNode, type DagType, type ElementwiseBinaryOp, APPEND_NAMES, binaryType, unaryType } from "../../program";
 import { applyNumeric, applyNumericUnary, foldBinary, foldUnary, isNonZero } from "./scalar-fold";
 import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";

@@ -8,9 +8,8 @@
  * estimate of the uniform (average-case) estimator, or of MNC while the
  * matrix carries a sketch (see sketch-sizes.ts).
  */
-import type { DagType } from "../../program/dag-types";
-import type { DegreeStats } from "../estimators/chain-bound";
-import type { MncSketch } from "../estimators/mnc-sketch";
+import type { DagType } from "../../program";
+import type { DegreeStats, MncSketch } from "../estimators";
 
 export type ScalarValue = number | string | boolean;
 
@@ -44,7 +43,7 @@ export interface NodeSketch {
 }
 
 /** The non-zero pattern is equal to, or contained in, the pattern that `root` stands for. */
-export interface PatternRef {
+interface PatternRef {
   readonly root: object;
   readonly relation: "equal" | "subset";
 }

@@ -12,8 +12,7 @@
  * the outputs and to the inputs, whatever else the block reads. An output
  * that is an input's very object (`B = A`) is named by that object's id.
  */
-import type { DegreeStats } from "../estimators/chain-bound";
-import type { MncSketch } from "../estimators/mnc-sketch";
+import type { DegreeStats, MncSketch } from "../estimators";
 import type { NodeStats, ScalarValue } from "./node-stats";
 
 export function outputsSignature(

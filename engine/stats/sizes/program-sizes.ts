@@ -11,21 +11,14 @@
  * reached from the main program keeps the sizes of the body's blocks with
  * that call site's arguments (`calls`), for the optimizer and hover.
  */
-import type { Diagnostic, Expression, Range } from "../../syntax/ast";
-import { buildPredicateDag } from "../../program/dag-build";
-import type { DagContext } from "../../program/dag-context";
-import type { ProgramDags } from "../../program/dag-program";
-import type { BlockDag, DagNode } from "../../program/dag-types";
-import type { BasicBlock, ForBlock, FunctionBlock, StatementBlock, WhileBlock } from "../../program/statement-block";
-import type { ArgumentDataType } from "../../program/systemds-installation";
+import { type Diagnostic, type Expression, type Range, withoutTrailingSpaces } from "../../syntax";
+import { buildPredicateDag, type DagContext, type ProgramDags, type BlockDag, type DagNode, type BasicBlock, type ForBlock, type FunctionBlock, type StatementBlock, type WhileBlock, type ArgumentDataType, LayeredEnv } from "../../program";
 import { type BlockSizes, blockSizes } from "./block-sizes";
 import type { NodeSizeContext } from "./node-sizes";
 import { formatStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
 import { joinStats, sameStats } from "./join-stats";
 import type { SparsityEstimator } from "./sketch-sizes";
 import { type BlockSizesCache, movedDiagnostics, movedSizes } from "./block-sizes-cache";
-import { LayeredEnv } from "../../program/layered-env";
-import { withoutTrailingSpaces } from "../../syntax/ranges";
 
 export interface ProgramSizeOptions {
   /** `$param` values given by the caller, typed as SystemDS types them. */
@@ -69,7 +62,7 @@ export interface BuiltinScripts {
 }
 
 /** A builtin script's DAGs, context and options, and the function a call runs. */
-export interface BuiltinProgram extends SourcedProgram {
+interface BuiltinProgram extends SourcedProgram {
   file: string;
   functionName: string;
 }

@@ -3,7 +3,7 @@
  * as 0/1 in arithmetic, `+` with a string concatenates, `%%` takes the sign
  * of the divisor as in R, `%/%` floors).
  */
-import type { ElementwiseBinaryOp, ElementwiseUnaryOp } from "../../program/dag-types";
+import type { ElementwiseBinaryOp, ElementwiseUnaryOp } from "../../program";
 import type { ScalarValue } from "./node-stats";
 
 function num(v: ScalarValue): number {

@@ -31,10 +31,8 @@
  * Counts follow the estimators' boolean semantics; cancellation only removes
  * non-zeros, so the upper bounds hold for the real values too.
  */
-import type { AggregateFunction, DagNode, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../../program/dag-types";
-import { chainBoundEstimator as chain, type DegreeStats } from "../estimators/chain-bound";
-import { mncEstimator as mnc, mncProductIsExact } from "../estimators/mnc";
-import { type MncSketch, sketchFromCounts } from "../estimators/mnc-sketch";
+import type { AggregateFunction, DagNode, ElementwiseBinaryOp, ElementwiseUnaryOp } from "../../program";
+import { chainBoundEstimator as chain, type DegreeStats, mncEstimator as mnc, mncProductIsExact, type MncSketch, sketchFromCounts } from "../estimators";
 import { type AggregateAxis, broadcastOf, type MatrixShape } from "../matrix-shape";
 import { cells, isMatrix, type NodeSketch, type NodeStats } from "./node-stats";
 import { applyNumeric, applyNumericUnary, isNonZero } from "./scalar-fold";
@@ -69,7 +67,7 @@ export function withSketches(node: DagNode, inputs: readonly NodeStats[], stats:
 }
 
 /** Chain-bound statistics from rows, cols and an exact nnz (else a known upper bound, else the cells). */
-export function metadataDegrees(s: NodeStats): DegreeStats | undefined {
+function metadataDegrees(s: NodeStats): DegreeStats | undefined {
   const n = cells(s);
   if (n === null || !Number.isFinite(n) || s.rows! < 0 || s.cols! < 0) return undefined;
   const known = s.nnzExact && s.nnz !== null ? s.nnz : s.nnzUpperBound;

@@ -3,7 +3,7 @@
  * uniformly spread), as in `OptimizerUtils.getMatMultSparsity` and Galley's
  * uniform estimator. Each returns null when an input count is unknown.
  */
-import type { AggregateDirection, AggregateFunction } from "../../program/dag-types";
+import type { AggregateDirection, AggregateFunction } from "../../program";
 import { cells, type NodeStats, sparsity } from "./node-stats";
 
 /** `A %*% B` (m x k times k x n): m·n·(1 − (1 − sA·sB)^k). */
