@@ -83,11 +83,11 @@ describe("the rules", () => {
 describe("derivations read as DML, each step with its rule's description", () => {
   const line = (name: string, a: string, b: string) => prove(byName(name), a, b).steps.map((s) => `${s.before} = ${s.after}  [${s.description}]`);
   test("one step per identity, a nested one in two", () => {
-    assert.deepEqual(line("size-one", "f1", "f2"), ["rowVars(v) = matrix(0, rows=5, cols=1)  [a row aggregate of one value per row is that value (var, sd: 0)]"]);
-    assert.deepEqual(line("black-box", "e1", "e2"), ["max(X * -2) = min(X) * -2  [scaling by a constant < 0 swaps min and max]"]);
+    assert.deepEqual(line("size-one", "f1", "f2"), ["rowVars(v) = matrix(0, rows=5, cols=1)  [aggregate-of-single-column: a row aggregate of one value per row is that value (var, sd: 0)]"]);
+    assert.deepEqual(line("black-box", "e1", "e2"), ["max(X * -2) = min(X) * -2  [extremum-of-negative-scaling: scaling by a constant < 0 swaps min and max]"]);
     assert.deepEqual(line("nested", "e1", "e2"), [
-      "rowMins(colMins(X)) = as.matrix(min(colMins(X)))  [a row aggregate of a row vector is the full aggregate as 1 x 1]",
-      "as.matrix(min(colMins(X))) = as.matrix(min(X))  [min of rowMins or colMins is min]",
+      "rowMins(colMins(X)) = as.matrix(min(colMins(X)))  [row-aggregate-of-row-vector: a row aggregate of a row vector is the full aggregate as 1 x 1]",
+      "as.matrix(min(colMins(X))) = as.matrix(min(X))  [nested-min: min of rowMins or colMins is min]",
     ]);
   });
 });
