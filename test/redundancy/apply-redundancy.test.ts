@@ -12,26 +12,9 @@ import { applyRedundancy } from "../../engine/redundancy/apply-redundancy";
 import { applyEdits } from "../../engine/syntax/ranges";
 import { parse } from "../../engine/syntax";
 import { repoRoot } from "../repo-root";
-import { option } from "./edit-options";
+import { gdOptions, option } from "./edit-options";
 
 const gd = readFileSync(path.join(repoRoot, "examples", "linreg_gd.dml"), "utf8");
-
-/** linreg_gd's two loop-constant products: t(A) %*% A (once explicit, once inside t(g) %*% t(A) %*% A %*% g) and t(A) %*% b. */
-function gdOptions(text: string) {
-  const AtA = option(text, {
-    kind: "lse",
-    expression: "t(A) %*% A",
-    name: "AtA",
-    before: ["while (i < maxi)"],
-    occurrences: [
-      ["t(A) %*% A", 0, "{name}"],
-      ["t(g) %*% t(A) %*% A %*% g", 0, "t(g) %*% {name} %*% g"],
-    ],
-    loop: ["while (i < maxi)"],
-  });
-  const Atb = option(text, { kind: "lse", expression: "t(A) %*% b", name: "Atb", before: ["while (i < maxi)"], occurrences: [["t(A) %*% b", 0, "{name}"]] });
-  return { AtA, Atb };
-}
 
 describe("applyRedundancy", () => {
   it("hoists t(A) %*% A and t(A) %*% b out of linreg_gd's loop", () => {

@@ -11,24 +11,14 @@ import { verifyRedundancyOptions } from "../../engine/suggest/verify-redundancy"
 import { verifyScriptEdit } from "../../engine/suggest/verify-script-edit";
 import { scriptReadInputs } from "../../engine/suggest/script-read-inputs";
 import { repoRoot } from "../repo-root";
-import { option } from "./edit-options";
+import { gdOptions, option } from "./edit-options";
 
 const examples = path.join(repoRoot, "examples");
 const file = path.join(examples, "linreg_gd.dml");
 const gd = readFileSync(file, "utf8");
 const analysis = analyzeText(gd, { scriptPath: file, parameters: new Map([["A", "data/iris_X.csv"], ["b", "data/iris_y.csv"]]) });
 
-const AtA = option(gd, {
-  kind: "lse",
-  expression: "t(A) %*% A",
-  name: "AtA",
-  before: ["while (i < maxi)"],
-  occurrences: [
-    ["t(A) %*% A", 0, "{name}"],
-    ["t(g) %*% t(A) %*% A %*% g", 0, "t(g) %*% {name} %*% g"],
-  ],
-});
-const Atb = option(gd, { kind: "lse", expression: "t(A) %*% b", name: "Atb", before: ["while (i < maxi)"], occurrences: [["t(A) %*% b", 0, "{name}"]] });
+const { AtA, Atb } = gdOptions(gd);
 
 describe("verifying redundancy options with the runtime", () => {
   it("gives each read() of linreg_gd the sizes of its data", () => {

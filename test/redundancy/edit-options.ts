@@ -61,3 +61,20 @@ export function option(text: string, spec: OptionSpec): RedundancyOption {
   if (spec.loop) result.loop = rangeOf(text, spec.loop[0], spec.loop[1] ?? 0);
   return result;
 }
+
+/** linreg_gd's two loop-constant products: t(A) %*% A (once explicit, once inside t(g) %*% t(A) %*% A %*% g) and t(A) %*% b. */
+export function gdOptions(text: string) {
+  const AtA = option(text, {
+    kind: "lse",
+    expression: "t(A) %*% A",
+    name: "AtA",
+    before: ["while (i < maxi)"],
+    occurrences: [
+      ["t(A) %*% A", 0, "{name}"],
+      ["t(g) %*% t(A) %*% A %*% g", 0, "t(g) %*% {name} %*% g"],
+    ],
+    loop: ["while (i < maxi)"],
+  });
+  const Atb = option(text, { kind: "lse", expression: "t(A) %*% b", name: "Atb", before: ["while (i < maxi)"], occurrences: [["t(A) %*% b", 0, "{name}"]] });
+  return { AtA, Atb };
+}
