@@ -64,7 +64,7 @@ export interface ProgramChains {
   names: Set<string>;
   /** Symmetric variables per scope ("" is the main program). */
   symmetric: Map<string, Set<string>>;
-  /** Matrices of chains whose sizes the analysis does not know. */
+  /** Variables in chains whose sizes the analysis does not know (what a user can declare; an unsized sub-expression follows from them). */
   unsized: Set<string>;
   truncated: boolean;
 }
@@ -203,7 +203,6 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
     const opaqueAtom = (e: Expression): Atom => {
       const size = sizeOf(statsAt(e));
       const text = textOf(e);
-      if (!size) result.unsized.add(text);
       return { key: `⟨${text}@${rangeKey(e.range)}⟩`, text: `(${text})`, ...(size ? { size } : {}), invariantLoops: 0, symmetric: false, range: e.range };
     };
     const context: SumContext = {

@@ -85,6 +85,6 @@ export interface RedundancyReport {
   evaluations: number;
   /** The settings used: loops without known bounds are expected to run `expectedIterations` times. */
   settings: { expectedIterations: number };
-  /** Matrices in chains whose sizes the analysis does not know (their options are not costed). */
+  /** Variables in chains whose sizes the analysis does not know (options over them are not costed). */
   unsized: string[];
 }
