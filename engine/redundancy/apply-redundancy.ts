@@ -31,8 +31,9 @@
  * - the text with the option applied parses without errors.
  */
 import { keywordNames, parse, type Expression, type Position, type Program, type Range, type Statement, applyEdits, positionBefore, rangeTexts, type TextEdit } from "../syntax";
-import { childExpressions, lookupBuiltin, BUILTIN_CONSTANTS, expressionReadOccurrences, statementWriteOccurrences, type SimpleStatement } from "../program";
+import { childExpressions, BUILTIN_CONSTANTS, expressionReadOccurrences, statementWriteOccurrences, type SimpleStatement } from "../program";
 import type { RedundancyOption } from "./redundancy-types";
+import { freshName } from "./fresh-names";
 
 export interface AppliedOption {
   id: string;
@@ -124,14 +125,6 @@ function takenNames(text: string): Set<string> {
     for (const part of match[0].split(".")) taken.add(part);
   }
   return taken;
-}
-
-/** `name` when no one uses it, else `name_2`, `name_3`, ... (an invalid name becomes `tmp`). */
-export function freshName(name: string, taken: ReadonlySet<string>): string {
-  const base = /^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : "tmp";
-  const free = (candidate: string) => !taken.has(candidate) && lookupBuiltin(candidate) === undefined;
-  if (free(base)) return base;
-  for (let k = 2; ; k++) if (free(`${base}_${k}`)) return `${base}_${k}`;
 }
 
 // ------------------------------------------------------------------ checks

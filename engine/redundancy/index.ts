@@ -7,3 +7,4 @@ export type { AppliedOption } from "./apply-redundancy";
 export type { OriginalPlace } from "./edited-positions";
 export { applyRedundancy } from "./apply-redundancy";
 export { originalPositions } from "./edited-positions";
+export { FreshNames } from "./fresh-names";

@@ -13,6 +13,7 @@
  * the rewrite). Both are bounded by saturation's counts (the time limit is
  * only a safety net); when no proof is found within them, the text says so.
  */
+import { FreshNames } from "../redundancy";
 import { derivationLines } from "../rewrite";
 import type { Position, Range } from "../syntax";
 import { analyzeText } from "../stats/program-analysis";
@@ -141,10 +142,6 @@ function usedTemporaries(expression: string, temporaries: readonly TemporaryDefi
 
 /** Names like the given ones that the script does not use (a number appended when it does). */
 function freshNames(text: string, names: readonly string[]): string[] {
-  const words = new Set(text.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []);
-  return names.map((name) => {
-    let fresh = name;
-    for (let k = 2; words.has(fresh); k++) fresh = `${name}${k}`;
-    return fresh;
-  });
+  const fresh = new FreshNames(text.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []);
+  return names.map((name) => fresh.take(name));
 }
