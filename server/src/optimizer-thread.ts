@@ -65,7 +65,17 @@ export class MissingOptimizerWorkerError extends Error {
  * when a block's work ignores its own limits (a wedge).
  */
 export function watchdogMs(options: BlockRequestOptions): number {
-  return 2 * (options.saturation?.timeLimitMs ?? DEFAULT_SATURATION.timeLimitMs) + 5_000;
+  return watchdogForSafetyNet(options.saturation?.timeLimitMs);
+}
+
+/** Twice a search's safety net (default: saturation's) plus 5 s. */
+export function watchdogForSafetyNet(timeLimitMs = DEFAULT_SATURATION.timeLimitMs): number {
+  return 2 * timeLimitMs + 5_000;
+}
+
+/** The optimizer's worker bundle beside the server's (or DML_LENS_OPTIMIZER_WORKER, for tests). */
+export function optimizerWorkerFile(): string {
+  return process.env.DML_LENS_OPTIMIZER_WORKER ?? path.join(__dirname, "optimizer-worker.js");
 }
 
 /**
@@ -76,7 +86,7 @@ export function watchdogMs(options: BlockRequestOptions): number {
  * (`DML_LENS_OPTIMIZER_WORKER`, e.g. a worker that hangs); when it does not
  * exist, every block fails with MissingOptimizerWorkerError.
  */
-export function workerRunner(file = process.env.DML_LENS_OPTIMIZER_WORKER ?? path.join(__dirname, "optimizer-worker.js"), limitMs: (options: BlockRequestOptions) => number = watchdogMs): BlockRunner {
+export function workerRunner(file = optimizerWorkerFile(), limitMs: (options: BlockRequestOptions) => number = watchdogMs): BlockRunner {
   if (!existsSync(file)) {
     const missing = new MissingOptimizerWorkerError(file);
     return () => Promise.reject(missing);
