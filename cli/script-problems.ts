@@ -52,7 +52,7 @@ import {
   readMtd,
   resolveDataPath,
   workspaceParameters,
-} from "../engine/stats/metadata";
+} from "../engine/metadata";
 import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage, DEFAULT_MEMORY_BUDGET, MemoryMeter } from "../engine/runtime/interpreter";
 import { checkDataFile, type ReadParameters } from "../engine/runtime/io";

@@ -6,7 +6,7 @@
  * unknown, and the operations that depend on it are planned as written.
  */
 import type { BlockDag } from "../program";
-import { typeParameterValue } from "../stats/metadata";
+import { typeParameterValue } from "../metadata";
 import { blockSizes } from "../stats/sizes/block-sizes";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Value } from "../runtime/interpreter";

@@ -24,7 +24,7 @@ import {
   typeParameterValue,
   type WorkspaceConfig,
   workspaceParameters,
-} from "./metadata";
+} from "../metadata";
 import { matrixStats, type NodeStats, type ScalarValue } from "./sizes/node-stats";
 import { readStatsLoader } from "./read-sketches";
 import type { SparsityEstimator } from "./sizes/sketch-sizes";

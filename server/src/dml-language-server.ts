@@ -76,7 +76,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { readSourceText, resolveSourcePath, type FoundInstallation } from "../../engine/program";
 import { AnalysisCache } from "../../engine/stats/analysis-cache";
-import type { MetadataDiagnostic } from "../../engine/stats/metadata";
+import type { MetadataDiagnostic } from "../../engine/metadata";
 import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
 import {

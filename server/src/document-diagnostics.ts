@@ -15,7 +15,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fileSourceReader, type SystemdsInstallation, forEachStatement } from "../../engine/program";
-import { nodeFileSystem } from "../../engine/stats/metadata";
+import { nodeFileSystem } from "../../engine/metadata";
 import { guardedFileSourceReader, guardedFileSystem, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
 import type { AnalysisCache } from "../../engine/stats/analysis-cache";
 import { checkAndAnalyze, type CheckOptions } from "../../engine/stats/check-document";

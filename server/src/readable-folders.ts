@@ -16,7 +16,7 @@
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import type { FileSystem } from "../../engine/stats/metadata";
+import type { FileSystem } from "../../engine/metadata";
 import { type SourceReader, diskSourceAccess, SourceFiles, type SourceFileAccess, sourceReaderOver, type SystemdsInstallation } from "../../engine/program";
 import type { Diagnostic } from "../../engine/syntax";
 

@@ -14,9 +14,9 @@ export const CLEAN_TREE: readonly SourceFile[] = [
   { path: "engine/egraph/egraph.ts", text: `import { strict } from "node:assert";\nexport class EGraph { size = 0; check() { strict(this.size >= 0); } }\n` },
   { path: "engine/program/index.ts", text: `export { blocks } from "./blocks";\n` },
   { path: "engine/program/blocks.ts", text: `import { parse } from "../syntax";\nexport const blocks = (text: string) => [parse(text)];\n` },
-  { path: "engine/stats/metadata/index.ts", text: `export type { FileSystem } from "./file-system";\nexport { read } from "./node-file-system";\n` },
-  { path: "engine/stats/metadata/file-system.ts", text: `export interface FileSystem { read(path: string): string }\n` },
-  { path: "engine/stats/metadata/node-file-system.ts", text: `import { readFileSync } from "node:fs";\nexport const read = (path: string) => readFileSync(path, "utf8");\n` },
+  { path: "engine/metadata/index.ts", text: `export type { FileSystem } from "./file-system";\nexport { read } from "./node-file-system";\n` },
+  { path: "engine/metadata/file-system.ts", text: `export interface FileSystem { read(path: string): string }\n` },
+  { path: "engine/metadata/node-file-system.ts", text: `import { readFileSync } from "node:fs";\nexport const read = (path: string) => readFileSync(path, "utf8");\n` },
   { path: "engine/suggest/index.ts", text: `import { EGraph } from "../egraph";\nimport { blocks } from "../program";\nexport const suggest = (text: string) => [new EGraph(), blocks(text)];\n` },
   { path: "server/src/systemds-home.ts", text: `export const INSTALLATION_NOTIFICATION = "dmlLens/installation";\n` },
   { path: "server/src/hover.ts", text: `export interface HoverView { text: string }\n` },
@@ -75,9 +75,9 @@ export const BROKEN_TREES: Readonly<Record<string, { tree: SourceFile[]; names: 
     names: `engine/program/blocks.ts:1 imports "node:fs"`,
   },
   "no value-import cycles between folders": {
-    tree: breakTree("engine/stats/metadata/file-system.ts", `import { read } from "../shape";`).concat([
-      { path: "engine/stats/shape.ts", text: `import { read } from "./metadata";\nexport const shape = read;\n` },
+    tree: breakTree("engine/metadata/file-system.ts", `import { read } from "../stats/shape";`).concat([
+      { path: "engine/stats/shape.ts", text: `import { read } from "../metadata";\nexport const shape = read;\n` },
     ]),
-    names: `engine/stats/metadata/file-system.ts:1 imports "../shape" (engine/stats/shape.ts)`,
+    names: `engine/metadata/file-system.ts:1 imports "../stats/shape" (engine/stats/shape.ts)`,
   },
 };

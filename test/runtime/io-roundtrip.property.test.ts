@@ -4,7 +4,7 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { describe, test } from "node:test";
-import { type FileFormatName, memoryFileSystem } from "../../engine/stats/metadata";
+import { type FileFormatName, memoryFileSystem } from "../../engine/metadata";
 import { type MatrixData, denseMatrixData, matrixDataGet, memoryDataSink, readMatrixFile, toCsrMatrixData, writeDataFile } from "../../engine/runtime/io";
 
 const value = fc.oneof(

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { fileSourceReader } from "../../engine/program/source-reader";
 import { checkDocument } from "../../engine/stats/check-document";
-import { memoryFileSystem } from "../../engine/stats/metadata";
+import { memoryFileSystem } from "../../engine/metadata";
 import { analyzeText } from "../../engine/stats/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { repoRoot } from "../repo-root";

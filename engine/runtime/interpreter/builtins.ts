@@ -9,7 +9,7 @@
  */
 import { cbind, rbind, cumsum, rowIndexMax, SeededRandom, transpose } from "../kernels";
 import { dataFromMatrix, writeDataFile } from "../io";
-import type { FileFormatName } from "../../stats/metadata";
+import type { FileFormatName } from "../../metadata";
 import { DenseMatrix, toDense } from "../matrix";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail } from "./errors";

@@ -12,7 +12,7 @@
  * matmul, element-wise, bind, reshape, read), and right after otherwise.
  */
 import { type BlockDag, type DagNode, ALL_INDICES, builtinNames, lookupBuiltin } from "../../program";
-import { typeParameterValue } from "../../stats/metadata";
+import { typeParameterValue } from "../../metadata";
 import { cbind, rbind, diag, matmul, rand, type RandDistribution, matrixFill, matrixFromValues, reshape, seq, table, transpose } from "../kernels";
 import { matrixKernels } from "../wasm";
 import { DenseMatrix, isDense, type Matrix, chooseFormat } from "../matrix";

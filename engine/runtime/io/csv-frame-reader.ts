@@ -13,7 +13,7 @@
  *   1/0; anything else is an error at the field (SystemDS reads an unknown
  *   boolean as FALSE).
  */
-import { javaDoubleText } from "../../stats/metadata";
+import { javaDoubleText } from "../../metadata";
 import { fieldPosition, forEachCsvRecord, type CsvRecord } from "./csv-records";
 import type { CsvReadOptions } from "./csv-matrix-reader";
 import { DataFileError } from "./data-file-error";

@@ -6,7 +6,7 @@
  * separator, a quote, a line break or surrounding blanks is quoted (with
  * doubled inner quotes), so that it reads back as written.
  */
-import { javaDoubleText } from "../../stats/metadata";
+import { javaDoubleText } from "../../metadata";
 import type { FrameData } from "./frame-data";
 import { ChunkedText } from "./text-chunks";
 

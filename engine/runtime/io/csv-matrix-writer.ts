@@ -5,7 +5,7 @@
  * `NaN`), a zero as `0`, or as an empty field when `sparse` is TRUE (the
  * write() parameter). Every line ends with \n.
  */
-import { javaDoubleText } from "../../stats/metadata";
+import { javaDoubleText } from "../../metadata";
 import type { MatrixData } from "./matrix-data";
 import { ChunkedText } from "./text-chunks";
 

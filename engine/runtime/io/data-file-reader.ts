@@ -34,7 +34,7 @@ import {
   readMtd,
   resolveDataPath,
   looksLikeMatrixMarket,
-} from "../../stats/metadata";
+} from "../../metadata";
 import { chooseFormat } from "../matrix";
 import { parseCsvFrame } from "./csv-frame-reader";
 import { parseCsvMatrix } from "./csv-matrix-reader";

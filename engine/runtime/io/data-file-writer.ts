@@ -6,7 +6,7 @@
  * directory).
  */
 import path from "node:path";
-import { type FileFormatName, formatMtd, type MtdWriteInput } from "../../stats/metadata";
+import { type FileFormatName, formatMtd, type MtdWriteInput } from "../../metadata";
 import { csvFrameChunks } from "./csv-frame-writer";
 import { csvMatrixChunks } from "./csv-matrix-writer";
 import { DataFileError } from "./data-file-error";

@@ -7,7 +7,7 @@
  * As in SystemDS's FrameBlock, numeric and boolean columns cannot hold a
  * missing value (it is 0 / false); string columns hold null.
  */
-import { valueTypeFromString } from "../../stats/metadata";
+import { valueTypeFromString } from "../../metadata";
 
 export type FrameColumnType = "string" | "double" | "int" | "boolean";
 

@@ -2,7 +2,7 @@
  * Public surface of the runtime's local data I/O: readers and writers of
  * csv, Matrix Market, text (i j v) and libsvm matrices, csv frames and
  * scalar files, with `.mtd` sidecars read and written through the metadata
- * stage (engine/stats/metadata). Readers hand over the neutral MatrixData /
+ * stage (engine/metadata). Readers hand over the neutral MatrixData /
  * FrameData forms, which the runtime's matrix and frame types wrap.
  */
 export type { DenseMatrixData, CsrMatrixData, MatrixData } from "./matrix-data";

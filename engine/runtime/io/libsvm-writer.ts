@@ -7,7 +7,7 @@
  * SystemDS's .mtd does not record them, so other values need the same
  * read() arguments when read back.
  */
-import { javaDoubleText } from "../../stats/metadata";
+import { javaDoubleText } from "../../metadata";
 import { toCsrMatrixData, type MatrixData } from "./matrix-data";
 import { ChunkedText } from "./text-chunks";
 

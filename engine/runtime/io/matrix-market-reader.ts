@@ -15,7 +15,7 @@
  * writes an empty matrix as a `0` entry count followed by the line `1 1 0`;
  * that line is accepted.
  */
-import { parseMatrixMarketHeader, type MatrixMarketHeader } from "../../stats/metadata";
+import { parseMatrixMarketHeader, type MatrixMarketHeader } from "../../metadata";
 import { DataFileError, type DataFileWarning } from "./data-file-error";
 import { allocateDenseValues } from "./dense-buffer";
 import type { CsrMatrixData, DenseMatrixData } from "./matrix-data";

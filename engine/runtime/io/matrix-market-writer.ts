@@ -10,7 +10,7 @@
  * writer does not (that line is not valid Matrix Market), and the reader
  * accepts both.
  */
-import { javaDoubleText } from "../../stats/metadata";
+import { javaDoubleText } from "../../metadata";
 import { matrixDataNnz, toDenseMatrixData, type MatrixData } from "./matrix-data";
 import { ChunkedText } from "./text-chunks";
 

@@ -4,8 +4,8 @@
  * the sidecar leaves out and vice versa, and an argument that contradicts
  * the sidecar is an error ("conflicting values").
  */
-import type { DataTypeName, FileFormatName, MtdMetadata, ValueTypeName } from "../../stats/metadata";
-import { javaDoubleText } from "../../stats/metadata";
+import type { DataTypeName, FileFormatName, MtdMetadata, ValueTypeName } from "../../metadata";
+import { javaDoubleText } from "../../metadata";
 import { DataFileError } from "./data-file-error";
 
 /** read() arguments, typed (all optional). */

@@ -3,8 +3,8 @@
  * alone, as SystemDS writes it with Java's toString (`1.0`, `42`, `true`,
  * the string itself), without a final newline.
  */
-import type { ValueTypeName } from "../../stats/metadata";
-import { javaDoubleText } from "../../stats/metadata";
+import type { ValueTypeName } from "../../metadata";
+import { javaDoubleText } from "../../metadata";
 import { DataFileError } from "./data-file-error";
 import { parseInteger, parseNumber, quoted } from "./text-values";
 

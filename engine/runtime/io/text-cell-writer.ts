@@ -4,7 +4,7 @@
  * 1-based, values by Java's Double.toString; an empty matrix is the single
  * line `0 0 0` (IOUtilFunctions.EMPTY_TEXT_LINE).
  */
-import { javaDoubleText } from "../../stats/metadata";
+import { javaDoubleText } from "../../metadata";
 import type { MatrixData } from "./matrix-data";
 import { ChunkedText } from "./text-chunks";
 

@@ -5,7 +5,7 @@
  * (`Integer.parseInt`), and the whitespace formats (text/IJV, Matrix Market,
  * libsvm) are tokenized at spaces and tabs.
  */
-import { parseJavaDouble } from "../../stats/metadata";
+import { parseJavaDouble } from "../../metadata";
 
 /** The value of a number token, or undefined when Java would not parse it. */
 export function parseNumber(text: string): number | undefined {

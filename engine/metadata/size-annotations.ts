@@ -17,8 +17,8 @@
  * to no assignment, or names a variable the statement does not assign, is
  * reported and ignored.
  */
-import { forEachStatement } from "../../program";
-import type { AssignmentStatement, Diagnostic, MultiAssignmentStatement, Program, Range, Statement } from "../../syntax";
+import { forEachStatement } from "../program";
+import type { AssignmentStatement, Diagnostic, MultiAssignmentStatement, Program, Range, Statement } from "../syntax";
 import { type SizeDeclaration, parseSizeAnnotation } from "./size-annotation-syntax";
 
 type AnnotatedStatement = AssignmentStatement | MultiAssignmentStatement;

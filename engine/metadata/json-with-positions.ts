@@ -7,7 +7,7 @@
  * and unquoted words as strings; those are reported as `leniencies` so a
  * caller can warn. It never throws: a syntax error is a value.
  */
-import type { Range } from "../../syntax";
+import type { Range } from "../syntax";
 import { LineMap } from "./diagnostics";
 
 export type JsonValue =

@@ -13,7 +13,7 @@ import {
   sizeAnnotationFor,
   workspaceInputFor,
   workspaceParameters,
-} from "../../engine/stats/metadata";
+} from "../../engine/metadata";
 import type { Statement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";

@@ -17,7 +17,7 @@
  * `general|symmetric`, spelled in lower case: other headers get a warning
  * (the file is valid Matrix Market, SystemDS cannot read it).
  */
-import type { Range, Severity } from "../../syntax";
+import type { Range, Severity } from "../syntax";
 import { type MetadataDiagnostic, fileStartRange, lineRange, metadataDiagnostic } from "./diagnostics";
 import { type FileSystem, readFileHead } from "./file-system";
 

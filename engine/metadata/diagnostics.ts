@@ -4,7 +4,7 @@
  * sidecar, a Matrix Market header, `dml-lens.json`), so each one names its
  * file. Ranges are 0-based and end-exclusive, as everywhere in the engine.
  */
-import type { Diagnostic, Position, Range, Severity } from "../../syntax";
+import type { Diagnostic, Position, Range, Severity } from "../syntax";
 
 export interface MetadataDiagnostic extends Diagnostic {
   /** The file the range points into. */

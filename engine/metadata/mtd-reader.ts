@@ -7,7 +7,7 @@
  * meaning is clear (e.g. `"rows": 1e3`, which SystemDS rejects because its
  * JSON reader makes it a double), so the analysis can go on.
  */
-import type { Range, Severity } from "../../syntax";
+import type { Range, Severity } from "../syntax";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
 import { type FileSystem, fileKind, fileSize } from "./file-system";
 import { type JsonMember, type JsonValue, jsonTypeName, parseJson } from "./json-with-positions";

@@ -13,7 +13,7 @@ import {
   parseJson,
   parseMtd,
   readMtd,
-} from "../../engine/stats/metadata";
+} from "../../engine/metadata";
 import { repoRoot } from "../repo-root";
 
 const dataDir = path.join(repoRoot, "examples", "data");

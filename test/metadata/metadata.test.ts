@@ -20,7 +20,7 @@ import {
   resolveReadMetadata,
   sizeAnnotationFor,
   typeParameterValue,
-} from "../../engine/stats/metadata";
+} from "../../engine/metadata";
 import type { CallExpression, Expression, Statement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";

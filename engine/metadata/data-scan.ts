@@ -10,7 +10,7 @@
  * non-zero. A value that is not a number stops the count with a problem at
  * its line and column.
  */
-import type { Position } from "../../syntax";
+import type { Position } from "../syntax";
 import type { MatrixMarketHeader } from "./matrix-market";
 import { parseJavaDouble } from "./parameters";
 

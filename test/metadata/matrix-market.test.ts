@@ -11,7 +11,7 @@ import {
   parseMatrixMarketHeader,
   readMatrixMarketHeader,
   scanMatrixMarketNnz,
-} from "../../engine/stats/metadata";
+} from "../../engine/metadata";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "dml-lens-mm-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@
  * give doubles, booleans count as 0/1, and `+` with a string concatenates
  * (numbers printed as Java prints them: `1`, `1.0`).
  */
-import type { Expression, Range } from "../../syntax";
+import type { Expression, Range } from "../syntax";
 import { type DmlConstant, type ParameterValues, constantText, parameterConstant } from "./parameters";
 
 export interface ConstantEnvironment {

@@ -14,7 +14,7 @@
  * The annotation must be the first thing in its comment (`# @size ...` or
  * `/* @size ... *\/`). Errors are reported at the exact characters.
  */
-import type { Diagnostic, Position, Range } from "../../syntax";
+import type { Diagnostic, Position, Range } from "../syntax";
 
 /** Sizes a user declares; an absent field is unknown. */
 export interface SizeDeclaration {

@@ -27,7 +27,7 @@
  * Within a section a path key wins over `$name`, which wins over a variable name.
  */
 import path from "node:path";
-import type { Range, Severity } from "../../syntax";
+import type { Range, Severity } from "../syntax";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
 import type { FileSystem } from "./file-system";
 import { type JsonMember, type JsonValue, jsonTypeName, parseJson } from "./json-with-positions";

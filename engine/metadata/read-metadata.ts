@@ -17,7 +17,7 @@
  * Matrix Market header is an error; the argument still wins here.
  * Nothing is guessed: what no source gives stays null.
  */
-import type { CallExpression, Range } from "../../syntax";
+import type { CallExpression, Range } from "../syntax";
 import { DEFAULT_SCAN_LIMIT_BYTES, scanCsv, scanMatrixMarketNnz, scanTextCellNnz } from "./data-scan";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
 import { type FileSystem, fileKind, fileSize, readFileHead } from "./file-system";

@@ -4,7 +4,7 @@
  * (SystemDS: "conflicting values in metadata and read statement") and with a
  * Matrix Market header ("MM file: invalid specified number of rows").
  */
-import type { Expression } from "../../syntax";
+import type { Expression } from "../syntax";
 import { evaluateConstant } from "./constant-eval";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
 import type { MatrixMarketHeader } from "./matrix-market";

@@ -5,7 +5,7 @@
  * is not a compile-time constant is left out (SystemDS then does not know it
  * at compile time either).
  */
-import type { CallExpression, Expression, Range } from "../../syntax";
+import type { CallExpression, Expression, Range } from "../syntax";
 import { type ConstantEnvironment, evaluateConstant } from "./constant-eval";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
 import {
