@@ -59,6 +59,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ["server/src/**/*.ts", "cli/**/*.ts"],
+    ignores: ["cli/bench-*.ts", "cli/calibrate-*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": restrictImports([
+        { regex: "^(\\.\\./)+engine/stats(/|$)", message: "The server and the cli import the analysis and its facts from engine/analysis, not engine/stats; only the cli's benchmarks of the stats primitives import them (ARCHITECTURE.md, Invariants)." },
+      ]),
+    },
+  },
+  {
     files: ["client/src/**/*.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": restrictImports([

@@ -25,7 +25,7 @@ import type { PlanMode } from "../engine/execution";
 import { findRedundancy, type RedundancyReport, applyRedundancy } from "../engine/redundancy";
 import { createSession, type Value } from "../engine/runtime/interpreter";
 import { memoryFileSystem, nodeFileSystem } from "../engine/metadata";
-import { analyzeText } from "../engine/stats/program-analysis";
+import { analyzeText } from "../engine/analysis";
 import { runScriptTimed } from "./bench-e2e-session";
 import { timeRuns, type BenchRow } from "./bench-report";
 import { packageRoot } from "./package-root";

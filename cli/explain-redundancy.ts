@@ -11,7 +11,7 @@
 import path from "node:path";
 import { formatSeconds } from "../engine/cost";
 import { findRedundancy, NAME_PLACEHOLDER, type RedundancyOption, type RedundancyReport } from "../engine/redundancy";
-import type { ProgramAnalysis } from "../engine/stats/program-analysis";
+import type { ProgramAnalysis } from "../engine/analysis";
 import { textInRange } from "../engine/syntax";
 
 export interface RedundancyExplain {

@@ -33,14 +33,11 @@
 import path from "node:path";
 import type { Diagnostic, Range } from "../engine/syntax";
 import { printDag, printType } from "../engine/program";
-import type { ProgramAnalysis } from "../engine/stats/program-analysis";
-import { formatStats, type NodeStats, scalarValueText } from "../engine/stats/sizes/node-stats";
+import { type BlockSizes, formatStats, type NodeStats, type ProgramAnalysis, scalarValueText, SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/analysis";
 import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
-import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { documentBudget, MAX_OPTIMIZED_CALL_BLOCKS, MAX_OPTIMIZED_CALLS, optimizeCalls, optimizeProgram, safetyNetNote, suggestionDerivation, type ProveOptions, type BlockFusion, type CallOptimization, type CallOptimizations, type FusionView, type ProgramOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
-import type { BlockSizes } from "../engine/stats/sizes/block-sizes";
 import { explainRedundancy } from "./explain-redundancy";
 import { out } from "./output";
 import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";

@@ -33,7 +33,7 @@ import path from "node:path";
 import type { SystemdsInstallation } from "../engine/program";
 import { blockReports, DEFAULT_PLAN_MODE, executionSession, isPlanMode, machineProfiler, PLAN_MODES, recordRunObservations, redundancyRun, userBlockReports, userErrorLine } from "../engine/execution";
 import type { AppliedOption } from "../engine/redundancy";
-import type { ProgramAnalysis } from "../engine/stats/program-analysis";
+import type { ProgramAnalysis } from "../engine/analysis";
 import { isolateCell, splitCells } from "../engine/runtime/interpreter";
 import { parforReportLine, takeParforReports } from "../engine/runtime/parfor/parfor-report";
 import { timingJson, timingLines } from "./block-timings";

@@ -4,8 +4,7 @@
  * the script's folder for relative paths).
  */
 import type { BasicBlock, BlockDag } from "../engine/program";
-import { analyzeText } from "../engine/stats/program-analysis";
-import type { NodeStats } from "../engine/stats/sizes/node-stats";
+import { analyzeText, type NodeStats } from "../engine/analysis";
 
 export interface ScriptBlock {
   block: BasicBlock;

@@ -38,8 +38,7 @@ import path from "node:path";
 import { readFile } from "node:fs/promises";
 import { type CallExpression, type Diagnostic, type Expression, type Program, type Range, type Statement, parse } from "../engine/syntax";
 import { fileSourceReader, childExpressions, statementExpressions, walkExpression, forEachStatement, type SystemdsInstallation } from "../engine/program";
-import { checkAndAnalyze } from "../engine/stats/check-document";
-import type { ProgramAnalysis } from "../engine/stats/program-analysis";
+import { checkAndAnalyze, type ProgramAnalysis, type SparsityEstimator } from "../engine/analysis";
 import {
   evaluateConstant,
   loadWorkspaceConfig,
@@ -53,7 +52,6 @@ import {
   resolveDataPath,
   workspaceParameters,
 } from "../engine/metadata";
-import type { SparsityEstimator } from "../engine/stats/sizes/sketch-sizes";
 import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage, DEFAULT_MEMORY_BUDGET, MemoryMeter } from "../engine/runtime/interpreter";
 import { checkDataFile, type ReadParameters } from "../engine/runtime/io";
 import { err } from "./output";

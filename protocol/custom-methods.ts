@@ -12,7 +12,7 @@
  * below is `import type`, erased by the build).
  */
 import { NotificationType, RequestType, type TextDocumentIdentifier, type TextDocumentPositionParams } from "vscode-languageserver-protocol";
-import type { MeasuredSize } from "../engine/stats/program-analysis";
+import type { MeasuredSize } from "../engine/analysis";
 import type { PlanView } from "../server/src/plan-view";
 import type { RunEstimate } from "../server/src/run-estimate";
 

@@ -11,7 +11,7 @@
  * assignment names it.
  */
 import type { Position } from "../syntax";
-import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { ProgramAnalysis } from "../analysis";
 import { applyRedundancy, type AppliedOption, originalPositions, type OriginalPlace, findRedundancy, type RedundancyReport } from "../redundancy";
 import { type DroppedOption, verifyScriptEdit, type ScriptVerifyOptions } from "../suggest";
 import type { PlanMode } from "./plan-mode";

@@ -11,7 +11,7 @@
 import { performance } from "node:perf_hooks";
 import { positionOffsets } from "../syntax";
 import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
-import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { ProgramAnalysis } from "../analysis";
 import { chainText } from "./chain-print";
 import { choosePlans, planOf } from "./choose-plans";
 import { probeCostGraph } from "./cost-graph";

@@ -10,7 +10,7 @@
  */
 import { type Expression, type ForStatement, type Identifier, type Program, type Range, type Statement, type WhileStatement, textInRange } from "../syntax";
 import { type BlockDagInfo, type SimpleStatement, type StatementBlock, childExpressions, statementExpressions, forEachStatement } from "../program";
-import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { ProgramAnalysis } from "../analysis";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Atom, MatrixSize, Product, Sum } from "./chain-terms";
 import { expressionSums, type ExpressionSums, type SumContext, type ValueKind } from "./expression-sums";

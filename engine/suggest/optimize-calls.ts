@@ -11,7 +11,7 @@
  * blocks: a body past it is fusion-planned, not searched for rewrites).
  */
 import type { BlockDagInfo } from "../program";
-import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { ProgramAnalysis } from "../analysis";
 import type { CallSizes } from "../stats/sizes/program-sizes";
 import { documentBudget } from "./document-budget";
 import { optimizeBlock, type BlockOptimization, type SuggestOptions } from "./optimize-block";

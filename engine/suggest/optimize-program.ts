@@ -2,7 +2,7 @@
  * The optimizer on every statement block of a program that has sizes, in
  * block order, within one document work budget (document-budget.ts).
  */
-import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { ProgramAnalysis } from "../analysis";
 import { documentBudget, DEFAULT_DOCUMENT_BUDGET, type DocumentBudget } from "./document-budget";
 import { optimizeBlock, type BlockOptimization, type SuggestOptions } from "./optimize-block";
 

@@ -25,7 +25,7 @@ import {
   type TermName,
 } from "../rewrite";
 import type { NodeStats } from "../stats/sizes/node-stats";
-import { analyzeText, type AnalysisOptions } from "../stats/program-analysis";
+import { analyzeText, type AnalysisOptions } from "../analysis";
 import { textInRange } from "../syntax";
 import { seedBlock } from "./optimize-block";
 

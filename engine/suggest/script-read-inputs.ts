@@ -6,7 +6,7 @@
  * so the original and the edited script see the same data without files.
  */
 import type { Range } from "../syntax";
-import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { ProgramAnalysis } from "../analysis";
 import type { VariableShape } from "./random-inputs";
 
 export interface ReadInput {

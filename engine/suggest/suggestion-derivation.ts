@@ -16,7 +16,7 @@
 import { FreshNames } from "../redundancy";
 import { derivationLines } from "../rewrite";
 import type { Position, Range } from "../syntax";
-import { analyzeText } from "../stats/program-analysis";
+import { analyzeText } from "../analysis";
 import { blockOfVariables, proveInBlock, stopText, type BlockOfVariables, type ProveOptions, type ProveOutcome } from "./prove-variables";
 import { statementRoots } from "./statement-roots";
 

@@ -7,7 +7,7 @@
  */
 import { applyRedundancy, type AppliedOption, type RedundancyOption } from "../redundancy";
 import type { TextEdit } from "../syntax";
-import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { ProgramAnalysis } from "../analysis";
 import { verifyScriptEdit, type ScriptVerifyOptions } from "./verify-script-edit";
 
 /** Options checked per call; the rest are dropped as not checked. */

@@ -17,7 +17,7 @@
  */
 import { type CallExpression, type Statement, applyEdits, type TextEdit } from "../syntax";
 import { walkExpression, forEachStatement, type SimpleStatement, statementExpressions } from "../program";
-import type { ProgramAnalysis } from "../stats/program-analysis";
+import type { ProgramAnalysis } from "../analysis";
 import { createSession, type Value } from "../runtime/interpreter";
 import { randomInputs, type InputCase } from "./random-inputs";
 import { scriptReadInputs } from "./script-read-inputs";

@@ -20,7 +20,7 @@
  * bound is part of its cache key, so the same text gets the same hints
  * whatever was edited or cached before.
  */
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { ProgramAnalysis } from "../../engine/analysis";
 import type { BlockDagInfo as BlockInfo } from "../../engine/program";
 import { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, emptyFusionView, shiftFusionView, spend, type BlockOptimization, type DocumentBudget, type Suggestion } from "../../engine/suggest";
 import { type Position, type Range, rangeTexts, shiftRange, type Diagnostic } from "../../engine/syntax";

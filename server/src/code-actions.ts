@@ -6,7 +6,7 @@
  */
 import { CodeActionKind, type CodeAction, type CodeActionParams } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { ProgramAnalysis } from "../../engine/analysis";
 import type { DocumentOptimizations } from "./block-optimizations";
 import { cheaperRewriteFixes } from "./optimizer-views";
 import type { RedundancyActions } from "./redundancy-actions";

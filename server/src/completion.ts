@@ -7,8 +7,7 @@
  * completion works while the line does not parse yet.
  */
 import { ALL_BUILTINS, lookupBuiltin, type BuiltinSignature, forEachStatement } from "../../engine/program";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import { formatStats } from "../../engine/stats/sizes/node-stats";
+import { formatStats, type ProgramAnalysis } from "../../engine/analysis";
 import { type Position, type Program, textInRange } from "../../engine/syntax";
 
 export type CompletionKind = "function" | "variable" | "argument" | "parameter" | "keyword";

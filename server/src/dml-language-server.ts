@@ -75,9 +75,8 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { readSourceText, resolveSourcePath, type FoundInstallation } from "../../engine/program";
-import { AnalysisCache } from "../../engine/stats/analysis-cache";
+import { AnalysisCache, type ProgramAnalysis } from "../../engine/analysis";
 import type { MetadataDiagnostic } from "../../engine/metadata";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
 import { parse, type Diagnostic, type ParseResultWithComments } from "../../engine/syntax";
 import {
   EstimateRequest,

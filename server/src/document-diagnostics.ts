@@ -17,10 +17,7 @@ import { fileURLToPath } from "node:url";
 import { fileSourceReader, type SystemdsInstallation, forEachStatement } from "../../engine/program";
 import { nodeFileSystem } from "../../engine/metadata";
 import { guardedFileSourceReader, guardedFileSystem, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
-import type { AnalysisCache } from "../../engine/stats/analysis-cache";
-import { checkAndAnalyze, type CheckOptions } from "../../engine/stats/check-document";
-import type { MeasuredSize, ProgramAnalysis } from "../../engine/stats/program-analysis";
-import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
+import { type AnalysisCache, checkAndAnalyze, type CheckOptions, type MeasuredSize, type ProgramAnalysis, type SparsityEstimator } from "../../engine/analysis";
 import type { Diagnostic, ParseResultWithComments } from "../../engine/syntax";
 
 /** Runs on every change: scan only small data files for missing sizes (no cache across keystrokes yet). */

@@ -6,7 +6,7 @@
  */
 import { lookupBuiltin } from "../../engine/program";
 import { splitCells, type Position, type Range, textInRange } from "../../engine/syntax";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { ProgramAnalysis } from "../../engine/analysis";
 import { builtinSignatureText, enclosingCall } from "./completion";
 import { formatCount } from "../../engine/cost";
 

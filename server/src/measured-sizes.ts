@@ -4,7 +4,7 @@
  * longest ago goes first) and MAX_VARIABLES variables each (the first ones
  * kept); the server drops a document's sizes when it closes it.
  */
-import type { MeasuredSize } from "../../engine/stats/program-analysis";
+import type { MeasuredSize } from "../../engine/analysis";
 
 export const MAX_MEASURED_DOCUMENTS = 64;
 export const MAX_MEASURED_VARIABLES = 10_000;

@@ -8,9 +8,7 @@
  */
 import { DEFAULT_MACHINE_CONSTANTS, formatCostEstimate, formatQuantity, formatSeconds, matrixBytes, nodeCost, formatCount, formatDims, formatSparsity } from "../../engine/cost";
 import type { BlockDagInfo, DagNode } from "../../engine/program";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import type { NodeStats } from "../../engine/stats/sizes/node-stats";
-import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
+import type { NodeStats, ProgramAnalysis, SparsityEstimator } from "../../engine/analysis";
 import { safetyNetNote, suggestionEdits, type Suggestion } from "../../engine/suggest";
 import { type Diagnostic, type Position, type Range, rangeContains, textInRange, type TextEdit } from "../../engine/syntax";
 import type { DocumentOptimizations } from "./block-optimizations";

@@ -8,7 +8,7 @@
  */
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../../engine/cost";
 import { dagOpLabel } from "../../engine/program";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { ProgramAnalysis } from "../../engine/analysis";
 import type { PlanNode } from "../../engine/suggest";
 import { type Position, type Range, rangeContains, textInRange } from "../../engine/syntax";
 import type { DocumentOptimizations } from "./block-optimizations";

@@ -19,7 +19,7 @@ import { CodeActionKind, type CodeAction } from "vscode-languageserver/node";
 import { formatSeconds } from "../../engine/cost";
 import { findRedundancy, type RedundancyOption, type RedundancyReport } from "../../engine/redundancy";
 import type { Range, TextEdit } from "../../engine/syntax";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
+import type { ProgramAnalysis } from "../../engine/analysis";
 import { MAX_VERIFIED_OPTIONS, verifyRedundancyOptions, type VerifiedOption } from "../../engine/suggest";
 
 export interface RedundancyFix {

@@ -9,8 +9,7 @@
  * the variables of unknown size they read.
  */
 import { DEFAULT_MACHINE_CONSTANTS, nodeCost } from "../../engine/cost";
-import type { ProgramAnalysis } from "../../engine/stats/program-analysis";
-import type { NodeStats } from "../../engine/stats/sizes/node-stats";
+import type { NodeStats, ProgramAnalysis } from "../../engine/analysis";
 import { assignedNames, dagNodeLabels } from "./dml-labels";
 
 /** How many of the costliest and of the unknown operations are named. */

@@ -4,8 +4,7 @@
  * the wrong type or outside its choices is ignored (the previous value
  * stays) and reported, so a typo in settings.json never breaks the server.
  */
-import type { SparsityEstimator } from "../../engine/stats/sizes/sketch-sizes";
-import { SPARSITY_ESTIMATORS } from "../../engine/stats/sizes/sketch-sizes";
+import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../../engine/analysis";
 import type { ExtractionStrategy } from "./optimizer-thread";
 import { DEFAULT_SATURATION } from "../../engine/rewrite";
 import { DEFAULT_SAVING_THRESHOLDS } from "../../engine/suggest";

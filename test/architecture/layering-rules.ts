@@ -18,6 +18,7 @@ export const STAGES: readonly (readonly string[])[] = [
   ["engine/program"],
   ["engine/metadata"],
   ["engine/stats"],
+  ["engine/analysis"],
   ["engine/cost"],
   ["engine/egraph"],
   ["engine/rewrite"],
@@ -180,6 +181,25 @@ export function egraphStandsAlone(tree: ImportTree): string[] {
     .map((found) => `${describeImport(found)}: the e-graph knows nothing of matrices or the rest of the engine`);
 }
 
+/**
+ * The cli's benchmarks of engine/stats's primitives (the sparsity estimators
+ * on synthetic and real structures, the seeded generator they share): they
+ * measure the primitives themselves, so they import them directly.
+ */
+const STATS_BENCHMARK = /^cli\/(bench|calibrate)-[a-z-]+\.ts$/;
+
+/**
+ * The server and the cli analyze documents through engine/analysis (which
+ * re-exports the facts they show: node stats, block sizes, the estimators'
+ * names); they import no engine/stats module, types included, except the
+ * cli's benchmarks of the stats primitives (STATS_BENCHMARK).
+ */
+export function editorsAnalyzeThroughAnalysis(tree: ImportTree): string[] {
+  return tree.imports
+    .filter((found) => (inFolder(found.file, "server/src") || (inFolder(found.file, "cli") && !STATS_BENCHMARK.test(found.file))) && found.target !== undefined && inFolder(found.target, "engine/stats"))
+    .map((found) => `${describeImport(found)}: the server and the cli import the analysis and its facts from engine/analysis, not engine/stats`);
+}
+
 /** Engine files read the disk only through FileSystem; ENGINE_FILES_WITH_DIRECT_IO are today's exceptions. */
 export function engineIoThroughFileSystem(tree: ImportTree): string[] {
   return tree.imports
@@ -280,5 +300,6 @@ export const RULES: Readonly<Record<string, (tree: ImportTree) => string[]>> = {
   "the protocol imports only types beyond the LSP protocol package": protocolImportsOnlyTypes,
   "the e-graph imports nothing from the rest of the engine": egraphStandsAlone,
   "engine code does IO only through FileSystem": engineIoThroughFileSystem,
+  "the server and the cli import the analysis through engine/analysis": editorsAnalyzeThroughAnalysis,
   "no value-import cycles between folders": noNewFolderCycles,
 };

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { benchSuites } from "../../cli/bench";
 import { NO_PRUNING_MAX_POINTS, runFusionBench } from "../../cli/bench-fusion";
 import type { BenchRow } from "../../cli/bench-report";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { repoRoot } from "../repo-root";
 
 const FILES = ["kmeans.dml", "l2svm.dml"];

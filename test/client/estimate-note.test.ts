@@ -4,7 +4,7 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 import { estimateNote } from "../../client/src/estimate-note";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { runEstimate } from "../../server/src/run-estimate";
 import { statementTexts } from "../../client/src/statement-texts";
 import { createSession } from "../../engine/runtime/interpreter";

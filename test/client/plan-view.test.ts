@@ -6,7 +6,7 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { optimizeBlock } from "../../engine/suggest";
 import { planView } from "../../server/src/plan-view";
 import { planHtml } from "../../client/src/plan-html";

@@ -30,7 +30,7 @@ import {
   type Observation,
 } from "../../engine/cost";
 import { machineProfiler } from "../../engine/execution";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { runEstimate } from "../../server/src/run-estimate";
 import { applyObservedCalibration } from "../../cli/calibrate-observed";
 

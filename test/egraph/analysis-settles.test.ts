@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ANALYSIS_REPAIR_BASE, EGraph, runRewrites, rewrite, sameValue, type Analysis } from "../../engine/egraph";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { optimizeBlock } from "../../engine/suggest";
 
 test("sameValue: NaN equals NaN, -0 equals +0, arrays and objects by value", () => {

@@ -3,7 +3,7 @@
  * (analyzed as the language server does, sizes from the text's own
  * constructors such as `rand(rows=, cols=, sparsity=)`).
  */
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { exploreFusionPlans, FUSION_TEMPLATES, fusionDagOfBlock, planFusion, type FusionDag, type FusionOptions, type FusionPlan, type MemoTable } from "../../engine/fusion";
 
 export interface PlannedBlock {

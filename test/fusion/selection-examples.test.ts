@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { exploreFusionPlans, FUSION_TEMPLATES, fusionDagOfBlock } from "../../engine/fusion";
 import { choosePartitionPlans } from "../../engine/fusion/select";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { repoRoot } from "../repo-root";
 
 test("examples/*.dml: pruned selection costs the same as brute force with no more plans", () => {

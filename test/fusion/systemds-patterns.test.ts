@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import path from "node:path";
 import { test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { parse } from "../../engine/syntax";
 import { formatCoverage, FUSION_PATTERN_DIR, parseFusionPattern, patternCoverage, patternMatches, readFusionPatterns, type FusionPattern } from "../../cli/fusion-patterns";
 import { repoRoot } from "../repo-root";

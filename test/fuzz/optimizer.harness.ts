@@ -20,7 +20,7 @@
 import fc from "fast-check";
 import { extractGreedyDag, extractGreedyTree, ilpExtractor, type Extraction, type ExtractionGraph } from "../../engine/extract";
 import { DEFAULT_SATURATION } from "../../engine/rewrite";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { optimizeBlock } from "../../engine/suggest";
 import type { FuzzFailure, FuzzHarness, FuzzMeasure, FuzzResult, FuzzRunOptions } from "./harness";
 import { bruteForceOptimum, randomGraph, serializedEGraphs } from "./optimizer.egraphs";

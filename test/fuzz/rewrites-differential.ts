@@ -17,7 +17,7 @@
 import type { Extractor } from "../../engine/suggest/statement-plan";
 import { createSession } from "../../engine/runtime/interpreter";
 import type { Value } from "../../engine/runtime/interpreter/values";
-import { checkAndAnalyze } from "../../engine/stats/check-document";
+import { checkAndAnalyze } from "../../engine/analysis/check-document";
 import { parse } from "../../engine/syntax/parse";
 import { applyEdits, type TextEdit } from "../../engine/syntax/ranges";
 import { optimizeBlock, suggestionEdits, type Suggestion } from "../../engine/suggest";

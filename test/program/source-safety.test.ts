@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileSourceReader, MAX_SOURCE_BYTES, readSourceText, type SourceFileAccess, SourceFiles, sourceProblemMessage } from "../../engine/program/source-reader";
-import { checkDocument } from "../../engine/stats/check-document";
+import { checkDocument } from "../../engine/analysis/check-document";
 import { createSession } from "../../engine/runtime/interpreter";
 
 function folder(files: Record<string, string | Buffer>): string {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { verifyRedundancyOptions } from "../../engine/suggest/verify-redundancy";
 import { verifyScriptEdit } from "../../engine/suggest/verify-script-edit";
 import { scriptReadInputs } from "../../engine/suggest/script-read-inputs";

@@ -12,7 +12,7 @@ import { describe, it } from "node:test";
 import { redundancyRun, userErrorLine } from "../../engine/execution";
 import { originalPositions } from "../../engine/redundancy/edited-positions";
 import { findRedundancy } from "../../engine/redundancy";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { applyEdits } from "../../engine/syntax/ranges";
 import { repoRoot } from "../repo-root";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { explainRedundancy } from "../../cli/explain-redundancy";
 import { memoryFileSystem } from "../../engine/metadata";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { repoRoot } from "../repo-root";
 
 describe("dml explain: redundancy", () => {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { findRedundancy, type RedundancyReport } from "../../engine/redundancy";
 import { memoryFileSystem } from "../../engine/metadata";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { repoRoot } from "../repo-root";
 
 const TALL = { $A: { rows: 1_000_000, cols: 100 }, $b: { rows: 1_000_000, cols: 1 } };

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { findRedundancy } from "../../engine/redundancy";
 import { createSession } from "../../engine/runtime/interpreter/session";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";
 import { applyRedundancy } from "../../engine/redundancy/apply-redundancy";

@@ -7,7 +7,7 @@ import { findRedundancy } from "../../engine/redundancy";
 import { chainCost } from "../../engine/redundancy/chain-cost";
 import type { Factor } from "../../engine/redundancy/chain-terms";
 import { windowKey } from "../../engine/redundancy/window-key";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 
 const atom = (key: string, rows: number, cols: number, symmetric = false) => ({ key, text: key, name: key, size: { rows, cols, nnz: rows * cols }, invariantLoops: 0, symmetric });
 const f = (a: ReturnType<typeof atom>, transposed = false, leaf = 0): Factor => ({ atom: a, transposed, leaf });

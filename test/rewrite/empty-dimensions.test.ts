@@ -13,7 +13,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { extractGreedyDag, extractGreedyTree, ilpExtractor } from "../../engine/extract";
 import { AttributeTable, bindRoot, expressionEGraph } from "../../engine/rewrite";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { differentialCheck, prepareScript } from "../fuzz/rewrites-differential";
 
 const SCRIPTS: Record<string, string> = {

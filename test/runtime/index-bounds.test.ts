@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createSession } from "../../engine/runtime/interpreter";
-import { checkDocument } from "../../engine/stats/check-document";
+import { checkDocument } from "../../engine/analysis/check-document";
 
 function run(script: string): { lines: string[]; errors: string[] } {
   const lines: string[] = [];

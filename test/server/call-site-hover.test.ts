@@ -7,7 +7,7 @@
  */
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { hoverText, MAX_HOVER_CALL_SITES } from "../../server/src/optimizer-views";
 import { writeInstallation } from "../stats/builtin-fixture";
 

@@ -1,7 +1,7 @@
 /** Completion: named arguments of the call around the cursor, $params, variables with dims, functions, builtins. */
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { parse } from "../../engine/syntax/parse";
 import { builtinSignatureText, completions, enclosingCall } from "../../server/src/completion";
 import { lookupBuiltin } from "../../engine/program/builtins";

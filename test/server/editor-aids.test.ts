@@ -1,7 +1,7 @@
 /** Code lenses over cells, dims inlay hints, signature help. */
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { cellLenses, dimsHints, RUN_ABOVE_COMMAND, RUN_CELL_COMMAND, signatureHelp } from "../../server/src/editor-aids";
 
 const script = ["# %% data", "X = rand(rows=100, cols=20, seed=1)", "s = sum(X)", "", "# %% model", "w = t(X) %*% X", "y = X %*% w"].join("\n");

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { optimizeBlock, type FusionView } from "../../engine/suggest";
 import { BlockOptimizer } from "../../server/src/block-optimizations";
 import type { BlockRunner } from "../../server/src/optimizer-thread";

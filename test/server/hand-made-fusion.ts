@@ -6,7 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import type { BlockDagInfo } from "../../engine/program/dag-program";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import type { BlockFusion, FusionOperatorView, FusionView } from "../../engine/suggest/block-fusion";
 import { dmlOperationLabel } from "../../engine/suggest/fusion-view";
 import type { BlockOptimization } from "../../engine/suggest";

@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { BlockOptimizer, STOPPED, stoppedBlockDiagnostics } from "../../server/src/block-optimizations";
 import { MissingOptimizerWorkerError, workerRunner, type BlockRunner } from "../../server/src/optimizer-thread";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { applyEdits } from "../../engine/syntax/ranges";
 import { createSession } from "../../engine/runtime/interpreter";
 import { RedundancyActions } from "../../server/src/redundancy-actions";

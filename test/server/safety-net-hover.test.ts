@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { optimizeBlock, type SuggestOptions } from "../../engine/suggest";
 import { hoverText } from "../../server/src/optimizer-views";
 import type { DocumentOptimizations } from "../../server/src/block-optimizations";

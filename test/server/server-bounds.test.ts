@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { BlockOptimizer, budgetSpentDiagnostics, STOPPED, stoppedBlockDiagnostics } from "../../server/src/block-optimizations";
 import { boundedMeasuredSizes } from "../../server/src/measured-sizes";
 import { OptimizerStoppedError, workerRunner, type BlockRunner } from "../../server/src/optimizer-thread";

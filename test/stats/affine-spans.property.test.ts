@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 
 /** The dims of `R` and `S` after `while (FALSE) {}`. */

@@ -11,9 +11,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
-import { AnalysisCache } from "../../engine/stats/analysis-cache";
+import { AnalysisCache } from "../../engine/analysis/analysis-cache";
 import { printDag } from "../../engine/program/dag-print";
-import { analyzeText, type AnalysisOptions, type ProgramAnalysis } from "../../engine/stats/program-analysis";
+import { analyzeText, type AnalysisOptions, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { repoRoot } from "../repo-root";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { analyzeText, type ProgramAnalysis } from "../../engine/stats/program-analysis";
+import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { MAX_CALL_SIZING_NODES } from "../../engine/stats/sizes/program-sizes";
 

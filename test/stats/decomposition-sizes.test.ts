@@ -5,7 +5,7 @@
 // n x n, quantile with a vector of probabilities one row per probability.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { analyzeText, type ProgramAnalysis } from "../../engine/stats/program-analysis";
+import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 
 /** `name: dims` of every variable the main program's blocks assign (a multi-assignment is a block of its own). */

@@ -2,7 +2,7 @@
 // constants), and no false errors on a script that uses them with lists.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { analyzeText, type ProgramAnalysis } from "../../engine/stats/program-analysis";
+import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 
 /** `name: dims` of every variable the last basic block of the main program assigns. */

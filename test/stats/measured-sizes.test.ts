@@ -1,7 +1,7 @@
 /** Sizes measured by the runtime replace estimates where a variable is assigned once. */
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 
 const script = ["X = read($X)", "Y = t(X) %*% X", "i = 0", "while (i < 3) {", "  Z = X * 2", "  i = i + 1", "}", "Z = Z + 1"].join("\n");
 

@@ -8,9 +8,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { fileSourceReader } from "../../engine/program/source-reader";
-import { checkDocument } from "../../engine/stats/check-document";
+import { checkDocument } from "../../engine/analysis/check-document";
 import { memoryFileSystem } from "../../engine/metadata";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { repoRoot } from "../repo-root";
 

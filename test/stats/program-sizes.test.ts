@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { memoryFileSystem } from "../../engine/metadata";
-import { analyzeText, type ProgramAnalysis } from "../../engine/stats/program-analysis";
+import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { repoRoot } from "../repo-root";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { memoryFileSystem } from "../../engine/metadata";
-import { analyzeText, type ProgramAnalysis } from "../../engine/stats/program-analysis";
+import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 
 /**

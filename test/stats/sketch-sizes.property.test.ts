@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { elementwiseShape, type MatrixShape } from "../../engine/stats/matrix-shape";
 import { memoryFileSystem } from "../../engine/metadata";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import type { NodeStats } from "../../engine/stats/sizes/node-stats";
 import { structureFromDense, structureNnz, transposeStructure, type SparsityStructure } from "../../engine/stats/structure";
 import { exactAggregate, exactElementwise, exactProduct } from "../../engine/stats/structure-ops";

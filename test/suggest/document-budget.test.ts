@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { DEFAULT_DOCUMENT_BUDGET, optimizeProgram } from "../../engine/suggest";
 import { repoRoot } from "../repo-root";
 

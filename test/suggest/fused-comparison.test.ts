@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { nodeCost } from "../../engine/cost";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { optimizeBlock, type BlockOptimization, type SuggestOptions } from "../../engine/suggest";
 
 function optimizeLast(text: string, options: SuggestOptions = {}): BlockOptimization {

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { optimizeBlock, type BlockInput } from "../../engine/suggest";
 import { DEFAULT_SATURATION } from "../../engine/rewrite";
 import { inProcessRunner, optimizerOptions } from "../../server/src/optimizer-thread";

@@ -8,7 +8,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { optimizeBlock, statementRoots } from "../../engine/suggest";
 import { DEFAULT_CHAIN_PRODUCT_LIMIT, greedyChainOrder, optimalChainOrder, type ChainCostModel } from "../../engine/rewrite/chain-order";
 

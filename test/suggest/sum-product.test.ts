@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { createSession } from "../../engine/runtime/interpreter";
 import { optimizeBlock, suggestionEdits, type Suggestion, type SuggestOptions } from "../../engine/suggest";
 import { applyEdits } from "../../engine/syntax/ranges";

@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis/program-analysis";
 import { bakedNumbers, optimizeBlock, randomInputs, sameExpression, savesEnough, verifyRewrite, type BlockOptimization, type SuggestOptions, type VariableShape } from "../../engine/suggest";
 
 test("the same expression respelled is not a different one: spacing, redundant parentheses, semicolons", () => {

@@ -5,7 +5,7 @@
  * blocks it changed and those whose inputs changed.
  */
 import { BlockDagCache } from "../program";
-import { BlockSizesCache } from "./sizes/block-sizes-cache";
+import { BlockSizesCache } from "../stats/sizes/block-sizes-cache";
 
 export class AnalysisCache {
   readonly dags = new BlockDagCache();

@@ -25,10 +25,10 @@ import {
   type WorkspaceConfig,
   workspaceParameters,
 } from "../metadata";
-import { matrixStats, type NodeStats, type ScalarValue } from "./sizes/node-stats";
-import { readStatsLoader } from "./read-sketches";
-import type { SparsityEstimator } from "./sizes/sketch-sizes";
-import { type BuiltinScripts, type ProgramSizeOptions, programSizes, type ProgramSizes, type SourcedProgram } from "./sizes/program-sizes";
+import { matrixStats, type NodeStats, type ScalarValue } from "../stats/sizes/node-stats";
+import { readStatsLoader } from "../stats/read-sketches";
+import type { SparsityEstimator } from "../stats/sizes/sketch-sizes";
+import { type BuiltinScripts, type ProgramSizeOptions, programSizes, type ProgramSizes, type SourcedProgram } from "../stats/sizes/program-sizes";
 
 export interface AnalysisOptions {
   /** The script's path (relative `read` paths resolve against its folder). */
