@@ -24,7 +24,7 @@ import path from "node:path";
 import type { PlanMode } from "../engine/execution";
 import { findRedundancy, type RedundancyReport, applyRedundancy } from "../engine/redundancy";
 import { createSession, type Value } from "../engine/runtime/interpreter";
-import { memoryFileSystem, nodeFileSystem } from "../engine/metadata";
+import { memoryFileSystem, nodeFileSystem } from "../engine/files";
 import { analyzeText } from "../engine/analysis";
 import { runScriptTimed } from "./bench-e2e-session";
 import { timeRuns, type BenchRow } from "./bench-report";

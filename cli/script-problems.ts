@@ -39,19 +39,8 @@ import { readFile } from "node:fs/promises";
 import { type CallExpression, type Diagnostic, type Expression, type Program, type Range, type Statement, parse } from "../engine/syntax";
 import { fileSourceReader, childExpressions, statementExpressions, walkExpression, forEachStatement, type SystemdsInstallation } from "../engine/program";
 import { checkAndAnalyze, type ProgramAnalysis, type SparsityEstimator } from "../engine/analysis";
-import {
-  evaluateConstant,
-  loadWorkspaceConfig,
-  mergeParameterValues,
-  nodeFileSystem,
-  type ParameterValues,
-  readArguments,
-  DEFAULT_SCAN_LIMIT_BYTES,
-  type ReadArguments,
-  readMtd,
-  resolveDataPath,
-  workspaceParameters,
-} from "../engine/metadata";
+import { evaluateConstant, loadWorkspaceConfig, mergeParameterValues, type ParameterValues, readArguments, DEFAULT_SCAN_LIMIT_BYTES, type ReadArguments, readMtd, resolveDataPath, workspaceParameters } from "../engine/metadata";
+import { nodeFileSystem } from "../engine/files";
 import { metadataErrorMessage, missingDataFileMessage, missingParameterMessage, DEFAULT_MEMORY_BUDGET, MemoryMeter } from "../engine/runtime/interpreter";
 import { checkDataFile, type ReadParameters } from "../engine/runtime/io";
 import { err } from "./output";

@@ -4,27 +4,12 @@
  * headers, `@size` annotations, the workspace file, `$param` values) and the
  * sizes of every node, with all diagnostics of these stages.
  */
-import { type SystemdsInstallation, buildProgramDags, type ProgramDags, createDagContext, type DagNode, type BasicBlock, diskSourceAccess, type LoadedSource, type SourceFileAccess, SourceFiles, forEachStatement, statementExpressions, walkExpression, resolveBuiltinScript } from "../program";
+import { type SystemdsInstallation, buildProgramDags, type ProgramDags, createDagContext, type DagNode, type BasicBlock, fileSystemSourceAccess, type LoadedSource, SourceFiles, forEachStatement, statementExpressions, walkExpression, resolveBuiltinScript } from "../program";
 import path from "node:path";
 import { type CallExpression, type Diagnostic, type Expression, type Program, type Range, type Statement, parse, type ParseResultWithComments, rangeTexts } from "../syntax";
 import type { AnalysisCache } from "./analysis-cache";
-import {
-  collectSizeAnnotations,
-  fileSize,
-  type FileSystem,
-  loadWorkspaceConfig,
-  mergeParameterValues,
-  type MetadataDiagnostic,
-  nodeFileSystem,
-  type ReadMetadata,
-  resolveReadMetadata,
-  sizeAnnotationFor,
-  type SizeAnnotation,
-  type SizeAnnotations,
-  typeParameterValue,
-  type WorkspaceConfig,
-  workspaceParameters,
-} from "../metadata";
+import { collectSizeAnnotations, loadWorkspaceConfig, mergeParameterValues, type MetadataDiagnostic, type ReadMetadata, resolveReadMetadata, sizeAnnotationFor, type SizeAnnotation, type SizeAnnotations, typeParameterValue, type WorkspaceConfig, workspaceParameters } from "../metadata";
+import { fileSize, type FileSystem, nodeFileSystem } from "../files";
 import { matrixStats, type NodeStats, type ScalarValue } from "../stats/sizes/node-stats";
 import { readStatsLoader } from "../stats/read-sketches";
 import type { SparsityEstimator } from "../stats/sizes/sketch-sizes";
@@ -107,7 +92,7 @@ export function analyzeParsed(text: string, parsed: ParseResultWithComments, opt
 
   const program = parsed.program;
   const cache = options.cache;
-  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fs === nodeFileSystem ? diskSourceAccess : fileSystemAccess(fs), options.sourceCache, options.installation);
+  const sourceFiles = new SourceFiles(workspaceRoot ? [workspaceRoot] : [], fileSystemSourceAccess(fs), options.sourceCache, options.installation);
   const builtinScripts = options.installation ? { builtinScripts: sourceFiles } : {};
   const dags = buildProgramDags(program, { ...builtinScripts, ...(cache ? { cache: { dags: cache.dags, sourceText: text } } : {}) });
   diagnostics.push(...dags.diagnostics);
@@ -236,16 +221,6 @@ function sourcedAnnotations(loaded: LoadedSource & { kind: "file" }): SizeAnnota
 }
 
 /** A file system given to the analysis (tests keep files in memory) as sourced files see it. */
-function fileSystemAccess(fs: FileSystem): SourceFileAccess {
-  return {
-    exists: (file) => fs.exists(file),
-    read: (file) => {
-      const text = fs.readFile(file);
-      return text === undefined ? { problem: "it cannot be read" } : { text };
-    },
-  };
-}
-
 /**
  * `@size` annotations on assignments other than `read` (those are handled by
  * the read metadata): the value node of `x = ...` (same start as the right

@@ -14,11 +14,12 @@
  *
  * Loading never throws: a missing, unreadable or malformed file gives the
  * defaults, and any missing or invalid (non-positive, non-numeric) constant
- * is taken from the defaults; `message` then says what happened.
+ * is taken from the defaults; `message` then says what happened. The file
+ * is read and written through a FileSystem (the disk by default).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileKind, type FileSystem, nodeFileSystem, writeTextFile } from "../files";
 import { DEFAULT_MACHINE_CONSTANTS, isValidConstant, MACHINE_CONSTANT_INFO, type MachineConstants } from "./machine-constants";
 
 export const MACHINE_FILE_ENV = "DML_LENS_MACHINE";
@@ -45,13 +46,11 @@ export function machineFilePath(env: Env = process.env, homeDir: string = os.hom
 }
 
 /** Loads the constants from `file` (default: `machineFilePath()`); never throws. */
-export function loadMachineConstants(file: string = machineFilePath()): LoadedMachineConstants {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no calibration file" : `cannot read the calibration file (${code ?? String(error)})`;
+export function loadMachineConstants(file: string = machineFilePath(), fs: FileSystem = nodeFileSystem): LoadedMachineConstants {
+  const text = fs.readFile(file);
+  if (text === undefined) {
+    const kind = fileKind(fs, file);
+    const why = kind === "missing" ? "no calibration file" : kind === "file" ? "cannot read the calibration file" : "cannot read the calibration file (it is not a regular file)";
     return defaultsBecause(file, `${why} at ${file}; using default machine constants (run \`npx dml bench calibrate\`)`);
   }
   let parsed: unknown;
@@ -90,6 +89,7 @@ export function saveMachineConstants(
   constants: MachineConstants,
   file: string = machineFilePath(),
   notes: Readonly<Record<string, string | number | boolean | null>> = {},
+  fs: FileSystem = nodeFileSystem,
 ): SaveResult {
   const body = {
     version: MACHINE_FILE_VERSION,
@@ -98,10 +98,7 @@ export function saveMachineConstants(
     notes,
   };
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(body, null, 2) + "\n", "utf8");
-    renameSync(tmp, file);
+    writeTextFile(fs, file, JSON.stringify(body, null, 2) + "\n", { atomic: true });
     return { ok: true, path: file };
   } catch (error) {
     return { ok: false, path: file, message: `cannot write ${file}: ${(error as Error).message}` };

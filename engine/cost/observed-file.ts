@@ -19,9 +19,10 @@
  *
  * Shape: { "version": 1, "constantsKey": "1e10,5e9,...", "ratios": { "dense matmul": [1.3, 0.9, ...], ... } }.
  * Loading never throws: a missing or malformed file is no observations.
+ * The file is read and written through a FileSystem (the disk by default).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type FileSystem, nodeFileSystem, writeTextFile } from "../files";
 import type { MachineConstants } from "./machine-constants";
 import { machineFilePath, type SaveResult } from "./machine-file";
 import { addObservations, corrections, emptyObservedTimes, NO_CORRECTIONS, observedFromJson, type Corrections, type Observation, type ObservedTimes } from "./observed-corrections";
@@ -35,21 +36,21 @@ export function observedFilePath(machineFile: string = machineFilePath()): strin
 }
 
 /** The stored observations (undefined when there are none or the file is unreadable). */
-export function loadObservedTimes(file: string): ObservedTimes | undefined {
+export function loadObservedTimes(file: string, fs: FileSystem = nodeFileSystem): ObservedTimes | undefined {
+  const text = fs.readFile(file);
+  if (text === undefined) return undefined;
   try {
-    return observedFromJson(JSON.parse(readFileSync(file, "utf8")));
-  } catch {
-    return undefined;
+    return observedFromJson(JSON.parse(text));
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined; // malformed JSON: no observations
+    throw error;
   }
 }
 
 /** Writes the observations atomically; never throws. */
-export function saveObservedTimes(observed: ObservedTimes, file: string): SaveResult {
+export function saveObservedTimes(observed: ObservedTimes, file: string, fs: FileSystem = nodeFileSystem): SaveResult {
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: OBSERVED_FILE_VERSION, ...observed }, null, 1) + "\n", "utf8");
-    renameSync(tmp, file);
+    writeTextFile(fs, file, JSON.stringify({ version: OBSERVED_FILE_VERSION, ...observed }, null, 1) + "\n", { atomic: true });
     return { ok: true, path: file };
   } catch (error) {
     return { ok: false, path: file, message: `cannot write ${file}: ${(error as Error).message}` };
@@ -57,14 +58,14 @@ export function saveObservedTimes(observed: ObservedTimes, file: string): SaveRe
 }
 
 /** Adds a run's observations to the file (made with `constants`); never throws. */
-export function recordObservations(observations: readonly Observation[], constants: MachineConstants, file: string): SaveResult {
+export function recordObservations(observations: readonly Observation[], constants: MachineConstants, file: string, fs: FileSystem = nodeFileSystem): SaveResult {
   if (observations.length === 0) return { ok: true, path: file };
-  const known = loadObservedTimes(file) ?? emptyObservedTimes(constants);
-  return saveObservedTimes(addObservations(known, constants, observations), file);
+  const known = loadObservedTimes(file, fs) ?? emptyObservedTimes(constants);
+  return saveObservedTimes(addObservations(known, constants, observations), file, fs);
 }
 
 /** The corrections stored in `file` for estimates made with `constants` (none when missing or made with other constants). */
-export function loadCorrections(constants: MachineConstants, file: string): Corrections {
-  const observed = loadObservedTimes(file);
+export function loadCorrections(constants: MachineConstants, file: string, fs: FileSystem = nodeFileSystem): Corrections {
+  const observed = loadObservedTimes(file, fs);
   return observed ? corrections(observed, constants) : NO_CORRECTIONS;
 }

@@ -4,9 +4,6 @@
  * small-file scans) and what the user declares (`@size` annotations, the
  * workspace file `dml-lens.json`, `$param` values).
  */
-export type { FileKind, FileSystem } from "./file-system";
-export { fileKind, memoryFileSystem, readFileHead, fileSize, MAX_TEXT_FILE_BYTES } from "./file-system";
-export { nodeFileSystem } from "./node-file-system";
 export type { MetadataDiagnostic } from "./diagnostics";
 export { formatMetadataDiagnostic } from "./diagnostics";
 export type { JsonValue, JsonMember, JsonParseResult } from "./json-with-positions";

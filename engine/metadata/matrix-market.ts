@@ -19,7 +19,7 @@
  */
 import type { Range, Severity } from "../syntax";
 import { type MetadataDiagnostic, fileStartRange, lineRange, metadataDiagnostic } from "./diagnostics";
-import { type FileSystem, readFileHead } from "./file-system";
+import { type FileSystem, readFileHead } from "../files";
 
 export type MatrixMarketFormat = "coordinate" | "array";
 export type MatrixMarketField = "real" | "integer" | "pattern" | "complex";

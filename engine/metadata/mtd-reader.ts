@@ -9,7 +9,7 @@
  */
 import type { Range, Severity } from "../syntax";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
-import { type FileSystem, fileKind, fileSize } from "./file-system";
+import { type FileSystem, fileKind, fileSize } from "../files";
 import { type JsonMember, type JsonValue, jsonTypeName, parseJson } from "./json-with-positions";
 import {
   type MtdMetadata,

@@ -6,7 +6,7 @@
  * not on this machine.
  */
 import path from "node:path";
-import type { FileSystem } from "./file-system";
+import type { FileSystem } from "../files";
 
 export interface DataPathResolution {
   /** The path as the script gives it. */

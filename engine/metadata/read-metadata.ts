@@ -20,7 +20,7 @@
 import type { CallExpression, Range } from "../syntax";
 import { DEFAULT_SCAN_LIMIT_BYTES, scanCsv, scanMatrixMarketNnz, scanTextCellNnz } from "./data-scan";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
-import { type FileSystem, fileKind, fileSize, readFileHead } from "./file-system";
+import { type FileSystem, fileKind, fileSize, readFileHead } from "../files";
 import { type MatrixMarketHeader, looksLikeMatrixMarket, readMatrixMarketHeader } from "./matrix-market";
 import { readMtd } from "./mtd-reader";
 import type { DataTypeName, FileFormatName, MtdMetadata, ValueTypeName } from "./mtd-types";

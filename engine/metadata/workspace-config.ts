@@ -29,7 +29,7 @@
 import path from "node:path";
 import type { Range, Severity } from "../syntax";
 import { type MetadataDiagnostic, metadataDiagnostic } from "./diagnostics";
-import type { FileSystem } from "./file-system";
+import type { FileSystem } from "../files";
 import { type JsonMember, type JsonValue, jsonTypeName, parseJson } from "./json-with-positions";
 import { isParameterName } from "./parameters";
 import type { SizeDeclaration } from "./size-annotation-syntax";

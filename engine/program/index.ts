@@ -40,7 +40,7 @@ export { nodesReachableFrom } from "./dag-reachable";
 export { ALL_BUILTINS, BUILTINS, builtinNames, lookupBuiltin } from "./builtins";
 export type { ArgumentMixing, BuiltinKind, BuiltinParam, BuiltinResultType, BuiltinSignature, UnknownNamePolicy } from "./builtins";
 export { checkDiagnostics, semanticDiagnostics, type SemanticOptions } from "./semantic-diagnostics";
-export { fileSourceReader, SourceFiles, sourceProblemMessage, diskSourceAccess, sourceReaderOver, readSourceText, resolveSourcePath } from "./source-reader";
+export { fileSourceReader, SourceFiles, sourceProblemMessage, diskSourceAccess, fileSystemSourceAccess, sourceReaderOver, readSourceText, resolveSourcePath } from "./source-reader";
 export type { SourceReader } from "./function-scope";
 export type { ArgumentDataType, SystemdsInstallation } from "./systemds-installation";
 export type { DimensionForm, IndexAccess, ParforAnalysis, ResultVariable } from "./parfor-dependencies";
@@ -64,5 +64,6 @@ export { expressionReadOccurrences, statementReadOccurrences, statementWriteOccu
 export { findInstallation, noInstallationText } from "./find-installation";
 export { forEachStatement } from "./statement-walk";
 export { needsInstallationMessage, notInInstallationMessage } from "./installation-messages";
-export { pipSystemdsJar, pythonMayKnowMore, pythonSitePackages, usualSitePackages } from "./pip-installation";
+export { pipSystemdsJar, usualSitePackages } from "./pip-installation";
+export { pythonMayKnowMore, pythonSitePackages } from "./python-site-packages";
 export { resolveBuiltinScript } from "./builtin-script";

@@ -15,8 +15,8 @@
  * without `scripts/builtin/`: a message saying what was looked for, never an
  * exception.
  */
-import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { fileKind, fileSize, type FileSystem, nodeFileSystem } from "../files";
 import { unzipSync, type UnzipFileInfo } from "fflate";
 import { MAX_SOURCE_BYTES, type SourceFileAccess, type SourceText } from "./source-reader";
 import type { SystemdsInstallation } from "./systemds-installation";
@@ -35,9 +35,9 @@ const INSIDE_JAR = "!/";
 export type JarOpening = { installation: SystemdsInstallation } | { problem: string };
 
 /** The installation whose scripts are inside the jar `jarPath`, or why it is none. */
-export function jarInstallation(jarPath: string, origin: string): JarOpening {
+export function jarInstallation(jarPath: string, origin: string, fs: FileSystem = nodeFileSystem): JarOpening {
   const jar = path.resolve(jarPath);
-  const read = readJar(jar);
+  const read = readJar(jar, fs);
   if ("problem" in read) return read;
   const { scripts, refused, properties } = read;
   const builtinScripts = new Set<string>();
@@ -92,22 +92,14 @@ interface JarScripts {
   properties?: string;
 }
 
-function readJar(jar: string): JarScripts | { problem: string } {
-  let size: number;
-  try {
-    const stats = statSync(jar);
-    if (!stats.isFile()) return { problem: `${jar} is not a regular file (expected a SystemDS jar)` };
-    size = stats.size;
-  } catch (error) {
-    return { problem: `${jar}: ${systemProblem(error)}` };
-  }
-  if (size > MAX_JAR_BYTES) return { problem: `${jar} is ${size} bytes; a SystemDS jar is read up to ${MAX_JAR_BYTES / (1024 * 1024)} MB` };
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(jar);
-  } catch (error) {
-    return { problem: `${jar}: ${systemProblem(error)}` };
-  }
+function readJar(jar: string, fs: FileSystem): JarScripts | { problem: string } {
+  const kind = fileKind(fs, jar);
+  if (kind === "missing") return { problem: `${jar}: no such file or folder` };
+  if (kind !== "file") return { problem: `${jar} is not a regular file (expected a SystemDS jar)` };
+  const size = fileSize(fs, jar);
+  if (size !== undefined && size > MAX_JAR_BYTES) return { problem: `${jar} is ${size} bytes; a SystemDS jar is read up to ${MAX_JAR_BYTES / (1024 * 1024)} MB` };
+  const bytes = fs.readBytes?.(jar, MAX_JAR_BYTES);
+  if (bytes === undefined) return { problem: `${jar}: it cannot be read${fs.readBytes ? "" : " (this file system does not read bytes)"}` };
   const refused = new Map<string, string>();
   let entries = 0;
   let kept = 0;
@@ -178,11 +170,4 @@ function textOf(bytes: Uint8Array): SourceText {
 function zipProblem(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message === "invalid zip data" ? "no zip directory found (truncated, or not a zip)" : message;
-}
-
-function systemProblem(error: unknown): string {
-  const code = (error as { code?: string }).code;
-  if (code === "ENOENT") return "no such file or folder";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  return `${code ?? "error"}: ${error instanceof Error ? error.message : String(error)}`;
 }

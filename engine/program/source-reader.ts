@@ -20,8 +20,8 @@
  * read and parsed, so one analysis reads and parses each file once however
  * often it is sourced (a diamond of sources).
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
+import { type FileSystem, isFile, nodeFileSystem, readText, type TextRead } from "../files";
 import { type ParseResult, parse } from "../syntax";
 import type { SourceReader } from "./function-scope";
 import { builtinScriptFile, joinInside, type SystemdsInstallation } from "./systemds-installation";
@@ -30,82 +30,15 @@ import { builtinScriptFile, joinInside, type SystemdsInstallation } from "./syst
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
 /** A sourced file's text, or why it cannot be read (`cannot read source file 'x': <problem>`). */
-export type SourceText = { text: string } | { problem: string };
+export type SourceText = TextRead;
 
 /**
- * The text of a sourced file, read safely (see the header): never blocks,
- * never reads more than `maxBytes + 1` bytes, never throws.
+ * The text of a sourced file, read safely through `fs` (see the header and
+ * FileSystem.readText): never blocks, never reads more than `maxBytes + 1`
+ * bytes, never throws.
  */
-export function readSourceText(file: string, maxBytes: number = MAX_SOURCE_BYTES): SourceText {
-  let stats: Stats;
-  try {
-    stats = statSync(file);
-  } catch (error) {
-    return { problem: systemProblem(error) };
-  }
-  const kind = notRegular(stats);
-  if (kind) return { problem: kind };
-  let fd: number;
-  try {
-    // Non-blocking: should the path have become a FIFO since the stat, opening it does not wait for a writer.
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return { problem: systemProblem(error) };
-  }
-  try {
-    const opened = fstatSync(fd);
-    const openedKind = notRegular(opened);
-    if (openedKind) return { problem: openedKind };
-    if (opened.size > maxBytes) return { problem: tooLarge(opened.size, maxBytes) };
-    // Read to the end, but never past the limit (files under /proc say size 0 and have content).
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - total));
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      chunks.push(chunk.subarray(0, read));
-      total += read;
-      if (total > maxBytes) return { problem: tooLarge(total, maxBytes, true) };
-    }
-    return textOf(Buffer.concat(chunks, total));
-  } catch (error) {
-    return { problem: systemProblem(error) };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** UTF-8 text without NUL bytes (a BOM is dropped), else why not. */
-function textOf(bytes: Buffer): SourceText {
-  if (bytes.includes(0)) return { problem: "it is not a text file (it contains NUL bytes)" };
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-  } catch {
-    return { problem: "it is not UTF-8 text" };
-  }
-}
-
-function notRegular(stats: Stats): string | undefined {
-  if (stats.isFile()) return undefined;
-  if (stats.isDirectory()) return "it is a folder, not a file";
-  if (stats.isFIFO()) return "it is a named pipe (FIFO), not a regular file";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "it is a device, not a regular file";
-  if (stats.isSocket()) return "it is a socket, not a regular file";
-  return "it is not a regular file";
-}
-
-function tooLarge(bytes: number, maxBytes: number, atLeast = false): string {
-  return `it is ${atLeast ? "over " : ""}${atLeast ? maxBytes : bytes} bytes; source files are read up to ${maxBytes} bytes (${maxBytes / (1024 * 1024)} MB)`;
-}
-
-function systemProblem(error: unknown): string {
-  const code = (error as { code?: string }).code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "EISDIR") return "it is a folder, not a file";
-  if (code === "ELOOP") return "too many levels of symbolic links";
-  return `${code ?? "error"}: ${error instanceof Error ? error.message : String(error)}`;
+export function readSourceText(file: string, maxBytes: number = MAX_SOURCE_BYTES, fs: FileSystem = nodeFileSystem): SourceText {
+  return readText(fs, file, maxBytes);
 }
 
 /** A sourced file as found: its path and parse, or the places looked in, or why it cannot be read. */
@@ -120,8 +53,13 @@ export interface SourceFileAccess {
   read(file: string): SourceText;
 }
 
+/** Sourced files found and read through `fs`, safely (FileSystem.readText). */
+export function fileSystemSourceAccess(fs: FileSystem): SourceFileAccess {
+  return { exists: (file) => fs.exists(file), read: (file) => readSourceText(file, MAX_SOURCE_BYTES, fs) };
+}
+
 /** The disk, read safely. */
-export const diskSourceAccess: SourceFileAccess = { exists, read: (file) => readSourceText(file) };
+export const diskSourceAccess: SourceFileAccess = fileSystemSourceAccess(nodeFileSystem);
 
 /**
  * The sourced files of one analysis or run: each path is looked up among
@@ -207,15 +145,6 @@ export function sourceReaderOver(files: SourceFiles, scriptPath: string, working
   return reader;
 }
 
-function exists(file: string): boolean {
-  try {
-    statSync(file);
-    return true;
-  } catch {
-    return false; // not there: try the next candidate
-  }
-}
-
 /** Candidates named in a missing-source message before the rest are counted. */
 const NAMED_CANDIDATES = 2;
 
@@ -236,14 +165,8 @@ export function missingSourceFileMessage(pathText: string, candidates: readonly 
 }
 
 /** The file `source(sourcePath)` reads: the first candidate (sourceCandidates) that exists; undefined if none does. */
-export function resolveSourcePath(scriptPath: string, sourcePath: string, workingDirectory: string = process.cwd()): string | undefined {
-  return sourceCandidates(scriptPath, sourcePath, [workingDirectory]).find((full) => {
-    try {
-      return statSync(full).isFile();
-    } catch {
-      return false; // not there: try the next candidate
-    }
-  });
+export function resolveSourcePath(scriptPath: string, sourcePath: string, workingDirectory: string = process.cwd(), fs: FileSystem = nodeFileSystem): string | undefined {
+  return sourceCandidates(scriptPath, sourcePath, [workingDirectory]).find((full) => isFile(fs, full));
 }
 
 /** Where `source(sourcePath)` may find its file, in order (absolute paths, no duplicates). */

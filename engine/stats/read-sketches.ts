@@ -19,7 +19,8 @@
  * loader's lifetime: one analysis call.
  */
 import { chainBoundEstimator, mncEstimator } from "./estimators";
-import { DEFAULT_SCAN_LIMIT_BYTES, type FileSystem, fileSize, type ReadMetadata } from "../metadata";
+import { DEFAULT_SCAN_LIMIT_BYTES, type ReadMetadata } from "../metadata";
+import { type FileSystem, fileSize } from "../files";
 import { matrixStats, type NodeSketch, type NodeStats } from "./sizes/node-stats";
 import { MAX_SKETCH_LENGTH } from "./sizes/sketch-sizes";
 import { structureNnz } from "./structure";

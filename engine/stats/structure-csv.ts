@@ -7,7 +7,7 @@
  * its regular-file and size rules apply.
  */
 import { parse } from "csv-parse/sync";
-import { type FileSystem, fileKind, nodeFileSystem } from "../metadata";
+import { type FileSystem, fileKind, nodeFileSystem } from "../files";
 import { structureFromDense, type SparsityStructure } from "./structure";
 
 export type CsvStructureResult =

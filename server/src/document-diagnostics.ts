@@ -15,7 +15,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fileSourceReader, type SystemdsInstallation, forEachStatement } from "../../engine/program";
-import { nodeFileSystem } from "../../engine/metadata";
+import { nodeFileSystem } from "../../engine/files";
 import { guardedFileSourceReader, guardedFileSystem, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
 import { type AnalysisCache, checkAndAnalyze, type CheckOptions, type MeasuredSize, type ProgramAnalysis, type SparsityEstimator } from "../../engine/analysis";
 import type { Diagnostic, ParseResultWithComments } from "../../engine/syntax";

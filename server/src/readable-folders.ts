@@ -16,7 +16,7 @@
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import type { FileSystem } from "../../engine/metadata";
+import type { FileSystem } from "../../engine/files";
 import { type SourceReader, diskSourceAccess, SourceFiles, type SourceFileAccess, sourceReaderOver, type SystemdsInstallation } from "../../engine/program";
 import type { Diagnostic } from "../../engine/syntax";
 
@@ -68,6 +68,10 @@ export function guardedFileSystem(fs: FileSystem, readable: ReadableFolders, ref
   if (fs.size) guarded.size = (file) => (allowed(file) ? fs.size!(file) : undefined);
   if (fs.kind) guarded.kind = (file) => (allowed(file) ? fs.kind!(file) : "missing");
   if (fs.mtime) guarded.mtime = (file) => (allowed(file) ? fs.mtime!(file) : undefined);
+  if (fs.readText) guarded.readText = (file, maxBytes) => (allowed(file) ? fs.readText!(file, maxBytes) : { problem: "it is outside the folders analysis may read" });
+  if (fs.readBytes) guarded.readBytes = (file, maxBytes) => (allowed(file) ? fs.readBytes!(file, maxBytes) : undefined);
+  if (fs.list) guarded.list = (folder) => (allowed(folder) ? fs.list!(folder) : undefined);
+  if (fs.realPath) guarded.realPath = (file) => (allowed(file) ? fs.realPath!(file) : undefined);
   return guarded;
 }
 

@@ -11,7 +11,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { nodeFileSystem } from "../../engine/metadata";
+import { nodeFileSystem } from "../../engine/files";
 import type { SystemdsInstallation } from "../../engine/program";
 import { derivationJob, type Suggestion } from "../../engine/suggest";
 import type { MeasuredSize, SparsityEstimator } from "../../engine/analysis";

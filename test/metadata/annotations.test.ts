@@ -4,16 +4,8 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import {
-  collectSizeAnnotations,
-  memoryFileSystem,
-  loadWorkspaceConfig,
-  parseSizeAnnotation,
-  parseWorkspaceConfig,
-  sizeAnnotationFor,
-  workspaceInputFor,
-  workspaceParameters,
-} from "../../engine/metadata";
+import { collectSizeAnnotations, loadWorkspaceConfig, parseSizeAnnotation, parseWorkspaceConfig, sizeAnnotationFor, workspaceInputFor, workspaceParameters } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import type { Statement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { fileKind, memoryFileSystem, nodeFileSystem, readMtd, resolveReadMetadata } from "../../engine/metadata";
+import { readMtd, resolveReadMetadata } from "../../engine/metadata";
+import { fileKind, memoryFileSystem, nodeFileSystem } from "../../engine/files";
 import { parse } from "../../engine/syntax/parse";
 
 describe("file kinds", () => {

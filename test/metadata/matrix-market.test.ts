@@ -5,13 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import {
-  type FileSystem,
-  nodeFileSystem,
-  parseMatrixMarketHeader,
-  readMatrixMarketHeader,
-  scanMatrixMarketNnz,
-} from "../../engine/metadata";
+import { parseMatrixMarketHeader, readMatrixMarketHeader, scanMatrixMarketNnz } from "../../engine/metadata";
+import { type FileSystem, nodeFileSystem } from "../../engine/files";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "dml-lens-mm-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,22 +5,8 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import {
-  type FileSystem,
-  type ReadMetadata,
-  type ReadMetadataContext,
-  collectSizeAnnotations,
-  constantText,
-  evaluateConstant,
-  javaDoubleText,
-  memoryFileSystem,
-  nodeFileSystem,
-  parseParameterArguments,
-  parseWorkspaceConfig,
-  resolveReadMetadata,
-  sizeAnnotationFor,
-  typeParameterValue,
-} from "../../engine/metadata";
+import { type ReadMetadata, type ReadMetadataContext, collectSizeAnnotations, constantText, evaluateConstant, javaDoubleText, parseParameterArguments, parseWorkspaceConfig, resolveReadMetadata, sizeAnnotationFor, typeParameterValue } from "../../engine/metadata";
+import { type FileSystem, memoryFileSystem, nodeFileSystem } from "../../engine/files";
 import type { CallExpression, Expression, Statement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";

@@ -5,15 +5,8 @@ import { strict as assert } from "node:assert";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import {
-  formatMetadataDiagnostic,
-  formatMtd,
-  memoryFileSystem,
-  nodeFileSystem,
-  parseJson,
-  parseMtd,
-  readMtd,
-} from "../../engine/metadata";
+import { formatMetadataDiagnostic, formatMtd, parseJson, parseMtd, readMtd } from "../../engine/metadata";
+import { memoryFileSystem, nodeFileSystem } from "../../engine/files";
 import { repoRoot } from "../repo-root";
 
 const dataDir = path.join(repoRoot, "examples", "data");

@@ -263,7 +263,7 @@ describe("which installation is used", () => {
 
 describe("python3's own site-packages folders", () => {
   test("asked only where Python may know more than the disk shows; a missing program gives none, quickly", async () => {
-    const { pythonMayKnowMore, pythonSitePackages } = await import("../../engine/program/pip-installation");
+    const { pythonMayKnowMore, pythonSitePackages } = await import("../../engine/program/python-site-packages");
     assert.equal(pythonMayKnowMore({}, "linux"), false);
     assert.equal(pythonMayKnowMore({ PYTHONPATH: "/opt/lib" }, "linux"), true);
     assert.equal(pythonMayKnowMore({}, "win32"), true);

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { explainRedundancy } from "../../cli/explain-redundancy";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import { analyzeText } from "../../engine/analysis/program-analysis";
 import { repoRoot } from "../repo-root";
 

@@ -2,7 +2,7 @@
 // them, quotes through csv-parse, and the .mtd / read() merging.
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import { type CsvReadOptions, type MatrixData, parseCsvMatrix, readMatrixFile, toDenseMatrixData } from "../../engine/runtime/io";
 
 function rowsOf(data: MatrixData): number[][] {

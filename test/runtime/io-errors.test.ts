@@ -2,7 +2,7 @@
 // (and column) and what was expected; nothing is half-read.
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import { DataFileError, readDataFile, type ReadParameters } from "../../engine/runtime/io";
 
 /** Reads `files[file]` (with any sidecars given) from memory; returns the error message. */

@@ -2,7 +2,7 @@
 // SystemDS prints them, and written back with their .mtd.
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import {
   type FrameData,
   formatDecimal,

@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import { CsrMatrix, DenseMatrix } from "../../engine/runtime/matrix";
 import { dataFromMatrix, joinChunks, matrixFromData, parseMatrixMarket, readMatrixFile, textCellChunks } from "../../engine/runtime/io";
 import { repoRoot } from "../repo-root";

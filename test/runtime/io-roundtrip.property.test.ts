@@ -4,7 +4,8 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { describe, test } from "node:test";
-import { type FileFormatName, memoryFileSystem } from "../../engine/metadata";
+import { type FileFormatName } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import { type MatrixData, denseMatrixData, matrixDataGet, memoryDataSink, readMatrixFile, toCsrMatrixData, writeDataFile } from "../../engine/runtime/io";
 
 const value = fc.oneof(

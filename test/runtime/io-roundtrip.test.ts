@@ -2,7 +2,7 @@
 // sparse, all-zero, 1x1, vector and zero-row matrices.
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import {
   type MatrixData,
   type WriteFileOptions,

@@ -2,7 +2,7 @@
 // label column; scalars.
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import {
   csvMatrixChunks,
   denseMatrixData,

@@ -14,7 +14,7 @@ import { test } from "node:test";
 import { DidChangeConfigurationNotification, DidOpenTextDocumentNotification, HoverRequest, type PublishDiagnosticsParams } from "vscode-languageserver-protocol/node";
 import { startLspSession } from "../../cli/lsp-session";
 import { guardedFileSystem, ReadableFolders } from "../../server/src/readable-folders";
-import { nodeFileSystem } from "../../engine/metadata";
+import { nodeFileSystem } from "../../engine/files";
 
 function layout() {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "dml-readable-")));

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { fileSourceReader } from "../../engine/program/source-reader";
 import { checkDocument } from "../../engine/analysis/check-document";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import { analyzeText } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { repoRoot } from "../repo-root";

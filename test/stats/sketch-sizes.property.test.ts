@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { elementwiseShape, type MatrixShape } from "../../engine/stats/matrix-shape";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import { analyzeText } from "../../engine/analysis/program-analysis";
 import type { NodeStats } from "../../engine/stats/sizes/node-stats";
 import { structureFromDense, structureNnz, transposeStructure, type SparsityStructure } from "../../engine/stats/structure";

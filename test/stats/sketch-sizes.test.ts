@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { qError } from "../../cli/bench-estimators";
 import { evaluateWith, input, matmul, mncEstimator, rowSums, t, times, uniformEstimator, type SparsityExpr } from "../../engine/stats/estimators";
-import { type FileSystem, memoryFileSystem } from "../../engine/metadata";
+import { type FileSystem, memoryFileSystem } from "../../engine/files";
 import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import type { NodeStats } from "../../engine/stats/sizes/node-stats";
 import { structureFromDense, structureNnz, transposeStructure } from "../../engine/stats/structure";

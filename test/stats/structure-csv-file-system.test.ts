@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { memoryFileSystem } from "../../engine/metadata";
+import { memoryFileSystem } from "../../engine/files";
 import { readCsvStructure } from "../../engine/stats/structure-csv";
 
 describe("readCsvStructure through a FileSystem", () => {

@@ -20,21 +20,8 @@
  * parse limit (so checking a GB file reads its header, not its data).
  */
 import path from "node:path";
-import {
-  type FileFormatName,
-  type FileSystem,
-  type MetadataDiagnostic,
-  type MtdMetadata,
-  fileKind,
-  fileSize,
-  MAX_TEXT_FILE_BYTES,
-  nodeFileSystem,
-  readFileHead,
-  readMatrixMarketHeader,
-  readMtd,
-  resolveDataPath,
-  looksLikeMatrixMarket,
-} from "../../metadata";
+import { type FileFormatName, type MetadataDiagnostic, type MtdMetadata, readMatrixMarketHeader, readMtd, resolveDataPath, looksLikeMatrixMarket } from "../../metadata";
+import { type FileSystem, fileKind, fileSize, MAX_TEXT_FILE_BYTES, nodeFileSystem, readFileHead } from "../../files";
 import { chooseFormat } from "../matrix";
 import { parseCsvFrame } from "./csv-frame-reader";
 import { parseCsvMatrix } from "./csv-matrix-reader";
