@@ -4,7 +4,7 @@
  * Matrix), frames (from io) and lists; with SystemDS's text forms.
  */
 import { type FrameData, formatDecimal, formatFrame } from "../io";
-import { type Matrix, isDense } from "../matrix";
+import type { Matrix } from "../matrix";
 
 export type ScalarType = "int" | "double" | "boolean" | "string";
 export type ScalarValue =
@@ -52,18 +52,12 @@ export function scalarText(v: ScalarValue): string {
   }
 }
 
-export function matrixCell(m: Matrix, i: number, j: number): number {
-  if (isDense(m)) return m.data[i * m.cols + j];
-  for (let k = m.rowPtr[i]; k < m.rowPtr[i + 1]; k++) if (m.colIdx[k] === j) return m.values[k];
-  return 0;
-}
-
 /** SystemDS's toString(X): 3 decimals, cells separated by a space, each row ending in a newline. */
 export function matrixText(m: Matrix, decimal = 3, rows = 100, cols = 100): string {
   let text = "";
   for (let i = 0; i < Math.min(m.rows, rows); i++) {
     const cells: string[] = [];
-    for (let j = 0; j < Math.min(m.cols, cols); j++) cells.push(formatDecimal(matrixCell(m, i, j), decimal));
+    for (let j = 0; j < Math.min(m.cols, cols); j++) cells.push(formatDecimal(m.get(i, j), decimal));
     text += `${cells.join(" ")}\n`;
   }
   return text;
