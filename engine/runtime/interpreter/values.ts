@@ -3,7 +3,7 @@
  * apart because DML prints them differently), matrices (the runtime's
  * Matrix), frames (from io) and lists; with SystemDS's text forms.
  */
-import { type FrameData, formatDecimal, formatFrame } from "../io";
+import { type FrameData, formatDecimal, formatFrame, formatScalarText } from "../io";
 import type { Matrix } from "../matrix";
 
 export type ScalarType = "int" | "double" | "boolean" | "string";
@@ -23,19 +23,9 @@ export const bool = (value: boolean): ScalarValue => ({ kind: "scalar", type: "b
 export const str = (value: string): ScalarValue => ({ kind: "scalar", type: "string", value });
 export const matrixValue = (matrix: Matrix): Value => ({ kind: "matrix", matrix });
 
-/** Java's Double.toString: 1.0, 0.5, 1.0E-4, 1.234E7, NaN, Infinity. */
+/** Java's Double.toString: 1.0, 0.5, 1.0E-4, 1.234E7, NaN, Infinity (print shows a double as SystemDS writes it). */
 export function javaDouble(x: number): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const a = Math.abs(x);
-  if (a >= 1e-3 && a < 1e7) {
-    const s = String(x);
-    return s.includes(".") ? s : `${s}.0`;
-  }
-  const [mantissa, exponent] = x.toExponential().split("e") as [string, string];
-  const m = mantissa.includes(".") ? mantissa : `${mantissa}.0`;
-  return `${m}E${exponent.startsWith("+") ? exponent.slice(1) : exponent}`;
+  return formatScalarText({ type: "double", value: x });
 }
 
 /** A scalar as print() and string concatenation show it. */
