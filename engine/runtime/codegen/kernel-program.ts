@@ -38,7 +38,7 @@ export interface KernelCall {
   /** The shared output written by ranges (length 0 when the result is all in the accumulators). */
   readonly output: Float64Array;
   /** Initial accumulator values and how each slot combines (absent: no accumulators). */
-  readonly accumulators?: { readonly init: Float64Array; readonly combine: readonly Combine[] };
+  readonly accumulators?: { readonly init: Float64Array; readonly combine: readonly Combine[] } | undefined;
   /** Estimated multiply-adds per iteration of the main loop (decides whether threads pay off). */
   readonly workPerRow: number;
 }

@@ -22,6 +22,7 @@
  * so blocking there is fine.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { STATE_BROKEN, STATE_READY, WorkerGroup } from "../threads";
 import type { KernelArray } from "./kernel-program";
 
 /** One call cut into chunks, as posted to the workers. */
@@ -46,8 +47,6 @@ const FAILED = 2;
 /** Control words of a worker. */
 const SEQ = 0;
 const STATE = 1;
-const STATE_READY = 1;
-const STATE_BROKEN = 2;
 
 /** The worker's program (CommonJS, run with eval: true, so bundling needs no separate file). */
 const workerSource = `
@@ -101,9 +100,7 @@ interface WorkerSlot {
 }
 
 export class KernelThreadPool {
-  private readonly slots: WorkerSlot[] = [];
-  private readonly started: Promise<void>;
-  private closed = false;
+  private readonly workers = new WorkerGroup<WorkerSlot>(STATE);
   /** Chunks run by workers so far (a worker on a busy core may run none of a call's). */
   private readonly workerChunks = new Int32Array(new SharedArrayBuffer(4));
   /** Calls posted to workers so far, one per worker per call (tests and reports: whether calls used the threads; a worker on a busy core may then run none of the call's chunks, see chunksRunByWorkers). */
@@ -111,36 +108,17 @@ export class KernelThreadPool {
 
   /** Starts `size` workers; `helpers` is the helpers' source text (kernel-helpers-source.ts). */
   constructor(size: number, helpers: string) {
-    const starts: Promise<void>[] = [];
     for (let i = 0; i < size; i++) {
       const ctl = new Int32Array(new SharedArrayBuffer(4 * 4));
       const { port1, port2 } = new MessageChannel();
       const worker = new Worker(workerSource, { eval: true, workerData: { control: ctl.buffer, port: port2, helpers }, transferList: [port2] });
-      this.slots.push({ worker, ctl, port: port1 });
-      starts.push(
-        new Promise<void>((resolve) => {
-          // A worker that fails to start or dies is never used again.
-          const broken = (): void => {
-            Atomics.store(ctl, STATE, STATE_BROKEN);
-            resolve();
-          };
-          // Referenced until started (so awaiting whenReady() keeps the process alive), then never again.
-          port1.once("message", () => {
-            worker.unref();
-            port1.unref();
-            resolve();
-          });
-          worker.on("error", broken);
-          worker.on("exit", broken);
-        }),
-      );
+      this.workers.add({ worker, ctl, port: port1 }, port1);
     }
-    this.started = Promise.all(starts).then(() => undefined);
   }
 
   /** Workers that can take work now. */
   get readyCount(): number {
-    return this.readySlots().length;
+    return this.workers.ready().length;
   }
 
   /** Chunks that workers (not calling threads) have run so far. */
@@ -150,7 +128,7 @@ export class KernelThreadPool {
 
   /** Resolves once every worker has started (or failed to). */
   whenReady(): Promise<void> {
-    return this.started;
+    return this.workers.whenReady();
   }
 
   /**
@@ -159,7 +137,7 @@ export class KernelThreadPool {
    * that throws in a worker, or a worker that dies, is an Error.
    */
   run(task: ChunkedKernelTask, workers: number, runChunk: (chunk: number) => void): void {
-    const used = this.readySlots().slice(0, Math.max(0, workers));
+    const used = this.workers.ready().slice(0, Math.max(0, workers));
     const chunks = task.bounds.length - 1;
     const p = task.progress;
     this.dispatched += used.length;
@@ -185,7 +163,7 @@ export class KernelThreadPool {
     for (;;) {
       const done = Atomics.load(p, DONE);
       if (done >= chunks) break;
-      if (used.some((s) => Atomics.load(s.ctl, STATE) === STATE_BROKEN)) {
+      if (used.some((s) => this.workers.isBroken(s))) {
         failure ??= new Error("a kernel worker thread died while running a generated kernel");
         break;
       }
@@ -197,16 +175,12 @@ export class KernelThreadPool {
 
   /** Stops the workers; later calls run on the calling thread. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const slot of this.slots) {
-      Atomics.store(slot.ctl, STATE, STATE_BROKEN);
+    this.workers.close((slot) => {
       slot.port.postMessage({ stop: true });
       Atomics.add(slot.ctl, SEQ, 1);
       Atomics.notify(slot.ctl, SEQ);
       slot.port.close();
-      void slot.worker.terminate();
-    }
+    });
   }
 
   /** The error message a worker posted for a failed chunk. */
@@ -218,10 +192,5 @@ export class KernelThreadPool {
       }
     }
     return "unknown error";
-  }
-
-  private readySlots(): WorkerSlot[] {
-    if (this.closed) return [];
-    return this.slots.filter((s) => Atomics.load(s.ctl, STATE) === STATE_READY);
   }
 }

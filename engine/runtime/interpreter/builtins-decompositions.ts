@@ -55,9 +55,15 @@ function square(x: DenseMatrix, fn: string, what: string): void {
  * ends of the double range neither overflow nor lose the algorithms' accuracy.
  */
 function balancingScale(x: DenseMatrix): number {
-  let largest = 0;
-  for (let k = 0; k < x.data.length; k++) largest = Math.max(largest, Math.abs(x.data[k]));
+  const largest = largestMagnitude(x);
   return largest === 0 ? 1 : 2 ** Math.min(1023, -Math.floor(Math.log2(largest)));
+}
+
+/** The largest absolute value of the cells of `x` (0 for a matrix of zeros). */
+function largestMagnitude(x: DenseMatrix): number {
+  let largest = 0;
+  for (const value of x.data) largest = Math.max(largest, Math.abs(value));
+  return largest;
 }
 
 /** The smallest normal double: below it (subnormals) ml-matrix's iterations can index past their arrays. */
@@ -68,7 +74,7 @@ function toMl(x: DenseMatrix, scale = 1): MlMatrix {
   const m = new MlMatrix(x.rows, x.cols);
   for (let i = 0; i < x.rows; i++) {
     for (let j = 0; j < x.cols; j++) {
-      const value = x.data[i * x.cols + j] * scale;
+      const value = x.get(i, j) * scale;
       m.set(i, j, Math.abs(value) < SMALLEST_NORMAL ? 0 : value);
     }
   }
@@ -93,13 +99,12 @@ const SYMMETRY_TOLERANCE = 1e-10;
 /** A symmetric copy of `x`, or a runtime error naming the most asymmetric pair of entries. */
 function symmetric(x: DenseMatrix): DenseMatrix {
   const n = x.rows;
-  let largest = 0;
-  for (let k = 0; k < x.data.length; k++) largest = Math.max(largest, Math.abs(x.data[k]));
+  const largest = largestMagnitude(x);
   const out = new DenseMatrix(n, n, Float64Array.from(x.data));
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const a = x.data[i * n + j];
-      const b = x.data[j * n + i];
+      const a = x.get(i, j);
+      const b = x.get(j, i);
       if (Math.abs(a - b) > SYMMETRY_TOLERANCE * largest) {
         fail(`eigen: the matrix is not symmetric (A[${i + 1}, ${j + 1}] = ${a}, A[${j + 1}, ${i + 1}] = ${b}); the embedded runtime decomposes symmetric matrices only`);
       }
@@ -121,12 +126,19 @@ function eigen(a: CallArgs): Value[] {
   // SystemDS's sortEVs: selection sort into ascending order, swapping eigenvector columns along.
   for (let i = 0; i < n; i++) {
     let k = i;
-    for (let j = i + 1; j < n; j++) if (values[j] < values[k]) k = j;
+    for (let j = i + 1; j < n; j++) if (values[j]! < values[k]!) k = j;
     if (k === i) continue;
-    [values[i], values[k]] = [values[k], values[i]];
-    for (let r = 0; r < n; r++) [vectors[r * n + i], vectors[r * n + k]] = [vectors[r * n + k], vectors[r * n + i]];
+    swap(values, i, k);
+    for (let r = 0; r < n; r++) swap(vectors, r * n + i, r * n + k);
   }
   return [result(n, 1, values), result(n, n, vectors)];
+}
+
+/** Exchanges a[i] and a[k] (both within `a`). */
+function swap(a: Float64Array, i: number, k: number): void {
+  const t = a[i]!;
+  a[i] = a[k]!;
+  a[k] = t;
 }
 
 function svd(a: CallArgs): Value[] {
@@ -147,30 +159,30 @@ function qr(a: CallArgs): Value[] {
   const x = input(a, "qr");
   const m = x.rows;
   const n = x.cols;
-  const qrt = Array.from({ length: n }, (_, j) => Float64Array.from({ length: m }, (_, i) => x.data[i * n + j]));
+  const qrt = Array.from({ length: n }, (_, j) => Float64Array.from({ length: m }, (_, i) => x.get(i, j)));
   const rDiag = new Float64Array(Math.min(m, n));
   for (let minor = 0; minor < rDiag.length; minor++) {
     const column = qrt[minor]!;
     let normSquared = 0;
-    for (let row = minor; row < m; row++) normSquared += column[row] * column[row];
-    const alpha = column[minor] > 0 ? -Math.sqrt(normSquared) : Math.sqrt(normSquared);
+    for (let row = minor; row < m; row++) normSquared += column[row]! * column[row]!;
+    const alpha = column[minor]! > 0 ? -Math.sqrt(normSquared) : Math.sqrt(normSquared);
     rDiag[minor] = alpha;
     if (alpha === 0) continue;
-    column[minor] -= alpha;
+    column[minor]! -= alpha;
     for (let col = minor + 1; col < n; col++) {
       const other = qrt[col]!;
       let factor = 0;
-      for (let row = minor; row < m; row++) factor -= other[row] * column[row];
-      factor /= alpha * column[minor];
-      for (let row = minor; row < m; row++) other[row] -= factor * column[row];
+      for (let row = minor; row < m; row++) factor -= other[row]! * column[row]!;
+      factor /= alpha * column[minor]!;
+      for (let row = minor; row < m; row++) other[row]! -= factor * column[row]!;
     }
   }
   const h = new Float64Array(m * n);
-  for (let i = 0; i < m; i++) for (let j = 0; j < Math.min(i + 1, n); j++) h[i * n + j] = qrt[j]![i] / -rDiag[j];
+  for (let i = 0; i < m; i++) for (let j = 0; j < Math.min(i + 1, n); j++) h[i * n + j] = qrt[j]![i]! / -rDiag[j]!;
   const r = new Float64Array(m * n);
   for (let row = rDiag.length - 1; row >= 0; row--) {
-    r[row * n + row] = rDiag[row];
-    for (let col = row + 1; col < n; col++) r[row * n + col] = qrt[col]![row];
+    r[row * n + row] = rDiag[row]!;
+    for (let col = row + 1; col < n; col++) r[row * n + col] = qrt[col]![row]!;
   }
   return [result(m, n, h), result(m, n, r)];
 }
@@ -185,31 +197,31 @@ function lu(a: CallArgs): Value[] {
   for (let col = 0; col < n; col++) {
     for (let row = 0; row < col; row++) {
       const r = rows[row]!;
-      let sum = r[col];
-      for (let i = 0; i < row; i++) sum -= r[i] * rows[i]![col];
+      let sum = r[col]!;
+      for (let i = 0; i < row; i++) sum -= r[i]! * rows[i]![col]!;
       r[col] = sum;
     }
     let max = col;
     let largest = -Infinity;
     for (let row = col; row < n; row++) {
       const r = rows[row]!;
-      let sum = r[col];
-      for (let i = 0; i < col; i++) sum -= r[i] * rows[i]![col];
+      let sum = r[col]!;
+      for (let i = 0; i < col; i++) sum -= r[i]! * rows[i]![col]!;
       r[col] = sum;
       if (Math.abs(sum) > largest) {
         largest = Math.abs(sum);
         max = row;
       }
     }
-    if (Math.abs(rows[max]![col]) < LU_SINGULARITY_THRESHOLD) {
+    if (Math.abs(rows[max]![col]!) < LU_SINGULARITY_THRESHOLD) {
       fail(`lu: the matrix is singular (no pivot of magnitude ${LU_SINGULARITY_THRESHOLD} or more in column ${col + 1})`);
     }
     if (max !== col) {
       [rows[max], rows[col]] = [rows[col]!, rows[max]!];
       [pivot[max], pivot[col]] = [pivot[col]!, pivot[max]!];
     }
-    const diagonal = rows[col]![col];
-    for (let row = col + 1; row < n; row++) rows[row]![col] /= diagonal;
+    const diagonal = rows[col]![col]!;
+    for (let row = col + 1; row < n; row++) rows[row]![col]! /= diagonal;
   }
   const p = new Float64Array(n * n);
   const l = new Float64Array(n * n);
@@ -217,7 +229,7 @@ function lu(a: CallArgs): Value[] {
   for (let i = 0; i < n; i++) {
     p[i * n + pivot[i]!] = 1;
     for (let j = 0; j < n; j++) {
-      const v = rows[i]![j];
+      const v = rows[i]![j]!;
       if (j < i) l[i * n + j] = v;
       else u[i * n + j] = v;
     }

@@ -7,6 +7,7 @@ import { isBinaryOp, scalarBinary } from "../kernels";
 import { toDense, DenseMatrix, type Matrix, RuntimeError } from "../matrix";
 import { fail } from "./errors";
 import { mat, num, text } from "./operations";
+import { swapRows } from "./swap-rows";
 import { double, str, type Value } from "./values";
 
 type Args = { values: Value[]; names: (string | undefined)[] };
@@ -22,14 +23,14 @@ function cholesky(a: Args): Value {
   if (x.cols !== n) throw new RuntimeError("dimension-mismatch", `cholesky: the matrix must be square, found ${x.rows} x ${x.cols}`);
   const l = new Float64Array(n * n);
   for (let j = 0; j < n; j++) {
-    let d = x.data[j * n + j];
-    for (let k = 0; k < j; k++) d -= l[j * n + k] ** 2;
+    let d = x.get(j, j);
+    for (let k = 0; k < j; k++) d -= l[j * n + k]! ** 2;
     if (!(d > 0)) throw new RuntimeError("invalid-argument", "cholesky: the matrix is not positive definite");
     l[j * n + j] = Math.sqrt(d);
     for (let i = j + 1; i < n; i++) {
-      let s = x.data[i * n + j];
-      for (let k = 0; k < j; k++) s -= l[i * n + k] * l[j * n + k];
-      l[i * n + j] = s / l[j * n + j];
+      let s = x.get(i, j);
+      for (let k = 0; k < j; k++) s -= l[i * n + k]! * l[j * n + k]!;
+      l[i * n + j] = s / l[j * n + j]!;
     }
   }
   return m(new DenseMatrix(n, n, l));
@@ -43,16 +44,16 @@ function det(a: Args): Value {
   let d = 1;
   for (let k = 0; k < n; k++) {
     let p = k;
-    for (let i = k + 1; i < n; i++) if (Math.abs(lu[i * n + k]) > Math.abs(lu[p * n + k])) p = i;
+    for (let i = k + 1; i < n; i++) if (Math.abs(lu[i * n + k]!) > Math.abs(lu[p * n + k]!)) p = i;
     if (lu[p * n + k] === 0) return double(0);
     if (p !== k) {
       d = -d;
-      for (let j = 0; j < n; j++) [lu[k * n + j], lu[p * n + j]] = [lu[p * n + j], lu[k * n + j]];
+      swapRows(lu, n, k, p);
     }
-    d *= lu[k * n + k];
+    d *= lu[k * n + k]!;
     for (let i = k + 1; i < n; i++) {
-      const f = lu[i * n + k] / lu[k * n + k];
-      for (let j = k; j < n; j++) lu[i * n + j] -= f * lu[k * n + j];
+      const f = lu[i * n + k]! / lu[k * n + k]!;
+      for (let j = k; j < n; j++) lu[i * n + j]! -= f * lu[k * n + j]!;
     }
   }
   return double(d);
@@ -65,7 +66,7 @@ function outer(a: Args): Value {
   if (!isBinaryOp(op)) fail(`outer: unknown operator "${op}"`);
   if (x.cols !== 1 || y.rows !== 1) throw new RuntimeError("dimension-mismatch", `outer: expects a column vector and a row vector, found ${x.rows} x ${x.cols} and ${y.rows} x ${y.cols}`);
   const out = new Float64Array(x.rows * y.cols);
-  for (let i = 0; i < x.rows; i++) for (let j = 0; j < y.cols; j++) out[i * y.cols + j] = scalarBinary(op as ElementwiseBinaryOp, x.data[i], y.data[j]);
+  for (let i = 0; i < x.rows; i++) for (let j = 0; j < y.cols; j++) out[i * y.cols + j] = scalarBinary(op as ElementwiseBinaryOp, x.get(i, 0), y.get(0, j));
   return m(new DenseMatrix(x.rows, y.cols, out));
 }
 
@@ -91,7 +92,7 @@ function rowIndexMin(a: Args): Value {
   const out = new Float64Array(x.rows);
   for (let i = 0; i < x.rows; i++) {
     let best = 0;
-    for (let j = 1; j < x.cols; j++) if (x.data[i * x.cols + j] < x.data[i * x.cols + best]) best = j;
+    for (let j = 1; j < x.cols; j++) if (x.get(i, j) < x.get(i, best)) best = j;
     out[i] = x.cols === 0 ? 0 : best + 1;
   }
   return m(new DenseMatrix(x.rows, 1, out));
@@ -101,7 +102,7 @@ function cumulative(fn: string, step: (acc: number, v: number) => number): (a: A
   return (a) => {
     const x = toDense(mat(first(a, fn)));
     const out = Float64Array.from(x.data);
-    for (let i = 1; i < x.rows; i++) for (let j = 0; j < x.cols; j++) out[i * x.cols + j] = step(out[(i - 1) * x.cols + j], out[i * x.cols + j]);
+    for (let i = 1; i < x.rows; i++) for (let j = 0; j < x.cols; j++) out[i * x.cols + j] = step(out[(i - 1) * x.cols + j]!, out[i * x.cols + j]!);
     return m(new DenseMatrix(x.rows, x.cols, out));
   };
 }

@@ -25,7 +25,7 @@
  */
 import { toDense, DenseMatrix } from "../matrix";
 import type { CallArgs } from "./builtins";
-import { fail } from "./errors";
+import { fail, internalError } from "./errors";
 import { num } from "./operations";
 import { describeValue, double, type Value } from "./values";
 
@@ -42,6 +42,17 @@ function column(v: Value | undefined, fn: string, name: string): Float64Array {
   return x.data;
 }
 
+/** Row `i` of a column's values; the callers' loops stay within the column (and sameLength made W as long as X). */
+function row(values: Float64Array, i: number): number {
+  const value = values[i];
+  return value ?? internalError(`row ${i + 1} of a column of ${values.length} rows`);
+}
+
+/** The weight of row `i`: W's value there, or 1 without W. */
+function weight(w: Float64Array | undefined, i: number): number {
+  return w ? row(w, i) : 1;
+}
+
 function sameLength(fn: string, name: string, a: Float64Array, b: Float64Array): void {
   if (a.length !== b.length) fail(`${fn}: ${name} has ${b.length} rows, X has ${a.length}`);
 }
@@ -55,9 +66,9 @@ function weightedMean(x: Float64Array, w: Float64Array | undefined): { mean: num
   let total = 0;
   let sum = 0;
   for (let i = 0; i < x.length; i++) {
-    const wi = w ? w[i] : 1;
+    const wi = weight(w, i);
     total += wi;
-    sum += wi * x[i];
+    sum += wi * row(x, i);
   }
   return { mean: sum / total, total };
 }
@@ -73,7 +84,7 @@ function moment(a: CallArgs): Value {
   const { mean, total } = weightedMean(x, w);
   if (order === 0) return double(mean);
   let sum = 0;
-  for (let i = 0; i < x.length; i++) sum += (w ? w[i] : 1) * (x[i] - mean) ** order;
+  for (let i = 0; i < x.length; i++) sum += weight(w, i) * (row(x, i) - mean) ** order;
   return double(sum / total);
 }
 
@@ -87,7 +98,7 @@ function cov(a: CallArgs): Value {
   const mx = weightedMean(x, w);
   const my = weightedMean(y, w).mean;
   let c2 = 0;
-  for (let i = 0; i < x.length; i++) c2 += (w ? w[i] : 1) * (x[i] - mx.mean) * (y[i] - my);
+  for (let i = 0; i < x.length; i++) c2 += weight(w, i) * (row(x, i) - mx.mean) * (row(y, i) - my);
   return double(mx.total === 1 ? 0 : c2 / (mx.total - 1));
 }
 
@@ -100,14 +111,15 @@ interface SortedTable {
 }
 
 function sortedTable(fn: string, x: Float64Array, w: Float64Array | undefined): SortedTable {
-  const rows: [number, number][] = [[0, 0]];
+  const zeros: [number, number] = [0, 0];
+  const rows: [number, number][] = [zeros];
   for (let i = 0; i < x.length; i++) {
-    const v = x[i];
+    const v = row(x, i);
     if (Number.isNaN(v)) fail(`${fn}: X contains NaN at row ${i + 1}`);
-    const weight = w ? w[i] : 1;
-    if (Math.floor(weight) < weight || !Number.isFinite(weight)) fail(`${fn}: the weights must be integers, found ${weight} at row ${i + 1}`);
-    if (v === 0) rows[0]![1] += weight;
-    else rows.push([v, weight]);
+    const wi = weight(w, i);
+    if (Math.floor(wi) < wi || !Number.isFinite(wi)) fail(`${fn}: the weights must be integers, found ${wi} at row ${i + 1}`);
+    if (v === 0) zeros[1] += wi;
+    else rows.push([v, wi]);
   }
   rows.sort((p, q) => p[0] - q[0]);
   const total = rows.reduce((s, r) => s + r[1], 0);

@@ -60,22 +60,33 @@ function appendBuiltin(kind: "cbind" | "rbind") {
     const [first, ...rest] = a.values;
     if (!first) fail(`${kind}: missing arguments`);
     if (first.kind === "scalar") {
-      if (rest.length !== 1 || rest[0].kind !== "scalar") fail("append of a string needs exactly two strings");
-      return str(`${text(first)}\n${text(rest[0])}`);
+      const [second] = rest;
+      if (rest.length !== 1 || second?.kind !== "scalar") fail("append of a string needs exactly two strings");
+      return str(`${text(first)}\n${text(second)}`);
     }
     if (first.kind === "list") {
       if (rest.length === 0) return { kind: "matrix", matrix: (kind === "cbind" ? cbind : rbind)(...first.items.map((v) => mat(v, kind))) };
       // A one-item list is unfolded (its item, with its name, is added); anything else is one item.
-      const added = rest.map((v): [Value, string | undefined] => (v.kind === "list" && v.items.length === 1 ? [v.items[0], v.names?.[0]] : [v, undefined]));
+      const added = rest.map(unfoldedItem);
       return { kind: "list", items: [...first.items, ...added.map(([v]) => v)], names: [...(first.names ?? first.items.map(() => undefined)), ...added.map(([, n]) => n)] };
     }
     return { kind: "matrix", matrix: (kind === "cbind" ? cbind : rbind)(...a.values.map((v) => mat(v, kind))) };
   };
 }
 
+/** A one-item list's item with its name, or `v` itself (unnamed): what append adds to a list. */
+function unfoldedItem(v: Value): [Value, string | undefined] {
+  if (v.kind === "list") {
+    const [item, ...others] = v.items;
+    if (item !== undefined && others.length === 0) return [item, v.names?.[0]];
+  }
+  return [v, undefined];
+}
+
 function foldMinMax(op: "min" | "max") {
   return (a: CallArgs): Value => {
-    if (a.values.length === 1) return aggregateValue(op, "full", a.values[0]);
+    const [only, ...others] = a.values;
+    if (only !== undefined && others.length === 0) return aggregateValue(op, "full", only);
     return a.values.reduce((x, y) => binary(op, x, y));
   };
 }
@@ -88,7 +99,7 @@ function order(a: CallArgs): Value {
   if (by < 0 || by >= x.cols) fail(`order: by=${by + 1} is outside the ${x.cols} columns`);
   const idx = Array.from({ length: x.rows }, (_, i) => i);
   idx.sort((i, j) => {
-    const d = x.data[i * x.cols + by] - x.data[j * x.cols + by];
+    const d = x.get(i, by) - x.get(j, by);
     return (decreasing ? -d : d) || i - j;
   });
   if (indexReturn) return dense(x.rows, 1, Float64Array.from(idx, (i) => i + 1));
@@ -119,8 +130,11 @@ function sample(a: CallArgs): Value {
     const pool = Array.from({ length: range }, (_, i) => i + 1);
     for (let i = 0; i < size; i++) {
       const j = i + Math.floor(random.nextDouble() * (range - i));
-      [pool[i], pool[j]] = [pool[j], pool[i]];
-      out[i] = pool[i];
+      // i < size <= range and i <= j < range: both inside the pool.
+      const picked = pool[j]!;
+      pool[j] = pool[i]!;
+      pool[i] = picked;
+      out[i] = picked;
     }
   }
   return dense(size, 1, out);
@@ -138,7 +152,7 @@ function ifelse(a: CallArgs): Value {
     }
     const d = toDense(v.matrix);
     if (d.rows !== rows || d.cols !== cols) fail(`ifelse: operands of ${rows} x ${cols} and ${d.rows} x ${d.cols} do not match`);
-    return (k: number) => d.data[k];
+    return (k: number) => d.data[k]!;
   };
   const [fc, fx, fy] = [cell(c), cell(x), cell(y)];
   const out = new Float64Array(rows * cols);
@@ -209,15 +223,17 @@ export const BUILTINS: Record<string, Builtin> = {
   ...STATISTICS_BUILTINS,
   ...DISTRIBUTION_BUILTINS,
   print: (a, ctx) => {
-    if (a.values.length > 1) {
-      ctx.print(printf(text(a.values[0]), a.values.slice(1)));
+    const [format, ...values] = a.values;
+    if (format !== undefined && values.length > 0) {
+      ctx.print(printf(text(format), values));
       return bool(true);
     }
     ctx.print(valueText(need(a, 0, "value", "print")));
     return bool(true);
   },
   stop: (a) => {
-    throw new DmlRuntimeError(a.values.length > 0 ? valueText(a.values[0]) : "stop", undefined);
+    const [message] = a.values;
+    throw new DmlRuntimeError(message !== undefined ? valueText(message) : "stop", undefined);
   },
   assert: (a) => {
     if (!truthy(need(a, 0, "condition", "assert"), "assert")) fail("assertion failed");
@@ -257,7 +273,7 @@ export const BUILTINS: Record<string, Builtin> = {
   trace: (a) => {
     const x = toDense(mat(need(a, 0, "target", "trace")));
     let s = 0;
-    for (let i = 0; i < Math.min(x.rows, x.cols); i++) s += x.data[i * x.cols + i];
+    for (let i = 0; i < Math.min(x.rows, x.cols); i++) s += x.get(i, i);
     return double(s);
   },
   list: (a) => ({ kind: "list", items: a.values, names: a.names }),

@@ -25,6 +25,11 @@ export function fail(message: string, range?: Range): never {
   throw new DmlRuntimeError(message, range);
 }
 
+/** A bug of the runtime (or of the program structures it was given), not of the script: reported as an internal error. */
+export function internalError(message: string): never {
+  throw new Error(message);
+}
+
 /** Runs `f`, giving any user-caused error `range` if it has none yet; host bugs are reported as internal errors with the range too. */
 export function at<T>(range: Range, f: () => T): T {
   try {

@@ -19,7 +19,8 @@ export function evalBuiltin(a: CallArgs, ctx: EvalContext): Value {
   const name = text(fname);
   if (name.includes("::")) fail(`eval of '${name}', a function outside the default namespace, is not supported by SystemDS: call the function directly`);
   if (!ctx.callByName) fail("eval is not supported here");
-  const list = rest.length === 1 && rest[0].kind === "list" ? rest[0] : undefined;
+  const [only] = rest;
+  const list = rest.length === 1 && only?.kind === "list" ? only : undefined;
   const values = list ? list.items : rest;
   const names = list ? (list.names ?? list.items.map(() => undefined)) : a.names.slice(1);
   // A partly named list binds by position; a fully named one by name.

@@ -20,7 +20,7 @@ import { readDataFile, matrixFromData, type ReadParameters } from "../io";
 import { BUILTINS, MULTI_RESULT_BUILTINS, type CallArgs } from "./builtins";
 import { type EvalContext, sourceSlice } from "./context";
 import { csrBytes, denseBytes, Holdings, matrixBytes } from "./memory-meter";
-import { at, DmlRuntimeError, fail } from "./errors";
+import { at, DmlRuntimeError, fail, internalError } from "./errors";
 import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsMessage, matmulDimensionsMessage, missingDataFileMessage, missingParameterMessage, noValueMessage, unknownFunctionMessage } from "./messages";
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
 import { listAssign, listSlice } from "./builtins-lists";
@@ -101,7 +101,7 @@ export class DagEvaluator {
     for (const id of this.kept) this.inner.delete(id);
     for (let id = this.dag.nodes.length - 1; id >= 0; id--) {
       if (this.inner.has(id) || this.operatorOf.has(id)) continue;
-      for (const input of this.dag.nodes[id].inputs) this.inner.delete(input);
+      for (const input of this.dagNode(id).inputs) this.inner.delete(input);
     }
   }
 
@@ -125,7 +125,7 @@ export class DagEvaluator {
     const known = this.values[id];
     if (known === DROPPED) throw new Error(`node ${id} was used after its last consumer`);
     if (known) return known;
-    const n = this.dag.nodes[id];
+    const n = this.dagNode(id);
     const operator = this.operatorOf.get(id);
     if (operator) return this.runOperator(operator, id);
     if (this.inner.has(id)) throw new Error(`node ${id} is computed inside a fused operator`);
@@ -144,14 +144,17 @@ export class DagEvaluator {
 
   /** Runs a fused operator: every root gets its value, then its inputs count as consumed once. */
   private runOperator(operator: OperatorRun, asked: number): Value {
-    const n = this.dag.nodes[asked];
+    const n = this.dagNode(asked);
     const results = this.timed(operator, () => at(n.range, () => operator.run((node) => this.node(node))));
     for (const root of operator.roots) {
       const value = results.get(root) ?? fail(`a fused operator did not compute node ${root}`);
       const added = this.held.newBytes(value);
       if (added > 0) {
         const refusal = this.ctx.memory.refusal(added, this.held.bytes);
-        if (refusal) throw new DmlRuntimeError(`'${sourceSlice(this.ctx.sourceText, this.dag.nodes[root].range)}' ${refusal}`, this.dag.nodes[root].range);
+        if (refusal) {
+          const { range } = this.dagNode(root);
+          throw new DmlRuntimeError(`'${sourceSlice(this.ctx.sourceText, range)}' ${refusal}`, range);
+        }
       }
       this.values[root] = value;
       this.held.hold(value);
@@ -159,6 +162,16 @@ export class DagEvaluator {
     for (const input of operator.inputs) this.consumed(input);
     for (const root of operator.roots) if (this.pending[root] === 0) this.drop(root);
     return this.values[asked] as Value;
+  }
+
+  /** The DAG's node `id` (ids come from the DAG itself: a missing one is a bug). */
+  private dagNode(id: number): DagNode {
+    return this.dag.nodes[id] ?? internalError(`node ${id} is not in the block's DAG of ${this.dag.nodes.length} nodes`);
+  }
+
+  /** The value of input `k` of `n`. */
+  private inputValue(n: DagNode, k: number): Value {
+    return this.node(n.inputs[k] ?? internalError(`node ${n.id} (${n.op.kind}) has no input ${k + 1}`));
   }
 
   /** `compute()`, its own seconds told to the timer (those of inputs it computes on the way are theirs). */
@@ -226,7 +239,7 @@ export class DagEvaluator {
   }
 
   private isAll(id: number): boolean {
-    const op = this.dag.nodes[id].op;
+    const op = this.dagNode(id).op;
     return op.kind === "literal" && op.value === ALL_INDICES;
   }
 
@@ -246,7 +259,7 @@ export class DagEvaluator {
 
   private compute(n: DagNode): Value {
     const op = n.op;
-    const input = (k: number) => this.node(n.inputs[k]);
+    const input = (k: number) => this.inputValue(n, k);
     switch (op.kind) {
       case "literal":
         if (typeof op.value === "string") return str(op.value);
@@ -387,11 +400,11 @@ export class DagEvaluator {
   private arg(n: DagNode, name: string, position: number): Value | undefined {
     const names = n.argNames ?? [];
     const i = names.indexOf(name);
-    if (i >= 0) return this.node(n.inputs[i]);
+    if (i >= 0) return this.inputValue(n, i);
     let p = 0;
     for (let k = 0; k < n.inputs.length; k++) {
       if (names[k] !== undefined) continue;
-      if (p === position) return this.node(n.inputs[k]);
+      if (p === position) return this.inputValue(n, k);
       p++;
     }
     return undefined;
@@ -454,8 +467,8 @@ export class DagEvaluator {
       return v ? num(v) : undefined;
     };
     const pdf = get("pdf");
-    const options = { rows, cols, min: opt("min"), max: opt("max"), sparsity: s, seed: opt("seed"), lambda: opt("lambda"), ...(pdf ? { pdf: text(pdf) as RandDistribution } : {}) };
-    return { kind: "matrix", matrix: rand(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as typeof options) };
+    const options = { rows, cols, min: opt("min"), max: opt("max"), sparsity: s, seed: opt("seed"), lambda: opt("lambda"), pdf: pdf ? (text(pdf) as RandDistribution) : undefined };
+    return { kind: "matrix", matrix: rand(options) };
   }
 
   private read(n: DagNode): Value {
@@ -463,9 +476,9 @@ export class DagEvaluator {
     const params: ReadParameters = {};
     const get = (name: string) => this.arg(n, name, -1);
     const format = get("format");
-    if (format) params.format = text(format) as ReadParameters["format"];
+    if (format) params.format = text(format) as NonNullable<ReadParameters["format"]>;
     const dataType = get("data_type");
-    if (dataType) params.dataType = text(dataType) as ReadParameters["dataType"];
+    if (dataType) params.dataType = text(dataType) as NonNullable<ReadParameters["dataType"]>;
     const header = get("header");
     if (header) params.header = truthy(header);
     const sep = get("sep");

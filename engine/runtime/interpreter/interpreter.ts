@@ -15,7 +15,7 @@ import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax";
 import { asWrittenRunner, type BlockRunner } from "./block-runner";
 import type { EvalContext } from "./context";
-import { DmlRuntimeError, fail, locate } from "./errors";
+import { DmlRuntimeError, fail, internalError, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
 import { MemoryMeter } from "./memory-meter";
 import { BuiltinScriptCalls } from "./builtin-script-calls";
@@ -124,6 +124,12 @@ export class Interpreter {
     return dag.sinks.map((s) => evaluator.node(s.node));
   }
 
+  /** The value of one predicate expression (a condition, a default argument). */
+  private predicateValue(unit: Unit, expression: Expression, env: Map<string, Value>): Value {
+    const [value] = this.predicate(unit, [expression], env);
+    return value ?? internalError("a predicate expression has no value");
+  }
+
   private block(unit: Unit, block: StatementBlock, env: Map<string, Value>): void {
     switch (block.kind) {
       case "basic": {
@@ -136,16 +142,14 @@ export class Interpreter {
         return;
       }
       case "if": {
-        const [c] = this.predicate(unit, [block.statement.condition], env);
-        const taken = truthy(c, "if condition");
+        const taken = truthy(this.predicateValue(unit, block.statement.condition, env), "if condition");
         this.sequence(unit, taken ? block.thenBlocks : block.elseBlocks, env);
         return;
       }
       case "while":
         for (;;) {
           this.checkInterrupt(block.range);
-          const [c] = this.predicate(unit, [block.statement.condition], env);
-          if (!truthy(c, "while condition")) return;
+          if (!truthy(this.predicateValue(unit, block.statement.condition, env), "while condition")) return;
           this.sequence(unit, block.bodyBlocks, env);
         }
       case "for":
@@ -158,15 +162,16 @@ export class Interpreter {
   private forLoop(unit: Unit, block: ForBlock, env: Map<string, Value>): void {
     const it = block.statement.iterable;
     const exprs = it.kind === "seq" && it.by ? [it.from, it.to, it.by] : [it.from, it.to];
-    const values = this.predicate(unit, exprs, env);
-    const from = num(values[0], "for bound");
-    const to = num(values[1], "for bound");
-    const by = values[2] ? num(values[2], "for increment") : from <= to ? 1 : -1;
+    const [fromValue, toValue, byValue] = this.predicate(unit, exprs, env);
+    if (fromValue === undefined || toValue === undefined) internalError("a for loop's bounds have no value");
+    const from = num(fromValue, "for bound");
+    const to = num(toValue, "for bound");
+    const by = byValue ? num(byValue, "for increment") : from <= to ? 1 : -1;
     // As SystemDS's ForProgramBlock: an increment of the wrong sign runs no iteration (`for (i in seq(1, d, 1))` with d = 0).
     if (by === 0) throw new DmlRuntimeError(`for: seq(${from}, ${to}, 0) has an increment of 0`, it.range);
     // The loop variable is an int when the start and the increment are (the end only bounds the count).
     const intLike = (v: Value) => v.kind === "scalar" && (v.type === "int" || Number.isInteger(num(v)));
-    const integral = intLike(values[0]) && (values[2] === undefined || intLike(values[2]));
+    const integral = intLike(fromValue) && (byValue === undefined || intLike(byValue));
     const count = by === 0 ? 0 : Math.max(0, Math.floor((to - from) / by + 1e-10) + 1);
     if (block.kind === "parfor" && runParforOnWorkers({ block, unit, env, host: this.host, from, by, count, integral })) return;
     for (let k = 0; k < count; k++) {
@@ -276,8 +281,7 @@ export class Interpreter {
     for (const p of statement.params) {
       if (bound.has(p.name.name)) continue;
       if (!p.defaultValue) fail(missingArgumentMessage(name, p.name.name), range);
-      const [v] = this.predicate(f.unit, [p.defaultValue], env);
-      env.set(p.name.name, v);
+      env.set(p.name.name, this.predicateValue(f.unit, p.defaultValue, env));
     }
     for (const p of statement.params) env.set(p.name.name, coerce(env.get(p.name.name)!, p));
     this.depth++;

@@ -11,7 +11,7 @@ import { frameFromValue, matrixFromFrame } from "./frame-casts";
 import { parseNumber } from "../io";
 import { fail } from "./errors";
 import { asScalarMessage } from "./messages";
-import { bool, double, int, matrixCell, scalarText, str, type ScalarValue, type Value, describeValue } from "./values";
+import { bool, double, int, scalarText, str, type ScalarValue, type Value, describeValue } from "./values";
 
 const COMPARISONS = new Set<ElementwiseBinaryOp>(["<", "<=", ">", ">=", "==", "!="]);
 const LOGICAL = new Set<ElementwiseBinaryOp>(["&", "|", "xor"]);
@@ -26,7 +26,7 @@ export function num(v: Value, what = "operand"): number {
     }
     return v.value;
   }
-  if (v.kind === "matrix" && v.matrix.rows === 1 && v.matrix.cols === 1) return matrixCell(v.matrix, 0, 0);
+  if (v.kind === "matrix" && v.matrix.rows === 1 && v.matrix.cols === 1) return v.matrix.get(0, 0);
   return fail(`${what}: expected a scalar, found a ${describeValue(v)}`);
 }
 
@@ -121,9 +121,12 @@ export function castValue(to: string, a: Value): Value {
       if (a.kind === "scalar") return a;
       if (a.kind === "matrix") {
         if (a.matrix.rows !== 1 || a.matrix.cols !== 1) fail(asScalarMessage(a.matrix));
-        return double(matrixCell(a.matrix, 0, 0));
+        return double(a.matrix.get(0, 0));
       }
-      if (a.kind === "list" && a.items.length === 1) return castValue("scalar", a.items[0]);
+      if (a.kind === "list") {
+        const [item, ...others] = a.items;
+        if (item !== undefined && others.length === 0) return castValue("scalar", item);
+      }
       return fail(`as.scalar: cannot convert a ${describeValue(a)}`);
     case "matrix":
       if (a.kind === "matrix") return a;

@@ -5,7 +5,6 @@
  */
 import type { SystemdsInstallation } from "../../program";
 import { parse, isolateCell, splitCells } from "../../syntax";
-import { countNonZeros } from "../matrix";
 import { DEFAULT_MEMORY_BUDGET } from "./context";
 import { DmlRuntimeError, formatRuntimeError, locate } from "./errors";
 import { Interpreter, type DefinedFunction } from "./interpreter";
@@ -123,8 +122,7 @@ export function variableInfo(name: string, v: Value): VariableInfo {
       return { name, kind: "scalar", valueType: v.type, rows: 0, cols: 0, nnz: 0 };
     case "matrix": {
       const m = v.matrix;
-      const nnz = m.format === "dense" ? countNonZeros(m.data, 0, m.rows * m.cols) : m.rowPtr[m.rows];
-      return { name, kind: "matrix", rows: m.rows, cols: m.cols, nnz };
+      return { name, kind: "matrix", rows: m.rows, cols: m.cols, nnz: m.nnz() };
     }
     case "frame":
       return { name, kind: "frame", rows: v.frame.rows, cols: v.frame.columns.length };

@@ -3,8 +3,8 @@
  * apart because DML prints them differently), matrices (the runtime's
  * Matrix), frames (from io) and lists; with SystemDS's text forms.
  */
-import { type FrameData, formatDecimal, formatFrame } from "../io";
-import { type Matrix, isDense } from "../matrix";
+import { type FrameData, formatDecimal, formatFrame, formatScalarText } from "../io";
+import type { Matrix } from "../matrix";
 
 export type ScalarType = "int" | "double" | "boolean" | "string";
 export type ScalarValue =
@@ -23,19 +23,9 @@ export const bool = (value: boolean): ScalarValue => ({ kind: "scalar", type: "b
 export const str = (value: string): ScalarValue => ({ kind: "scalar", type: "string", value });
 export const matrixValue = (matrix: Matrix): Value => ({ kind: "matrix", matrix });
 
-/** Java's Double.toString: 1.0, 0.5, 1.0E-4, 1.234E7, NaN, Infinity. */
+/** Java's Double.toString: 1.0, 0.5, 1.0E-4, 1.234E7, NaN, Infinity (print shows a double as SystemDS writes it). */
 export function javaDouble(x: number): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const a = Math.abs(x);
-  if (a >= 1e-3 && a < 1e7) {
-    const s = String(x);
-    return s.includes(".") ? s : `${s}.0`;
-  }
-  const [mantissa, exponent] = x.toExponential().split("e") as [string, string];
-  const m = mantissa.includes(".") ? mantissa : `${mantissa}.0`;
-  return `${m}E${exponent.startsWith("+") ? exponent.slice(1) : exponent}`;
+  return formatScalarText({ type: "double", value: x });
 }
 
 /** A scalar as print() and string concatenation show it. */
@@ -52,18 +42,12 @@ export function scalarText(v: ScalarValue): string {
   }
 }
 
-export function matrixCell(m: Matrix, i: number, j: number): number {
-  if (isDense(m)) return m.data[i * m.cols + j];
-  for (let k = m.rowPtr[i]; k < m.rowPtr[i + 1]; k++) if (m.colIdx[k] === j) return m.values[k];
-  return 0;
-}
-
 /** SystemDS's toString(X): 3 decimals, cells separated by a space, each row ending in a newline. */
 export function matrixText(m: Matrix, decimal = 3, rows = 100, cols = 100): string {
   let text = "";
   for (let i = 0; i < Math.min(m.rows, rows); i++) {
     const cells: string[] = [];
-    for (let j = 0; j < Math.min(m.cols, cols); j++) cells.push(formatDecimal(matrixCell(m, i, j), decimal));
+    for (let j = 0; j < Math.min(m.cols, cols); j++) cells.push(formatDecimal(m.get(i, j), decimal));
     text += `${cells.join(" ")}\n`;
   }
   return text;

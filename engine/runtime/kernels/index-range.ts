@@ -6,12 +6,12 @@
  */
 import { dimsText, RuntimeError } from "../matrix";
 
-/** 1-based inclusive bounds; an omitted bound is the whole extent on that side. */
+/** 1-based inclusive bounds; an omitted (or undefined: the interpreter passes DML's omitted bounds so) bound is the whole extent on that side. */
 export interface IndexRange {
-  rowLower?: number;
-  rowUpper?: number;
-  colLower?: number;
-  colUpper?: number;
+  rowLower?: number | undefined;
+  rowUpper?: number | undefined;
+  colLower?: number | undefined;
+  colUpper?: number | undefined;
 }
 
 /** A checked range, 0-based: rows rl .. ru - 1 and columns cl .. cu - 1. */

@@ -13,15 +13,16 @@ import { SeededRandom } from "./seeded-random";
 
 export type RandDistribution = "uniform" | "normal" | "poisson";
 
+/** Options left undefined take their defaults (callers pass DML's optional arguments as they are). */
 export interface RandOptions {
   rows: number;
   cols: number;
-  min?: number;
-  max?: number;
-  sparsity?: number;
-  seed?: number;
-  pdf?: RandDistribution;
-  lambda?: number;
+  min?: number | undefined;
+  max?: number | undefined;
+  sparsity?: number | undefined;
+  seed?: number | undefined;
+  pdf?: RandDistribution | undefined;
+  lambda?: number | undefined;
 }
 
 export function rand(options: RandOptions): Matrix {

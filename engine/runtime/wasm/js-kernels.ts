@@ -103,7 +103,7 @@ function jsSpmm(a: CsrArrays, n: number, b: Float64Array, c: Float64Array): void
     for (let p = rowPtr[r]!; p < end; p++) {
       const v = values[p]!;
       const bo = colIdx[p]! * n;
-      for (let j = 0; j < n; j++) c[o + j] += v * b[bo + j]!;
+      for (let j = 0; j < n; j++) c[o + j]! += v * b[bo + j]!;
     }
   }
 }

@@ -11,6 +11,7 @@
  * unref'd: they never keep the process alive.
  */
 import { Worker } from "node:worker_threads";
+import { STATE_BROKEN, STATE_READY, WorkerGroup } from "../threads";
 import type { WasmMemory, WasmModule } from "./wasm-api";
 
 /** The kernel functions a worker may be asked to run, by index in the control block. */
@@ -33,9 +34,6 @@ const NARGS = 5;
 const ARGS_OFFSET = 64;
 const MAX_ARGS = 16;
 const RESULT_OFFSET = ARGS_OFFSET + MAX_ARGS * 8;
-
-const STATE_READY = 1;
-const STATE_BROKEN = 2;
 
 /** The worker's program (CommonJS, run with eval: true, so bundling needs no separate file). */
 const workerSource = `
@@ -82,56 +80,35 @@ interface WorkerSlot {
 }
 
 export class KernelWorkerPool {
-  private readonly slots: WorkerSlot[] = [];
-  private readonly started: Promise<void>;
-  private closed = false;
+  private readonly workers = new WorkerGroup<WorkerSlot>(STATE);
 
   /** Starts `size` workers that instantiate `module` on `memory`. */
   constructor(module: WasmModule, memory: WasmMemory, size: number) {
     const control = new SharedArrayBuffer(Math.max(1, size) * SLOT_BYTES);
-    const starts: Promise<void>[] = [];
     for (let slot = 0; slot < size; slot++) {
       const worker = new Worker(workerSource, {
         eval: true,
         workerData: { module, memory, control, slot, kernels: WORKER_KERNELS },
       });
-      const ctl = new Int32Array(control, slot * SLOT_BYTES, ARGS_OFFSET / 4);
       const entry: WorkerSlot = {
         worker,
-        ctl,
+        ctl: new Int32Array(control, slot * SLOT_BYTES, ARGS_OFFSET / 4),
         args: new Float64Array(control, slot * SLOT_BYTES + ARGS_OFFSET, MAX_ARGS),
         result: new Float64Array(control, slot * SLOT_BYTES + RESULT_OFFSET, 1),
         seq: 0,
       };
-      this.slots.push(entry);
-      starts.push(
-        new Promise<void>((resolve) => {
-          // A worker that fails to start or dies is never used again.
-          const broken = (): void => {
-            Atomics.store(ctl, STATE, STATE_BROKEN);
-            resolve();
-          };
-          // Referenced until started (so awaiting whenReady() keeps the process alive), then never again.
-          worker.once("message", () => {
-            worker.unref();
-            resolve();
-          });
-          worker.on("error", broken);
-          worker.on("exit", broken);
-        }),
-      );
+      this.workers.add(entry, worker);
     }
-    this.started = Promise.all(starts).then(() => undefined);
   }
 
   /** Workers that can take work now. */
   get readyCount(): number {
-    return this.readySlots().length;
+    return this.workers.ready().length;
   }
 
   /** Resolves once every worker has started (or failed to). */
   whenReady(): Promise<void> {
-    return this.started;
+    return this.workers.whenReady();
   }
 
   /**
@@ -139,7 +116,7 @@ export class KernelWorkerPool {
    * ready workers (at most readyCount + 1 tasks); returns each task's result.
    */
   run(tasks: readonly KernelTask[], self: (task: KernelTask) => number): number[] {
-    const ready = this.readySlots();
+    const ready = this.workers.ready();
     if (tasks.length - 1 > ready.length) throw new Error(`KernelWorkerPool.run: ${tasks.length} tasks for ${ready.length} ready workers`);
     const used: WorkerSlot[] = [];
     for (let t = 1; t < tasks.length; t++) {
@@ -166,7 +143,7 @@ export class KernelWorkerPool {
       for (;;) {
         const done = Atomics.load(slot.ctl, DONE);
         if (done === slot.seq) break;
-        if (Atomics.load(slot.ctl, STATE) === STATE_BROKEN) {
+        if (this.workers.isBroken(slot)) {
           failure ??= new Error("a kernel worker thread died");
           break;
         }
@@ -181,19 +158,10 @@ export class KernelWorkerPool {
 
   /** Stops the workers. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const slot of this.slots) {
-      Atomics.store(slot.ctl, STATE, STATE_BROKEN);
+    this.workers.close((slot) => {
       slot.ctl[KERNEL] = -1;
       Atomics.store(slot.ctl, SEQ, (slot.seq + 1) | 0);
       Atomics.notify(slot.ctl, SEQ);
-      void slot.worker.terminate();
-    }
-  }
-
-  private readySlots(): WorkerSlot[] {
-    if (this.closed) return [];
-    return this.slots.filter((s) => Atomics.load(s.ctl, STATE) === STATE_READY);
+    });
   }
 }

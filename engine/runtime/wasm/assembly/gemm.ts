@@ -148,9 +148,9 @@ function microKernel(ap: usize, bp: usize, kc: i32, c: usize, ldcBytes: usize, r
       const a4 = v128.load64_splat(ap, 32);
       c40 = madd(a4, b0, c40);
       c41 = madd(a4, b1, c41);
-    const a5 = v128.load64_splat(ap, 40);
-    c50 = madd(a5, b0, c50);
-    c51 = madd(a5, b1, c51);
+      const a5 = v128.load64_splat(ap, 40);
+      c50 = madd(a5, b0, c50);
+      c51 = madd(a5, b1, c51);
     }
     ap += MR << 3;
     bp += NR << 3;
@@ -172,9 +172,9 @@ function microKernel(ap: usize, bp: usize, kc: i32, c: usize, ldcBytes: usize, r
       p += ldcBytes;
       v128.store(p, f64x2.add(v128.load(p), c40));
       v128.store(p, f64x2.add(v128.load(p, 16), c41), 16);
-    p += ldcBytes;
-    v128.store(p, f64x2.add(v128.load(p), c50));
-    v128.store(p, f64x2.add(v128.load(p, 16), c51), 16);
+      p += ldcBytes;
+      v128.store(p, f64x2.add(v128.load(p), c50));
+      v128.store(p, f64x2.add(v128.load(p, 16), c51), 16);
     }
     return;
   }
@@ -189,8 +189,8 @@ function microKernel(ap: usize, bp: usize, kc: i32, c: usize, ldcBytes: usize, r
   if (MR == 6) {
     v128.store(tile, c40, 128);
     v128.store(tile, c41, 144);
-  v128.store(tile, c50, 160);
-  v128.store(tile, c51, 176);
+    v128.store(tile, c50, 160);
+    v128.store(tile, c51, 176);
   }
   for (let r = 0; r < rows; r++) {
     const row = c + <usize>r * ldcBytes;
