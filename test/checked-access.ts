@@ -13,12 +13,6 @@ export function at<T>(items: ArrayLike<T>, index: number): T {
   return item;
 }
 
-/** The only element of `items`; fails the test when there are none or several. */
-export function only<T>(items: ArrayLike<T>): T {
-  if (items.length !== 1) assert.fail(`expected exactly one element, but there are ${items.length}`);
-  return at(items, 0);
-}
-
 /** `value`, which the test expects to be there (`what` says what it is, for the message). */
 export function defined<T>(value: T | undefined, what: string): T {
   if (value === undefined) assert.fail(`expected ${what}, found undefined`);
