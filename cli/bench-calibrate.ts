@@ -124,7 +124,7 @@ function measureAll(streamBytes: number, n: number, spmvRows: number, spmvPerRow
     () => {
       c.fill(0);
       blockedGemm(a, b, c, n, n, n);
-      return c[0];
+      return c[0] ?? 0;
     },
     { warmup: 1, minRuns: 3, minTotalMs: 500, maxRuns: 10 },
   );
@@ -136,7 +136,7 @@ function measureAll(streamBytes: number, n: number, spmvRows: number, spmvPerRow
   const spmvTiming = timeKernel(
     () => {
       csrSpmv(sparse, x, y);
-      return y[0];
+      return y[0] ?? 0;
     },
     { warmup: 2, minRuns: 5, minTotalMs: 300, maxRuns: 40 },
   );

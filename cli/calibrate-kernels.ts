@@ -41,7 +41,10 @@ export function timeKernel(
     total += ms;
   }
   samples.sort((a, b) => a - b);
-  return { runs: samples.length, bestMs: samples[0], medianMs: samples[Math.floor(samples.length / 2)] };
+  const bestMs = samples[0];
+  const medianMs = samples[Math.floor(samples.length / 2)];
+  if (bestMs === undefined || medianMs === undefined) throw new Error("timeKernel needs at least one run (minRuns >= 1)");
+  return { runs: samples.length, bestMs, medianMs };
 }
 
 export function measurement(work: number, timing: KernelTiming): KernelMeasurement {
@@ -55,13 +58,14 @@ export function streamingSum(a: Float64Array): number {
   let s2 = 0;
   let s3 = 0;
   const n = a.length - (a.length % 4);
+  // The loop bounds keep every index below a.length.
   for (let i = 0; i < n; i += 4) {
-    s0 += a[i];
-    s1 += a[i + 1];
-    s2 += a[i + 2];
-    s3 += a[i + 3];
+    s0 += a[i]!;
+    s1 += a[i + 1]!;
+    s2 += a[i + 2]!;
+    s3 += a[i + 3]!;
   }
-  for (let i = n; i < a.length; i++) s0 += a[i];
+  for (let i = n; i < a.length; i++) s0 += a[i]!;
   return s0 + s1 + s2 + s3;
 }
 
@@ -86,10 +90,11 @@ export function blockedGemm(a: Float64Array, b: Float64Array, c: Float64Array, m
           const ci = i * n;
           const ai = i * k;
           for (let p = kk; p < kEnd; p++) {
-            const aip = a[ai + p];
+            // The loop bounds keep every index inside the m×k, k×n and m×n arrays.
+            const aip = a[ai + p]!;
             if (aip === 0) continue;
             const bp = p * n;
-            for (let j = jj; j < jEnd; j++) c[ci + j] += aip * b[bp + j];
+            for (let j = jj; j < jEnd; j++) c[ci + j] = c[ci + j]! + aip * b[bp + j]!;
           }
         }
       }
@@ -109,9 +114,10 @@ export interface CsrArrays {
 /** y = A · x for a CSR matrix A. */
 export function csrSpmv(a: CsrArrays, x: Float64Array, y: Float64Array): void {
   const { rowPtr, colIdx, values } = a;
+  // rowPtr has rows + 1 entries; a valid CSR matrix keeps every p and column index in range.
   for (let i = 0; i < a.rows; i++) {
     let sum = 0;
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) sum += values[p] * x[colIdx[p]];
+    for (let p = rowPtr[i]!; p < rowPtr[i + 1]!; p++) sum += values[p]! * x[colIdx[p]!]!;
     y[i] = sum;
   }
 }

@@ -32,7 +32,7 @@
  */
 import path from "node:path";
 import type { Diagnostic, Range } from "../engine/syntax";
-import { printDag, printType } from "../engine/program";
+import { dagNode, printDag, printType } from "../engine/program";
 import { type BlockSizes, formatStats, type NodeStats, type ProgramAnalysis, scalarValueText, SPARSITY_ESTIMATORS, type SparsityEstimator } from "../engine/analysis";
 import { formatCount, formatQuantity, formatSeconds } from "../engine/cost";
 import { ilpExtractor } from "../engine/extract";
@@ -138,7 +138,7 @@ function variables(sizes: BlockSizes | undefined, block: ProgramAnalysis["dags"]
       rows: matrix ? stats!.rows : null,
       cols: matrix ? stats!.cols : null,
       nnz: matrix && stats!.nnz !== null ? Math.round(stats!.nnz) : null,
-      type: printType(block.dag.nodes[id].type),
+      type: printType(dagNode(block.dag, id).type),
     };
   });
 }
@@ -270,7 +270,7 @@ function explainText(file: string, diagnostics: readonly Diagnostic[], analysis:
     const where = block.functionName ? ` in function ${block.functionName}` : "";
     const loops = block.loopDepth > 0 ? `, inside ${block.loopDepth} loop${block.loopDepth > 1 ? "s" : ""}` : "";
     parts.push("", `== block, ${lines(block.block.range)}${where}${loops}`);
-    const assigned = [...block.dag.outputs].map(([name, id]) => `  ${name}: ${variableText(sizes?.nodes[id], block.dag.nodes[id].type)}`);
+    const assigned = [...block.dag.outputs].map(([name, id]) => `  ${name}: ${variableText(sizes?.nodes[id], dagNode(block.dag, id).type)}`);
     parts.push(...(assigned.length > 0 ? assigned : ["  (assigns no variable)"]));
     const safetyNet = optimized.get(block)?.safetyNet;
     if (safetyNet) parts.push(safetyNetNote(safetyNet));
@@ -278,7 +278,7 @@ function explainText(file: string, diagnostics: readonly Diagnostic[], analysis:
     for (const s of optimized.get(block)?.suggestions ?? []) parts.push(...suggestionLines(s));
     const fusion = optimized.get(block)?.fusion;
     if (fusion) parts.push(...fusionLines(fusion));
-    if (options.dag) parts.push("dag:", printDag(block.dag, (id) => (sizes ? formatStats(sizes.nodes[id]) : undefined)));
+    if (options.dag) parts.push("dag:", printDag(block.dag, (id) => statsText(sizes?.nodes[id])));
   }
   for (const call of calls.calls) parts.push("", ...callLines(call));
   const { calls: skippedCalls, blocks: skippedBlocks } = calls.skipped;
@@ -375,4 +375,8 @@ const TEMPLATE_NAMES = { cell: "Cell", row: "Row", magg: "MAgg", outer: "Outer" 
 /** `, A -> B FLOP` when both sides are known. */
 function measured(pair: { before: number | null; after: number | null }, unit: string): string {
   return pair.before === null || pair.after === null ? "" : `; ${formatQuantity(pair.before, unit)} -> ${formatQuantity(pair.after, unit)}`;
+}
+
+function statsText(stats: NodeStats | undefined): string | undefined {
+  return stats ? formatStats(stats) : undefined;
 }

@@ -40,9 +40,15 @@ export function splitAtReads(dag: BlockDag): ReadSplit | undefined {
   const prefixNodes: DagNode[] = order.map((id, k) => ({ ...dag.nodes[id]!, id: k, inputs: dag.nodes[id]!.inputs.map((i) => newId.get(i)!) }));
   const prefixInputs = new Map([...dag.inputs].filter(([, id]) => needed.has(id)).map(([name, id]) => [name, newId.get(id)!]));
   const readSet = new Set(reads);
-  const restNodes: DagNode[] = dag.nodes.map((n) => (readSet.has(n.id) ? { ...n, op: { kind: "input", name: readInputName(n.id) }, inputs: [], argNames: undefined } : n));
+  const restNodes: DagNode[] = dag.nodes.map((n) => (readSet.has(n.id) ? asInputNode(n, readInputName(n.id)) : n));
   return {
     reads: { nodes: prefixNodes, inputs: prefixInputs, outputs: new Map(reads.map((id) => [readInputName(id), newId.get(id)!])), sinks: [] },
     rest: { ...dag, nodes: restNodes, inputs: new Map([...dag.inputs, ...reads.map((id) => [readInputName(id), id] as const)]) },
   };
+}
+
+/** `node` as an input named `name`: no operands, so no argument names. */
+function asInputNode(node: DagNode, name: string): DagNode {
+  const { argNames: _operandNames, ...rest } = node;
+  return { ...rest, op: { kind: "input", name }, inputs: [] };
 }

@@ -100,7 +100,10 @@ function formBlocks(statements: readonly Statement[], context: Context): Stateme
 
 function basicBlock(statements: SimpleStatement[], cut: BlockCut | undefined, context: Context): BasicBlock {
   const sets = basicSets(statements.map((s) => ({ reads: statementReads(s, context.variables), writes: statementWrites(s) })));
-  const range = { start: statements[0].range.start, end: statements[statements.length - 1].range.end };
+  const first = statements[0];
+  const last = statements[statements.length - 1];
+  if (!first || !last) throw new Error("a basic block needs at least one statement");
+  const range = { start: first.range.start, end: last.range.end };
   return { kind: "basic", statements, ...(cut ? { cut } : {}), range, ...sets };
 }
 

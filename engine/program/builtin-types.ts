@@ -46,12 +46,12 @@ export interface BuiltinSignature {
   params?: readonly BuiltinParam[];
   /** Fewest arguments accepted (all kinds). */
   minArgs: number;
-  /** Most arguments accepted; `undefined` = no limit (variadic or unknown). */
-  maxArgs?: number;
+  /** Most arguments accepted; `undefined` = no limit (variadic or unknown; an override may set it to lift the limit). */
+  maxArgs?: number | undefined;
   /** Extra positional arguments beyond `params` are accepted (cbind, print, min, list, ...). */
   variadic: boolean;
-  /** Most unnamed arguments accepted; `undefined` = as many as there are parameters. */
-  maxPositional?: number;
+  /** Most unnamed arguments accepted; `undefined` = as many as there are parameters (an override may set it to lift the limit). */
+  maxPositional?: number | undefined;
   /** Named arguments are accepted at all (`false`: names make SystemDS pick another function or fail). */
   namedAllowed: boolean;
   mixing: ArgumentMixing;
@@ -131,18 +131,25 @@ export function parameterized(name: string, params: readonly BuiltinParam[], res
   };
 }
 
+/** The argument binding of a function with a DML body. */
+export type DmlFunctionBinding = Pick<BuiltinSignature, "params" | "minArgs" | "maxArgs" | "variadic" | "namedAllowed" | "mixing">;
+
+/**
+ * How SystemDS binds the arguments of a function with a DML body (a user
+ * function or a builtin script): all by position or all by name, at most one
+ * per parameter.
+ */
+export function dmlFunctionBinding(params: readonly BuiltinParam[]): DmlFunctionBinding {
+  return { params, minArgs: 0, maxArgs: params.length, variadic: false, namedAllowed: true, mixing: "exclusive" };
+}
+
 /** A DML-bodied builtin with a known signature (from `scripts/builtin/<name>.dml`). */
 export function dml(name: string, params: readonly BuiltinParam[], outputs: number, result: BuiltinResultType = "matrix", more: Overrides = {}): BuiltinSignature {
   return {
     name,
     aliases: [],
     kind: "dml",
-    params,
-    minArgs: 0,
-    maxArgs: params.length,
-    variadic: false,
-    namedAllowed: true,
-    mixing: "exclusive",
+    ...dmlFunctionBinding(params),
     unknownNames: "warning",
     outputs: Array.from({ length: outputs }, (_, i) => i + 1),
     multiReturnOnly: false,

@@ -9,6 +9,7 @@
  * The remaining builtins of docs/DML_LANGUAGE.md section 6 are known by name only.
  */
 import { dml, dmlNameOnly, optional, p, required, withAliases, type BuiltinSignature } from "./builtin-types";
+import { ownEntry } from "./own-entry";
 
 const regression: BuiltinSignature[] = [
   dml("lm", [...required("X", "y"), ...optional("icpt", "reg", "tol", "maxi", "verbose")], 1),
@@ -138,7 +139,10 @@ function build(): BuiltinSignature[] {
   const known = new Map(KNOWN.map((s) => [s.name, s]));
   const all = ALL_NAMES.map((name) => known.get(name) ?? dmlNameOnly(name));
   for (const signature of KNOWN) if (!ALL_NAMES.includes(signature.name)) all.push(signature);
-  return all.map((s) => (ALIASES[s.name] ? withAliases(s, ...ALIASES[s.name]) : s));
+  return all.map((s) => {
+    const aliases = ownEntry(ALIASES, s.name);
+    return aliases ? withAliases(s, ...aliases) : s;
+  });
 }
 
 export const DML_BODIED_BUILTINS: readonly BuiltinSignature[] = build();

@@ -8,8 +8,8 @@
  * name; then every required parameter must be bound. Native builtins that
  * SystemDS binds purely by position are checked by count only.
  */
-import type { CallExpression, Diagnostic, Range, Severity } from "../syntax";
-import type { BuiltinSignature } from "./builtin-types";
+import type { Argument, CallExpression, Diagnostic, Range, Severity } from "../syntax";
+import { dmlFunctionBinding, type BuiltinSignature } from "./builtin-types";
 import { didYouMean } from "./edit-distance";
 import type { UserFunction } from "./function-scope";
 
@@ -31,12 +31,7 @@ export function userFunctionRules(definition: UserFunction, callee: string): Cal
   const params = definition.params.map((param) => ({ name: param.name.name, required: param.defaultValue === undefined }));
   return {
     display: `function '${callee}'`,
-    params,
-    minArgs: 0,
-    maxArgs: params.length,
-    variadic: false,
-    namedAllowed: true,
-    mixing: "exclusive",
+    ...dmlFunctionBinding(params),
     unknownNames: "error",
     countOnly: false,
     severity: "error",
@@ -46,7 +41,7 @@ export function userFunctionRules(definition: UserFunction, callee: string): Cal
 export function builtinRules(signature: BuiltinSignature, callee: string): CallRules {
   return {
     display: `'${callee}'`,
-    params: signature.params,
+    ...(signature.params ? { params: signature.params } : {}),
     minArgs: signature.minArgs,
     maxArgs: signature.maxArgs,
     variadic: signature.variadic,
@@ -59,23 +54,28 @@ export function builtinRules(signature: BuiltinSignature, callee: string): CallR
   };
 }
 
+/** An argument written `name = value`. */
+type NamedArgument = Argument & { name: string };
+
 export function argumentDiagnostics(call: CallExpression, rules: CallRules): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const add = (message: string, range: Range, code: string, severity: Severity = rules.severity) =>
     diagnostics.push({ severity, message, range, code });
   const positional = call.args.filter((arg) => arg.name === undefined);
-  const named = call.args.filter((arg) => arg.name !== undefined);
+  const named = call.args.filter((arg): arg is NamedArgument => arg.name !== undefined);
 
-  if (!rules.namedAllowed && named.length > 0) {
-    add(`${rules.display} does not take named arguments`, nameRange(named[0].range, named[0].name!), "named-argument");
+  const [firstNamed] = named;
+  if (!rules.namedAllowed && firstNamed) {
+    add(`${rules.display} does not take named arguments`, nameRange(firstNamed.range, firstNamed.name), "named-argument");
     return diagnostics;
   }
   if (rules.mixing === "exclusive" && positional.length > 0 && named.length > 0) {
     add(`${rules.display} is called with both named and positional arguments; SystemDS needs all arguments named or all positional`, call.callee.range, "mixed-arguments");
     return diagnostics;
   }
-  if (rules.mixing === "first-only" && named.length > 0 && positional.length > 1) {
-    add(`${rules.display} has named arguments, so only its first argument may be unnamed`, positional[1].range, "mixed-arguments");
+  const secondPositional = positional[1];
+  if (rules.mixing === "first-only" && named.length > 0 && secondPositional) {
+    add(`${rules.display} has named arguments, so only its first argument may be unnamed`, secondPositional.range, "mixed-arguments");
     return diagnostics;
   }
 
@@ -97,11 +97,9 @@ export function argumentDiagnostics(call: CallExpression, rules: CallRules): Dia
     return diagnostics;
   }
   const bound = new Set<string>();
-  positional.forEach((_, i) => {
-    if (i < params.length) bound.add(params[i].name);
-  });
+  for (const param of params.slice(0, positional.length)) bound.add(param.name);
   for (const arg of named) {
-    const name = arg.name!;
+    const name = arg.name;
     const range = nameRange(arg.range, name);
     if (!params.some((param) => param.name === name)) {
       if (rules.unknownNames === "ignore") continue;
@@ -148,6 +146,10 @@ function nameRange(argument: Range, name: string): Range {
   return { start: argument.start, end: { line: argument.start.line, character: argument.start.character + name.length } };
 }
 
+/** From the start of the first range to the end of the last (`ranges` must not be empty). */
 function spanOf(ranges: readonly Range[]): Range {
-  return { start: ranges[0].start, end: ranges[ranges.length - 1].end };
+  const first = ranges[0];
+  const last = ranges[ranges.length - 1];
+  if (!first || !last) throw new Error("spanOf needs at least one range");
+  return { start: first.start, end: last.end };
 }

@@ -189,7 +189,7 @@ function outputDiagnostics(call: CallExpression, resolution: Resolution & { kind
 /** `print` with more than one argument is printf-style: SystemDS wants a string literal first. */
 function printfDiagnostics(call: CallExpression, builtin: string): Diagnostic[] {
   const first = call.args[0];
-  if (builtin !== "print" || call.args.length < 2 || first.value.kind === "string") return [];
+  if (builtin !== "print" || call.args.length < 2 || !first || first.value.kind === "string") return [];
   const message = "print with more than one argument is printf-style: its first argument must be a string literal (the format)";
   return [{ severity: "error", message, range: first.range, code: "print-format" }];
 }

@@ -94,8 +94,10 @@ function multiAssignment(b: DagBuilder, statement: MultiAssignmentStatement): vo
   const stores = statement.targets.map((target) => (target.kind === "index" ? indexedStore(b, target, statement.range) : undefined));
   const results = compileMultiCall(b, statement.call, statement.targets.length, (e) => compileExpression(b, e));
   statement.targets.forEach((target, i) => {
-    if (target.kind === "identifier") b.assign(target.name, results[i]);
-    else stores[i]?.assign(results[i], false);
+    const result = results[i];
+    if (result === undefined) throw new Error(`the call gave ${results.length} results for ${statement.targets.length} targets`);
+    if (target.kind === "identifier") b.assign(target.name, result);
+    else stores[i]?.assign(result, false);
   });
 }
 

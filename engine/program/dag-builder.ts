@@ -10,6 +10,7 @@ import type { Diagnostic, Range } from "../syntax";
 import type { DagContext } from "./dag-context";
 import { UNKNOWN_TYPE } from "./dag-context";
 import { isVolatile } from "./dag-purity";
+import { dagNode } from "./dag-node";
 import type { BlockDag, DagNode, DagOp, DagSink, DagType } from "./dag-types";
 import type { TypeResult } from "./dag-typing";
 
@@ -34,7 +35,7 @@ export class DagBuilder {
     const { type, error } = "type" in typed ? typed : { type: typed, error: undefined };
     if (error) this.diagnostics.push({ severity: "error", message: error.message, range, code: error.code });
     const names = argNames && argNames.some((n) => n !== undefined) ? argNames : undefined;
-    const volatile = isVolatile(op, names, inputs.map((id) => this.nodes[id]));
+    const volatile = isVolatile(op, names, inputs.map((id) => this.node(id)));
     const key = volatile ? undefined : nodeKey(op, inputs, names, type);
     if (key !== undefined) {
       const existing = this.table.get(key);
@@ -49,7 +50,12 @@ export class DagBuilder {
   }
 
   typeOf(id: number): DagType {
-    return this.nodes[id].type;
+    return this.node(id).type;
+  }
+
+  /** The node `id`, which `add` returned. */
+  node(id: number): DagNode {
+    return dagNode(this, id);
   }
 
   /** The current value of `name`: its latest assignment in the block, else its `input` node (live-in). */

@@ -8,6 +8,7 @@ import { builtinFunctionNames } from "./systemds-installation";
 import { UNKNOWN_TYPE } from "./dag-context";
 import type { DagType } from "./dag-types";
 import { joinTypes, MATRIX_DOUBLE, SCALAR_BOOLEAN, SCALAR_DOUBLE, SCALAR_INT, SCALAR_STRING } from "./dag-typing";
+import { ownEntry } from "./own-entry";
 
 const LIST: DagType = { dataType: "list", valueType: "unknown" };
 const FRAME: DagType = { dataType: "frame", valueType: "unknown" };
@@ -53,12 +54,13 @@ export function callResultType(name: string, user: boolean, output: number, argT
   if (user) return context.signatures.get(name)?.returns[output]?.type ?? UNKNOWN_TYPE;
   const script = context.builtinScripts?.get(name);
   if (script) return builtinScriptFunction(name, script, argTypes[0])?.returns[output]?.type ?? UNKNOWN_TYPE;
-  if (Object.hasOwn(MULTI_RESULT, name)) return MULTI_RESULT[name][output] ?? UNKNOWN_TYPE;
+  const results = ownEntry(MULTI_RESULT, name);
+  if (results) return results[output] ?? UNKNOWN_TYPE;
   if (output > 0) return UNKNOWN_TYPE;
   if (name === "ifelse") return ifelseType(argTypes);
   if (name === "quantile") return quantileType(argTypes);
   if (APPEND_NAMES.has(name)) return appendType(argTypes);
-  return Object.hasOwn(SINGLE_RESULT, name) ? SINGLE_RESULT[name] : UNKNOWN_TYPE;
+  return ownEntry(SINGLE_RESULT, name) ?? UNKNOWN_TYPE;
 }
 
 /**
@@ -69,8 +71,11 @@ export function callResultType(name: string, user: boolean, output: number, argT
 function builtinScriptFunction(name: string, candidates: readonly FunctionSignature[], first: DagType | undefined): FunctionSignature | undefined {
   const dataType = first?.dataType ?? "unknown";
   if (dataType === "unknown") {
-    const same = candidates.every((c) => JSON.stringify(c.returns.map((r) => r.type)) === JSON.stringify(candidates[0].returns.map((r) => r.type)));
-    return same ? candidates[0] : undefined;
+    const [first] = candidates;
+    if (!first) return undefined;
+    const firstReturns = JSON.stringify(first.returns.map((r) => r.type));
+    const same = candidates.every((c) => JSON.stringify(c.returns.map((r) => r.type)) === firstReturns);
+    return same ? first : undefined;
   }
   for (const fn of [...builtinFunctionNames(name, dataType), name]) {
     const found = candidates.find((c) => c.name === fn);
@@ -82,8 +87,9 @@ function builtinScriptFunction(name: string, candidates: readonly FunctionSignat
 /** `ifelse(test, yes, no)`: element-wise if any argument is a matrix, else the join of the two branches. */
 function ifelseType(argTypes: readonly DagType[]): DagType {
   if (argTypes.some((t) => t.dataType === "matrix")) return MATRIX_DOUBLE;
-  if (argTypes.length !== 3 || argTypes.some((t) => t.dataType !== "scalar")) return UNKNOWN_TYPE;
-  return joinTypes(argTypes[1], argTypes[2]);
+  const [, yes, no] = argTypes;
+  if (argTypes.length !== 3 || !yes || !no || argTypes.some((t) => t.dataType !== "scalar")) return UNKNOWN_TYPE;
+  return joinTypes(yes, no);
 }
 
 /** `quantile(X, [W,] p)`: a scalar for one probability, a column of quantiles for a vector of them. */

@@ -25,6 +25,7 @@ import type { DagBuilder } from "./dag-builder";
 import { callResultType } from "./dag-call-types";
 import type { AggregateDirection, AggregateFunction, DagOp, DagType, ElementwiseBinaryOp, ElementwiseUnaryOp } from "./dag-types";
 import { asScalarType, binaryType, MATRIX_DOUBLE, SCALAR_DOUBLE, SCALAR_INT, scalarCastType, unaryType, type TypeResult } from "./dag-typing";
+import { ownEntry } from "./own-entry";
 import { isUserFunctionCall } from "./user-functions";
 
 const FULL_AGGREGATES: Readonly<Record<string, AggregateFunction>> = {
@@ -59,7 +60,7 @@ const UNARY_FUNCTIONS: Readonly<Record<string, ElementwiseUnaryOp>> = {
  * (`sigmoid(X)`): DML Lens computes it without the builtin's script.
  */
 export function isUnaryOperatorCall(name: string, argumentCount: number): boolean {
-  return argumentCount === 1 && Object.hasOwn(UNARY_FUNCTIONS, name);
+  return argumentCount === 1 && ownEntry(UNARY_FUNCTIONS, name) !== undefined;
 }
 
 const BINARY_FUNCTIONS: Readonly<Record<string, ElementwiseBinaryOp>> = {
@@ -94,7 +95,7 @@ export function compileCall(b: DagBuilder, call: CallExpression, compile: (e: Ex
     const mapped = builtinNode(b, call.callee.name.toLowerCase() === "rand" ? "rand" : call.callee.name, args, call.range);
     if (mapped !== undefined) return mapped;
   }
-  return callNodes(b, call, args, 1)[0];
+  return callNode(b, call, args, 0);
 }
 
 /** `[a, b, ...] = f(...)`: one opaque call node per result (`output` 0, 1, ...), sharing the argument nodes. */
@@ -108,52 +109,63 @@ function compileArguments(b: DagBuilder, call: CallExpression, compile: (e: Expr
 }
 
 function callNodes(b: DagBuilder, call: CallExpression, args: Arguments, count: number): number[] {
+  return Array.from({ length: count }, (_, output) => callNode(b, call, args, output));
+}
+
+/** The opaque `call` node of result `output` (0 = the first). */
+function callNode(b: DagBuilder, call: CallExpression, args: Arguments, output: number): number {
   const name = call.callee.name;
   const user = isUserFunctionCall(call, b.context.functions);
-  const nodes: number[] = [];
-  for (let output = 0; output < count; output++) {
-    const type = callResultType(name, user, output, args.types, b.context);
-    nodes.push(b.add({ kind: "call", name, user, output }, args.ids, type, call.range, args.names));
-  }
-  return nodes;
+  const type = callResultType(name, user, output, args.types, b.context);
+  return b.add({ kind: "call", name, user, output }, args.ids, type, call.range, args.names);
+}
+
+/** The node of argument `index`; the caller has checked the number of arguments. */
+function argumentId(args: Arguments, index: number): number {
+  const id = args.ids[index];
+  if (id === undefined) throw new Error(`a call with ${args.ids.length} arguments has no argument ${index + 1}`);
+  return id;
+}
+
+/** The type of argument `index`; the caller has checked the number of arguments. */
+function argumentType(args: Arguments, index: number): DagType {
+  const type = args.types[index];
+  if (type === undefined) throw new Error(`a call with ${args.types.length} arguments has no argument ${index + 1}`);
+  return type;
 }
 
 /** The node of a builtin with an operator of its own, or undefined for an opaque call. */
 function builtinNode(b: DagBuilder, name: string, args: Arguments, range: Range): number | undefined {
-  const { ids, names, types } = args;
+  const { ids, names } = args;
   const add = (op: DagOp, typed: TypeResult | DagType) => b.add(op, ids, typed, range, names);
   const n = ids.length;
   if (name === "t" && n === 1) return add({ kind: "transpose" }, MATRIX_DOUBLE);
-  if (n === 1 && Object.hasOwn(FULL_AGGREGATES, name)) return add({ kind: "aggregate", fn: FULL_AGGREGATES[name], direction: "full" }, SCALAR_DOUBLE);
-  if (n === 1 && Object.hasOwn(ROW_COL_AGGREGATES, name)) {
-    const [fn, direction] = ROW_COL_AGGREGATES[name];
+  const fullAggregate = ownEntry(FULL_AGGREGATES, name);
+  if (n === 1 && fullAggregate !== undefined) return add({ kind: "aggregate", fn: fullAggregate, direction: "full" }, SCALAR_DOUBLE);
+  const rowColAggregate = ownEntry(ROW_COL_AGGREGATES, name);
+  if (n === 1 && rowColAggregate !== undefined) {
+    const [fn, direction] = rowColAggregate;
     return add({ kind: "aggregate", fn, direction }, MATRIX_DOUBLE);
   }
-  if (n === 1 && Object.hasOwn(UNARY_FUNCTIONS, name)) {
-    const op = UNARY_FUNCTIONS[name];
-    return add({ kind: "unary", op }, unaryType(op, types[0]));
-  }
-  if (n === 2 && Object.hasOwn(BINARY_FUNCTIONS, name)) {
-    const op = BINARY_FUNCTIONS[name];
-    return add({ kind: "binary", op }, binaryType(op, types[0], types[1]));
-  }
+  const unary = ownEntry(UNARY_FUNCTIONS, name);
+  if (n === 1 && unary !== undefined) return add({ kind: "unary", op: unary }, unaryType(unary, argumentType(args, 0)));
+  const binary = ownEntry(BINARY_FUNCTIONS, name);
+  if (n === 2 && binary !== undefined) return add({ kind: "binary", op: binary }, binaryType(binary, argumentType(args, 0), argumentType(args, 1)));
   if (name === "ppred" && n === 3) {
-    const op = b.nodes[ids[2]].op;
+    const op = b.node(argumentId(args, 2)).op;
     if (op.kind === "literal" && typeof op.value === "string" && PPRED_OPS.has(op.value)) {
       const comparison = op.value as ElementwiseBinaryOp;
-      return b.add({ kind: "binary", op: comparison }, ids.slice(0, 2), binaryType(comparison, types[0], types[1]), range);
+      return b.add({ kind: "binary", op: comparison }, ids.slice(0, 2), binaryType(comparison, argumentType(args, 0), argumentType(args, 1)), range);
     }
     return undefined;
   }
-  if (Object.hasOwn(DATA_KINDS, name) && n > 0) {
-    const kind = DATA_KINDS[name];
-    if ((kind === "cbind" || kind === "rbind") && !bindsMatrices(types[0])) return undefined;
+  const kind = ownEntry(DATA_KINDS, name);
+  if (kind !== undefined && n > 0) {
+    if ((kind === "cbind" || kind === "rbind") && !bindsMatrices(argumentType(args, 0))) return undefined;
     return add({ kind }, dataKindType(b, kind, args));
   }
-  if (Object.hasOwn(CASTS, name) && n === 1) {
-    const to = CASTS[name];
-    return add({ kind: "cast", to }, castType(to, types[0]));
-  }
+  const to = ownEntry(CASTS, name);
+  if (to !== undefined && n === 1) return add({ kind: "cast", to }, castType(to, argumentType(args, 0)));
   if ((name === "nrow" || name === "ncol" || name === "length") && n === 1) return add({ kind: name }, SCALAR_INT);
   return undefined;
 }
@@ -170,8 +182,7 @@ function bindsMatrices(first: DagType): boolean {
 
 function dataKindType(b: DagBuilder, kind: (typeof DATA_KINDS)[string], args: Arguments): DagType {
   if (kind === "cbind" || kind === "rbind") {
-    const first = args.types[0];
-    if (first.dataType === "frame") return { dataType: "frame", valueType: "unknown" };
+    if (argumentType(args, 0).dataType === "frame") return { dataType: "frame", valueType: "unknown" };
     return MATRIX_DOUBLE;
   }
   if (kind === "read") return readType(b, args);
@@ -182,7 +193,7 @@ function dataKindType(b: DagBuilder, kind: (typeof DATA_KINDS)[string], args: Ar
 function readType(b: DagBuilder, args: Arguments): DagType {
   const literal = (name: string): string | undefined => {
     const index = args.names.indexOf(name);
-    const op = index < 0 ? undefined : b.nodes[args.ids[index]].op;
+    const op = index < 0 ? undefined : b.node(argumentId(args, index)).op;
     return op?.kind === "literal" && typeof op.value === "string" ? op.value.toLowerCase() : undefined;
   };
   const dataType = literal("data_type");

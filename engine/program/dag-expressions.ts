@@ -20,6 +20,7 @@ import type { DagBuilder } from "./dag-builder";
 import { compileCall } from "./dag-calls";
 import type { DagType, ElementwiseBinaryOp } from "./dag-types";
 import { binaryType, indexType, matmulType, SCALAR_BOOLEAN, SCALAR_DOUBLE, SCALAR_INT, SCALAR_STRING, unaryType } from "./dag-typing";
+import { ownEntry } from "./own-entry";
 
 const CONSTANT_VALUES: Readonly<Record<string, number>> = { pi: Math.PI, Inf: Number.POSITIVE_INFINITY, NaN: Number.NaN };
 
@@ -71,9 +72,8 @@ function numberLiteral(b: DagBuilder, literal: NumberLiteral, negate: boolean, r
 
 /** A variable read, or a builtin constant the program never binds. */
 function variable(b: DagBuilder, name: string, range: Range): number {
-  if (b.context.constants.has(name) && Object.hasOwn(CONSTANT_VALUES, name)) {
-    return b.add({ kind: "literal", value: CONSTANT_VALUES[name] }, [], SCALAR_DOUBLE, range);
-  }
+  const constant = b.context.constants.has(name) ? ownEntry(CONSTANT_VALUES, name) : undefined;
+  if (constant !== undefined) return b.add({ kind: "literal", value: constant }, [], SCALAR_DOUBLE, range);
   return b.read(name, range);
 }
 

@@ -32,7 +32,7 @@ export function blockLiveness(blocks: ProgramBlocks): Map<BasicBlock, BlockLiven
 
 function liveBeforeSequence(blocks: readonly StatementBlock[], after: ReadonlySet<string>, result: Map<BasicBlock, BlockLiveness>): Set<string> {
   let live = new Set(after);
-  for (let i = blocks.length - 1; i >= 0; i--) live = liveBefore(blocks[i], live, result);
+  for (const block of [...blocks].reverse()) live = liveBefore(block, live, result);
   return live;
 }
 

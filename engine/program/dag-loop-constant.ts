@@ -19,6 +19,7 @@
  * the loop: the node, not the variable, is what an optimizer hoists.
  */
 import { isVolatile } from "./dag-purity";
+import { dagNode } from "./dag-node";
 import type { BlockDag } from "./dag-types";
 
 /** `loopWrites`: the writes of each enclosing loop, innermost first. */
@@ -26,7 +27,7 @@ export function markLoopConstants(dag: BlockDag, loopWrites: readonly ReadonlySe
   const depth = loopWrites.length;
   // Inputs have smaller ids than their users, so one pass in id order sees every input marked.
   for (const node of dag.nodes) {
-    const inputs = node.inputs.map((id) => dag.nodes[id]);
+    const inputs = node.inputs.map((id) => dagNode(dag, id));
     let invariant: number;
     if (node.op.kind === "input") {
       const name = node.op.name;

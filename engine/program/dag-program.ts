@@ -22,6 +22,7 @@ import { buildBlockDag, buildPredicateDag } from "./dag-build";
 import { createDagContext, type DagContext, type DagContextOptions } from "./dag-context";
 import { LayeredEnv } from "./layered-env";
 import { blockLiveness } from "./dag-liveness";
+import { dagNode } from "./dag-node";
 import type { BlockDag, DagType, ValueType } from "./dag-types";
 import { joinTypes, sameType } from "./dag-typing";
 import type { BasicBlock, ForBlock, ProgramBlocks, StatementBlock, WhileBlock } from "./statement-block";
@@ -126,7 +127,7 @@ class TypeWalker {
           this.cacheKeys.set(block, found.key);
         } else dag = buildBlockDag(block, context);
         this.built.set(block, { dag, loopDepth: loopWrites?.length ?? 0, ...(fn ? { functionName: fn } : {}) });
-        return env.with([...dag.outputs].map(([name, id]) => [name, dag.nodes[id].type] as const));
+        return env.with([...dag.outputs].map(([name, id]) => [name, dagNode(dag, id).type] as const));
       }
       case "if": {
         this.predicate(block, [block.statement.condition], env, loopWrites);
@@ -168,7 +169,7 @@ class TypeWalker {
   private predicate(block: StatementBlock, expressions: readonly Expression[], env: TypeEnv, loopWrites: LoopWrites): DagType[] {
     const dag = buildPredicateDag(expressions, { ...this.context, variableTypes: env, ...(loopWrites ? { loopWrites } : {}) });
     this.predicates.set(block, dag.diagnostics ?? []);
-    return dag.sinks.map((sink) => dag.nodes[sink.node].type);
+    return dag.sinks.map((sink) => dagNode(dag, sink.node).type);
   }
 }
 

@@ -65,7 +65,7 @@ export function isVolatile(op: DagOp, argNames: readonly (string | undefined)[] 
 function hasSeed(argNames: readonly (string | undefined)[] | undefined, inputs: readonly DagNode[], position: number | undefined): boolean {
   let index = argNames?.indexOf("seed") ?? -1;
   if (index < 0 && position !== undefined && inputs.length > position && argNames?.[position] === undefined) index = position;
-  if (index < 0) return false;
-  const seed = inputs[index].op;
+  const seed = index < 0 ? undefined : inputs[index]?.op;
+  if (!seed) return false;
   return !(seed.kind === "literal" && seed.value === -1);
 }

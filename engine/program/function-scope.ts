@@ -45,7 +45,7 @@ interface SourcedFile {
   path: string;
   statement: SourceStatement;
   /** The file's functions; `undefined` when the file could not be read. */
-  functions?: ReadonlyMap<string, UserFunction>;
+  functions?: ReadonlyMap<string, UserFunction> | undefined;
 }
 
 export interface FunctionScope {

@@ -36,6 +36,7 @@ export { createDagContext, typeFromSpec, type DagContext, type DagContextOptions
 export { buildProgramDags, type BlockDagInfo, type ProgramDagOptions, type ProgramDags } from "./dag-program";
 export { blockLiveness, type BlockLiveness } from "./dag-liveness";
 export { printDag, printType, dagOpLabel } from "./dag-print";
+export { dagNode } from "./dag-node";
 export { nodesReachableFrom } from "./dag-reachable";
 export { ALL_BUILTINS, BUILTINS, builtinNames, lookupBuiltin } from "./builtins";
 export type { ArgumentMixing, BuiltinKind, BuiltinParam, BuiltinResultType, BuiltinSignature, UnknownNamePolicy } from "./builtins";

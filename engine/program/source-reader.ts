@@ -195,6 +195,6 @@ const SCRIPT_FOLDERS: ReadonlySet<string> = new Set(["scripts", "nn", "builtin",
  * no local copy exists, so not finding it here says nothing.
  */
 export function isBundledScriptPath(sourcePath: string): boolean {
-  const first = sourcePath.replace(/^\.\//, "").split("/")[0];
+  const [first = ""] = sourcePath.replace(/^\.\//, "").split("/");
   return SCRIPT_FOLDERS.has(first);
 }

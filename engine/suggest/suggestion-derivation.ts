@@ -68,7 +68,7 @@ export function derivationJob(text: string, file: string, suggestion: Suggestion
   const unavailable = (why: string): SuggestionDerivation => ({ verdict: "unavailable", lines: [...header, `  no derivation: ${why}`] });
   const start = statementStart(text, file, suggestion.range, options);
   if (!start) return unavailable("the statement is no longer where the suggestion was made (edit the script again to refresh the suggestions)");
-  const [original, suggested] = freshNames(text, ["dmlLensOriginal", "dmlLensSuggested"]);
+  const [original, suggested] = freshPair(text, "dmlLensOriginal", "dmlLensSuggested");
   const used = usedTemporaries(suggestion.rewritten, temporaries);
   const inserted = [...used.map((t) => `${t.name} = ${t.text}; `), `${original} = ${suggestion.original}; `, `${suggested} = ${suggestion.rewritten}; `].join("");
   const offset = offsetOf(text, start);
@@ -140,8 +140,8 @@ function usedTemporaries(expression: string, temporaries: readonly TemporaryDefi
   return used;
 }
 
-/** Names like the given ones that the script does not use (a number appended when it does). */
-function freshNames(text: string, names: readonly string[]): string[] {
+/** Two names like the given ones that the script does not use (a number appended when it does). */
+function freshPair(text: string, first: string, second: string): [string, string] {
   const fresh = new FreshNames(text.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []);
-  return names.map((name) => fresh.take(name));
+  return [fresh.take(first), fresh.take(second)];
 }

@@ -21,7 +21,8 @@ export function splitCells(text: string): Cell[] {
   });
   const bounds: [number, number][] = [];
   const firstCode = lines.slice(0, starts[0] ?? lines.length).some((l) => l.trim() !== "" && !l.trim().startsWith("#"));
-  if (starts.length === 0 || (starts[0] > 0 && firstCode)) bounds.push([0, (starts[0] ?? lines.length) - 1]);
+  const firstStart = starts[0];
+  if (firstStart === undefined || (firstStart > 0 && firstCode)) bounds.push([0, (firstStart ?? lines.length) - 1]);
   starts.forEach((s, k) => bounds.push([s, (starts[k + 1] ?? lines.length) - 1]));
   return bounds.map(([startLine, endLine], i) => ({ index: i + 1, startLine, endLine, text: lines.slice(startLine, endLine + 1).join("\n") }));
 }

@@ -22,8 +22,8 @@ import { afterTokenRange, spanRange, tokenRange } from "./ranges";
 import * as T from "./tokens";
 
 export interface IndexSuffix {
-  rows?: A.IndexRange;
-  cols?: A.IndexRange;
+  rows?: A.IndexRange | undefined;
+  cols?: A.IndexRange | undefined;
   hasComma: boolean;
   range: A.Range;
 }
@@ -284,14 +284,7 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
 
   protected indexRest = this.RULE("indexRest", (target: IToken): A.IndexExpression => {
     const suffix = this.SUBRULE(this.indexSuffix);
-    return this.ACTION(() => ({
-      kind: "index",
-      target: this.identifier(target),
-      ...(suffix.rows ? { rows: suffix.rows } : {}),
-      ...(suffix.cols ? { cols: suffix.cols } : {}),
-      hasComma: suffix.hasComma,
-      range: spanRange(tokenRange(target), suffix.range),
-    }));
+    return this.ACTION(() => this.indexExpression(this.identifier(target), suffix));
   });
 
   /** `[rows, cols]` where either part may be empty and each is `e` or `e:e`. */
@@ -380,7 +373,7 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
           let index: A.IndexExpression | undefined;
           this.OPTION2(() => {
             const suffix = this.SUBRULE(this.indexSuffix);
-            index = this.ACTION(() => ({ kind: "index", target: name, ...suffix, range: spanRange(name.range, suffix.range) }));
+            index = this.ACTION(() => this.indexExpression(name, suffix));
           });
           return this.ACTION(() => index ?? name);
         },
@@ -405,6 +398,18 @@ export abstract class ExpressionParser extends EmbeddedActionsParser {
 
   protected identifier(token: IToken): A.Identifier {
     return { kind: "identifier", name: token.image, range: tokenRange(token) };
+  }
+
+  /** `target[rows, cols]`: an omitted part is left out of the node. */
+  private indexExpression(target: A.Identifier, suffix: IndexSuffix): A.IndexExpression {
+    return {
+      kind: "index",
+      target,
+      ...(suffix.rows ? { rows: suffix.rows } : {}),
+      ...(suffix.cols ? { cols: suffix.cols } : {}),
+      hasComma: suffix.hasComma,
+      range: spanRange(target.range, suffix.range),
+    };
   }
 
   protected errorExpression(): A.ErrorExpression {

@@ -24,7 +24,7 @@ const escapes: Record<string, string> = { b: "\b", t: "\t", n: "\n", f: "\f", r:
 
 /** The value of a quoted string token; an unknown escape keeps its character, a missing close quote is tolerated. */
 export function decodeString(image: string): string {
-  const quote = image[0];
+  const quote = image.charAt(0);
   const body = image.length > 1 && image.endsWith(quote) && !isEscapedEnd(image) ? image.slice(1, -1) : image.slice(1);
   return body.replace(/\\([\s\S])/g, (_, c: string) => escapes[c] ?? c);
 }

@@ -87,7 +87,7 @@ function lexerDiagnostics(text: string, problems: IToken[], tokens: IToken[], co
   for (const token of tokens) {
     if (token.tokenType !== T.BadStringLiteral) continue;
     const image = token.image;
-    const closed = image.length > 1 && image.endsWith(image[0]);
+    const closed = image.length > 1 && image.endsWith(image.charAt(0));
     const badEscape = /\\([^btnfr"'\\])/.exec(image);
     if (closed && badEscape) {
       // SystemDS's lexer reports this and goes on: a warning, not an error.

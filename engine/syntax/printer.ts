@@ -140,14 +140,15 @@ function argumentText(a: A.Argument): string {
 
 export function printProgram(program: A.Program): string {
   let out = "";
-  program.body.forEach((statement, i) => {
-    if (i > 0) {
+  let previous: A.Statement | undefined;
+  for (const statement of program.body) {
+    if (previous) {
       // A blank line around function definitions.
-      const previous = program.body[i - 1];
       out += isDefinition(statement) || isDefinition(previous) ? "\n\n" : "\n";
     }
     out += printStatement(statement);
-  });
+    previous = statement;
+  }
   return out === "" ? "" : out + "\n";
 }
 

@@ -16,8 +16,8 @@ const ruleDescriptions: Record<string, string> = {
   forStatement: "'for' or 'parfor'",
 };
 
-function describe(token: IToken): string {
-  if (token.tokenType === EOF) return "the end of the file";
+function describe(token: IToken | undefined): string {
+  if (!token || token.tokenType === EOF) return "the end of the file";
   const image = token.image.length > 30 ? token.image.slice(0, 27) + "..." : token.image;
   return `'${image}'`;
 }

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 const dir = mkdtempSync(path.join(tmpdir(), "dml-check-analysis-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +29,7 @@ test("dimension, as.scalar and type errors with exact positions; exit 1", () => 
   );
   const r = spawnSync(process.execPath, [path.join(repoRoot, "bin", "dml.js"), "check", file, "--json"], { cwd: repoRoot, encoding: "utf8" });
   assert.equal(r.status, 1, r.stderr);
-  const [report] = JSON.parse(r.stdout) as { diagnostics: { severity: string; code: string; range: { start: { line: number; character: number } } }[] }[];
+  const report = at(JSON.parse(r.stdout) as { diagnostics: { severity: string; code: string; range: { start: { line: number; character: number } } }[] }[], 0);
   assert.deepEqual(
     report.diagnostics.map((d) => `${d.severity} ${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`),
     [

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 const bin = path.join(repoRoot, "bin", "dml.js");
 
@@ -42,9 +43,9 @@ describe("dml check: semantic diagnostics", () => {
   test("an unknown function: exit 1, JSON with the error at its place", () => {
     const { code, stdout } = dml("check", "--json", file("unknown.dml"));
     assert.equal(code, 1);
-    const [report] = JSON.parse(stdout) as JsonReport[];
+    const report = at(JSON.parse(stdout) as JsonReport[], 0);
     assert.equal(report.diagnostics.length, 1);
-    const d = report.diagnostics[0];
+    const d = at(report.diagnostics, 0);
     assert.deepEqual([d.severity, d.code, d.range.start], ["error", "unknown-function", { line: 1, character: 4 }]);
     assert.match(d.message, /did you mean 'colSums'\?/);
   });
@@ -52,7 +53,7 @@ describe("dml check: semantic diagnostics", () => {
   test("--syntax skips the semantic analysis", () => {
     const { code, stdout } = dml("check", "--syntax", "--json", file("unknown.dml"));
     assert.equal(code, 0);
-    assert.deepEqual((JSON.parse(stdout) as JsonReport[])[0].diagnostics, []);
+    assert.deepEqual(at(JSON.parse(stdout) as JsonReport[], 0).diagnostics, []);
   });
 
   test("a warning alone keeps exit 0 and prints file:line:col: warning", () => {
@@ -64,7 +65,7 @@ describe("dml check: semantic diagnostics", () => {
   test("ns::f is checked in the file sourced from the script's folder", () => {
     const { code, stdout } = dml("check", "--json", file("uses-lib.dml"));
     assert.equal(code, 1);
-    const [report] = JSON.parse(stdout) as JsonReport[];
+    const report = at(JSON.parse(stdout) as JsonReport[], 0);
     assert.deepEqual(report.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`), ["3:5 unknown-function"]);
   });
 

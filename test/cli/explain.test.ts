@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 const bin = path.join(repoRoot, "bin", "dml.js");
 const dir = mkdtempSync(path.join(tmpdir(), "dml-explain-"));
@@ -51,16 +52,18 @@ describe("dml explain", () => {
     const json = JSON.parse(r.stdout) as { file: string; blocks: { range: { start: { line: number } }; variables: { name: string; rows: number | null; cols: number | null; nnz: number | null }[]; suggestions: unknown[] }[] };
     assert.equal(json.file, script);
     assert.equal(json.blocks.length, 2);
-    assert.equal(json.blocks[0].range.start.line, 0);
-    assert.deepEqual(json.blocks[0].variables.find((v) => v.name === "X"), { name: "X", rows: 150, cols: 4, nnz: 600, type: "matrix<double>" });
-    assert.deepEqual(json.blocks[1].variables, [{ name: "y", rows: 150, cols: 1, nnz: 150, type: "matrix<double>" }]);
-    assert.deepEqual(json.blocks[1].suggestions, []);
+    const [first, second] = json.blocks;
+    assert.ok(first && second);
+    assert.equal(first.range.start.line, 0);
+    assert.deepEqual(first.variables.find((v) => v.name === "X"), { name: "X", rows: 150, cols: 4, nnz: 600, type: "matrix<double>" });
+    assert.deepEqual(second.variables, [{ name: "y", rows: 150, cols: 1, nnz: 150, type: "matrix<double>" }]);
+    assert.deepEqual(second.suggestions, []);
   });
 
   test("unknown inputs stay unknown", () => {
     const r = dml("explain", script, "--json");
     const json = JSON.parse(r.stdout) as { blocks: { variables: { name: string; rows: number | null }[] }[] };
-    assert.equal(json.blocks[0].variables.find((v) => v.name === "X")?.rows, null);
+    assert.equal(at(json.blocks, 0).variables.find((v) => v.name === "X")?.rows, null);
   });
 
   test("exit 2 on a missing file or bad usage", () => {

@@ -119,7 +119,7 @@ describe("kernel runner: row ranges over threads", () => {
     });
     const expected = parts[0]!;
     for (const p of parts.slice(1)) {
-      expected[0] += p[0]!;
+      expected[0] = expected[0]! + p[0]!;
       expected[1] = Math.min(expected[1]!, p[1]!);
       expected[2] = Math.max(expected[2]!, p[2]!);
     }

@@ -10,7 +10,7 @@ import { constructOperators } from "../../engine/fusion/construct";
 import { exploreFusionPlans, reachableAscending } from "../../engine/fusion/explore";
 import { fusionDag, type FusionDag } from "../../engine/fusion/fusion-dag";
 import { dagCosts } from "../../engine/fusion/plan-fusion";
-import { choosePartitionPlans, selectFusionPlan } from "../../engine/fusion/select";
+import { choosePartitionPlans, selectFusionPlan, type SelectionOptions } from "../../engine/fusion/select";
 import { nodeSeconds } from "../../engine/fusion/select/operator-cost";
 import type { CloseDecision, FusionTemplate, OperatorBinding } from "../../engine/fusion/types";
 
@@ -133,10 +133,14 @@ export const TEST_ROW: FusionTemplate = {
 
 export const TEST_TEMPLATES: readonly FusionTemplate[] = [TEST_CELL, TEST_ROW];
 
+function selectionOptions(pruning: boolean, exactLimit: number | undefined): SelectionOptions {
+  return { pruning, ...(exactLimit !== undefined ? { exactLimit } : {}) };
+}
+
 /** The DAG's fused cost as plan-fusion computes it (without multi-aggregates), from the selected memo table. */
 export function constructedCost(dag: FusionDag, pruning: boolean, exactLimit?: number): number {
   const memo = exploreFusionPlans(dag, TEST_TEMPLATES);
-  const { selected } = selectFusionPlan(dag, memo, TEST_TEMPLATES, { pruning, exactLimit });
+  const { selected } = selectFusionPlan(dag, memo, TEST_TEMPLATES, selectionOptions(pruning, exactLimit));
   const ops = constructOperators(dag, selected, TEST_TEMPLATES).filter((op) => op.covered.length > 1);
   return dagCosts(dag, ops).fused;
 }
@@ -144,7 +148,7 @@ export function constructedCost(dag: FusionDag, pruning: boolean, exactLimit?: n
 /** The same cost from the selection's own partition costs plus the single operations outside every partition. */
 export function selectionCost(dag: FusionDag, pruning: boolean, exactLimit?: number): number {
   const memo = exploreFusionPlans(dag, TEST_TEMPLATES);
-  const choices = choosePartitionPlans(dag, memo, TEST_TEMPLATES, { pruning, exactLimit });
+  const choices = choosePartitionPlans(dag, memo, TEST_TEMPLATES, selectionOptions(pruning, exactLimit));
   const inPartition = new Set(choices.flatMap((c) => c.partition.nodes));
   const outside = reachableAscending(dag).filter((n) => !inPartition.has(n));
   return choices.reduce((sum, c) => sum + c.cost, 0) + outside.reduce((sum, n) => sum + nodeSeconds(dag, n), 0);

@@ -31,14 +31,15 @@ function resolve(source: string, files: Record<string, string> | FileSystem, opt
   const fs = "readFile" in files && typeof files.readFile === "function" ? (files as FileSystem) : memoryFileSystem(files as Record<string, string>);
   const workspace = options.workspaceFile ? parseWorkspaceConfig(options.workspaceFile, "/ws/dml-lens.json", ws).config : undefined;
   const target = statement.target.kind === "identifier" ? statement.target.name : undefined;
+  const annotation = sizeAnnotationFor(annotations, statement);
   return resolveReadMetadata(call, {
     scriptPath: script,
     workspaceRoot: ws,
     fs,
     params: new Map(),
-    annotation: sizeAnnotationFor(annotations, statement),
-    workspace,
-    target,
+    ...(annotation ? { annotation } : {}),
+    ...(workspace ? { workspace } : {}),
+    ...(target !== undefined ? { target } : {}),
     ...options,
   });
 }

@@ -9,6 +9,7 @@ import { formStatementBlocks, printBlocks, type FormBlocksOptions, type ProgramB
 import type { Program, Statement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 function parsed(source: string): Program {
   const result = parse(source);
@@ -54,7 +55,7 @@ describe("basic blocks: merging of simple statements", () => {
   test("a basic block's range spans its first to its last statement", () => {
     const main = form("a = 1\n\n  b = a + 1\nc = b").main;
     assert.equal(main.length, 1);
-    assert.deepEqual(main[0].range, { start: { line: 0, character: 0 }, end: { line: 3, character: 5 } });
+    assert.deepEqual(at(main, 0).range, { start: { line: 0, character: 0 }, end: { line: 3, character: 5 } });
   });
 
   test("gen holds reads not written earlier in the block, checked before the statement's own write", () => {
@@ -313,7 +314,7 @@ describe("control-flow blocks", () => {
         "  basic 1 reads [R, j, X] writes [R] gen [R, j, X] kill [R]",
       ),
     );
-    assert.equal(form(src).main[0].kind, "parfor");
+    assert.equal(at(form(src).main, 0).kind, "parfor");
   });
 
   test("kills of nested loops do not count for the enclosing block; an if's kill does", () => {
@@ -377,7 +378,7 @@ describe("function definitions", () => {
     const src = lines("a = 1", "g = function(matrix[double] Y, int k = 2) return (double a, double b) {", "  a = 0", "  while (a < k) { a = a + 1 }", "  b = a + sum(Y)", "}", "c = a");
     const program = form(src);
     assert.equal(program.functions.length, 1);
-    const g = program.functions[0];
+    const g = at(program.functions, 0);
     assert.deepEqual([g.name, g.params, g.returns, g.external], ["g", ["Y", "k"], ["a", "b"], false]);
     assert.equal(
       printBlocks(program, { liveness: true }),
@@ -482,8 +483,8 @@ describe("example scripts", () => {
       main.map((b) => b.kind),
       ["basic", "while", "basic"],
     );
-    assert.deepEqual(main[0].writes, ["X", "Y", "lambda", "tol", "maxi", "n", "d", "w", "Xw", "g_old", "s", "iter", "continue"]);
-    assert.deepEqual(main[2].reads, ["X", "w", "Y", "n", "acc"]);
-    assert.deepEqual(main[2].gen, ["X", "w", "Y", "n"]);
+    assert.deepEqual(at(main, 0).writes, ["X", "Y", "lambda", "tol", "maxi", "n", "d", "w", "Xw", "g_old", "s", "iter", "continue"]);
+    assert.deepEqual(at(main, 2).reads, ["X", "w", "Y", "n", "acc"]);
+    assert.deepEqual(at(main, 2).gen, ["X", "w", "Y", "n"]);
   });
 });

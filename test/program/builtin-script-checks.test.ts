@@ -14,6 +14,7 @@ import { checkDiagnostics } from "../../engine/program/semantic-diagnostics";
 import { fileSourceReader } from "../../engine/program/source-reader";
 import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
 import { fixtureInstallation } from "./builtin-script-fixture";
+import { at } from "../checked-access";
 
 const installation = fixtureInstallation();
 
@@ -64,9 +65,9 @@ describe("calls of builtin scripts, with an installation", () => {
   test("a broken script is one error at the call that names the file", () => {
     const found = brief(check([DATA, "Y = broken(M)", "Z = misnamed(M)", "W = broken(X=M)"]));
     assert.equal(found.length, 3);
-    assert.match(found[0], /^2:5 error builtin-script: builtin script .*broken\.dml:3:1 has a syntax error/);
-    assert.match(found[1], /^3:5 error builtin-script: builtin script .*misnamed\.dml defines no function m_misnamed or s_misnamed/);
-    assert.match(found[2], /^4:5 error builtin-script: .*broken\.dml/);
+    assert.match(at(found, 0), /^2:5 error builtin-script: builtin script .*broken\.dml:3:1 has a syntax error/);
+    assert.match(at(found, 1), /^3:5 error builtin-script: builtin script .*misnamed\.dml defines no function m_misnamed or s_misnamed/);
+    assert.match(at(found, 2), /^4:5 error builtin-script: .*broken\.dml/);
   });
 
   test("private helpers of the builtin scripts the program loads resolve by plain name; other names stay unknown", () => {
@@ -83,7 +84,7 @@ describe("calls of builtin scripts, with an installation", () => {
   test("a builtin of the table the installation does not ship is a warning naming the installation", () => {
     const found = brief(check([DATA, "[C, Y] = kmeans(X=M, k=2)"]));
     assert.equal(found.length, 1);
-    assert.match(found[0], /^2:10 warning systemds-installation: 'kmeans' is a DML-bodied builtin, but SystemDS \(source-tree .*, from test\) ships no scripts\/builtin\/kmeans\.dml$/);
+    assert.match(at(found, 0), /^2:10 warning systemds-installation: 'kmeans' is a DML-bodied builtin, but SystemDS \(source-tree .*, from test\) ships no scripts\/builtin\/kmeans\.dml$/);
   });
 });
 
@@ -92,10 +93,11 @@ describe("calls of DML-bodied builtins without an installation", () => {
     const found = check([DATA, "y = rand(rows=4, cols=1)", "B = lm(X=M, y=y)", "[C, Y] = kmeans(X=M, k=2)", "B2 = lmCG(X=M, y=y)", "P = sliceLine(M)"], null);
     const notices = found.filter((d) => d.code === "systemds-installation");
     assert.equal(notices.length, 1);
-    assert.equal(notices[0].severity, "information");
-    assert.deepEqual(notices[0].range.start, { line: 2, character: 4 });
-    assert.match(notices[0].message, /'lm' is a DML-bodied builtin/);
-    for (const where of ["dmlLens.systemds.home", "--systemds PATH", "SYSTEMDS_ROOT"]) assert.ok(notices[0].message.includes(where), where);
+    const notice = at(notices, 0);
+    assert.equal(notice.severity, "information");
+    assert.deepEqual(notice.range.start, { line: 2, character: 4 });
+    assert.match(notice.message, /'lm' is a DML-bodied builtin/);
+    for (const where of ["dmlLens.systemds.home", "--systemds PATH", "SYSTEMDS_ROOT"]) assert.ok(notice.message.includes(where), where);
     assert.equal(found.filter((d) => d.code === "unknown-function").length, 0);
     assert.equal(found.filter((d) => d.severity === "error").length, 0);
   });

@@ -9,6 +9,7 @@ import { buildProgramDags } from "../../engine/program/dag-program";
 import { SourceFiles } from "../../engine/program/source-reader";
 import type { DagType } from "../../engine/program/dag-types";
 import { fixtureInstallation } from "./builtin-script-fixture";
+import { at } from "../checked-access";
 
 const installation = fixtureInstallation();
 
@@ -20,7 +21,7 @@ function outputTypes(lines: string[], withInstallation = true): Record<string, s
   const types: Record<string, string> = {};
   for (const info of dags.blocks) {
     for (const [name, id] of info.dag.outputs) {
-      const t: DagType = info.dag.nodes[id].type;
+      const t: DagType = at(info.dag.nodes, id).type;
       types[name] = `${t.dataType}/${t.valueType}`;
     }
   }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { ALL_BUILTINS, BUILTINS, builtinNames, lookupBuiltin, type BuiltinSignature } from "../../engine/program";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 function get(name: string): BuiltinSignature {
   const signature = lookupBuiltin(name);
@@ -40,9 +41,9 @@ describe("catalog structure", () => {
         assert.equal(new Set(names).size, names.length, `${where}: repeated parameter`);
       }
       if (s.outputs) {
-        assert.ok(s.outputs.length > 0 && s.outputs.every((n, i) => n >= 1 && (i === 0 || n > s.outputs![i - 1])), `${where}: outputs ${s.outputs}`);
+        assert.ok(s.outputs.length > 0 && s.outputs.every((n, i, outputs) => n >= 1 && (i === 0 || n > at(outputs, i - 1))), `${where}: outputs ${s.outputs}`);
       }
-      if (s.multiReturnOnly) assert.ok(s.outputs && s.outputs[0] >= 2, `${where}: multi-return needs 2+ outputs`);
+      if (s.multiReturnOnly) assert.ok(s.outputs && at(s.outputs, 0) >= 2, `${where}: multi-return needs 2+ outputs`);
       if (s.kind === "dml") assert.equal(s.mixing, "exclusive", `${where}: DML-bodied builtins are called like functions`);
       if (s.kind === "native" && s.maxPositional === undefined) assert.equal(s.unknownNames, "ignore", `${where}: names of native builtins are ignored`);
     }
@@ -205,7 +206,7 @@ describe("coverage of DML_LANGUAGE.md section 6", () => {
     const names = new Set<string>();
     for (const line of section.split("\n")) {
       if (!/^(- \*\*|Statement-level|Data functions|Deprecated)/.test(line)) continue;
-      for (const match of line.matchAll(/`([A-Za-z][A-Za-z0-9_.]*)`/g)) names.add(match[1]);
+      for (const match of line.matchAll(/`([A-Za-z][A-Za-z0-9_.]*)`/g)) names.add(at(match, 1));
     }
     names.delete("DataExpression"); // a Java class named in the prose
     const missing = [...names].filter((name) => !lookupBuiltin(name));

@@ -4,6 +4,7 @@ import { strict as assert } from "node:assert";
 import { buildProgramDags, printType, type BlockDag, type BlockDagInfo, type ProgramDags } from "../../engine/program";
 import type { Program } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
+import { at, defined } from "../checked-access";
 
 export function parsed(source: string): Program {
   const result = parse(source);
@@ -20,7 +21,7 @@ export function programDags(source: string): ProgramDags {
 export function onlyBlock(source: string): BlockDagInfo {
   const dags = programDags(source);
   assert.equal(dags.blocks.length, 1, `expected one basic block in:\n${source}`);
-  return dags.blocks[0];
+  return at(dags.blocks, 0);
 }
 
 export function dagOf(source: string): BlockDag {
@@ -37,7 +38,7 @@ export function lines(...text: string[]): string {
  * `kind[detail](args)` with named arguments as `name=...`.
  */
 export function tree(dag: BlockDag, id: number): string {
-  const node = dag.nodes[id];
+  const node = at(dag.nodes, id);
   const args = node.inputs.map((input, i) => {
     const name = node.argNames?.[i];
     return (name === undefined ? "" : `${name}=`) + tree(dag, input);
@@ -67,14 +68,15 @@ export function tree(dag: BlockDag, id: number): string {
 
 /** The tree of the final value of variable `name`. */
 export function valueOf(dag: BlockDag, name: string): string {
-  const id = dag.outputs.get(name);
-  assert.notEqual(id, undefined, `no output ${name}`);
-  return tree(dag, id!);
+  return tree(dag, defined(dag.outputs.get(name), `an output ${name}`));
 }
 
 /** The printed type of variable `name`'s final value. */
 export function typeOf(dag: BlockDag, name: string): string {
-  const id = dag.outputs.get(name);
-  assert.notEqual(id, undefined, `no output ${name}`);
-  return printType(dag.nodes[id!].type);
+  return printType(at(dag.nodes, defined(dag.outputs.get(name), `an output ${name}`)).type);
+}
+
+/** The printed type of input `name` (its type when the block starts). */
+export function inputType(dag: BlockDag, name: string): string {
+  return printType(at(dag.nodes, defined(dag.inputs.get(name), `an input ${name}`)).type);
 }

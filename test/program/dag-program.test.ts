@@ -9,6 +9,7 @@ import { buildProgramDags, printDag, type BasicBlock, type BlockDag, type BlockD
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";
 import { lines, programDags, tree } from "./dag-helpers";
+import { at } from "../checked-access";
 
 /** The first node whose tree (dag-helpers `tree`) is `text`. */
 function nodeByTree(dag: BlockDag, text: string) {
@@ -77,7 +78,7 @@ describe("loop-constant marking", () => {
   });
 
   test("blocks outside loops carry no marks", () => {
-    const first = programDags(src).blocks[0].dag;
+    const first = at(programDags(src).blocks, 0).dag;
     assert.ok(first.nodes.every((n) => n.loopConstant === undefined && n.invariantLoops === undefined));
   });
 
@@ -140,7 +141,7 @@ describe("live-in and live-out", () => {
       [57, ["X", "w", "Y", "n"], []],
     ]);
     // d (only used for w's size) and the loop temporaries out, sv, g, h are dead after their blocks
-    assert.deepEqual(dags.blocks[0].dag.liveOut, dags.blocks[0].liveOut);
+    assert.deepEqual(at(dags.blocks, 0).dag.liveOut, at(dags.blocks, 0).liveOut);
   });
 
   test("als_cg.dml: m, n and the first loss are dead after the load block; U, V survive the inner loops", () => {
@@ -159,8 +160,8 @@ describe("live-in and live-out", () => {
 
   test("function bodies end with their results live", () => {
     const dags = programDags("f = function(double a) return (double b) {\n  c = a + 1\n  b = c * 2\n  d = 3\n}");
-    assert.deepEqual(dags.blocks[0].liveOut, ["b"]);
-    assert.deepEqual(dags.blocks[0].liveIn, ["a"]);
+    assert.deepEqual(at(dags.blocks, 0).liveOut, ["b"]);
+    assert.deepEqual(at(dags.blocks, 0).liveIn, ["a"]);
   });
 
   test("if: a branch's writes are live-out when read after the join", () => {

@@ -2,9 +2,9 @@
 // carried across blocks, and type errors as diagnostics with exact ranges.
 import { strict as assert } from "node:assert";
 import { describe, test } from "node:test";
-import { printType } from "../../engine/program";
 import type { Diagnostic } from "../../engine/syntax/ast";
-import { dagOf, lines, programDags, typeOf } from "./dag-helpers";
+import { dagOf, inputType, lines, programDags, typeOf } from "./dag-helpers";
+import { at } from "../checked-access";
 
 /** The type of `y = expression` after the given setup lines. */
 function typeOfExpression(expression: string, ...setup: string[]): string {
@@ -70,24 +70,24 @@ describe("matrix, frame and list types", () => {
 describe("types flow between blocks", () => {
   test("a loop body's inputs have the types assigned before the loop", () => {
     const dags = programDags(lines("X = rand(rows=2, cols=2)", "i = 0", "while (i < 3) {", "  Y = X + i", "  i = i + 1", "}"));
-    const body = dags.blocks[1].dag;
-    assert.equal(printType(body.nodes[body.inputs.get("X")!].type), "matrix<double>");
-    assert.equal(printType(body.nodes[body.inputs.get("i")!].type), "scalar<int>");
+    const body = at(dags.blocks, 1).dag;
+    assert.equal(inputType(body, "X"), "matrix<double>");
+    assert.equal(inputType(body, "i"), "scalar<int>");
   });
 
   test("a loop's types reach a fixpoint: int joined with double is double", () => {
     const dags = programDags(lines("x = 0", "while (x < 10) {", "  x = x + 0.5", "}", "y = x"));
-    const body = dags.blocks[1].dag;
-    assert.equal(printType(body.nodes[body.inputs.get("x")!].type), "scalar<double>");
-    const after = dags.blocks[2].dag;
-    assert.equal(printType(after.nodes[after.inputs.get("x")!].type), "scalar<double>");
+    const body = at(dags.blocks, 1).dag;
+    assert.equal(inputType(body, "x"), "scalar<double>");
+    const after = at(dags.blocks, 2).dag;
+    assert.equal(inputType(after, "x"), "scalar<double>");
   });
 
   test("if branches join: same type stays, different value types give an unknown value type", () => {
     const dags = programDags(lines("if (c) { x = 1; m = rand(rows=1, cols=1) } else { x = \"a\"; m = matrix(0, 1, 1) }", "y = x", "n = m"));
-    const after = dags.blocks[dags.blocks.length - 1].dag;
-    assert.equal(printType(after.nodes[after.inputs.get("x")!].type), "scalar<unknown>");
-    assert.equal(printType(after.nodes[after.inputs.get("m")!].type), "matrix<double>");
+    const after = at(dags.blocks, -1).dag;
+    assert.equal(inputType(after, "x"), "scalar<unknown>");
+    assert.equal(inputType(after, "m"), "matrix<double>");
   });
 
   test("function bodies start from the declared parameter types; for variables are int for int bounds", () => {
@@ -97,8 +97,8 @@ describe("types flow between blocks", () => {
     assert.equal(typeOf(body, "B"), "matrix<double>");
     assert.equal(typeOf(body, "j"), "scalar<int>");
     const loops = dags.blocks.filter((b) => b.functionName === undefined);
-    assert.equal(typeOf(loops[0].dag, "z"), "scalar<int>");
-    assert.equal(typeOf(loops[1].dag, "w"), "scalar<double>");
+    assert.equal(typeOf(at(loops, 0).dag, "z"), "scalar<int>");
+    assert.equal(typeOf(at(loops, 1).dag, "w"), "scalar<double>");
   });
 });
 
@@ -111,14 +111,14 @@ describe("type errors are diagnostics with exact ranges", () => {
   test("arithmetic other than + on a string", () => {
     const dags = programDags('y = "a" - 1');
     assert.deepEqual(located(dags.diagnostics), [["type-string-operand", "0:4-0:11"]]);
-    assert.equal(dags.diagnostics[0].severity, "error");
-    assert.equal(dags.diagnostics[0].message, "'-' is not defined on strings (only '+' concatenates)");
+    assert.equal(at(dags.diagnostics, 0).severity, "error");
+    assert.equal(at(dags.diagnostics, 0).message, "'-' is not defined on strings (only '+' concatenates)");
   });
 
   test("%*% with a string operand", () => {
     const dags = programDags(lines("X = rand(rows=2, cols=2)", 's = "b"', "Z = X %*% s"));
     assert.deepEqual(located(dags.diagnostics), [["type-matmul-operand", "2:4-2:11"]]);
-    assert.equal(dags.diagnostics[0].message, "'%*%' needs matrices, not a string");
+    assert.equal(at(dags.diagnostics, 0).message, "'%*%' needs matrices, not a string");
   });
 
   test("as.scalar of a scalar", () => {

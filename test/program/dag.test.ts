@@ -6,6 +6,7 @@ import { describe, test } from "node:test";
 import { buildBlockDag, buildProgramDags, createDagContext, formStatementBlocks, printDag, type BasicBlock, type BlockDag } from "../../engine/program";
 import { parse } from "../../engine/syntax/parse";
 import { dagOf, lines, parsed, programDags, tree, typeOf, valueOf } from "./dag-helpers";
+import { at, defined } from "../checked-access";
 
 const count = (dag: BlockDag, kind: string) => dag.nodes.filter((n) => n.op.kind === kind).length;
 
@@ -54,7 +55,8 @@ describe("hash-consing: equal sub-expressions once", () => {
   });
 
   test("user-function calls are never merged; pure builtins are", () => {
-    const [calls, solves] = mainDags("y = f(x) + f(x)\nz = solve(A, b) + solve(A, b)\nf = function(double a) return (double b) { b = a }");
+    const dags = mainDags("y = f(x) + f(x)\nz = solve(A, b) + solve(A, b)\nf = function(double a) return (double b) { b = a }");
+    const [calls, solves] = [at(dags, 0), at(dags, 1)];
     assert.equal(calls.nodes.filter((n) => n.op.kind === "call" && n.op.user).length, 2);
     assert.equal(solves.nodes.filter((n) => n.op.kind === "call" && n.op.name === "solve").length, 1);
   });
@@ -99,7 +101,7 @@ describe("variables within a block", () => {
   test("&& and || (rejected by SystemDS) read as & and |", () => {
     // The syntax stage reports them as errors; the DAG still shows what the user meant.
     const dags = buildProgramDags(parse("z = a && b || c").program);
-    assert.equal(valueOf(dags.blocks[0].dag, "z"), "((a & b) | c)");
+    assert.equal(valueOf(at(dags.blocks, 0).dag, "z"), "((a & b) | c)");
   });
 });
 
@@ -134,13 +136,13 @@ describe("multi-assignment and sinks", () => {
     const dag = dagOf("[Q, R] = qr(A)");
     assert.equal(valueOf(dag, "Q"), "qr(A)");
     assert.equal(valueOf(dag, "R"), "qr#1(A)");
-    const [q, r] = [dag.outputs.get("Q")!, dag.outputs.get("R")!].map((id) => dag.nodes[id]);
-    assert.deepEqual(q.inputs, r.inputs);
+    const [q, r] = ["Q", "R"].map((name) => at(dag.nodes, defined(dag.outputs.get(name), `an output ${name}`)));
+    assert.deepEqual(defined(q, "Q's node").inputs, defined(r, "R's node").inputs);
   });
 
   test("a user function's results, typed by its declaration", () => {
     const src = lines("[m, s] = stats(X)", "stats = function(matrix[double] X) return (matrix[double] m, double s) { m = colMeans(X); s = sum(X) }");
-    const [dag] = mainDags(src);
+    const dag = at(mainDags(src), 0);
     assert.equal(valueOf(dag, "m"), "user:stats(X)");
     assert.equal(valueOf(dag, "s"), "user:stats#1(X)");
     assert.equal(printDag(dag).split("\n").slice(1, 3).join("\n"), lines(
@@ -153,12 +155,12 @@ describe("multi-assignment and sinks", () => {
     const dag = dagOf('print("a")\nwrite(X, "f")\nassert(x > 0)\nfoo(x)\nsum(X)');
     assert.deepEqual(dag.sinks.map((s) => tree(dag, s.node)), ['print("a")', 'write(X, "f")', "assert((x > 0))", "foo(x)", "full-sum(X)"]);
     assert.equal(dag.outputs.size, 0);
-    assert.equal(mainDags('stop("no")')[0].sinks.length, 1);
+    assert.equal(at(mainDags('stop("no")'), 0).sinks.length, 1);
   });
 
   test("source and setwd add nothing", () => {
     const program = parsed('source("u.dml") as u\nsetwd("d")');
-    const [block] = formStatementBlocks(program).main;
+    const block = at(formStatementBlocks(program).main, 0);
     assert.equal(block.kind, "basic");
     const dag = buildBlockDag(block as BasicBlock, createDagContext(program));
     assert.deepEqual([dag.nodes.length, dag.sinks.length, dag.outputs.size], [0, 0, 0]);
@@ -208,7 +210,7 @@ describe("builtins map to node kinds", () => {
   test("node kinds of the ambiguous spellings", () => {
     const kindOf = (expression: string) => {
       const dag = dagOf(`y = ${expression}`);
-      const op = dag.nodes[dag.outputs.get("y")!].op;
+      const op = at(dag.nodes, defined(dag.outputs.get("y"), "an output y")).op;
       return op.kind === "call" ? `call:${op.name}` : op.kind;
     };
     assert.equal(kindOf("log(X)"), "unary");
@@ -220,7 +222,7 @@ describe("builtins map to node kinds", () => {
   });
 
   test("a user function hides the builtin of the same name", () => {
-    const [dag] = mainDags("y = sum(X)\nsum = function(matrix[double] A) return (double s) { s = 1 }");
+    const dag = at(mainDags("y = sum(X)\nsum = function(matrix[double] A) return (double s) { s = 1 }"), 0);
     assert.equal(valueOf(dag, "y"), "user:sum(X)");
   });
 });
@@ -228,8 +230,8 @@ describe("builtins map to node kinds", () => {
 describe("printDag", () => {
   test("one line per node, then outputs and sinks; sizes and live-out marks when known", () => {
     const src = lines("X = read($X)", "Y = X * 2", "s = sum(Y)", "print(s)", "z = Y");
-    const info = programDags(src).blocks[0];
-    const sizes = (id: number) => (info.dag.nodes[id].type.dataType === "matrix" ? "[?x?]" : undefined);
+    const info = at(programDags(src).blocks, 0);
+    const sizes = (id: number) => (at(info.dag.nodes, id).type.dataType === "matrix" ? "[?x?]" : undefined);
     assert.equal(printDag(info.dag, sizes), lines(
       "%0 = parameter[$X] : scalar<unknown>  @1:10",
       "%1 = read(%0) : matrix<double>  [?x?]  @1:5",

@@ -10,6 +10,7 @@ import { checkDiagnostics, semanticDiagnostics, type SemanticOptions } from "../
 import type { Diagnostic } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 function lines(...text: string[]): string {
   return text.join("\n") + "\n";
@@ -30,7 +31,7 @@ function brief(source: string, options?: SemanticOptions): string[] {
 function only(source: string, options?: SemanticOptions): Diagnostic {
   const found = diagnose(source, options);
   assert.equal(found.length, 1, JSON.stringify(found, null, 1));
-  return found[0];
+  return at(found, 0);
 }
 
 describe("variables used before they are assigned", () => {
@@ -191,13 +192,13 @@ describe("unknown functions", () => {
     const readFile = (p: string) => (p === "lib/utils.dml" ? lib : undefined);
     const src = lines('source("lib/utils.dml") as utils', "x = utils::helper(1)", "y = utils::helpr(1)", "z = utils::helper(1, 2)");
     assert.deepEqual(brief(src, { readFile }), ["3:5 error unknown-function", "4:22 error argument-count"]);
-    assert.match(diagnose(src, { readFile })[0].message, /'helpr' is not defined in 'lib\/utils.dml' \(namespace utils\); did you mean 'helper'\?/);
+    assert.match(at(diagnose(src, { readFile }), 0).message, /'helpr' is not defined in 'lib\/utils.dml' \(namespace utils\); did you mean 'helper'\?/);
   });
 
   test("a sourced file that cannot be found is an error at its source(); calls into it are not checked", () => {
     const src = lines('source("missing.dml") as m', "x = m::anything(1, 2, 3)", "y = m::other()");
     assert.deepEqual(brief(src, { readFile: () => undefined }), ["1:1 error source-not-found"]);
-    assert.match(diagnose(src, { readFile: () => undefined })[0].message, /cannot read source file 'missing.dml': no such file/);
+    assert.match(at(diagnose(src, { readFile: () => undefined }), 0).message, /cannot read source file 'missing.dml': no such file/);
     assert.deepEqual(brief(lines('source("a/b.dml")', 'source("c.dml") as c'), { readFile: () => undefined }), ["1:1 error source-not-found", "2:1 error source-not-found"]);
     // Without a reader (no file system) nothing is known about the file: no error.
     assert.deepEqual(brief(src), []);
@@ -210,7 +211,8 @@ describe("unknown functions", () => {
   test("files sourced without a namespace add their functions, or make unknown names a warning", () => {
     const readFile = (p: string) => (p === "fns.dml" ? lines("g = function(double a) return (double b) { b = a }") : undefined);
     assert.deepEqual(brief(lines('source("fns.dml")', "x = g(1)"), { readFile }), []);
-    const [missing, d] = diagnose(lines('source("other.dml")', "x = g(1)"), { readFile });
+    const found = diagnose(lines('source("other.dml")', "x = g(1)"), { readFile });
+    const [missing, d] = [at(found, 0), at(found, 1)];
     assert.equal(missing.code, "source-not-found");
     assert.equal(d.severity, "warning");
     assert.match(d.message, /it may come from 'other.dml', which could not be read/);
@@ -234,7 +236,7 @@ describe("arguments", () => {
     const f = "f = function(double a, double b) return (double c) { c = a + b }";
     assert.deepEqual(brief(lines(f, "x = f(1, b=2)")), ["2:5 error mixed-arguments"]);
     assert.deepEqual(brief(lines(f, "for (i in 1:3) { x = f(i, b=2) }", "if (TRUE) { y = f(1, b=2) } else { y = 0 }", "while (FALSE) { z = f(1, b=2) }")), ["2:22 warning mixed-arguments", "3:17 warning mixed-arguments", "4:21 warning mixed-arguments"]);
-    assert.match(diagnose(lines(f, "for (i in 1:3) { x = f(i, b=2) }"))[0].message, /only warns about this inside an if, while or for body/);
+    assert.match(at(diagnose(lines(f, "for (i in 1:3) { x = f(i, b=2) }")), 0).message, /only warns about this inside an if, while or for body/);
     // Too many arguments: the same (FunctionCallIdentifier's count check is conditional too).
     assert.deepEqual(brief(lines(f, "x = f(1, 2, 3)", "for (i in 1:3) { y = f(1, 2, 3) }")), ["2:13 error argument-count", "3:30 warning argument-count"]);
     // Inside a function body but outside any branch: still an error.
@@ -259,9 +261,9 @@ describe("arguments", () => {
   test("unknown named argument with a suggestion, on the argument name", () => {
     const d = diagnose(lines("X = rand(rows=2, cols=2)", 'R = removeEmpty(target=X, margn="rows")'));
     assert.deepEqual(d.map((x) => `${x.range.start.line + 1}:${x.range.start.character + 1} ${x.code}`), ["2:5 missing-argument", "2:27 unknown-argument"]);
-    assert.equal(d[1].message, "'removeEmpty' has no parameter 'margn'; did you mean 'margin'?");
-    assert.deepEqual(d[1].range.end, { line: 1, character: 31 });
-    assert.equal(d[0].message, "'removeEmpty' is missing the argument 'margin'");
+    assert.equal(at(d, 1).message, "'removeEmpty' has no parameter 'margn'; did you mean 'margin'?");
+    assert.deepEqual(at(d, 1).range.end, { line: 1, character: 31 });
+    assert.equal(at(d, 0).message, "'removeEmpty' is missing the argument 'margin'");
   });
 
   test("rand takes only named arguments; read takes its file by position", () => {

@@ -17,6 +17,7 @@ import { executionSession } from "../../engine/execution";
 import { folderInstallation } from "../../engine/program/folder-installation";
 import { seededRandom } from "../../engine/stats/structure-random";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 const installationFolder = path.join(repoRoot, "test", "fixtures", "systemds");
 const drivers = path.join(repoRoot, "test", "fixtures", "systemds-drivers");
@@ -26,7 +27,7 @@ type Rows = number[][];
 function writeMatrix(folder: string, name: string, rows: Rows): string {
   const file = path.join(folder, `${name}.csv`);
   writeFileSync(file, rows.map((r) => r.map((v) => String(v)).join(",")).join("\n") + "\n");
-  writeFileSync(`${file}.mtd`, JSON.stringify({ data_type: "matrix", value_type: "double", rows: rows.length, cols: rows[0].length, format: "csv", header: false, sep: "," }));
+  writeFileSync(`${file}.mtd`, JSON.stringify({ data_type: "matrix", value_type: "double", rows: rows.length, cols: at(rows, 0).length, format: "csv", header: false, sep: "," }));
   return file;
 }
 
@@ -39,12 +40,12 @@ function writeData(): string {
   const d = 6;
   const centres = [[3, 0, 0, 1, 0, 0], [-3, 1, 0, 0, 0, 2], [0, -3, 2, 0, 1, 0], [0, 2, -3, -1, 0, 0]];
   const X: Rows = [];
-  for (let i = 0; i < n; i++) X.push(centres[i % 4].map((c) => c + normal()));
+  for (let i = 0; i < n; i++) X.push(at(centres, i % 4).map((c) => c + normal()));
   const w = [1.5, -2, 0.5, 3, -1, 0.25];
-  const y = X.map((r) => [r.reduce((s, v, j) => s + v * w[j], 0.7) + 0.1 * normal()]);
-  const Ysvm = X.map((r) => [r[0] - r[1] + 0.5 * r[2] + 0.3 * normal() > 0 ? 1 : -1]);
+  const y = X.map((r) => [r.reduce((s, v, j) => s + v * at(w, j), 0.7) + 0.1 * normal()]);
+  const Ysvm = X.map((r) => [at(r, 0) - at(r, 1) + 0.5 * at(r, 2) + 0.3 * normal() > 0 ? 1 : -1]);
   const Yclass = X.map((r) => {
-    const scores = [r[0] + r[3], r[1] - r[2], 0.5 * r[4]].map((s) => s + 0.5 * normal());
+    const scores = [at(r, 0) + at(r, 3), at(r, 1) - at(r, 2), 0.5 * at(r, 4)].map((s) => s + 0.5 * normal());
     return [scores.indexOf(Math.max(...scores)) + 1];
   });
   writeMatrix(folder, "X", X);
@@ -90,10 +91,13 @@ function reference(algorithm: string, data: string): Record<string, unknown> {
 
 function assertClose(actual: Rows, expected: Rows, tolerance: number, what: string): void {
   assert.equal(actual.length, expected.length, `${what}: rows`);
-  assert.equal(actual[0].length, expected[0].length, `${what}: columns`);
+  assert.equal(at(actual, 0).length, at(expected, 0).length, `${what}: columns`);
   const scale = Math.max(1, ...expected.flat().map(Math.abs));
   actual.forEach((row, i) =>
-    row.forEach((v, j) => assert.ok(Math.abs(v - expected[i][j]) <= tolerance * scale, `${what}[${i + 1},${j + 1}] = ${v}, numpy ${expected[i][j]}`)),
+    row.forEach((v, j) => {
+      const reference = at(at(expected, i), j);
+      assert.ok(Math.abs(v - reference) <= tolerance * scale, `${what}[${i + 1},${j + 1}] = ${v}, numpy ${reference}`);
+    }),
   );
 }
 
@@ -101,11 +105,11 @@ function assertClose(actual: Rows, expected: Rows, tolerance: number, what: stri
 function signNormalised(columns: Rows, alsoApplyTo?: Rows): { m: Rows; other?: Rows } {
   const m = columns.map((r) => [...r]);
   const other = alsoApplyTo?.map((r) => [...r]);
-  for (let j = 0; j < m[0].length; j++) {
-    const largest = m.reduce((best, r) => (Math.abs(r[j]) > Math.abs(best) ? r[j] : best), 0);
+  for (let j = 0; j < at(m, 0).length; j++) {
+    const largest = m.reduce((best, r) => (Math.abs(at(r, j)) > Math.abs(best) ? at(r, j) : best), 0);
     if (largest < 0) {
-      for (const r of m) r[j] = -r[j];
-      if (other) for (const r of other) r[j] = -r[j];
+      for (const r of m) r[j] = -at(r, j);
+      if (other) for (const r of other) r[j] = -at(r, j);
     }
   }
   return other ? { m, other } : { m };

@@ -12,6 +12,7 @@ import { describe, it } from "node:test";
 import { createSession, type SessionOptions } from "../../engine/runtime/interpreter";
 import type { SystemdsInstallation } from "../../engine/program/systemds-installation";
 import { fixtureInstallation } from "../program/builtin-script-fixture";
+import { at } from "../checked-access";
 
 const installation = fixtureInstallation();
 const folder = mkdtempSync(path.join(os.tmpdir(), "dml-builtin-run-"));
@@ -73,22 +74,22 @@ describe("running builtin scripts of an installation", () => {
   it("an error inside a builtin script names the script's file and line", () => {
     const r = run([DATA, "Y = failing(M)"]);
     assert.equal(r.ok, false);
-    assert.match(r.errors[0], /scripts\/builtin\/failing\.dml:3:\d+: error: the inner dimensions of %\*% do not match: 3 x 2 %\*% 3 x 2 \(in builtin failing, called at driver\.dml:2:5\)$/);
+    assert.match(at(r.errors, 0), /scripts\/builtin\/failing\.dml:3:\d+: error: the inner dimensions of %\*% do not match: 3 x 2 %\*% 3 x 2 \(in builtin failing, called at driver\.dml:2:5\)$/);
     // through a builtin that calls it: the call of the user's program is named once
     const nested = run([DATA, "Y = callsFailing(M)"], fixtureInstallation({ "builtin/callsFailing.dml": "m_callsFailing = function(Matrix[Double] X) return (Matrix[Double] Y) {\n  Y = failing(X) + 1\n}\n" }));
-    assert.match(nested.errors[0], /failing\.dml:3:\d+: error: .* \(in builtin callsFailing, called at driver\.dml:2:5\)$/);
+    assert.match(at(nested.errors, 0), /failing\.dml:3:\d+: error: .* \(in builtin callsFailing, called at driver\.dml:2:5\)$/);
   });
 
   it("a broken script or a missing function fails at the call, naming the file", () => {
     const broken = run([DATA, "Y = broken(M)"]);
-    assert.match(broken.errors[0], /driver\.dml:2:5: error: builtin script .*broken\.dml:3:1 has a syntax error/);
+    assert.match(at(broken.errors, 0), /driver\.dml:2:5: error: builtin script .*broken\.dml:3:1 has a syntax error/);
     const misnamed = run([DATA, "Y = misnamed(M)"]);
-    assert.match(misnamed.errors[0], /driver\.dml:2:5: error: builtin script .*misnamed\.dml defines no function m_misnamed or s_misnamed/);
+    assert.match(at(misnamed.errors, 0), /driver\.dml:2:5: error: builtin script .*misnamed\.dml defines no function m_misnamed or s_misnamed/);
   });
 
   it("a builtin of the table the installation does not ship says so", () => {
     const r = run([DATA, "[C, Y] = kmeans(X=M, k=2)"]);
-    assert.match(r.errors[0], /driver\.dml:2:10: error: 'kmeans' is a DML-bodied builtin, but SystemDS \(source-tree .*\) ships no scripts\/builtin\/kmeans\.dml/);
+    assert.match(at(r.errors, 0), /driver\.dml:2:10: error: 'kmeans' is a DML-bodied builtin, but SystemDS \(source-tree .*\) ships no scripts\/builtin\/kmeans\.dml/);
   });
 
   it("ns::f falls back to a DML-bodied builtin when the file sourced as ns has no f", () => {
@@ -114,8 +115,8 @@ describe("eval(name, ...)", () => {
   });
 
   it("an unknown name or ns::f is an error at the eval", () => {
-    assert.match(run([DATA, "x = eval(\"nothere\", M)"]).errors[0], /driver\.dml:2:5: error: eval: unknown function 'nothere'/);
-    assert.match(run([DATA, "x = eval(\"a::b\", M)"]).errors[0], /driver\.dml:2:5: error: eval of 'a::b', a function outside the default namespace, is not supported by SystemDS/);
+    assert.match(at(run([DATA, "x = eval(\"nothere\", M)"]).errors, 0), /driver\.dml:2:5: error: eval: unknown function 'nothere'/);
+    assert.match(at(run([DATA, "x = eval(\"a::b\", M)"]).errors, 0), /driver\.dml:2:5: error: eval of 'a::b', a function outside the default namespace, is not supported by SystemDS/);
   });
 });
 
@@ -123,13 +124,13 @@ describe("running DML-bodied builtins without an installation", () => {
   it("fails with the message that says how to point DML Lens at SystemDS", () => {
     const r = run([DATA, "y = matrix(1, rows=3, cols=1)", "B = lm(X=M, y=y)"], null);
     assert.equal(r.ok, false);
-    assert.match(r.errors[0], /driver\.dml:3:5: error: 'lm' is a DML-bodied builtin: its body is SystemDS's script scripts\/builtin\/lm\.dml, and no SystemDS installation is configured/);
-    for (const where of ["dmlLens.systemds.home", "--systemds PATH", "SYSTEMDS_ROOT"]) assert.ok(r.errors[0].includes(where), where);
+    assert.match(at(r.errors, 0), /driver\.dml:3:5: error: 'lm' is a DML-bodied builtin: its body is SystemDS's script scripts\/builtin\/lm\.dml, and no SystemDS installation is configured/);
+    for (const where of ["dmlLens.systemds.home", "--systemds PATH", "SYSTEMDS_ROOT"]) assert.ok(at(r.errors, 0).includes(where), where);
   });
 
   it("a native builtin the runtime lacks keeps its own message; an unknown name is unknown", () => {
-    assert.match(run(["x = lineage(1)"], null).errors[0], /builtin lineage is not supported by the embedded runtime yet/);
-    assert.match(run([DATA, "x = twice(M)"], null).errors[0], /unknown function 'twice'/);
+    assert.match(at(run(["x = lineage(1)"], null).errors, 0), /builtin lineage is not supported by the embedded runtime yet/);
+    assert.match(at(run([DATA, "x = twice(M)"], null).errors, 0), /unknown function 'twice'/);
   });
 });
 

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { createSession } from "../../engine/runtime/interpreter";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 const examples = path.join(repoRoot, "examples");
 
@@ -66,7 +67,7 @@ describe("examples end to end", () => {
     const lines = runExample("kmeans.dml", { X: "data/iris_X.csv", k: "3" });
     const wcss = lines.filter((l) => l.startsWith("iteration")).map((l) => Number(l.split(" ").pop()));
     assert.ok(wcss.length >= 2);
-    for (let i = 1; i < wcss.length; i++) assert.ok(wcss[i] <= wcss[i - 1] + 1e-9, `not decreasing: ${wcss.join(", ")}`);
-    assert.ok(wcss[wcss.length - 1] < 150);
+    for (let i = 1; i < wcss.length; i++) assert.ok(at(wcss, i) <= at(wcss, i - 1) + 1e-9, `not decreasing: ${wcss.join(", ")}`);
+    assert.ok(at(wcss, -1) < 150);
   });
 });

@@ -45,7 +45,7 @@ export function assertClose(actual: ArrayLike<number>, expected: ArrayLike<numbe
 /** Σ_k |a[i,k]|·|b[k,j]| for every cell of a row-major m×n product: the scale of its rounding error. */
 export function absProduct(m: number, k: number, n: number, a: Float64Array, b: Float64Array): Float64Array {
   const out = new Float64Array(m * n);
-  for (let i = 0; i < m; i++) for (let p = 0; p < k; p++) for (let j = 0; j < n; j++) out[i * n + j] += Math.abs(a[i * k + p]!) * Math.abs(b[p * n + j]!);
+  for (let i = 0; i < m; i++) for (let p = 0; p < k; p++) for (let j = 0; j < n; j++) out[i * n + j] = out[i * n + j]! + Math.abs(a[i * k + p]!) * Math.abs(b[p * n + j]!);
   return out;
 }
 

@@ -3,13 +3,14 @@ import { describe, it } from "node:test";
 import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { writeInstallation } from "./builtin-fixture";
+import { at } from "../checked-access";
 
 /** `name: dims` of the variables the main program's block at `line` (1-based) assigns. */
 function sizesAt(analysis: ProgramAnalysis, line: number): Record<string, string> {
   const block = analysis.dags.blocks.find((b) => !b.functionName && b.block.range.start.line + 1 <= line && line <= b.block.range.end.line + 1);
   assert.ok(block, `no block at line ${line}`);
   const sizes = analysis.sizes.blocks.get(block.block)!;
-  return Object.fromEntries([...block.dag.outputs].map(([name, id]) => [name, formatStats(sizes.nodes[id])]));
+  return Object.fromEntries([...block.dag.outputs].map(([name, id]) => [name, formatStats(at(sizes.nodes, id))]));
 }
 
 const { installation } = writeInstallation();

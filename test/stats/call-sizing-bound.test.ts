@@ -3,13 +3,14 @@ import { describe, it } from "node:test";
 import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { MAX_CALL_SIZING_NODES } from "../../engine/stats/sizes/program-sizes";
+import { at } from "../checked-access";
 
 /** `name: dims` of the variables the last basic block of the main program assigns. */
 function lastSizes(analysis: ProgramAnalysis): Record<string, string> {
   const blocks = analysis.dags.blocks.filter((b) => !b.functionName);
   const block = blocks[blocks.length - 1]!;
   const sizes = analysis.sizes.blocks.get(block.block)!;
-  return Object.fromEntries([...block.dag.outputs].map(([name, id]) => [name, formatStats(sizes.nodes[id])]));
+  return Object.fromEntries([...block.dag.outputs].map(([name, id]) => [name, formatStats(at(sizes.nodes, id))]));
 }
 
 function limitWarnings(analysis: ProgramAnalysis): string[] {

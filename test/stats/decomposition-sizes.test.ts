@@ -7,13 +7,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
+import { at } from "../checked-access";
 
 /** `name: dims` of every variable the main program's blocks assign (a multi-assignment is a block of its own). */
 function sizes(analysis: ProgramAnalysis): Record<string, string> {
   const out: Record<string, string> = {};
   for (const block of analysis.dags.blocks.filter((b) => !b.functionName)) {
     const stats = analysis.sizes.blocks.get(block.block)!;
-    for (const [name, id] of block.dag.outputs) out[name] = formatStats(stats.nodes[id]);
+    for (const [name, id] of block.dag.outputs) out[name] = formatStats(at(stats.nodes, id));
   }
   return out;
 }

@@ -4,13 +4,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
+import { at } from "../checked-access";
 
 /** `name: dims` of every variable the last basic block of the main program assigns. */
 function sizes(analysis: ProgramAnalysis): Record<string, string> {
   const blocks = analysis.dags.blocks.filter((b) => !b.functionName);
   const block = blocks[blocks.length - 1]!;
   const stats = analysis.sizes.blocks.get(block.block)!;
-  return Object.fromEntries([...block.dag.outputs].map(([name, id]) => [name, formatStats(stats.nodes[id])]));
+  return Object.fromEntries([...block.dag.outputs].map(([name, id]) => [name, formatStats(at(stats.nodes, id))]));
 }
 
 const errors = (a: ProgramAnalysis) => a.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.range.start.line + 1}: ${d.message}`);

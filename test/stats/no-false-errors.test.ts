@@ -13,6 +13,7 @@ import { memoryFileSystem } from "../../engine/files";
 import { analyzeText } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 /** `line:col code message` of every error (warnings apart). */
 function errors(text: string, readFile?: (path: string) => string | undefined): string[] {
@@ -31,7 +32,7 @@ function sizeOf(text: string, name: string): string {
   const blocks = analysis.dags.blocks.filter((b) => !b.functionName && b.dag.outputs.has(name));
   const block = blocks[blocks.length - 1];
   assert.ok(block, `no block assigns ${name}`);
-  return formatStats(analysis.sizes.blocks.get(block.block)!.nodes[block.dag.outputs.get(name)!]);
+  return formatStats(at(analysis.sizes.blocks.get(block.block)!.nodes, block.dag.outputs.get(name)!));
 }
 
 export const VALID_SCRIPTS: Record<string, string> = {};
@@ -200,9 +201,8 @@ describe("sizes survive an indirection through constant variables", () => {
   });
   const sizeIn = (text: string, name: string, params: Record<string, string> = {}) => {
     const analysis = analyzeText(text, { scriptPath: "/w/s.dml", workspaceRoot: "/w", fs, parameters: new Map(Object.entries(params)) });
-    const blocks = analysis.dags.blocks.filter((b) => b.dag.outputs.has(name));
-    const block = blocks[blocks.length - 1];
-    return formatStats(analysis.sizes.blocks.get(block.block)!.nodes[block.dag.outputs.get(name)!]);
+    const block = at(analysis.dags.blocks.filter((b) => b.dag.outputs.has(name)), -1);
+    return formatStats(at(analysis.sizes.blocks.get(block.block)!.nodes, block.dag.outputs.get(name)!));
   };
 
   it("a file name through a variable, in the same block or an earlier one, is read like the name itself", () => {

@@ -4,6 +4,7 @@ import type { DagNode, DagOp, DagType } from "../../engine/program/dag-types";
 import { type NodeSizeContext, nodeStats } from "../../engine/stats/sizes/node-sizes";
 import { formatStats, matrixStats, type NodeStats, scalarStats } from "../../engine/stats/sizes/node-stats";
 import { ALL_INDICES } from "../../engine/program/dag-expressions";
+import { at } from "../checked-access";
 
 const range = { start: { line: 2, character: 4 }, end: { line: 2, character: 9 } };
 const matrixType: DagType = { dataType: "matrix", valueType: "double" };
@@ -49,7 +50,7 @@ describe("size propagation per operation", () => {
     assert.equal(run({ kind: "binary", op: "*" }, [matrixStats(1000, 1, 1000), matrixStats(1, 200, 200)]).text, "1000 x 200, nnz ~200000");
     assert.equal(run({ kind: "binary", op: "/" }, [X, dense]).text, "1000 x 200, nnz ~200000");
     const bad = run({ kind: "binary", op: "+" }, [X, matrixStats(1000, 3, null)]);
-    assert.match(bad.errors[0], /^dimension-mismatch: incompatible dimensions for '\+': 1000 x 200 and 1000 x 3/);
+    assert.match(at(bad.errors, 0), /^dimension-mismatch: incompatible dimensions for '\+': 1000 x 200 and 1000 x 3/);
   });
 
   it("matrix with scalar: what a zero becomes decides nnz", () => {
@@ -93,14 +94,14 @@ describe("size propagation per operation", () => {
     assert.equal(run({ kind: "index" }, [X, scalarStats(intType), scalarStats(intType), all, all]).text, "? x 200, nnz ?");
     assert.deepEqual(run({ kind: "index" }, [X, lit(1), lit(1001), all, all]).errors, ["index-out-of-range: index out of range: rows 1:1001 of 1000"]);
     const left = run({ kind: "leftIndex" }, [X, matrixStats(1000, 2, 0, true), all, all, lit(1), lit(3)]);
-    assert.match(left.errors[0], /the assigned matrix is 1000 x 2, but the indexed range is 1000 x 3/);
+    assert.match(at(left.errors, 0), /the assigned matrix is 1000 x 2, but the indexed range is 1000 x 3/);
   });
 
   it("cbind, rbind, diag", () => {
     assert.equal(run({ kind: "cbind" }, [X, v.rows === 200 ? matrixStats(1000, 1, 1000, true) : v]).text, "1000 x 201, nnz 3000");
-    assert.match(run({ kind: "rbind" }, [X, matrixStats(5, 3, 0)]).errors[0], /rbind needs the same number of columns/);
+    assert.match(at(run({ kind: "rbind" }, [X, matrixStats(5, 3, 0)]).errors, 0), /rbind needs the same number of columns/);
     assert.equal(run({ kind: "diag" }, [v]).text, "200 x 200, nnz 200");
-    assert.match(run({ kind: "diag" }, [X]).errors[0], /diag needs a square matrix/);
+    assert.match(at(run({ kind: "diag" }, [X]).errors, 0), /diag needs a square matrix/);
   });
 
   it("constructors: rand, matrix, seq, read", () => {
@@ -109,7 +110,7 @@ describe("size propagation per operation", () => {
     assert.equal(run({ kind: "matrix" }, [lit(0), lit(10), lit(3)], matrixType, [undefined, "rows", "cols"]).text, "10 x 3, nnz 0");
     assert.equal(run({ kind: "matrix" }, [lit(1), lit(10), lit(3)], matrixType, [undefined, "rows", "cols"]).text, "10 x 3, nnz 30");
     assert.equal(run({ kind: "matrix" }, [lit("1 0 2 3"), lit(2), lit(2)], matrixType, [undefined, "rows", "cols"]).text, "2 x 2, nnz 3");
-    assert.match(run({ kind: "matrix" }, [X, lit(10), lit(10)], matrixType, [undefined, "rows", "cols"]).errors[0], /cannot reshape/);
+    assert.match(at(run({ kind: "matrix" }, [X, lit(10), lit(10)], matrixType, [undefined, "rows", "cols"]).errors, 0), /cannot reshape/);
     assert.equal(run({ kind: "seq" }, [lit(1), lit(10)]).text, "10 x 1, nnz 10");
     assert.equal(run({ kind: "seq" }, [lit(-2), lit(2)]).text, "5 x 1, nnz 4");
     assert.equal(run({ kind: "seq" }, [lit(10), lit(1), lit(-3)]).text, "4 x 1, nnz 4");

@@ -6,6 +6,7 @@ import { memoryFileSystem } from "../../engine/files";
 import { analyzeText, type ProgramAnalysis } from "../../engine/analysis/program-analysis";
 import { formatStats } from "../../engine/stats/sizes/node-stats";
 import { repoRoot } from "../repo-root";
+import { at } from "../checked-access";
 
 /** `name: dims` of every variable the last basic block of the main program (or of `line`) assigns. */
 function sizesAt(analysis: ProgramAnalysis, line?: number): Record<string, string> {
@@ -13,7 +14,7 @@ function sizesAt(analysis: ProgramAnalysis, line?: number): Record<string, strin
   const block = line === undefined ? blocks[blocks.length - 1] : blocks.find((b) => b.block.range.start.line + 1 <= line && line <= b.block.range.end.line + 1);
   assert.ok(block, "no block");
   const sizes = analysis.sizes.blocks.get(block.block)!;
-  return Object.fromEntries([...block.dag.outputs].map(([name, id]) => [name, formatStats(sizes.nodes[id])]));
+  return Object.fromEntries([...block.dag.outputs].map(([name, id]) => [name, formatStats(at(sizes.nodes, id))]));
 }
 
 function errors(analysis: ProgramAnalysis): string[] {
@@ -96,7 +97,7 @@ describe("sizes over a program", () => {
   it("dimension errors at the right place, also inside functions with call-site sizes", () => {
     const a = analyzeText("X = rand(rows=10, cols=5)\nv = rand(rows=3, cols=1)\ny = X %*% v\nz = X + rand(rows=10, cols=2)\ns = as.scalar(X[1, ])\nf = function(matrix[double] A) return (matrix[double] B) {\n  B = A %*% A\n}\nw = f(X)\n");
     assert.deepEqual(errors(a), ["3:5 dimension-mismatch", "4:5 dimension-mismatch", "5:5 as-scalar-dims", "7:7 dimension-mismatch"]);
-    assert.match(a.diagnostics[0].message, /inner dimensions of %\*% do not match: 10 x 5 %\*% 3 x 1/);
+    assert.match(at(a.diagnostics, 0).message, /inner dimensions of %\*% do not match: 10 x 5 %\*% 3 x 1/);
   });
 
   it("reads get their sizes from .mtd sidecars, read() arguments and @size annotations; $params give paths", () => {

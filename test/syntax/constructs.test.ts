@@ -6,6 +6,7 @@ import type { Statement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
 import { repoRoot } from "../repo-root";
 import { rhs, sexpr } from "./sexpr";
+import { at } from "../checked-access";
 
 /** Parses text that must be free of diagnostics and returns its statements. */
 function statements(text: string): Statement[] {
@@ -17,7 +18,7 @@ function statements(text: string): Statement[] {
 function only(text: string): Statement {
   const body = statements(text);
   assert.equal(body.length, 1);
-  return body[0];
+  return at(body, 0);
 }
 
 describe("lexical structure", () => {
@@ -101,9 +102,10 @@ describe("statements", () => {
     assert.equal(s.kind, "if");
     if (s.kind !== "if") return;
     assert.equal(s.thenBody.length, 1);
-    assert.equal(s.elseBody?.[0].kind, "if");
+    assert.equal(s.elseBody?.[0]?.kind, "if");
     const nested = only("if (a) if (b) x = 1 else x = 2");
-    assert.ok(nested.kind === "if" && nested.elseBody === undefined && nested.thenBody[0].kind === "if" && nested.thenBody[0].elseBody);
+    const inner = nested.kind === "if" ? nested.thenBody[0] : undefined;
+    assert.ok(nested.kind === "if" && nested.elseBody === undefined && inner?.kind === "if" && inner.elseBody);
     only("if (a) {}\nelse {}");
     only("if (a) x = 1;;\nelse x = 2;");
   });
@@ -149,8 +151,9 @@ describe("statements", () => {
   it("source and setwd", () => {
     const body = statements('setwd("scripts")\nsource("nn/layers/affine.dml") as affine\nout = affine::forward(X, W, b)\n');
     assert.deepEqual(body.map((s) => s.kind), ["setwd", "source", "assign"]);
-    assert.ok(body[1].kind === "source" && body[1].path === "nn/layers/affine.dml" && body[1].namespace?.name === "affine");
-    const plain = parse('source ("Binomial.dml");').program.body[0];
+    const sourced = at(body, 1);
+    assert.ok(sourced.kind === "source" && sourced.path === "nn/layers/affine.dml" && sourced.namespace?.name === "affine");
+    const plain = at(parse('source ("Binomial.dml");').program.body, 0);
     assert.ok(plain.kind === "source" && plain.namespace === undefined);
   });
 

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import type { Diagnostic } from "../../engine/syntax/ast";
 import { formStatementBlocks, printBlocks } from "../../engine/program";
 import { parse } from "../../engine/syntax/parse";
+import { at } from "../checked-access";
 
 /** `line:col-line:col severity code` with 1-based positions, as an editor shows them. */
 function where(d: Diagnostic): string {
@@ -26,7 +27,7 @@ function check(text: string, expected: string[], statements: string[]): void {
 describe("syntax errors: one diagnostic at the right place, parsing goes on", () => {
   it("f(x)[1,1]: only names can be indexed", () => {
     check("a = 1\ny = f(x)[1,1]\nz = 2\n", ["2:9-2:14 error index-non-variable"], ["assign@1", "assign@2", "assign@3"]);
-    const [d] = parse("y = f(x)[1,1]\n").diagnostics;
+    const d = at(parse("y = f(x)[1,1]\n").diagnostics, 0);
     assert.match(d.message, /only a variable can be indexed/);
   });
 
@@ -36,7 +37,7 @@ describe("syntax errors: one diagnostic at the right place, parsing goes on", ()
 
   it("x = y = 3: chained assignment", () => {
     check("a = 1\nx = y = 3\nz = 2\n", ["2:7-2:8 error chained-assignment"], ["assign@1", "assign@2", "assign@3"]);
-    assert.match(parse("x = y = 3").diagnostics[0].message, /chained assignment is not allowed/);
+    assert.match(at(parse("x = y = 3").diagnostics, 0).message, /chained assignment is not allowed/);
   });
 
   it("ifdef($a, 1) + 1: ifdef must be the whole right side", () => {
@@ -51,7 +52,7 @@ describe("syntax errors: one diagnostic at the right place, parsing goes on", ()
       ["3:2-3:3 error semicolon-before-else"],
       ["if@1", "assign@6"],
     );
-    const [statement] = parse("if (a) { x = 1 }; else { x = 2 }").program.body;
+    const statement = at(parse("if (a) { x = 1 }; else { x = 2 }").program.body, 0);
     assert.equal(statement.kind === "if" && statement.elseBody?.length, 1);
   });
 
@@ -63,7 +64,7 @@ describe("syntax errors: one diagnostic at the right place, parsing goes on", ()
     check("a = 1\nin = 5\nz = in + 1\n", ["2:1-2:3 error reserved-word", "3:5-3:7 error reserved-word"], ["assign@1", "assign@2", "assign@3"]);
     check("int = 5\n", ["1:1-1:4 error reserved-word"], ["assign@1"]);
     check("for (as in 1:3) x = 1\n", ["1:6-1:8 error reserved-word"], ["for@1"]);
-    assert.match(parse("in = 5").diagnostics[0].message, /'in' is a reserved word/);
+    assert.match(at(parse("in = 5").diagnostics, 0).message, /'in' is a reserved word/);
   });
 
   it("x + 1 as a statement", () => {
@@ -74,7 +75,7 @@ describe("syntax errors: one diagnostic at the right place, parsing goes on", ()
   it("an unclosed '{' is reported at the brace", () => {
     // `z = 2`, indented like the `while`, is taken to follow the unclosed block.
     check("a = 1\nwhile (a) {\n  x = 1\nz = 2\n", ["2:11-2:12 error unclosed-brace"], ["assign@1", "while@2", "assign@4"]);
-    assert.match(parse("while (a) {\n").diagnostics[0].message, /'\{' opened at line 1 is never closed/);
+    assert.match(at(parse("while (a) {\n").diagnostics, 0).message, /'\{' opened at line 1 is never closed/);
   });
 
   it("a nested unclosed '{' is found by indentation, not blamed on the outer one", () => {
@@ -104,7 +105,7 @@ describe("syntax errors: one diagnostic at the right place, parsing goes on", ()
 
   it("a missing ')' is found and the next statements survive", () => {
     check("if (x > 1 {\n  y = 2\n}\nz = 1\n", ["1:11-1:12 error syntax"], ["if@1", "assign@4"]);
-    assert.equal(parse("if (x > 1 {\n}").diagnostics[0].message, "expected ')' but found '{'");
+    assert.equal(at(parse("if (x > 1 {\n}").diagnostics, 0).message, "expected ')' but found '{'");
   });
 
   it("a function defined inside a block", () => {
@@ -127,7 +128,7 @@ describe("syntax errors: one diagnostic at the right place, parsing goes on", ()
 
   it("types: bool is not a type, MATRIX is not a data type", () => {
     check("f = function(bool b) { x = 1 }\n", ["1:14-1:18 error unknown-type"], ["function@1"]);
-    assert.match(parse("f = function(bool b) { x = 1 }").diagnostics[0].message, /did you mean 'boolean'/);
+    assert.match(at(parse("f = function(bool b) { x = 1 }").diagnostics, 0).message, /did you mean 'boolean'/);
     check("f = function(tensor[double] b) { x = 1 }\n", ["1:14-1:20 error unknown-type"], ["function@1"]);
   });
 
@@ -165,7 +166,8 @@ describe("lexer problems SystemDS tolerates are warnings", () => {
   it("a stray '.', '%' or '$' takes the next character with it, as in SystemDS: x = a.b reads x = a", () => {
     check("x = a.b\ny = x.T + 1\n", ["1:6-1:8 warning stray-character", "2:6-2:8 warning stray-character"], ["assign@1", "assign@2"]);
     const { program } = parse("y = x.T + 1\n");
-    assert.equal(program.body[0].kind === "assign" && program.body[0].value.kind, "binary");
+    const statement = at(program.body, 0);
+    assert.equal(statement.kind === "assign" && statement.value.kind, "binary");
     check("x = a %x\n", ["1:7-1:9 warning stray-character"], ["assign@1"]);
   });
 
@@ -246,7 +248,7 @@ describe("after a syntax error the rest of the file still yields its blocks", ()
       const text = `a = 1\nb = a + 1\n${mistake}\nwhile (b < 10) {\n  b = b * 2\n}\nc = b\n`;
       const { program, diagnostics } = parse(text);
       assert.equal(diagnostics.filter((d) => d.severity === "error").length, 1, JSON.stringify(diagnostics));
-      assert.equal(diagnostics[0].range.start.line, 2);
+      assert.equal(at(diagnostics, 0).range.start.line, 2);
       const printed = printBlocks(formStatementBlocks(program));
       assert.match(printed, /^basic 1-[23] reads \[a[,\]]/);
       assert.match(printed, /\nwhile 4-6 reads \[b\] writes \[b\]\n {2}basic 5 reads \[b\] writes \[b\]\nbasic 7 reads \[b\] writes \[c\]$/);

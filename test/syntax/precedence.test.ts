@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import type { ForStatement } from "../../engine/syntax/ast";
 import { parse } from "../../engine/syntax/parse";
 import { rhs, sexpr } from "./sexpr";
+import { at } from "../checked-access";
 
 describe("operator precedence as SystemDS's Dml.g4", () => {
   const cases: [string, string][] = [
@@ -69,7 +70,7 @@ describe("operator precedence as SystemDS's Dml.g4", () => {
 
   it("&& and || parse at the & and | levels; SystemDS accepts them, a hint says they do not short-circuit", () => {
     const { program, diagnostics } = parse("x = a && b || c\n");
-    const statement = program.body[0];
+    const statement = at(program.body, 0);
     assert.equal(statement.kind === "assign" && sexpr(statement.value), "(|| (&& a b) c)");
     assert.deepEqual(
       diagnostics.map((d) => [d.severity, d.range.start.character, d.message.slice(0, 31)]),

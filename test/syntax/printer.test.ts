@@ -7,6 +7,7 @@ import type * as A from "../../engine/syntax/ast";
 import { astEquals, stripRanges } from "../../engine/syntax/ast-equals";
 import { parse } from "../../engine/syntax/parse";
 import { printExpression, printProgram, printStatement } from "../../engine/syntax/printer";
+import { at } from "../checked-access";
 
 function parseClean(text: string): A.Program {
   const { program, diagnostics } = parse(text);
@@ -212,7 +213,7 @@ describe("printer: statements", () => {
   });
   test("the empty program prints as nothing", () => assert.equal(printProgram(parse("").program), ""));
   test("printStatement takes an indentation", () => {
-    const [statement] = parseClean("if (a) { x = 1 } else { y = 2 }").body;
+    const statement = at(parseClean("if (a) { x = 1 } else { y = 2 }").body, 0);
     assert.equal(printStatement(statement, "    "), "    if (a) {\n      x = 1\n    } else {\n      y = 2\n    }");
   });
 });

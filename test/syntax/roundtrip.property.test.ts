@@ -310,7 +310,7 @@ function reparseExpression(e: A.Expression): { text: string; errors: A.Diagnosti
   const text = `x = ${printExpression(e)}\n`;
   const { program, diagnostics } = parse(text);
   const [only] = program.body;
-  const value = program.body.length === 1 && only.kind === "assign" ? only.value : undefined;
+  const value = program.body.length === 1 && only?.kind === "assign" ? only.value : undefined;
   return { text, errors: diagnostics.filter((d) => d.severity === "error"), value };
 }
 
