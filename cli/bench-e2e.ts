@@ -36,6 +36,8 @@ import { compileOverheadRow } from "./bench-e2e-overhead";
 import { firstCellValues, printedNumbers, readScriptData, runScriptTimed, type ScriptRun } from "./bench-e2e-session";
 import { environmentText, type PythonRun } from "./bench-python";
 import { err } from "./output";
+import { UsageError } from "./usage";
+import { noCaseMessage, selectsCase } from "./bench-only";
 import { packageRoot } from "./package-root";
 
 export interface E2eSizes {
@@ -67,7 +69,18 @@ const NUMPY_TIMEOUT_MS = 900_000;
 
 export interface E2eBenchOptions {
   sizes?: E2eSizes;
+  /**
+   * Run only the cases whose label contains this text (case-insensitive),
+   * e.g. "l2svm" or "ALS-CG"; the planning and compilation row then covers
+   * their fused runs, plus the parameter-free examples when the text is in
+   * that row's label (e.g. "planning"). Matching nothing is an error that
+   * lists the labels.
+   */
+  only?: string;
 }
+
+/** The overhead row's label before its counts (bench-e2e-overhead.ts). */
+const OVERHEAD_LABEL = "planning and compilation per block";
 
 interface Script {
   file: string;
@@ -192,6 +205,18 @@ function runModes(modes: readonly PlanMode[], s: Script, params: Record<string, 
 
 export function runE2eBench(options: E2eBenchOptions = {}): BenchRow[] {
   const z = options.sizes ?? E2E_SIZES;
+  const { only } = options;
+  const a = z.als;
+  const alsLabel = `ALS-CG ${a.rows}x${a.cols} (${a.entries} ratings 1..5), rank ${a.rank}, maxi ${a.maxi}`;
+  const { rows, cols } = z.dense;
+  const denseLabel = (algorithm: E2eAlgorithm): string => `${algorithm} ${rows}x${cols}`;
+  const algorithms = (["l2svm", "glm_logit", "mlogreg", "kmeans"] as const).filter((algorithm) => selectsCase(only, denseLabel(algorithm)));
+  const runAls = selectsCase(only, alsLabel);
+  const otherExamples = z.otherExamples && selectsCase(only, OVERHEAD_LABEL);
+  if (!runAls && algorithms.length === 0 && !selectsCase(only, OVERHEAD_LABEL)) {
+    const labels = [alsLabel, ...(["l2svm", "glm_logit", "mlogreg", "kmeans"] as const).map(denseLabel), OVERHEAD_LABEL];
+    throw new UsageError(noCaseMessage("e2e", only ?? "", labels));
+  }
   const dir = mkdtempSync(path.join(os.tmpdir(), "dml-bench-e2e-"));
   try {
     const compared: Compared[] = [];
@@ -200,9 +225,7 @@ export function runE2eBench(options: E2eBenchOptions = {}): BenchRow[] {
     const fusedRuns: { name: string; run: ScriptRun }[] = [];
 
     // ALS-CG: Matrix Market ratings read by both sides before their clocks.
-    const a = z.als;
-    const alsLabel = `ALS-CG ${a.rows}x${a.cols} (${a.entries} ratings 1..5), rank ${a.rank}, maxi ${a.maxi}`;
-    try {
+    if (runAls) try {
       const s = script("als_cg");
       const ratings = writeRatings(dir, a.rows, a.cols, a.entries);
       const params = paramText({ X: ratings.path, rank: a.rank, lambda: ALS_LAMBDA, maxi: a.maxi });
@@ -229,10 +252,9 @@ export function runE2eBench(options: E2eBenchOptions = {}): BenchRow[] {
     }
 
     // The four dense algorithms: data made here, given to our session and to numpy as raw files.
-    const { rows, cols } = z.dense;
-    for (const algorithm of ["l2svm", "glm_logit", "mlogreg", "kmeans"] as const) {
+    for (const algorithm of algorithms) {
       const p = z.params[algorithm];
-      const label = `${algorithm} ${rows}x${cols}`;
+      const label = denseLabel(algorithm);
       try {
         const s = script(algorithm);
         const data = labelledData(algorithm, rows, cols);
@@ -263,12 +285,12 @@ export function runE2eBench(options: E2eBenchOptions = {}): BenchRow[] {
       }
     }
 
-    err(`bench e2e: numpy on ${numpyCases.length} cases...`);
-    const numpy = runNumpyE2e(numpyCases, NUMPY_TIMEOUT_MS);
+    if (numpyCases.length > 0) err(`bench e2e: numpy on ${numpyCases.length} cases...`);
+    const numpy: PythonRun<NumpyE2e> = numpyCases.length > 0 ? runNumpyE2e(numpyCases, NUMPY_TIMEOUT_MS) : { ok: false, reason: "no numpy case selected" };
     const out = [...compared.flatMap((c) => rowsOf(c, numpy)), ...failures];
     const envText = numpy.ok ? environmentText(numpy.value.environment) : `no numpy: ${numpy.reason}`;
     for (const r of out) if (r.baseline.startsWith("numpy")) r["numpy_env"] = envText;
-    out.push(compileOverheadRow(fusedRuns, z.otherExamples));
+    out.push(compileOverheadRow(fusedRuns, otherExamples));
     return out;
   } finally {
     rmSync(dir, { recursive: true, force: true });

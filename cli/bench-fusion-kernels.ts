@@ -29,6 +29,7 @@ import { runNumpyKernels, type KernelCaseKind, type KernelSizes, type NumpyKerne
 import { environmentText } from "./bench-python";
 import { fillUniform, hashUniform, sparseColumn } from "./bench-runtime-data";
 import type { PythonRun } from "./bench-python";
+import { selectsCase } from "./bench-only";
 import { err } from "./output";
 
 const KERNEL_SIZES: KernelSizes = { rows: 1_000_000, cols: 100, outerN: 20_000, outerPerRow: 20, outerRank: 100 };
@@ -54,6 +55,8 @@ export interface KernelBenchOptions {
   sizes?: KernelSizes;
   runs?: number;
   warmup?: number;
+  /** Only the cases whose label contains this text (case-insensitive; bench-only.ts). */
+  only?: string;
 }
 
 interface KernelCase {
@@ -73,6 +76,11 @@ function cases(z: KernelSizes): KernelCase[] {
     { kind: "row", label: `Row t(X) %*% (w * (X %*% v)), X ${dense}`, dml: "r = t(X) %*% (w * (X %*% v))", outputs: ["r"] },
     { kind: "outer", label: `Outer sum(S * log(U %*% t(V) + 1e-15)), ${outer}`, dml: "s = sum(S * log(U %*% t(V) + 1e-15))", outputs: ["s"] },
   ];
+}
+
+/** The kernel cases' labels at sizes `z` (what `--only` matches). */
+export function kernelCaseLabels(z: KernelSizes = KERNEL_SIZES): string[] {
+  return cases(z).map((c) => c.label);
 }
 
 interface OurTiming {
@@ -204,55 +212,61 @@ export function runFusionKernelBench(options: KernelBenchOptions = {}): BenchRow
   const warmup = options.warmup ?? 1;
   const timeoutMs = 600_000;
   const outerDenseBytes = z.outerN * z.outerN * 8;
+  const [cell, magg, row, outer] = cases(z);
+  const chosen = (c: KernelCase | undefined): c is KernelCase => c !== undefined && selectsCase(options.only, c.label);
+  const anyDense = [cell, magg, row].some(chosen);
+  const notRun: PythonRun<NumpyKernels> = { ok: false, reason: "not selected by --only" };
   // numpy first, so that its arrays are gone before ours are made.
   err(`bench fusion: numpy on the kernel cases (${z.rows}x${z.cols} dense, Outer ${z.outerN}^2)...`);
-  const numpyDense = runNumpyKernels({ sizes: z, seeds: SEEDS, runs, warmup, part: "dense" }, timeoutMs);
-  const numpyOuter = runNumpyKernels({ sizes: z, seeds: SEEDS, runs, warmup, part: "outer" }, timeoutMs);
-  const numpyOuterDense = runNumpyKernels({ sizes: z, seeds: SEEDS, runs: 1, warmup: 0, part: "outer-dense" }, OUTER_DENSE_TIMEOUT_MS);
+  const numpyDense = anyDense ? runNumpyKernels({ sizes: z, seeds: SEEDS, runs, warmup, part: "dense" }, timeoutMs) : notRun;
+  const numpyOuter = chosen(outer) ? runNumpyKernels({ sizes: z, seeds: SEEDS, runs, warmup, part: "outer" }, timeoutMs) : notRun;
+  const numpyOuterDense = chosen(outer) ? runNumpyKernels({ sizes: z, seeds: SEEDS, runs: 1, warmup: 0, part: "outer-dense" }, OUTER_DENSE_TIMEOUT_MS) : notRun;
   const environment = [numpyDense, numpyOuter].find((r) => r.ok);
 
   const rows: BenchRow[] = [];
-  const [cell, magg, row, outer] = cases(z);
   const ours = (c: KernelCase, data: ReadonlyMap<string, Value>) => {
     err(`bench fusion: ours on ${c.label}...`);
     return { fused: timeOurs(c, data, "fused", runs, warmup), asWritten: timeOurs(c, data, "as-written", runs, warmup) };
   };
   const asTiming = (m: Measured): Comparison["timing"] => ("error" in m ? m : { medianMs: m.medianMs, runs: m.runs, check: m.check });
-  {
+  if (anyDense) {
     const X = dense(z.rows, z.cols, SEEDS.x);
     const Y = dense(z.rows, z.cols, SEEDS.y);
-    let data = new Map([["X", X], ["Y", Y], ["Z", dense(z.rows, z.cols, SEEDS.z)]]);
-    let t = ours(cell!, data);
-    rows.push(comparisonRow(cell!, t.fused, { baseline: "ours as-written", timing: asTiming(t.asWritten), target: 3 }));
-    rows.push(comparisonRow(cell!, t.fused, { baseline: "numpy", timing: numpyTiming(numpyDense, "cell straightforward"), target: null }));
-    data = new Map([["X", X], ["Y", Y]]);
-    t = ours(magg!, data);
-    rows.push(comparisonRow(magg!, t.fused, { baseline: "ours as-written (three separate passes)", timing: asTiming(t.asWritten), target: 2 }));
-    rows.push(comparisonRow(magg!, t.fused, { baseline: "numpy", timing: numpyTiming(numpyDense, "magg straightforward"), target: null }));
-    data = new Map([["X", X], ["w", dense(z.rows, 1, SEEDS.w)], ["v", dense(z.cols, 1, SEEDS.v)]]);
-    t = ours(row!, data);
-    rows.push(comparisonRow(row!, t.fused, { baseline: "numpy", timing: numpyTiming(numpyDense, "row straightforward"), target: 1.5 }));
-    rows.push(comparisonRow(row!, t.fused, { baseline: "ours as-written", timing: asTiming(t.asWritten), target: null }));
+    if (chosen(cell)) {
+      const t = ours(cell, new Map([["X", X], ["Y", Y], ["Z", dense(z.rows, z.cols, SEEDS.z)]]));
+      rows.push(comparisonRow(cell, t.fused, { baseline: "ours as-written", timing: asTiming(t.asWritten), target: 3 }));
+      rows.push(comparisonRow(cell, t.fused, { baseline: "numpy", timing: numpyTiming(numpyDense, "cell straightforward"), target: null }));
+    }
+    if (chosen(magg)) {
+      const t = ours(magg, new Map([["X", X], ["Y", Y]]));
+      rows.push(comparisonRow(magg, t.fused, { baseline: "ours as-written (three separate passes)", timing: asTiming(t.asWritten), target: 2 }));
+      rows.push(comparisonRow(magg, t.fused, { baseline: "numpy", timing: numpyTiming(numpyDense, "magg straightforward"), target: null }));
+    }
+    if (chosen(row)) {
+      const t = ours(row, new Map([["X", X], ["w", dense(z.rows, 1, SEEDS.w)], ["v", dense(z.cols, 1, SEEDS.v)]]));
+      rows.push(comparisonRow(row, t.fused, { baseline: "numpy", timing: numpyTiming(numpyDense, "row straightforward"), target: 1.5 }));
+      rows.push(comparisonRow(row, t.fused, { baseline: "ours as-written", timing: asTiming(t.asWritten), target: null }));
+    }
   }
-  {
+  if (chosen(outer)) {
     const data = new Map([["S", sparse(z.outerN, z.outerPerRow)], ["U", dense(z.outerN, z.outerRank, SEEDS.u)], ["V", dense(z.outerN, z.outerRank, SEEDS.vv)]]);
-    err(`bench fusion: ours on ${outer!.label}...`);
-    const fused = timeOurs(outer!, data, "fused", runs, warmup);
+    err(`bench fusion: ours on ${outer.label}...`);
+    const fused = timeOurs(outer, data, "fused", runs, warmup);
     const denseTiming = numpyTiming(numpyOuterDense, "outer straightforward");
     rows.push(
-      comparisonRow(outer!, fused, {
+      comparisonRow(outer, fused, {
         baseline: "numpy straightforward (dense U @ V.T, one run)",
         timing: "error" in denseTiming ? { error: `${denseTiming.error} (the dense product is ${gb(outerDenseBytes)})` } : denseTiming,
         target: 50,
       }),
     );
-    rows.push(comparisonRow(outer!, fused, { baseline: "numpy sparse-aware (products at S's non-zeros)", timing: numpyTiming(numpyOuter, "outer sparse-aware"), target: 1.5 }));
+    rows.push(comparisonRow(outer, fused, { baseline: "numpy sparse-aware (products at S's non-zeros)", timing: numpyTiming(numpyOuter, "outer sparse-aware"), target: 1.5 }));
     // As written, U %*% t(V) is a dense n x n intermediate: not run when it alone is over a session's default budget.
     const asWritten: Comparison["timing"] =
       outerDenseBytes > DEFAULT_MEMORY_BUDGET
         ? { error: `not run: U %*% t(V) is a dense ${z.outerN}x${z.outerN} intermediate of ${gb(outerDenseBytes)}, over a session's default ${DEFAULT_MEMORY_BUDGET / 2 ** 30} GiB budget (numpy straightforward measures that plan)` }
-        : asTiming(timeOurs(outer!, data, "as-written", runs, warmup));
-    rows.push(comparisonRow(outer!, fused, { baseline: "ours as-written", timing: asWritten, target: null }));
+        : asTiming(timeOurs(outer, data, "as-written", runs, warmup));
+    rows.push(comparisonRow(outer, fused, { baseline: "ours as-written", timing: asWritten, target: null }));
   }
   const envText = environment?.ok ? environmentText(environment.value.environment) : `no numpy: ${!numpyDense.ok ? numpyDense.reason : ""}`;
   for (const r of rows) if (r.baseline.startsWith("numpy")) r["numpy_env"] = envText;

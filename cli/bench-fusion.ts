@@ -23,10 +23,12 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { exploreFusionPlans, FUSION_TEMPLATES, fusionDagOfBlock, planFusion, type FusionDag, type FusionPlan, type TemplateType, choosePartitionPlans, type PartitionChoice } from "../engine/fusion";
-import { runFusionKernelBench, type KernelBenchOptions } from "./bench-fusion-kernels";
+import { kernelCaseLabels, runFusionKernelBench, type KernelBenchOptions } from "./bench-fusion-kernels";
 import { median, type BenchRow } from "./bench-report";
 import { formatCoverage, FUSION_PATTERN_DIR, patternCoverage, patternMatches, readFusionPatterns } from "./fusion-patterns";
+import { noCaseMessage, selectsCase } from "./bench-only";
 import { packageRoot } from "./package-root";
+import { UsageError } from "./usage";
 import { scriptBlocks } from "./script-blocks";
 
 const BLOCK_MEDIAN_TARGET_MS = 20;
@@ -48,7 +50,17 @@ export interface FusionBenchOptions {
   patternLimit?: number;
   /** Also time the fusion-kernel cases, with these sizes (default: not run). */
   kernels?: KernelBenchOptions;
+  /**
+   * Only the rows whose label contains this text (case-insensitive): the
+   * planner's rows (all three together) when it is in one of their labels,
+   * the kernel cases whose label has it.
+   */
+  only?: string;
 }
+
+/** The labels of the planner's rows, before their counts. */
+const PLANNER_LABELS = ["SystemDS fusion patterns", "planning per block", "plans evaluated with vs without pruning"];
+
 
 interface PlannedBlock {
   name: string;
@@ -103,6 +115,18 @@ function patternRow(root: string, limit: number | undefined): { row: BenchRow; b
 }
 
 export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
+  const { only } = options;
+  const planner = PLANNER_LABELS.some((label) => selectsCase(only, label));
+  const kernelLabels = options.kernels ? kernelCaseLabels(options.kernels.sizes) : [];
+  const kernels = options.kernels && kernelLabels.some((label) => selectsCase(only, label)) ? { ...options.kernels, ...(only === undefined ? {} : { only }) } : undefined;
+  if (only !== undefined && !planner && !kernels) throw new UsageError(noCaseMessage("fusion", only, [...PLANNER_LABELS, ...kernelLabels]));
+  const rows = planner ? plannerRows(options) : [];
+  if (kernels) rows.push(...runFusionKernelBench(kernels));
+  return rows;
+}
+
+/** The planner's rows: SystemDS's patterns, planning per example block, pruning against none. */
+function plannerRows(options: FusionBenchOptions): BenchRow[] {
   const root = packageRoot();
   const patterns = patternRow(root, options.patternLimit);
   const rows: BenchRow[] = [patterns.row];
@@ -145,7 +169,6 @@ export function runFusionBench(options: FusionBenchOptions = {}): BenchRow[] {
 
   rows.push(pruningRow(blocks, "examples/*.dml"));
   if (patterns.blocks.length > 0) rows.push(pruningRow(patterns.blocks, FUSION_PATTERN_DIR));
-  if (options.kernels) rows.push(...runFusionKernelBench(options.kernels));
   return rows;
 }
 

@@ -23,12 +23,17 @@ import { formatTargetReport } from "./bench-target-report";
 import { out } from "./output";
 import { parseArgs, UsageError } from "./usage";
 
-export const benchUsage = "dml bench [SUITE] [--json] [--quick] [--apply-observed]";
+export const benchUsage = "dml bench [SUITE] [--json] [--quick] [--only NAME] [--apply-observed]";
 
 export interface BenchOptions {
   /** Tiny sizes (suites with sizes only). */
   quick: boolean;
+  /** `--only NAME`: the cases whose label contains NAME (suites e2e and fusion). */
+  only?: string;
 }
+
+/** The suites that take `--only`. */
+const SUITES_WITH_ONLY = new Set(["e2e", "fusion"]);
 
 /** Suites in the order `dml bench` runs them. */
 export const benchSuites: Record<string, (options: BenchOptions) => BenchRow[] | Promise<BenchRow[]>> = {
@@ -38,8 +43,8 @@ export const benchSuites: Record<string, (options: BenchOptions) => BenchRow[] |
   runtime: runRuntimeBench,
   optimizer: runOptimizerBench,
   prove: () => runProveSuite(),
-  fusion: ({ quick }) => runFusionBench({ kernels: quick ? { sizes: QUICK_KERNEL_SIZES } : {} }),
-  e2e: ({ quick }) => runE2eBench(quick ? { sizes: QUICK_E2E_SIZES } : {}),
+  fusion: ({ quick, only }) => runFusionBench({ kernels: quick ? { sizes: QUICK_KERNEL_SIZES } : {}, ...(only === undefined ? {} : { only }) }),
+  e2e: ({ quick, only }) => runE2eBench({ ...(quick ? { sizes: QUICK_E2E_SIZES } : {}), ...(only === undefined ? {} : { only }) }),
   lsp: runLspBench,
   redundancy: ({ quick }) => runRedundancyBench({ quick }),
 };
@@ -52,7 +57,7 @@ const reports: Record<string, (rows: readonly BenchRow[]) => string> = {
 };
 
 export async function bench(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml bench", args, { flags: ["--json", "--quick", "--apply-observed"] });
+  const parsed = parseArgs("dml bench", args, { flags: ["--json", "--quick", "--apply-observed"], values: ["--only"] });
   if (parsed.positionals.length > 1) throw new UsageError("dml bench: at most one SUITE");
   const chosen = parsed.positionals[0];
   if (parsed.flags.has("--apply-observed")) {
@@ -65,11 +70,15 @@ export async function bench(args: readonly string[]): Promise<number> {
   if (chosen !== undefined && !(chosen in benchSuites)) {
     throw new UsageError(`dml bench: unknown suite '${chosen}' (suites: ${Object.keys(benchSuites).join(", ")})`);
   }
+  const only = parsed.values.get("--only");
+  if (only !== undefined && (chosen === undefined || !SUITES_WITH_ONLY.has(chosen))) {
+    throw new UsageError(`dml bench: --only goes with one of the suites ${[...SUITES_WITH_ONLY].join(", ")}: dml bench e2e --only l2svm`);
+  }
   const rows: BenchRow[] = [];
   const common: BenchRow[] = [];
   const texts: string[] = [];
   for (const name of chosen !== undefined ? [chosen] : Object.keys(benchSuites)) {
-    const suiteRows = await benchSuites[name]!({ quick: parsed.flags.has("--quick") });
+    const suiteRows = await benchSuites[name]!({ quick: parsed.flags.has("--quick"), ...(only === undefined ? {} : { only }) });
     rows.push(...suiteRows);
     const report = reports[name];
     if (report) texts.push(report(suiteRows));

@@ -16,36 +16,62 @@ export interface Pattern {
   readonly vars: readonly string[];
 }
 
-/** A match's bindings: class per variable. */
+/** A match's bindings: class per variable (read in place from its match list's bindings, not copied). */
 export class Subst {
   constructor(
     private readonly names: readonly string[],
-    readonly classes: readonly ClassId[],
+    private readonly bindings: ArrayLike<ClassId>,
+    private readonly offset = 0,
   ) {}
 
+  /** The class of every variable, in the pattern's order. */
+  get classes(): ClassId[] {
+    return Array.from({ length: this.names.length }, (_, k) => this.bindings[this.offset + k]!);
+  }
+
   get(name: string): ClassId {
-    const index = this.names.indexOf(name.startsWith("?") ? name.slice(1) : name);
-    if (index < 0) throw new Error(`pattern variable ?${name} is not bound`);
-    return this.classes[index]!;
+    const index = variableIndex(this.names).get(name);
+    if (index === undefined) throw new Error(`pattern variable ?${name.startsWith("?") ? name.slice(1) : name} is not bound`);
+    return this.bindings[this.offset + index]!;
   }
 }
+
+/** Each pattern's variable index by name, with and without its `?` (built once per variable list: conditions look up names at every match). */
+const variableIndexes = new WeakMap<readonly string[], Map<string, number>>();
+
+function variableIndex(names: readonly string[]): Map<string, number> {
+  let index = variableIndexes.get(names);
+  if (index === undefined) {
+    index = new Map();
+    // The first of two equal names wins, as indexOf does.
+    for (const [k, name] of names.entries()) {
+      if (!index.has(name)) index.set(name, k);
+      if (!index.has(`?${name}`)) index.set(`?${name}`, k);
+    }
+    variableIndexes.set(names, index);
+  }
+  return index;
+}
+
+/** The arrays of a match list without matches (shared: never written, a push allocates its own). */
+const NO_MATCHES = new Int32Array(0);
+/** Matches a list has room for at its first match. */
+const FIRST_CAPACITY = 16;
 
 /**
  * The matches of one pattern, flat: match m is rooted at `roots[m]` and binds
  * the pattern's variables to `bindings[m * width ... m * width + width - 1]`.
  */
 export class MatchList {
-  /** Root class of each match (valid below `size`). */
-  roots = new Int32Array(64);
+  /** Root class of each match (valid below `size`). Allocated at the first match: most searches find none. */
+  roots = NO_MATCHES;
   /** Index of the matched top node in the root class's node list (-1 for a variable pattern); see `matchedNode`. */
-  nodes = new Int32Array(64);
+  nodes = NO_MATCHES;
   /** Bindings, `width` per match (valid below `size * width`). */
-  bindings: Int32Array;
+  bindings = NO_MATCHES;
   private count = 0;
 
-  constructor(readonly pattern: Pattern) {
-    this.bindings = new Int32Array(64 * Math.max(1, pattern.vars.length));
-  }
+  constructor(readonly pattern: Pattern) {}
 
   get size(): number {
     return this.count;
@@ -58,13 +84,14 @@ export class MatchList {
   push(root: ClassId, bindings: ArrayLike<ClassId>, node = -1): void {
     const width = this.pattern.vars.length;
     if (this.count === this.roots.length) {
-      const roots = new Int32Array(this.roots.length * 2);
+      const capacity = Math.max(FIRST_CAPACITY, this.roots.length * 2);
+      const roots = new Int32Array(capacity);
       roots.set(this.roots);
       this.roots = roots;
-      const nodes = new Int32Array(this.nodes.length * 2);
+      const nodes = new Int32Array(capacity);
       nodes.set(this.nodes);
       this.nodes = nodes;
-      const all = new Int32Array(this.bindings.length * 2);
+      const all = new Int32Array(capacity * Math.max(1, width));
       all.set(this.bindings);
       this.bindings = all;
     }
@@ -85,7 +112,7 @@ export class MatchList {
   }
 
   subst(m: number): Subst {
-    return new Subst(this.pattern.vars, Array.from(this.bindings.subarray(m * this.width, (m + 1) * this.width)));
+    return new Subst(this.pattern.vars, this.bindings, m * this.width);
   }
 }
 

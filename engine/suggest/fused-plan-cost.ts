@@ -23,8 +23,50 @@ export interface FusedPlanCost {
   unfused: number;
 }
 
+/**
+ * Costs already planned, per block e-graph (after saturation, when plans are
+ * costed), by the plan's chosen nodes (planChoiceKey): a statement's plan
+ * as written and its cheapest one are often the same nodes, and the fusion
+ * planner is the costly part of costing them.
+ */
+const costsByBlock = new WeakMap<BlockEGraph, Map<string, FusedPlanCost | undefined>>();
+
 /** The plan's cost with and without fusion, or undefined when it has an operation the fusion DAG cannot express. */
 export function fusedPlanCost(block: BlockEGraph, plan: ExtractedPlan): FusedPlanCost | undefined {
+  const key = planChoiceKey(plan);
+  if (key === undefined) return planCostOf(block, plan);
+  let costs = costsByBlock.get(block);
+  if (!costs) costsByBlock.set(block, (costs = new Map()));
+  if (costs.has(key)) return costs.get(key);
+  const cost = planCostOf(block, plan);
+  costs.set(key, cost);
+  return cost;
+}
+
+/**
+ * What the fusion DAG of a plan is built from: each class reached from the
+ * root with its chosen node's operator and child classes, in visiting
+ * order (PlanDagBuilder.addPlan reads nothing else of the plan; the rest
+ * is the block's class stats). Undefined when a class has no choice.
+ */
+function planChoiceKey(plan: ExtractedPlan): string | undefined {
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  const visit = (cls: string): boolean => {
+    if (seen.has(cls)) return true;
+    seen.add(cls);
+    const chosen = plan.extraction.choices.get(cls);
+    const node = chosen === undefined ? undefined : plan.graph.nodes.get(chosen);
+    if (!node) return false;
+    const children = node.children.map((child) => plan.graph.nodes.get(child)?.eclass);
+    parts.push(`${cls}=${node.op}(${children.join(",")})`);
+    return children.every((child) => child !== undefined && visit(child));
+  };
+  const root = plan.graph.roots[0];
+  return root !== undefined && visit(root) ? parts.join(";") : undefined;
+}
+
+function planCostOf(block: BlockEGraph, plan: ExtractedPlan): FusedPlanCost | undefined {
   const builder = new PlanDagBuilder(block);
   let root: number;
   try {

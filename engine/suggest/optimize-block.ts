@@ -20,7 +20,7 @@ import { nodesReachableFrom, type BlockDag, type BasicBlock } from "../program";
 import { bindRoot, buildBlockEGraph, saturate, seedChainOrders, seedSumProductForm, termToDml, UnprintableTermError, type BlockEGraph, type SaturationOptions } from "../rewrite";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { type Position, type Range, textInRange } from "../syntax";
-import type { BlockFusion } from "./block-fusion";
+import type { BlockFusion, FusionView } from "./block-fusion";
 import { fusedPlanCost } from "./fused-plan-cost";
 import { asWrittenFusion, leafText, rewrittenBlockDag, rewrittenFusion, type ExecutableDag, type Replacement } from "./fusion-input";
 import type { ExtractedPlan } from "./plan-dag";
@@ -146,7 +146,7 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
     };
   }
   const roots = statementRoots(input.block, input.dag).filter((r) => isOptimizable(input, r));
-  if (roots.length === 0) return { suggestions: [], fusion: { asWritten: asWrittenFusion(input) }, dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start };
+  if (roots.length === 0) return withFusion({ suggestions: [], dropped: [], stopReason: "nothing to optimize", work: { iterations: 0, applied: 0 }, nodes: 0, classes: 0, ms: performance.now() - start }, input, undefined);
   const block = buildBlockEGraph(input.dag, input.stats, { explanations: true });
   seedBlock(block, roots.map((r) => block.classOfNode[r.node]!));
   const bounded = blockSaturation(options.saturation ?? {}, options.documentBudget);
@@ -176,9 +176,8 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
     } else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
   }
   const rewritten = rewrittenFusion(input, block, replacements);
-  const result: BlockOptimization = {
+  const result = withFusion({
     suggestions,
-    fusion: { asWritten: asWrittenFusion(input), ...(rewritten ? { rewritten } : {}) },
     dropped,
     // No report: the document's work budget was spent by earlier blocks.
     stopReason: report?.stopReason ?? "documentBudget",
@@ -186,7 +185,7 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
     nodes: block.egraph.nodeCount,
     classes: block.egraph.classCount,
     ms: performance.now() - start,
-  };
+  }, input, rewritten);
   if (report?.safetyNet) result.safetyNet = { what: "saturation", ...report.safetyNet };
   else if (extractionSafetyNet) result.safetyNet = { what: "extraction", ...extractionSafetyNet };
   if (options.keepPlanGraphs) result.planGraphs = planGraphs;
@@ -195,6 +194,21 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
     if (executable) result.executable = executable;
   }
   return result;
+}
+
+/**
+ * The result with its `fusion` views. The as-written view is planned when
+ * first read (an enumerable getter, so spreading, JSON and the worker's
+ * messages see it): the runtime's compilation never reads it and plans the
+ * block itself. The rewritten view is planned now, while the e-graph lives.
+ */
+function withFusion(result: Omit<BlockOptimization, "fusion">, input: BlockInput, rewritten: FusionView | undefined): BlockOptimization {
+  let fusion: BlockFusion | undefined;
+  return Object.defineProperty(result, "fusion", {
+    enumerable: true,
+    configurable: true,
+    get: (): BlockFusion => (fusion ??= { asWritten: asWrittenFusion(input), ...(rewritten ? { rewritten } : {}) }),
+  }) as BlockOptimization;
 }
 
 /**

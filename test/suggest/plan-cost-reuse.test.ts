@@ -1,0 +1,55 @@
+/**
+ * Work the optimizer no longer repeats (engine/suggest): a plan's fused
+ * cost is planned once per block e-graph and chosen nodes (fused-plan-cost.ts),
+ * and the as-written fusion view is planned when first read (optimize-block.ts).
+ * Neither changes a result.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { buildBlockEGraph, saturate } from "../../engine/rewrite";
+import { analyzeText } from "../../engine/stats/program-analysis";
+import { optimizeBlock, statementRoots } from "../../engine/suggest";
+import { fusedPlanCost } from "../../engine/suggest/fused-plan-cost";
+import { originalPlanFilter, planStatement } from "../../engine/suggest/statement-plan";
+
+const text = ["X = rand(rows=2000, cols=300, seed=1)", "v = rand(rows=300, cols=1, seed=2)", "while (FALSE) {}", "q = sum(X * X) + sum((X %*% v)^2)", "r = t(X) %*% (X %*% v)", "print(q + sum(r))"].join("\n");
+
+function block() {
+  const analysis = analyzeText(text);
+  // The block after the loop: q and r.
+  const info = analysis.dags.blocks.find((b) => b.block.range.start.line === 3)!;
+  return { info, stats: analysis.sizes.blocks.get(info.block)!.nodes };
+}
+
+/** Each statement's plans as written and cheapest, in a freshly saturated e-graph of the block. */
+function plans() {
+  const { info, stats } = block();
+  const egraph = buildBlockEGraph(info.dag, stats, { explanations: true });
+  saturate(egraph.egraph, egraph.attributes, { nodeLimit: 800 });
+  const isOriginal = originalPlanFilter(egraph);
+  return { egraph, plans: statementRoots(info.block, info.dag).map((root) => planStatement(egraph, root, isOriginal)!) };
+}
+
+test("fusedPlanCost: a plan costed again in its block is the same cost, whatever was costed before", () => {
+  const a = plans();
+  const forward = a.plans.map((p) => [fusedPlanCost(a.egraph, p.before), fusedPlanCost(a.egraph, p.after)]);
+  const b = plans();
+  const backward = [...b.plans].reverse().map((p) => [fusedPlanCost(b.egraph, p.after), fusedPlanCost(b.egraph, p.before)]).reverse().map(([after, before]) => [before, after]);
+  assert.deepEqual(forward, backward);
+  for (const [before, after] of forward) assert.ok(before !== undefined && after !== undefined && before.fused > 0 && after.fused <= before.unfused);
+  // Asked again for the same plan: the block's stored cost.
+  const first = a.plans[0]!;
+  assert.equal(fusedPlanCost(a.egraph, first.before), forward[0]![0]);
+});
+
+test("the as-written fusion view: enumerable, planned once, carried by JSON and structured clone", () => {
+  const { info, stats } = block();
+  const result = optimizeBlock({ block: info.block, dag: info.dag, stats, sourceText: text }, { verify: false });
+  assert.ok(Object.keys(result).includes("fusion"));
+  const view = result.fusion.asWritten;
+  assert.equal(result.fusion.asWritten, view);
+  assert.ok(view.nodes.length > 0, JSON.stringify({ line: info.block.range, view, n: info.dag.nodes.length }).slice(0, 600));
+  assert.deepEqual(structuredClone(result).fusion.asWritten, view);
+  assert.deepEqual(JSON.parse(JSON.stringify(result)).fusion.asWritten.nodes.length, view.nodes.length);
+  assert.deepEqual({ ...result }.fusion, result.fusion);
+});
