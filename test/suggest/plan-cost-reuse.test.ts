@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildBlockEGraph, saturate } from "../../engine/rewrite";
-import { analyzeText } from "../../engine/stats/program-analysis";
+import { analyzeText } from "../../engine/analysis";
 import { optimizeBlock, statementRoots } from "../../engine/suggest";
 import { fusedPlanCost } from "../../engine/suggest/fused-plan-cost";
 import { originalPlanFilter, planStatement } from "../../engine/suggest/statement-plan";
