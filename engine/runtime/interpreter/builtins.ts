@@ -259,7 +259,7 @@ export const BUILTINS: Record<string, Builtin> = {
     // SystemDS's validation message (BuiltinFunctionExpression, TRACE).
     if (x.rows !== x.cols) fail(`Trace is only defined on squared matrices but found [${x.rows}x${x.cols}].`);
     let s = 0;
-    for (let i = 0; i < Math.min(x.rows, x.cols); i++) s += x.data[i * x.cols + i];
+    for (let i = 0; i < x.rows; i++) s += x.data[i * x.cols + i]!;
     return double(s);
   },
   list: (a) => ({ kind: "list", items: a.values, names: a.names }),
