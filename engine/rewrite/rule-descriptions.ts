@@ -111,7 +111,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "cellwise-1x1-right": "a 1 x 1 operand broadcasts like its cell: X op as.scalar(y)",
   "cellwise-1x1-left": "a 1 x 1 operand broadcasts like its cell: as.scalar(y) op X",
   "cellwise-transpose": "t(X op Y) = t(X) op t(Y), t(s op X) = s op t(X)",
-  "cellwise-as-scalar": "as.scalar(A op B) = as.scalar(A) op as.scalar(B), as.scalar(s op A) = s op as.scalar(A) for a 1 x 1 A, B",
+  "cellwise-as-scalar": "as.scalar(A op B) = as.scalar(A) op as.scalar(B) (a scalar stays)",
   // Non-sum aggregates (rules-aggregates.ts).
   "aggregate-of-single-column": "a row aggregate of one value per row is that value (var, sd: 0)",
   "aggregate-of-single-row": "a column aggregate of one value per column is that value (var, sd: 0)",
