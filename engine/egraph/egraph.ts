@@ -331,19 +331,26 @@ export class EGraph<D> implements EGraphApi<D> {
     if (this.memo.size > 2 * this.liveNodes + 1024) this.compactMemo();
   }
 
-  /** Parents that became congruent after unions, kept once (sorted by hash, equal neighbours compared). */
+  /**
+   * Parents that became congruent after unions, kept once, in their order
+   * (the first of equal ones stays). The order never depends on hash values:
+   * those come from operator numbers, which depend on what the process saw
+   * before, and the parents' order decides the order of repairs and unions.
+   */
   private dedupeParents(eclass: EClass<D>): void {
-    const entries = eclass.parents.map((node) => {
-      const canonical = this.canonicalize(node);
-      const root = this.find(node.owner);
-      return { node: canonical, cls: root, hash: nodeHash(canonical.op, canonical.children, root) };
-    });
-    entries.sort((a, b) => a.hash - b.hash);
+    const byHash = new Map<number, ParentNode[]>();
     const kept: ParentNode[] = [];
-    entries.forEach((e, i) => {
-      for (let j = i - 1; j >= 0 && entries[j]!.hash === e.hash; j--) if (entries[j]!.cls === e.cls && sameNode(entries[j]!.node, e.node)) return;
-      kept.push({ op: e.node.op, children: e.node.children, owner: e.cls });
-    });
+    for (const parent of eclass.parents) {
+      const canonical = this.canonicalize(parent);
+      const owner = this.find(parent.owner);
+      const hash = nodeHash(canonical.op, canonical.children, owner);
+      const same = byHash.get(hash);
+      if (same?.some((k) => k.owner === owner && sameNode(k, canonical))) continue;
+      const entry: ParentNode = { op: canonical.op, children: canonical.children, owner };
+      if (same) same.push(entry);
+      else byHash.set(hash, [entry]);
+      kept.push(entry);
+    }
     eclass.parents = kept;
     eclass.cleanParents = kept.length;
   }
@@ -383,18 +390,25 @@ export class EGraph<D> implements EGraphApi<D> {
   }
 }
 
-/** The distinct nodes of a list (small lists compared pairwise; larger ones sorted by hash, equal neighbours compared). */
+/**
+ * The distinct nodes of a list, in their order (the first of equal ones
+ * stays; small lists compared pairwise, larger ones through a hash map). The
+ * order never depends on hash values (see dedupeParents).
+ */
 function dedupeNodes(nodes: ENode[]): ENode[] {
+  const kept: ENode[] = [];
   if (nodes.length <= 16) {
-    const kept: ENode[] = [];
     for (const node of nodes) if (!kept.some((k) => sameNode(k, node))) kept.push(node);
     return kept;
   }
-  const hashed = nodes.map((node) => ({ node, hash: nodeHash(node.op, node.children, 0) })).sort((a, b) => a.hash - b.hash);
-  const kept: ENode[] = [];
-  hashed.forEach((e, i) => {
-    for (let j = i - 1; j >= 0 && hashed[j]!.hash === e.hash; j--) if (sameNode(hashed[j]!.node, e.node)) return;
-    kept.push(e.node);
-  });
+  const byHash = new Map<number, ENode[]>();
+  for (const node of nodes) {
+    const hash = nodeHash(node.op, node.children, 0);
+    const same = byHash.get(hash);
+    if (same?.some((k) => sameNode(k, node))) continue;
+    if (same) same.push(node);
+    else byHash.set(hash, [node]);
+    kept.push(node);
+  }
   return kept;
 }

@@ -60,6 +60,8 @@ export interface IterationReport {
   nodes: number;
   classes: number;
   applied: Record<string, number>;
+  /** Matches each rule applied (union attempts, effective or not): where the work went, in counts. */
+  matched: Record<string, number>;
   searchMs: number;
   applyMs: number;
   rebuildMs: number;
@@ -208,7 +210,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     const t2 = performance.now();
     egraph.rebuild();
     const t3 = performance.now();
-    iterations.push({ nodes: egraph.nodeCount, classes: egraph.classCount, applied, searchMs: t1 - t0, applyMs: t2 - t1, rebuildMs: t3 - t2 });
+    iterations.push({ nodes: egraph.nodeCount, classes: egraph.classCount, applied, matched: applying.matchesPerRule, searchMs: t1 - t0, applyMs: t2 - t1, rebuildMs: t3 - t2 });
     if (stopReason !== undefined) break;
     if (egraph.analysisCutoffs > 0) stopReason = "rebuildLimit";
     else if (limits.cancelled()) stopReason = "cancelled";
@@ -254,6 +256,7 @@ function searchRules<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], schedul
 interface ApplyResult {
   matches: number;
   unions: Record<string, number>;
+  matchesPerRule: Record<string, number>;
   stop: StopReason | undefined;
 }
 
@@ -263,7 +266,7 @@ interface ApplyResult {
  * limit is hit between two applications (the graph stays valid).
  */
 function applyMatches<D>(egraph: EGraph<D>, rules: readonly CompiledRule<D>[], found: readonly (MatchList | undefined)[], limits: RunLimits, appliedBefore: number): ApplyResult {
-  const result: ApplyResult = { matches: 0, unions: {}, stop: undefined };
+  const result: ApplyResult = { matches: 0, unions: {}, matchesPerRule: {}, stop: undefined };
   for (const [k, { rule, variableIndex, build }] of rules.entries()) {
     const matches = found[k];
     if (!matches) continue;
@@ -271,6 +274,7 @@ function applyMatches<D>(egraph: EGraph<D>, rules: readonly CompiledRule<D>[], f
     const scratch: ClassId[] = new Array<ClassId>(variableIndex.length);
     const width = matches.width;
     let count = 0;
+    const matchesBefore = result.matches;
     for (let m = 0; m < matches.size && result.stop === undefined; m++) {
       if (appliedBefore + result.matches >= limits.applyLimit) {
         result.stop = "applyLimit";
@@ -291,6 +295,7 @@ function applyMatches<D>(egraph: EGraph<D>, rules: readonly CompiledRule<D>[], f
       else if ((m & 63) === 63 && limits.outOfTime()) result.stop = limits.timedOut ? "timeLimit" : "cancelled";
     }
     if (count > 0) result.unions[rule.name] = count;
+    if (result.matches > matchesBefore) result.matchesPerRule[rule.name] = (result.matchesPerRule[rule.name] ?? 0) + result.matches - matchesBefore;
     if (result.stop !== undefined) break;
   }
   return result;

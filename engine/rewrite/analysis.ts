@@ -331,6 +331,9 @@ function mergeLinearAlgebra(a: LaData, b: LaData): MergeResult<LaData> {
   if (invalid) data.invalid = true;
   // Value equality (NaN equals NaN): a merge that keeps the data must not count as a change, or rebuilding never settles.
   const same = (x: LaData) =>
+    x.stats.type.dataType === stats.type.dataType &&
+    x.stats.type.valueType === stats.type.valueType &&
+    sameValue(x.stats.value, stats.value) &&
     sameValue(x.stats.nnz, stats.nnz) &&
     sameValue(x.stats.rows, stats.rows) &&
     sameValue(x.stats.cols, stats.cols) &&
@@ -344,7 +347,12 @@ function mergeLinearAlgebra(a: LaData, b: LaData): MergeResult<LaData> {
 function mergeStats(a: NodeStats, b: NodeStats): NodeStats {
   if (a.type.dataType === "unknown") return b;
   if (b.type.dataType === "unknown") return a;
-  if (a.type.dataType === "scalar") return a.value !== undefined ? a : b;
+  if (a.type.dataType === "scalar") {
+    // The known value, else the known value type: a class keeps the most it knows, so merging settles.
+    if (a.value !== undefined) return a;
+    if (b.value !== undefined) return b;
+    return a.type.valueType === "unknown" ? b : a;
+  }
   const rows = a.rows ?? b.rows;
   const cols = a.cols ?? b.cols;
   let nnz: number | null;

@@ -25,6 +25,8 @@ export interface BlockEGraph {
 
 export interface BlockEGraphOptions {
   explanations?: boolean;
+  /** Check the e-graph's invariants after every rebuild (slow: for tests). */
+  checkInvariants?: boolean;
 }
 
 export function buildBlockEGraph(dag: BlockDag, stats: readonly NodeStats[], options: BlockEGraphOptions = {}): BlockEGraph {
@@ -34,7 +36,7 @@ export function buildBlockEGraph(dag: BlockDag, stats: readonly NodeStats[], opt
     const node = leafNodes.get(op);
     return node ? stats[node.id] : undefined;
   };
-  const egraph = new EGraph<OptimizerData>(new OptimizerAnalysis(attributes, leafStats), { explanations: options.explanations ?? false });
+  const egraph = new EGraph<OptimizerData>(new OptimizerAnalysis(attributes, leafStats), { explanations: options.explanations ?? false, checkInvariants: options.checkInvariants ?? false });
   const classOfNode: ClassId[] = [];
   const originalNodes: ENode[] = [];
   for (const node of dag.nodes) {

@@ -98,6 +98,10 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "trace-as-sum-of-diag": "trace(X) = sum(diag(X))",
   "sum-of-diag-as-trace": "sum(diag(X)) = trace(X) for a square X",
   "trace-of-transpose": "trace(t(X)) = trace(X)",
+  "trace-of-sum": "trace(X + Y) = trace(X) + trace(Y) for square X, Y of one size",
+  "trace-of-difference": "trace(X - Y) = trace(X) - trace(Y) for square X, Y of one size",
+  "trace-of-scaling": "trace(s * X) = s * trace(X) for a scalar s",
+  "trace-of-scaling-right": "trace(X * s) = trace(X) * s for a scalar s",
   "diag-of-transpose": "diag(t(X)) = diag(X) for a square X",
   "outer-as-broadcast": "outer(v, r, op) is v op r broadcast over a matrix",
   "outer-product": 'outer(v, r, "*") is the outer product v %*% r',
@@ -107,6 +111,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "cellwise-1x1-right": "a 1 x 1 operand broadcasts like its cell: X op as.scalar(y)",
   "cellwise-1x1-left": "a 1 x 1 operand broadcasts like its cell: as.scalar(y) op X",
   "cellwise-transpose": "t(X op Y) = t(X) op t(Y), t(s op X) = s op t(X)",
+  "cellwise-as-scalar": "as.scalar(A op B) = as.scalar(A) op as.scalar(B) (a scalar stays)",
   // Non-sum aggregates (rules-aggregates.ts).
   "aggregate-of-single-column": "a row aggregate of one value per row is that value (var, sd: 0)",
   "aggregate-of-single-row": "a column aggregate of one value per column is that value (var, sd: 0)",

@@ -81,7 +81,41 @@ function transposeThrough(m: Match): ClassId | undefined {
   return built;
 }
 
+/**
+ * Operators whose result on two scalars is a boolean (TRUE, not 1): the
+ * cell of `A < B` is the double 1, so `as.scalar(A < B)` and
+ * `as.scalar(A) < as.scalar(B)` differ in type (print shows 1.000 and TRUE)
+ * and the optimizer has no cast to double to make them equal.
+ */
+const BOOLEAN_ON_SCALARS: ReadonlySet<string> = new Set(["<", "<=", ">", ">=", "==", "!=", "&", "|"]);
+
+/**
+ * One rule for every operator, like the transpose's: the cell of a 1 x 1
+ * `A op B` is `as.scalar(A) op as.scalar(B)`, a scalar operand staying as it
+ * is (SystemML's simplifyScalarMatrixOp direction). `+ - *` get it from
+ * their relational form (bind-as-scalar), so this covers the others whose
+ * scalar result is a double.
+ */
+function scalarThrough(m: Match): ClassId | undefined {
+  let built: ClassId | undefined;
+  for (const node of cellwiseNodes(m, "W")) {
+    if (BOOLEAN_ON_SCALARS.has(node.op)) continue;
+    const [a, b] = node.children as [ClassId, ClassId];
+    const oneCell = (c: ClassId) => {
+      const stats = laOf(m, c)?.stats;
+      return stats !== undefined && (stats.type.dataType === "scalar" || (stats.type.dataType === "matrix" && stats.rows === 1 && stats.cols === 1));
+    };
+    if (!oneCell(a) || !oneCell(b)) continue;
+    const cell = (c: ClassId) => (kindOf(m, c) === "matrix" ? add(m, "as.scalar", [c]) : c);
+    const result = add(m, node.op, [cell(a), cell(b)]);
+    if (built === undefined) built = result;
+    else m.egraph.union(built, result, "cellwise-as-scalar");
+  }
+  return built;
+}
+
 export const CELLWISE_RULES: readonly RuleSpec[] = [
   ...NON_SUM_PRODUCT_CELLWISE_OPS.flatMap(congruences),
   rule("cellwise-transpose", "(t ?W)", transposeThrough, (m) => cellwiseNodes(m, "W").length > 0),
+  rule("cellwise-as-scalar", "(as.scalar ?W)", scalarThrough, (m) => cellwiseNodes(m, "W").some((node) => !BOOLEAN_ON_SCALARS.has(node.op))),
 ];

@@ -21,11 +21,11 @@ import { rule, type Match, type RuleSpec } from "./rule-spec";
 
 /**
  * The full aggregates (a scalar of all cells) the rules relate: each one is
- * invariant under a permutation of the cells (so are var, sd and sumSq; they
- * get no rules, to keep the rule count, and the search's per-rule work, low).
+ * invariant under a permutation of the cells (so is sumSq; it gets no rules,
+ * to keep the rule count, and the search's per-rule work, low).
  * sum(t(X)) = sum(X) follows from the relational form already.
  */
-const FULL_AGGREGATES = ["sum", "agg:min:full", "agg:max:full", "agg:mean:full", "agg:prod:full"];
+const FULL_AGGREGATES = ["sum", "agg:min:full", "agg:max:full", "agg:mean:full", "agg:prod:full", "agg:var:full", "agg:sd:full"];
 
 /** Reorganizations that permute the cells (reshape is row-major, as SystemDS reads and writes). */
 const PERMUTATIONS: readonly [string, string][] = [
@@ -80,7 +80,17 @@ const IDENTITIES: RuleSpec[] = [
   rule("trace-of-1x1", "(trace ?x)", "(as.scalar ?x)", oneByOne, "nrow(?x) = 1 & ncol(?x) = 1"),
 ];
 
+/** `?x` and `?y` are square matrices of the same known size (no broadcast: trace(X + s) is not trace(X) + trace(s)). */
+const sameSquare = (m: Match) =>
+  isMatrix(m, "x") && isMatrix(m, "y") && rows(m, "x") !== null && rows(m, "x") === cols(m, "x") && rows(m, "y") === rows(m, "x") && cols(m, "y") === cols(m, "x");
+const isScalar = (m: Match, v: string) => m.data(v).family === "la" && m.la(v).stats.type.dataType === "scalar";
+const scaledSquare = (m: Match) => isScalar(m, "s") && square(m);
+
 const TRACE: RuleSpec[] = [
+  rule("trace-of-sum", "(trace (+ ?x ?y))", "(+ (trace ?x) (trace ?y))", sameSquare, "nrow(?x) = ncol(?x) & nrow(?y) = nrow(?x) & ncol(?y) = ncol(?x)"),
+  rule("trace-of-difference", "(trace (- ?x ?y))", "(- (trace ?x) (trace ?y))", sameSquare, "nrow(?x) = ncol(?x) & nrow(?y) = nrow(?x) & ncol(?y) = ncol(?x)"),
+  rule("trace-of-scaling", "(trace (* ?s ?x))", "(* ?s (trace ?x))", scaledSquare, "nrow(?x) = ncol(?x)"),
+  rule("trace-of-scaling-right", "(trace (* ?x ?s))", "(* (trace ?x) ?s)", scaledSquare, "nrow(?x) = ncol(?x)"),
   rule("trace-as-sum-of-diag", "(trace ?x)", "(sum (diag ?x))"),
   rule("sum-of-diag-as-trace", "(sum (diag ?x))", "(trace ?x)", square, "nrow(?x) = ncol(?x)"),
   rule("trace-of-transpose", "(trace (t ?x))", "(trace ?x)"),

@@ -41,7 +41,7 @@ function prove(example: SimplificationExample, a: string, b: string): ProveOutco
 const pairs = (example: SimplificationExample, kind: "prove" | "unequal") => example.pairs.filter((p) => p.kind === kind);
 
 /** Conditional rules whose condition only checks types or that sizes are known (no fact to explain). */
-const TYPE_CHECKS_ONLY = new Set(["cellwise-transpose"]);
+const TYPE_CHECKS_ONLY = new Set(["cellwise-transpose", "cellwise-as-scalar"]);
 
 describe("the rules", () => {
   test("every conditional rule that relies on a fact names it, as DML over its pattern variables", () => {
@@ -158,6 +158,9 @@ const NUMPY_TWINS: Record<string, { inputs: string; pairs: Record<string, [strin
       "a1 ua": ["X / (v @ np.ones((1, 4)))", "X / (np.ones((6, 1)) @ r)"],
       "d1 ud": ["y / (X + 2)", "(X + 2) / y"],
       "e1 ue": ["(0.5 < X).T", "X.T < 0.5"],
+      "i1 ui": ["(y / w)[0, 0]", "w[0, 0] / y[0, 0]"],
+      "k1 uk": ["np.minimum(y, w)[0, 0]", "max(y[0, 0], w[0, 0])"],
+      "m1 um": ["(3 / y)[0, 0]", "y[0, 0] / 3"],
     },
   },
   "size-one": {

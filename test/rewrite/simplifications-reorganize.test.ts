@@ -104,6 +104,7 @@ const NUMPY_TWINS: Record<string, Record<string, [string, string]>> = {
     u1: ["np.sum(np.roll(X, 1, axis=0) * Y)", "np.sum(X * Y)"],
     w1: ["np.max(X[::-1] - X)", "np.max(X - X)"],
     z1: ["np.prod(X[::-1] + Y)", "np.prod(X + Y)"],
+    k1: ["np.var(X[::-1] - X, ddof=1)", "np.var(X - X, ddof=1)"],
   },
   "reorg-identities.dml": {
     x1: ["X[::-1]", "X"],
@@ -114,6 +115,8 @@ const NUMPY_TWINS: Record<string, Record<string, [string, string]>> = {
     x1: ["np.trace(X)", "np.sum(X)"],
     y1: ["np.max(Z[::-1] - 1)", "0.0"],
     w1: ["np.diag(np.diag(X))", "X"],
+    x3: ["np.trace(X * Y)", "np.trace(X) * np.trace(Y)"],
+    x5: ["np.trace(X + 2)", "np.trace(X) + 2"],
   },
   "reorg-outer.dml": {
     x1: ["np.subtract.outer(v[:, 0], r[0, :])", "np.subtract.outer(r[0, :], v[:, 0]).T"],

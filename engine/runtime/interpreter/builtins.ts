@@ -272,8 +272,10 @@ export const BUILTINS: Record<string, Builtin> = {
   t: (a) => ({ kind: "matrix", matrix: transpose(mat(need(a, 0, "target", "t"))) }),
   trace: (a) => {
     const x = toDense(mat(need(a, 0, "target", "trace")));
+    // SystemDS's validation message (BuiltinFunctionExpression, TRACE).
+    if (x.rows !== x.cols) fail(`Trace is only defined on squared matrices but found [${x.rows}x${x.cols}].`);
     let s = 0;
-    for (let i = 0; i < Math.min(x.rows, x.cols); i++) s += x.get(i, i);
+    for (let i = 0; i < x.rows; i++) s += x.get(i, i);
     return double(s);
   },
   list: (a) => ({ kind: "list", items: a.values, names: a.names }),
