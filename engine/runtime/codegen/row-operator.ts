@@ -58,7 +58,7 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
         scalars: Float64Array.from(plan.text.scalars),
         rows: plan.rows,
         output,
-        accumulators,
+        ...(accumulators === undefined ? {} : { accumulators }),
         workPerRow: plan.workPerRow,
       });
       const results = new Map(plan.results.map((r) => [r.root, rootValue(r, output, plan.rows, plan.outputWidth, acc)]));
