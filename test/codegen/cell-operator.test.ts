@@ -74,6 +74,15 @@ describe("generated Cell operators: cell-wise results", () => {
   it("a cell-wise root over vectors only (no main input)", () => {
     assertGenerated("R = c + r * lambda\nprint(toString(R))", cell("c + r * lambda", null));
   });
+  it("one-column domains (loops over vectors) have no column loop: cell-wise, sparse-safe over a dense main, sums", () => {
+    const cells = assertGenerated("R = 1 - x * (y + lambda)\nprint(toString(R))", cell("1 - x * (y + lambda)", "x"));
+    assert.match(source(cells), /const j = 0;/);
+    assert.doesNotMatch(source(cells), /for \(let j = 0; j < n; j\+\+\)/);
+    const safe = assertGenerated("R = (x > 0) * y * 2\nprint(toString(R))", cell("(x > 0) * y * 2", "x", true));
+    assert.match(source(safe), /const j = 0;\n\s*if \(/);
+    assertGenerated("s = sum(x * y * c)\nprint(s)", cell("sum(x * y * c)", "x", true));
+    assertGenerated("R = rowSums(x * y)\nprint(toString(R))", cell("rowSums(x * y)", "x"));
+  });
 });
 
 const FUNCTIONS: Record<"full" | "row" | "col", Record<string, string>> = {

@@ -73,7 +73,7 @@ export interface CellKernelSource {
  * equal sources.
  */
 function cellKernelKey(loop: CellLoop, plain: boolean): string {
-  const parts = [plain ? "plain" : "compensated", loop.visit.kind === "main-non-zero" && loop.visit.transposed ? "main-non-zero-transposed" : loop.visit.kind];
+  const parts = [plain ? "plain" : "compensated", loop.visit.kind === "main-non-zero" && loop.visit.transposed ? "main-non-zero-transposed" : loop.visit.kind, singleColumn(loop) ? "one-column" : "columns"];
   for (const node of loop.op.inputs) {
     const v = loop.values.get(node);
     if (v?.kind === "matrix") parts.push(`${v.matrix.format}${v.matrix.rows === 1 ? "-row" : ""}${v.matrix.cols === 1 ? "-col" : ""}`);
@@ -121,6 +121,11 @@ export function cellKernel(loop: CellLoop, plain: boolean, output: Float64Array,
   return { call, bases, release: () => inputs.release() };
 }
 
+/** Whether the loop's domain has one column (and is visited cell by cell, not by a CSR main input's non-zeros). */
+function singleColumn(loop: CellLoop): boolean {
+  return loop.domain.cols === 1 && loop.visit.kind !== "walk";
+}
+
 function cellKernelSource(loop: CellLoop, plain: boolean, inputs: KernelInputs, bases: readonly number[]): CellKernelSource {
   const { visit } = loop;
   const reads: [number, CellPosition][] = [];
@@ -142,11 +147,15 @@ function cellKernelSource(loop: CellLoop, plain: boolean, inputs: KernelInputs, 
   let cellLoop: string;
   if (visit.kind === "walk") {
     cellLoop = `    for (let p = mrp[i], pe = mrp[i + 1]; p < pe; p++) {\n      const j = mci[p];\n${inner}      ${cellFolds}\n    }\n`;
-  } else if (mainTest !== undefined) {
-    const otherwise = zeroFolds.trim() === "" ? "" : ` else { ${zeroFolds} }`;
-    cellLoop = `    for (let j = 0; j < n; j++) {\n      if (${mainTest} !== 0) {\n${code.lines("cell", "        ")}        ${cellFolds}\n      }${otherwise}\n    }\n`;
   } else {
-    cellLoop = `    for (let j = 0; j < n; j++) {\n${inner}      ${cellFolds}\n    }\n`;
+    // A one-column domain (the vectors of most loops) has no loop over the columns: its cell is j = 0.
+    const columns = singleColumn(loop) ? "{\n      const j = 0;" : "for (let j = 0; j < n; j++) {";
+    if (mainTest !== undefined) {
+      const otherwise = zeroFolds.trim() === "" ? "" : ` else { ${zeroFolds} }`;
+      cellLoop = `    ${columns}\n      if (${mainTest} !== 0) {\n${code.lines("cell", "        ")}        ${cellFolds}\n      }${otherwise}\n    }\n`;
+    } else {
+      cellLoop = `    ${columns}\n${inner}      ${cellFolds}\n    }\n`;
+    }
   }
   const lines = (xs: readonly string[], indent: string) => xs.filter((x) => x !== "").map((x) => `${indent}${x}\n`).join("");
   const source =

@@ -12,7 +12,7 @@
 import type { FusionDag, FusedOperator } from "../../fusion";
 import { FusedOperatorError, operatorShapes, shapeText, type NodeShape } from "../fused";
 import { double, type Value } from "../interpreter";
-import { CsrMatrix, dropZeros, DenseMatrix, settleFormat, allocateF64, copyI32, csrShared, pooledZeros } from "../matrix";
+import { bufferPool, CsrMatrix, dropZeros, DenseMatrix, settleFormat, allocateF64, copyI32, csrShared, pooledZeros } from "../matrix";
 import { extremumOf, foldZero, isSumFold } from "./cell-folds";
 import { cellKernel, type CellKernelSource, type CellLoop, type CellVisit } from "./cell-kernel";
 import type { CellRootPlan } from "./cell-roots";
@@ -59,11 +59,20 @@ export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly C
   const length = roots.length === 1 ? outputLength(roots[0]!) : 0;
   // outputs in kernel memory (shared when large, so the runner may split the rows over threads)
   const csrOut = loop.visit.kind === "walk" && length >= 0 && roots[0]!.fold.kind === "cells";
-  const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : allocateF64(length, csrOut ? csrShared(domain.rows, length) : undefined));
+  const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : csrOut ? allocateF64(length, csrShared(domain.rows, length)) : bufferPool.acquireZeroed(length));
   const compensated = runOnce(loop, false, newOutput(), kernels);
   const needsPlain = roots.some((root, k) => isSumFold(root.fold) && !sumsFinite(loop, root, compensated, k));
   const plain = needsPlain ? runOnce(loop, true, newOutput(), kernels) : undefined;
-  return new Map(roots.map((root, k) => [root.node, rootValue(loop, root, k, compensated, plain)]));
+  const results = new Map(roots.map((root, k) => [root.node, rootValue(loop, root, k, compensated, plain)]));
+  releaseUnusedOutputs([compensated.out, plain?.out], results.values());
+  return results;
+}
+
+/** Gives the kernel outputs no result kept (row aggregates copied out, a dense result made sparse) back to the pool. */
+function releaseUnusedOutputs(outputs: readonly (Float64Array | undefined)[], results: Iterable<Value>): void {
+  const kept = new Set<ArrayBufferLike>();
+  for (const v of results) if (v.kind === "matrix") kept.add(v.matrix.format === "dense" ? v.matrix.data.buffer : v.matrix.values.buffer);
+  for (const out of outputs) if (out !== undefined && !kept.has(out.buffer)) bufferPool.release(out);
 }
 
 interface LoopResult {

@@ -43,7 +43,7 @@ export class KernelInputs {
     cols: number,
     private readonly walked?: { node: number; matrix: CsrMatrix },
   ) {
-    this.declarations.push(`const n = ${this.scalar(cols)};`);
+    this.declarations.push(`const n = ${this.scalar(cols)} | 0;`);
     if (walked) {
       const { rowPtr, colIdx, values: nz } = walked.matrix;
       this.declarations.push(`const mrp = ${this.array(rowPtr)}, mci = ${this.array(colIdx)}, mva = ${this.array(nz)};`);
@@ -104,7 +104,7 @@ export class KernelInputs {
 
   private cols(node: number, m: Matrix): string {
     return this.once(`cols:${node}`, () => {
-      this.declarations.push(`const w${node} = ${this.scalar(m.cols)};`);
+      this.declarations.push(`const w${node} = ${this.scalar(m.cols)} | 0;`);
       return `w${node}`;
     });
   }

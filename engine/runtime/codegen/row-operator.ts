@@ -10,7 +10,7 @@
  */
 import type { FusionDag, FusedOperator } from "../../fusion";
 import type { Value } from "../interpreter";
-import { allocateF64 } from "../matrix";
+import { bufferPool } from "../matrix";
 import { callOperandOrder, nodeLabel } from "../fused";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
 import type { KernelProgram } from "./kernel-program";
@@ -50,7 +50,7 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
       const program = plan.text.program(plan.skipTest);
       if (!programs.some((p) => p.source === program.source)) programs.push(program);
       // Large outputs in shared memory, so the runner can split the rows over threads.
-      const output = allocateF64(plan.rows * plan.outputWidth);
+      const output = bufferPool.acquireZeroed(plan.rows * plan.outputWidth);
       const accumulators = plan.text.accInit.length > 0 ? { init: Float64Array.from(plan.text.accInit), combine: plan.text.accCombine } : undefined;
       const acc = runKernel({
         program,
@@ -58,10 +58,13 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
         scalars: Float64Array.from(plan.text.scalars),
         rows: plan.rows,
         output,
-        accumulators,
+        ...(accumulators === undefined ? {} : { accumulators }),
         workPerRow: plan.workPerRow,
       });
-      return new Map(plan.results.map((r) => [r.root, rootValue(r, output, plan.rows, plan.outputWidth, acc)]));
+      const results = new Map(plan.results.map((r) => [r.root, rootValue(r, output, plan.rows, plan.outputWidth, acc)]));
+      // The output goes back to the pool unless a root's value is it (its bands copied out, or a transposed or sparse result).
+      if (![...results.values()].some((v) => v.kind === "matrix" && v.matrix.format === "dense" && v.matrix.data.buffer === output.buffer)) bufferPool.release(output);
+      return results;
     },
   };
 }

@@ -25,6 +25,7 @@ import { bindDimensionsMessage, elementwiseDimensionsFit, elementwiseDimensionsM
 import { aggregateValue, binary, castValue, indexRange, leftIndexValue, mat, num, rightIndexValue, text, truthy, unary } from "./operations";
 import { listAssign, listSlice } from "./builtins-lists";
 import { bool, double, int, str, type Value } from "./values";
+import { releaseUnreferenced, withLiveEvaluator, type LiveValues } from "./buffer-liveness";
 
 /** The value of a node whose consumers have all been computed. */
 const DROPPED = Symbol("dropped");
@@ -49,7 +50,7 @@ export interface OperationTimer {
   computed(what: number | OperatorRun, seconds: number): void;
 }
 
-export class DagEvaluator {
+export class DagEvaluator implements LiveValues {
   private readonly values: (Value | typeof DROPPED | undefined)[];
   /** The results of each call, computed once however many of its outputs are used (`[U, S, V] = svd(A)`: three nodes). */
   private readonly callResults = new Map<string, Value[]>();
@@ -67,6 +68,8 @@ export class DagEvaluator {
   private readonly inner = new Set<number>();
   /** Seconds of the computations nested in the one being timed (see `timed`). */
   private nestedSeconds = 0;
+  /** While `run` runs: dropped values' buffers go back to the pool when nothing else refers to them (buffer-liveness.ts). */
+  private recycling = false;
 
   /** `operators`: fused operators that compute some of the nodes (their covered nodes must be disjoint). */
   constructor(
@@ -105,8 +108,26 @@ export class DagEvaluator {
     }
   }
 
+  /** The values this evaluator can still read: its environment, its nodes' values not dropped, its call results. */
+  *liveValues(): Iterable<Value> {
+    yield* this.ctx.env.values();
+    for (const v of this.values) if (v !== undefined && v !== DROPPED) yield v;
+    for (const results of this.callResults.values()) yield* results;
+  }
+
   /** Runs the whole block: sinks in order, everything else before the sink that follows it; then the outputs. */
   run(): Map<string, Value> {
+    return withLiveEvaluator(this, () => {
+      this.recycling = true;
+      try {
+        return this.runBlock();
+      } finally {
+        this.recycling = false;
+      }
+    });
+  }
+
+  private runBlock(): Map<string, Value> {
     const sinkNodes = new Set(this.dag.sinks.map((s) => s.node));
     let next = 0;
     // A fused operator computes its inputs when its first root is asked for: they may come after it in id order, and be dropped by then.
@@ -199,6 +220,7 @@ export class DagEvaluator {
     if (this.kept.has(id) || value === undefined || value === DROPPED) return;
     this.values[id] = DROPPED;
     this.held.drop(value);
+    if (this.recycling) releaseUnreferenced([value]);
   }
 
   /**
@@ -548,9 +570,17 @@ function seqLength(from: number, to: number, by: number | undefined): number | u
 /** Products of dense operands with at least this many multiply-adds go to the WebAssembly GEMM (when it loads). */
 const WASM_GEMM_MIN_FLOPS = 1e6;
 
-/** Whether the product goes to the WebAssembly GEMM: dense operands, enough work, and the kernels loaded. */
+/**
+ * Products with a dimension below this are memory-bound: the WebAssembly GEMM would copy its operands in and
+ * its result out (more bytes than the product reads), so they run in place (matmul).
+ */
+const WASM_GEMM_MIN_DIM = 16;
+
+/** Whether the product goes to the WebAssembly GEMM: dense operands, enough work (every dimension), and the kernels loaded. */
 function usesWasmGemm(a: Matrix, b: Matrix): boolean {
-  return isDense(a) && isDense(b) && a.cols === b.rows && b.cols > 1 && a.rows * a.cols * b.cols >= WASM_GEMM_MIN_FLOPS && matrixKernels().backend === "wasm-simd";
+  if (!isDense(a) || !isDense(b) || a.cols !== b.rows || b.cols <= 1) return false;
+  if (Math.min(a.rows, a.cols, b.cols) < WASM_GEMM_MIN_DIM) return false;
+  return a.rows * a.cols * b.cols >= WASM_GEMM_MIN_FLOPS && matrixKernels().backend === "wasm-simd";
 }
 
 function fastMatmul(a: Matrix, b: Matrix): Matrix {

@@ -14,6 +14,8 @@ import { type SystemdsInstallation, builtinNames, buildPredicateDag, createDagCo
 import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax";
 import { asWrittenRunner, type BlockRunner } from "./block-runner";
+import { releaseUnreferenced, withLiveFrame } from "./buffer-liveness";
+import { withAllocationScope } from "../matrix";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, internalError, locate } from "./errors";
 import { DagEvaluator } from "./evaluate-dag";
@@ -92,7 +94,7 @@ export class Interpreter {
   runProgram(program: Program, env: Map<string, Value>): void {
     const unit = makeUnit(program, this.sourceText);
     for (const [name, f] of unit.functions) this.host.functions.set(name, f);
-    this.sequence(unit, unit.dags.programBlocks.main, env);
+    withAllocationScope(() => withLiveFrame(env, () => this.sequence(unit, unit.dags.programBlocks.main, env)));
   }
 
   private evalContext(unit: Unit, env: Map<string, Value>): EvalContext {
@@ -137,7 +139,9 @@ export class Interpreter {
         for (const statement of block.statements) if (statement.kind === "source") this.source(unit, statement);
         if (!info) return;
         const outputs = (this.host.blockRunner ?? asWrittenRunner).run(block, info.dag, this.evalContext(unit, env));
+        const replaced = [...outputs.keys()].map((name) => env.get(name));
         for (const [name, value] of outputs) env.set(name, value);
+        releaseUnreferenced(replaced);
         this.host.onAssign?.(outputs);
         return;
       }
@@ -286,7 +290,7 @@ export class Interpreter {
     for (const p of statement.params) env.set(p.name.name, coerce(env.get(p.name.name)!, p));
     this.depth++;
     try {
-      this.sequence(f.unit, f.block.bodyBlocks, env);
+      withLiveFrame(env, () => this.sequence(f.unit, f.block.bodyBlocks, env));
     } catch (error) {
       const e = locate(error, undefined);
       if (e.file === undefined && f.unit.file !== undefined) e.file = f.unit.file;

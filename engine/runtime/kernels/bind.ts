@@ -22,12 +22,14 @@ export function cbind(...parts: Matrix[]): Matrix {
   const cols = parts.reduce((s, m) => s + m.cols, 0);
   if (parts.every(isDense)) {
     const out = pooledDense(rows, cols);
-    for (let i = 0; i < rows; i++) {
-      let offset = i * cols;
-      for (const m of parts) {
-        out.data.set(m.data.subarray(i * m.cols, (i + 1) * m.cols), offset);
-        offset += m.cols;
-      }
+    const dst = out.data;
+    let offset = 0;
+    for (const m of parts) {
+      // Each part's columns into their band of every row: narrow parts cell by cell (no subarray object per row).
+      const { data: src, cols: w } = m;
+      if (w <= 32) for (let i = 0, p = 0; i < rows; i++) for (let j = 0, o = i * cols + offset; j < w; j++) dst[o + j] = src[p++]!;
+      else for (let i = 0; i < rows; i++) dst.set(src.subarray(i * w, (i + 1) * w), i * cols + offset);
+      offset += w;
     }
     return settleFormat(out);
   }

@@ -6,6 +6,9 @@
 import { CsrBuilder, type CsrMatrix, type DenseMatrix, settleFormat, isDense, pooledDense, type Matrix, dimsText, RuntimeError } from "../matrix";
 import { rangeText, resolveRange, type IndexRange, type ResolvedRange } from "./index-range";
 
+/** Rows at most this wide are copied cell by cell (a subarray per row costs more than the copy). */
+const NARROW_COPY = 32;
+
 /** X[rl:ru, cl:cu]. */
 export function rightIndex(x: Matrix, range: IndexRange): Matrix {
   const r = resolveRange("indexing", x.rows, x.cols, range);
@@ -15,7 +18,13 @@ export function rightIndex(x: Matrix, range: IndexRange): Matrix {
 function sliceDense(x: DenseMatrix, { rl, ru, cl, cu }: ResolvedRange): DenseMatrix {
   const w = cu - cl;
   const out = pooledDense(ru - rl, w);
-  for (let i = rl; i < ru; i++) out.data.set(x.data.subarray(i * x.cols + cl, i * x.cols + cu), (i - rl) * w);
+  const { data: src, cols } = x;
+  const dst = out.data;
+  if (w === cols) dst.set(src.subarray(rl * cols, ru * cols));
+  else if (w <= NARROW_COPY) {
+    // Narrow rows: a loop per cell, not a subarray object per row.
+    for (let i = rl, o = 0; i < ru; i++) for (let p = i * cols + cl, e = i * cols + cu; p < e; p++) dst[o++] = src[p]!;
+  } else for (let i = rl; i < ru; i++) dst.set(src.subarray(i * cols + cl, i * cols + cu), (i - rl) * w);
   return out;
 }
 

@@ -19,6 +19,7 @@
  * it any more). Kernels never return a buffer of one of their inputs, so
  * releasing a result never frees an input.
  */
+import { tagAllocation } from "./allocation-scope";
 import { allocateF64 } from "./kernel-memory";
 
 export interface BufferPoolStats {
@@ -52,6 +53,7 @@ export class BufferPool {
       return allocateF64(length);
     }
     this.hits++;
+    tagAllocation(buffer);
     this.order.delete(buffer);
     this.retained -= buffer.byteLength;
     return buffer;

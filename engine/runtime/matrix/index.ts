@@ -9,3 +9,4 @@ export { matricesEqual, matrixDifference, valuesClose, type Tolerance } from "./
 export { BufferPool, bufferPool, type BufferPoolStats } from "./buffer-pool";
 export { allocateF64, allocateI32, copyF64, copyI32, csrShared, isSharedArray, SHARED_MIN_LENGTH } from "./kernel-memory";
 export { dimsText, RuntimeError, type RuntimeErrorKind } from "./runtime-error";
+export { allocatedInCurrentScope, untagAllocation, withAllocationScope } from "./allocation-scope";

@@ -16,6 +16,8 @@
  * one: copy with `copyF64` / `copyI32` instead.
  */
 
+import { tagAllocation } from "./allocation-scope";
+
 /** Arrays of at least this many values are shared. */
 export const SHARED_MIN_LENGTH = 1 << 15;
 
@@ -24,7 +26,9 @@ const SHARED_AVAILABLE = typeof SharedArrayBuffer !== "undefined";
 
 /** A Float64Array of `length` zeros, shared when large (or as `shared` says). */
 export function allocateF64(length: number, shared = length >= SHARED_MIN_LENGTH): Float64Array {
-  return shared && SHARED_AVAILABLE ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length);
+  const array = shared && SHARED_AVAILABLE ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length);
+  tagAllocation(array);
+  return array;
 }
 
 /** An Int32Array of `length` zeros, shared when large (or as `shared` says). */
