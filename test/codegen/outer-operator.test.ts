@@ -10,6 +10,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import type { FusedOperator } from "../../engine/fusion";
 import { generateOperator, UnsupportedOperator } from "../../engine/runtime/codegen";
+import { UNROLLED_RANK } from "../../engine/runtime/codegen/outer-kernel-inputs";
 import { evaluateFusedOperator, UnfusedEvaluator, valueDifference } from "../../engine/runtime/fused";
 import { createSession, type Value } from "../../engine/runtime/interpreter";
 import { handOperator, prepareBlock, type CheckedBlock } from "../fusion/fused-check";
@@ -113,6 +114,9 @@ describe("generated Outer operators over special drivers and factors (operators 
     ["NaN in a row of U whose driver row is empty", data({ extra: "X[1,] = matrix(0, rows=1, cols=270)\nW = (X != 0)\nU[1,2] = 0/0" }), "sparse"],
     ["rank 1", data({ rank: 1 }), "sparse"],
     ["rank 7 (not a multiple of the four accumulators)", data({ rank: 7 }), "sparse"],
+    ["rank 16 (the largest unrolled rank)", data({ rank: UNROLLED_RANK }), "sparse"],
+    ["rank 20 (above the unrolled ranks: each row's dot products in a scratch array)", data({ rank: UNROLLED_RANK + 4 }), "sparse"],
+    ["rank 20 over a dense driver", data({ rank: UNROLLED_RANK + 4, sparsity: 0.5 }), "dense"],
   ];
   it("a product read through a transpose over a square driver (one dot product per cell)", () => {
     const square = `${data()}\nQ = rand(rows=300, cols=300, min=-1, max=1, sparsity=0.05, seed=13)\nP = rand(rows=300, cols=5, seed=14)\nT = rand(rows=300, cols=5, seed=15)`;

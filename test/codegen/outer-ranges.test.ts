@@ -34,6 +34,16 @@ before(async () => {
 });
 after(() => pool.close());
 
+/** The generated kernel of a root over W (CSR), without running it. */
+function kernelOf(root: string) {
+  const checked = prepareBlock(DATA, `R = ${root}\nprint(toString(R))`);
+  const op = handOperator(checked.block, { template: "outer", roots: [root], main: "W", sparseSafe: true });
+  const inputs = new Map<number, Value>(op.inputs.map((n) => [n, checked.unfused.value(n)]));
+  const shapes = operatorShapes(checked.block.dag, op, inputs);
+  const [outerRoot] = outerRoots(checked.block.dag, op, shapes);
+  return buildOuterKernel(checked.block.dag, op, inputs, shapes, outerRoot!);
+}
+
 /** The root's value computed by its generated kernel on `threads` ranges (workers from `withPool`). */
 function rootValue(root: string, threads: number, withPool: boolean): { value: Value; unfused: Value; ranges: number } {
   const checked = prepareBlock(DATA, `R = ${root}\nprint(toString(R))`);
@@ -60,4 +70,25 @@ describe("generated Outer kernels over row ranges", () => {
       assert.equal(valueDifference(threaded.value, one.value, SPLIT), undefined, `ranges with workers (${pool.chunksRunByWorkers} chunks run by workers so far)`);
     });
   }
+});
+
+describe("the shape of generated Outer kernels for ALS's products (rank 10)", () => {
+  it("W %*% V walks W's rows, unrolls the dot products, and reuses the loaded row of V for the product (one load per value)", () => {
+    const kernel = kernelOf("(W * (U %*% t(V) - X)) %*% V");
+    assert.equal(kernel.call.rows, 900);
+    assert.equal(kernel.call.accumulators, undefined, "row-partitioned: no accumulators");
+    const source = kernel.call.program.source;
+    assert.match(source, /const d\d+ = 0 \+ u\d+_0 \* v\d+_0 \+ .* \+ u\d+_9 \* v\d+_9;/);
+    assert.match(source, /y9 \+= cw \* v\d+_9;/);
+    assert.doesNotMatch(source, /rowDots|for \(let c = 0/);
+    kernel.release();
+  });
+  it("t(W) %*% U walks the rows of t(W) (700), so each output row belongs to one range: no n x c buffers per range", () => {
+    const kernel = kernelOf("t(W * (U %*% t(V) - X)) %*% U");
+    assert.equal(kernel.call.rows, 700);
+    assert.equal(kernel.call.accumulators, undefined);
+    assert.equal(kernel.call.output.length, 700 * 10);
+    assert.match(kernel.call.program.source, /y0 \+= cw \* v\d+_0;/);
+    kernel.release();
+  });
 });

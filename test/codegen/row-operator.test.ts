@@ -138,6 +138,17 @@ describe("generated Row operators: hand-built operators over the rest of the ske
       assertGeneratedAgrees("t(X) %*% X", { template: "row", main: "X" }, data);
     }
   });
+  it("t(U) %*% X with X's rows in CSR adds over X's stored cells only (never scattered into its full width)", () => {
+    for (const expr of ["t(U) %*% X", "t(U * 2) %*% X"]) {
+      const { checked, op } = handCheck(SPARSE, `R = ${expr}\nprint(toString(R))`, { template: "row", roots: [expr], main: "X" });
+      assert.equal(mainIsSparse(checked, op), true);
+      assert.equal(generatedDifference(checked, op), undefined, expr);
+      const generated = generateRowOperator(checked.block.dag, op);
+      generated.run((node) => checked.unfused.value(node));
+      const source = generated.programs.map((p) => p.source).join("\n");
+      assert.doesNotMatch(source, /\.fill\(0\)/, `${expr}: no scattered row`);
+    }
+  });
   it("a transposed row as the root: the rows become columns", () => {
     assertGeneratedAgrees("t(D * (D %*% v))", { template: "row", main: "D" });
   });

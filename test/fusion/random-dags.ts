@@ -182,6 +182,11 @@ function outerStatements(): fc.Arbitrary<{ shape: ShapeClass; expression: string
     driver.map((x) => st("mn", `t((${x} != 0) * (U %*% t(V))) %*% U`)),
     driver.map((x) => st("mn", `t(U) %*% ((${x} != 0) * (U %*% t(V) - ${x}))`)),
     driver.map((x) => st("mn", `t(t(U) %*% (${x} / (U %*% t(V) + 2)))`)),
+    // ALS-CG's gradients: the CSR side input read at the driver's cells, also through the transpose (t(W) %*% U walks t(W)).
+    driver.map((x) => st("mn", `((${x} != 0) * (U %*% t(V) - ${x})) %*% V + lambda * U`)),
+    driver.map((x) => st("mn", `t((${x} != 0) * (U %*% t(V) - ${x})) %*% U`)),
+    fc.tuple(driver, dense).map(([x, y]) => st("mn", `t(V) %*% t(${x} * (U %*% t(V) - ${y}))`)),
+    fc.tuple(driver, dense).map(([x, y]) => st("mn", `${y} + ${x} * (U %*% t(V))`)),
     driver.map((x) => st("s", `sum(${x} * log(abs(U %*% t(V)) + 4))`)),
     driver.map((x) => st("mn", `${x} * sigmoid(U %*% t(V))`)),
     fc.tuple(driver, expression("1n", 1)).map(([x, r]) => st("mn", `(${x} != 0) * (U %*% t(V) + ${r})`)),

@@ -13,29 +13,27 @@ import { repoRoot } from "../repo-root";
 import { planText } from "./plan-text";
 
 /**
- * SystemDS's Outer tests use a dense X (matrix(3, ...)); with the default machine constants
- * (1 GFLOP/s dense, 0.3 GFLOP/s for the per-cell dot products of an Outer operator, 10 GB/s
- * reads) the planner prices those dot products above computing U %*% t(V) once at the dense
- * rate plus a Cell operator over it, so it chooses Outer only for a sparse X (as issue 15
- * asks: outer-wcemm, outer-masked-squared-loss, outer-sparse-side-input ... match).
- * SystemDS, memory-bound there, chooses Outer for the dense X too.
+ * SystemDS's wdivmm tests divide by the low-rank product: X / (U %*% t(V) + eps). SystemDS takes
+ * the division as sparse-safe in X (its isBinarySparseSafe: `*` and `/`) and visits X's non-zeros
+ * only. The runtime's semantics are exact: 0 / 0 is NaN, so at a zero of X the quotient is 0 only
+ * where the divisor is not 0, which the planner cannot know for a divisor computed from the data
+ * (zero-rules.ts); skipping those cells could change the result (a NaN row of the product), so no
+ * Outer operator is formed. Closing the gap needs value ranges of U and V (U, V >= 0 and eps > 0
+ * make the divisor positive) or a run-time check before the operator runs.
  */
-const DENSE_OUTER = "X is dense, as in SystemDS's test: the cost model chooses U %*% t(V) materialized and a Cell operator over it, cheaper at the default machine constants than per-cell dot products (SystemDS chooses Outer)";
+const DIVISION = "X / (U %*% t(V) + eps) is not sparse-safe under exact semantics (0 / 0 is NaN where the divisor is 0 at a zero of X); SystemDS assumes the divisor non-zero and builds an Outer operator";
 
 /** Patterns that do not get SystemDS's operator yet, with the reason. */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  "outer-wdivmm-basic": DENSE_OUTER,
-  "outer-wdivmm-left": DENSE_OUTER,
-  "outer-wdivmm-nonzero-mask": DENSE_OUTER,
-  "outer-wdivmm-right": DENSE_OUTER,
-  "outer-wdivmm-right-no-transpose": DENSE_OUTER,
-  "outer-wdivmm-transposed-output": DENSE_OUTER,
-  "outer-wsigmoid": DENSE_OUTER,
+  "outer-wdivmm-basic": DIVISION,
+  "outer-wdivmm-left": DIVISION,
+  "outer-wdivmm-right": DIVISION,
+  "outer-wdivmm-right-no-transpose": DIVISION,
+  "outer-wdivmm-transposed-output": DIVISION,
   "cell-bias-add": "bias_add stays one opaque call (SystemDS expands it into a cell-wise + with the bias broadcast per channel), which no template covers",
   "cell-bias-multiply": "bias_multiply stays one opaque call (SystemDS expands it into a cell-wise * with the bias broadcast per channel), which no template covers",
   "cell-nary-min-with-scalars": "min(X, Y, Z, 3, 7) is one n-ary node alone in its block, and an operator of one node is reported as the basic operation itself (planFusion keeps only operators of several nodes); SystemDS compiles the n-ary min with scalars into a Cell operator",
   "magg-sparse-side-input": "sum(X + Y) over two sparse inputs (sparsity 0.1) stays unfused: a Cell operator over X + Y is not sparse-safe and visits every cell, which the cost model prices above the sparse addition kernel; the aggregate then reads the materialized X + Y and shares no input with sum(X ^ 2), so no MAgg is formed (SystemDS builds one with Y as a sparse side input)",
-  "outer-overlapping-cell": "X has 63 % non-zeros, as in SystemDS's test: of the 4 plans of the two interesting points (the template switch at X * (U %*% t(V)) included), the cost model finds U %*% t(V) materialized plus one Cell operator for Y + X * ... cheapest (as for a dense X, see DENSE_OUTER); SystemDS ends a sparse-safe Outer operator at the * instead",
 };
 
 const patterns = readFusionPatterns(path.join(repoRoot, FUSION_PATTERN_DIR));

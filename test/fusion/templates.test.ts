@@ -370,22 +370,12 @@ describe("Outer template", () => {
     assert.ok(small.plan.operators.every((op) => op.template !== "outer"));
   });
 
-  test("the weighted loss with a dense X is not an Outer operator (decided by cost)", () => {
-    const b = plan("print(sum(Xd * (Y - U %*% t(V))^2))");
-    assert.ok(
-      b.plan.operators.every((op) => op.template !== "outer"),
-      JSON.stringify(b.plan.operators.map((op) => summarize(b, op))),
-    );
-    // The Outer candidate exists; the cost model prefers materializing the product.
-    assert.ok(entries(b, "sum(Xd * (Y - U %*% t(V))^2)").some((e) => e.template === "outer" && e.status === "closed-valid"));
-  });
-
-  test("with a dense X the loss is one Cell operator reading the materialized product", () => {
+  test("the weighted loss with a dense X is an Outer operator too (as SystemDS plans it): its dot products run at the dense rate", () => {
     const b = plan("print(sum(Xd * (Y - U %*% t(V))^2))");
     const s = b.plan.operators.map((op) => summarize(b, op)).find((o) => o.roots.includes("sum(Xd * (Y - U %*% t(V))^2)"));
     assert.ok(s, JSON.stringify(b.plan.operators.map((op) => summarize(b, op))));
-    assert.deepEqual([s.template, s.variant], ["cell", "full-agg"]);
-    assert.ok(s.sides.includes("U %*% t(V)"));
+    assert.deepEqual([s.template, s.variant, s.main], ["outer", "agg", "Xd"]);
+    assert.ok(!s.sides.includes("U %*% t(V)"), "the product is never materialized");
   });
 });
 

@@ -13,10 +13,13 @@
  *   input's non-zeros: each covered node's dense FLOPs (every operand seen
  *   as dense, i.e. per cell) scaled by the main input's sparsity;
  *   otherwise they visit every cell: the dense FLOPs;
- * - an Outer operator computes a dot product per visited cell with
- *   indirect access to the factors' rows: sparse throughput even when the
- *   driver is dense; Cell / MAgg use the sparse throughput when they skip
- *   zeros;
+ * - Cell and MAgg use the sparse throughput when they skip zeros, the
+ *   dense throughput when they visit every cell; an Outer operator computes
+ *   a dot product per visited cell, at the sparse throughput over a driver
+ *   stored sparse (the factors' rows read indirectly, at its non-zeros),
+ *   at the dense throughput over a dense one (the generated kernel holds
+ *   U_i in registers and streams the rows of V in order, as a dense
+ *   product does);
  * - a Row operator works on the rows as stored (sparse rows stay sparse):
  *   each node's own FLOPs, at the sparse throughput when the node reads a
  *   matrix stored sparse (as engine/cost runs it on its own); its
@@ -124,7 +127,7 @@ export class FusedCostModel {
         continue;
       }
       const flops = this.denseFlops(node) * (skipsZeros ? fraction : 1);
-      const sparseRate = template === "outer" || (skipsZeros && fraction < 1);
+      const sparseRate = skipsZeros && (template === "outer" ? this.isStoredSparse(op.binding.mainInput!) : fraction < 1);
       seconds += flops / (sparseRate ? c.sparseFlopsPerSecond : c.flopsPerSecond);
     }
     return seconds;

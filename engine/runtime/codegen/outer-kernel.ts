@@ -3,13 +3,19 @@
  * root of an Outer operator, over the rows i in [r0, r1) of the driver X:
  *
  *     list row i's non-zeros j                 (CSR: row i's entries; dense: its non-zero cells)
- *     dots of U_i with V_j for all of them     (outer-dot-code.ts: U_i shared by four j at a time)
+ *     dots of U_i with V_j                     (outer-kernel-inputs.ts: rank <= 16 unrolled into
+ *                                               locals, U_i per row and V_j per cell; else per row)
  *     for each non-zero (i, j) of the row
- *       w = W(i, j)                            (the cell expression, reading the row's dots)
+ *       w = W(i, j)                            (the cell expression, reading the dots)
  *       cells:   out[p] = w                    (X's pattern, zeros dropped afterwards)
  *       sum:     Kahan-add w (or w^2) into acc
- *       product: Y_i += w B'_j into out rows   (row-partitioned)  or
- *                Y_j += w B'_i into acc        (an n x c buffer per range, combined "sum")
+ *       product: Y_i += w B'_j                 (row-partitioned; Y_i in locals and B'_j the
+ *                                               loaded V_j when B' is V: one load per value)
+ *
+ * A product into rows of X's columns (`t(W) %*% U`, Y_j += w B'_i) walks the
+ * rows of t(X) instead when X is CSR (its transpose kept per matrix, the
+ * inputs read transposed), so it is row-partitioned too; over a dense X each
+ * range adds into an n x c buffer of its own (combined "sum").
  *
  * The dense m x n product is never built. The call goes through runKernel
  * (which may split the rows over threads); `finish` turns the combined
@@ -18,12 +24,12 @@
 import type { FusionDag, FusedOperator } from "../../fusion";
 import type { NodeShape } from "../fused";
 import { double, type Value } from "../interpreter";
-import { transpose } from "../kernels";
+import { transpose, transposedCsr } from "../kernels";
 import { CsrMatrix, dropZeros, DenseMatrix, settleFormat, allocateF64, copyI32, csrShared, isDense } from "../matrix";
 import { UnsupportedOperator } from "./generated-operator";
 import type { Combine, KernelCall } from "./kernel-program";
 import { CellCode } from "./cell-code";
-import { OuterKernelInputs } from "./outer-kernel-inputs";
+import { OuterKernelInputs, UNROLLED_RANK, type KernelIndex } from "./outer-kernel-inputs";
 import type { OuterRoot } from "./outer-roots";
 
 export interface OuterKernel {
@@ -42,31 +48,31 @@ export function buildOuterKernel(
   root: OuterRoot,
 ): OuterKernel {
   const driver = op.binding.mainInput!;
-  const io = new OuterKernelInputs(inputs);
-  const x = io.matrix(driver);
+  const x = new OuterKernelInputs(inputs).matrix(driver);
   const { rows: m, cols: n } = x;
   const nnz = x.nnz();
+  // A product accumulated into rows of the driver's columns (t(W) %*% U) walks the transpose of a CSR
+  // driver, so that each output row belongs to one loop row (no per-range n x c buffers to combine).
+  const transposed = root.kind === "product" && root.over === "j" && !isDense(x);
+  const io = new OuterKernelInputs(inputs, transposed);
   // The driver's arrays first, so they are a0.. in every kernel.
-  const loop = isDense(x) ? denseDriverLoop(io, x.data, n) : csrDriverLoop(io, x);
+  const loop = isDense(x) ? denseDriverLoop(io, x.data, n) : csrDriverLoop(io, transposed ? transposedCsr(x) : x, transposed);
 
   const covered = new Set(op.covered);
   let rank = 0;
   /** A product operand as a dense row-major factor whose rows are the product's rows (left) or columns (right). */
   const factorRows = (operand: number, right: boolean): string => {
     const o = dag.nodes[operand]!;
-    if (inputs.has(operand)) return io.array(`factor ${operand}${right ? " transposed" : ""}`, () => io.dense(operand, right).data);
-    if (covered.has(operand) && o.op.kind === "transpose" && inputs.has(o.inputs[0]!)) {
-      const source = o.inputs[0]!;
-      return io.array(`factor ${source}${right ? "" : " transposed"}`, () => io.dense(source, !right).data);
-    }
+    if (inputs.has(operand)) return io.denseArray(operand, right);
+    if (covered.has(operand) && o.op.kind === "transpose" && inputs.has(o.inputs[0]!)) return io.denseArray(o.inputs[0]!, !right);
     throw new UnsupportedOperator(`Outer operator ${op.id}: the product operand ${operand} (${o.op.kind}) is neither an input nor the transpose of one`);
   };
   /** A covered matrix product inside the cell expression (the low-rank U %*% t(V)) at (row, col): dot(U_row, V_col). */
-  const product = (node: number, row: string, col: string): string => {
+  const product = (node: number, row: KernelIndex, col: KernelIndex): string => {
     const [l, r] = dag.nodes[node]!.inputs as [number, number];
     const k = shapes.get(l)?.cols ?? 0;
     rank += k;
-    return io.product(factorRows(l, false), factorRows(r, true), io.scalar(`rank ${node}`, () => k), row, col);
+    return io.product(factorRows(l, false), factorRows(r, true), k, row, col);
   };
   const code = new CellCode({
     dag,
@@ -94,17 +100,19 @@ export function buildOuterKernel(
     ...code.cell.map(indent(3)),
     ...result.cell.map(indent(3)),
     "    }",
+    ...result.rowEnd.map(indent(2)),
     "  }",
     ...result.after.map(indent(1)),
     "}",
   ].join("\n");
 
-  const perRow = m === 0 ? 0 : nnz / m;
+  const rows = transposed ? n : m;
+  const perRow = rows === 0 ? 0 : nnz / rows;
   const call: KernelCall = {
     program: { source },
     arrays: io.arrays,
     scalars: Float64Array.from(io.scalars),
-    rows: m,
+    rows,
     output: result.output,
     ...(result.accumulators ? { accumulators: result.accumulators } : {}),
     workPerRow: Math.max(1, perRow * (rank + result.width + 1) + (isDense(x) ? n : 0)),
@@ -119,11 +127,13 @@ interface LoopCode {
   open: string;
 }
 
-function csrDriverLoop(io: OuterKernelInputs, x: CsrMatrix): LoopCode {
-  const ptr = io.array("driver rowPtr", () => x.rowPtr);
-  const idx = io.array("driver colIdx", () => x.colIdx);
-  const val = io.array("driver values", () => x.values);
-  const longest = io.scalar("driver longest row", () => longestRow(x));
+/** The loop over a CSR driver's rows, or over its transpose's (`t`, when the kernel walks the transpose). */
+function csrDriverLoop(io: OuterKernelInputs, t: CsrMatrix, transposed: boolean): LoopCode {
+  const key = transposed ? "driver transposed" : "driver";
+  const ptr = io.array(`${key} rowPtr`, () => t.rowPtr);
+  const idx = io.array(`${key} colIdx`, () => t.colIdx);
+  const val = io.array(`${key} values`, () => t.values);
+  const longest = () => io.scalar(`${key} longest row`, () => longestRow(t));
   io.rowCells = { cols: idx, from: "p0", to: "p1", longest };
   return {
     rowStart: [`const p0 = ${ptr}[i], p1 = ${ptr}[i + 1];`],
@@ -135,7 +145,7 @@ function denseDriverLoop(io: OuterKernelInputs, data: Float64Array, cols: number
   const d = io.array("driver dense", () => data);
   const n = io.scalar("driver cols", () => cols);
   io.header.push(`const JJ = new Int32Array(${n});`);
-  io.rowCells = { cols: "JJ", from: "0", to: "nc", longest: n };
+  io.rowCells = { cols: "JJ", from: "0", to: "nc", longest: () => n };
   return {
     // The row's non-zero cells (NaN included) listed first: only they are visited.
     rowStart: [`const xb = i * ${n}; let nc = 0;`, `for (let j = 0; j < ${n}; j++) if (${d}[xb + j] !== 0) JJ[nc++] = j;`],
@@ -166,6 +176,8 @@ interface ResultCode {
   before: string[];
   row: string[];
   cell: string[];
+  /** After the row's cells. */
+  rowEnd: string[];
   after: string[];
   output: Float64Array;
   accumulators?: { init: Float64Array; combine: readonly Combine[] };
@@ -185,6 +197,7 @@ function consume(root: OuterRoot, w: string, ctx: ConsumeContext): ResultCode {
         before: [],
         row: [],
         cell: [ctx.dense ? `out[xb + j] = ${w};` : `out[p] = ${w};`],
+        rowEnd: [],
         after: [],
         output,
         width: 0,
@@ -203,6 +216,7 @@ function consume(root: OuterRoot, w: string, ctx: ConsumeContext): ResultCode {
         before: ["let ks = acc[0], kc = acc[1], kp = acc[2];"],
         row: [],
         cell: [`{ const v = ${v}; kp += v; const y = v - kc; const t = ks + y; kc = (t - ks) - y; ks = t; }`],
+        rowEnd: [],
         after: ["acc[0] = ks; acc[1] = kc; acc[2] = kp;"],
         output: new Float64Array(0),
         accumulators: { init: new Float64Array(3), combine: ["sum", "sum", "sum"] },
@@ -214,47 +228,88 @@ function consume(root: OuterRoot, w: string, ctx: ConsumeContext): ResultCode {
         },
       };
     }
-    case "product": {
-      const b = otherRows(root, ctx);
-      const width = b.cols;
-      const bName = ctx.io.array(`other ${root.other}${root.transposeOther ? " transposed" : ""}`, () => b.data);
-      const c = ctx.io.scalar("product cols", () => width);
-      const yRows = root.over === "i" ? m : n;
-      const update = `for (let c = 0; c < ${c}; c++) Y[yb + c] += ${w} * ${bName}[bb + c];`;
-      // Y_i rows belong to this range: written into `out`; Y_j rows are shared by all ranges: a private buffer in `acc`.
-      const rowOf = (index: "i" | "j", name: string) => `const ${name} = ${index} * ${c};`;
-      const yIndex = root.over;
-      const bIndex = root.over === "i" ? "j" : "i";
-      const inRow = [yIndex === "i" ? rowOf("i", "yb") : undefined, bIndex === "i" ? rowOf("i", "bb") : undefined].filter((s) => s !== undefined);
-      const inCell = [yIndex === "j" ? rowOf("j", "yb") : undefined, bIndex === "j" ? rowOf("j", "bb") : undefined].filter((s) => s !== undefined);
-      const output = root.over === "i" ? allocateF64(m * width) : new Float64Array(0);
-      return {
-        before: [root.over === "i" ? "const Y = out;" : "const Y = acc;"],
-        row: inRow,
-        cell: [...inCell, update],
-        after: [],
-        output,
-        ...(root.over === "j" ? { accumulators: { init: new Float64Array(n * width), combine: sumCombine(n * width) } } : {}),
-        width,
-        finish: (acc) => {
-          const y = new DenseMatrix(yRows, width, root.over === "i" ? output : acc);
-          return { kind: "matrix", matrix: root.transposeResult ? transpose(y) : y };
-        },
-      };
-    }
+    case "product":
+      return ctx.io.loopIndex(root.over) === "i" ? rowProduct(root, w, ctx) : accumulatedProduct(root, w, ctx);
   }
 }
 
-/** B' of a product: the other operand oriented so that its rows are indexed by the loop index that is not `over`. */
-function otherRows(root: Extract<OuterRoot, { kind: "product" }>, ctx: ConsumeContext): DenseMatrix {
+/**
+ * Y_i += w B'_j, Y's row i belonging to loop row i (row-partitioned, written
+ * into `out`). For a width up to UNROLLED_RANK, Y_i is held in locals over
+ * the row's cells and B'_j is read from the locals the product loaded when
+ * B' is the product's factor (ALS's `(W * (U %*% t(V))) %*% V`).
+ */
+function rowProduct(root: Extract<OuterRoot, { kind: "product" }>, w: string, ctx: ConsumeContext): ResultCode {
+  const b = otherRows(root, ctx);
+  const yRows = root.over === "i" ? ctx.m : ctx.n;
+  const output = allocateF64(yRows * b.cols);
+  const finish = () => productValue(root, yRows, b.cols, output);
+  if (b.cols > UNROLLED_RANK) {
+    const c = ctx.io.scalar("product cols", () => b.cols);
+    return {
+      before: ["const Y = out;"],
+      row: [`const yb = i * ${c};`],
+      cell: [`const bb = j * ${c};`, `for (let c = 0; c < ${c}; c++) Y[yb + c] += ${w} * ${b.name}[bb + c];`],
+      rowEnd: [],
+      after: [],
+      output,
+      width: b.cols,
+      finish,
+    };
+  }
+  const y = Array.from({ length: b.cols }, (_, c) => `y${c}`);
+  const loaded = ctx.io.productRow(b.name, b.cols);
+  const bj = loaded ?? y.map((_, c) => `${b.name}[bb + ${c}]`);
+  return {
+    before: ["const Y = out;"],
+    row: [`const yb = i * ${b.cols};`, ...(y.length > 0 ? [`let ${y.map((v) => `${v} = 0`).join(", ")};`] : [])],
+    cell: [...(loaded ? [] : [`const bb = j * ${b.cols};`]), ...y.map((v, c) => `${v} += ${w} * ${bj[c]!};`)],
+    rowEnd: y.map((v, c) => `Y[yb + ${c}] = ${v};`),
+    after: [],
+    output,
+    width: b.cols,
+    finish,
+  };
+}
+
+/** Y_j += w B'_i over a dense driver's rows: Y's rows are shared by all ranges, so each range adds into a private n x c buffer in `acc` (combined by sum). */
+function accumulatedProduct(root: Extract<OuterRoot, { kind: "product" }>, w: string, ctx: ConsumeContext): ResultCode {
+  const b = otherRows(root, ctx);
+  const width = b.cols;
+  const c = ctx.io.scalar("product cols", () => width);
+  const yRows = root.over === "i" ? ctx.m : ctx.n;
+  return {
+    before: ["const Y = acc;"],
+    row: [`const bb = i * ${c};`],
+    cell: [`const yb = j * ${c};`, `for (let c = 0; c < ${c}; c++) Y[yb + c] += ${w} * ${b.name}[bb + c];`],
+    rowEnd: [],
+    after: [],
+    output: new Float64Array(0),
+    accumulators: { init: new Float64Array(yRows * width), combine: sumCombine(yRows * width) },
+    width,
+    finish: (acc) => productValue(root, yRows, width, acc),
+  };
+}
+
+/** The product's value from Y (yRows x width): Y, or t(Y) for the mirrored products. */
+function productValue(root: Extract<OuterRoot, { kind: "product" }>, yRows: number, width: number, data: Float64Array): Value {
+  const y = new DenseMatrix(yRows, width, data);
+  return { kind: "matrix", matrix: root.transposeResult ? transpose(y) : y };
+}
+
+/** B' of a product: the kernel name of the other operand oriented so that its rows are indexed by the loop index that is not `over`, and its columns. */
+function otherRows(root: Extract<OuterRoot, { kind: "product" }>, ctx: ConsumeContext): { name: string; cols: number } {
   const o = ctx.dag.nodes[root.other]!;
-  let b: DenseMatrix;
-  if (ctx.inputs.has(root.other)) b = ctx.io.dense(root.other, root.transposeOther);
-  else if (ctx.covered.has(root.other) && o.op.kind === "transpose" && ctx.inputs.has(o.inputs[0]!)) b = ctx.io.dense(o.inputs[0]!, !root.transposeOther);
+  let source: number;
+  let transposed: boolean;
+  if (ctx.inputs.has(root.other)) [source, transposed] = [root.other, root.transposeOther];
+  else if (ctx.covered.has(root.other) && o.op.kind === "transpose" && ctx.inputs.has(o.inputs[0]!)) [source, transposed] = [o.inputs[0]!, !root.transposeOther];
   else throw new UnsupportedOperator(`Outer operator ${ctx.op.id}: the product's operand ${root.other} (${o.op.kind}) is neither an input nor the transpose of one`);
+  const matrix = ctx.io.matrix(source);
+  const [rows, cols] = transposed ? [matrix.cols, matrix.rows] : [matrix.rows, matrix.cols];
   const expected = root.over === "i" ? ctx.n : ctx.m;
-  if (b.rows !== expected) throw new UnsupportedOperator(`Outer operator ${ctx.op.id}: the product's operand has ${b.rows} rows where ${expected} are needed`);
-  return b;
+  if (rows !== expected) throw new UnsupportedOperator(`Outer operator ${ctx.op.id}: the product's operand has ${rows} rows where ${expected} are needed`);
+  return { name: ctx.io.denseArray(source, transposed), cols };
 }
 
 const combines = new Map<number, readonly Combine[]>();

@@ -223,6 +223,10 @@ class RowKernelBuilder {
       const m = widthOf(left.code);
       const start = this.text.accInit.length;
       this.results.push({ kind: "product", root, rows: m, cols: k, start });
+      if (right.code.kind === "sparse" && left.code.kind !== "sparse") {
+        this.sparseRightOuterProductAdd(left.code, right.code, this.text.localSums(m * k), k);
+        return true;
+      }
       const b = this.dense(right.code);
       if (left.code.kind === "dense" && b.kind === "scalar") this.columnVectorProduct(left.code, b.expr, this.text.interleavedSums(m, 4));
       else this.outerProductAdd(left.code, b, this.text.localSums(m * k), k);
@@ -257,6 +261,19 @@ class RowKernelBuilder {
       return;
     }
     this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", g, row("j"))}`, "}");
+  }
+
+  /**
+   * g[j k + c] += A_ij B_ic over the stored cells c of B's sparse row only
+   * (`t(U) %*% X` with X sparse: never scattered into its full width), as
+   * the runtime's product with a CSR operand skips its zeros.
+   */
+  private sparseRightOuterProductAdd(a: DenseOrScalar, b: Extract<RowVectorCode, { kind: "sparse" }>, g: string, k: number): void {
+    this.work += widthOf(a) * b.nnzPerRow;
+    const kName = this.text.width(k);
+    const y = this.text.name("y");
+    const add = a.kind === "scalar" ? `${g}[c] += ${a.expr} * ${y};` : `for (let j = 0; j < ${a.widthName}; j++) ${g}[j * ${kName} + c] += ${elementAt(a, "j")} * ${y};`;
+    this.text.body.push(`for (let p = ${b.start}; p < ${b.end}; p++) {`, `  const c = ${b.idx}[p], ${y} = ${b.vals}[p];`, `  ${add}`, "}");
   }
 
   /**

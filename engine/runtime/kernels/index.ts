@@ -20,6 +20,7 @@ export { broadcastShape, type Shape } from "./broadcast";
 export { aggregate, aggregateCols, aggregateFull, aggregateRows } from "./aggregate";
 export { kahanSum } from "./kahan";
 export { transpose, transposeCsr } from "./transpose";
+export { transposedCsr } from "./sparse-transposed";
 export { leftIndex, rightIndex, type LeftIndexOptions } from "./indexing";
 export { resolveRange, type IndexRange } from "./index-range";
 export { cbind, rbind } from "./bind";

@@ -1,5 +1,5 @@
 /** t(X): dense in 32 x 32 tiles (both the reads and the writes stay in cache), CSR by counting the cells per column. */
-import { CsrMatrix, isDense, pooledDense, type Matrix, type DenseMatrix } from "../matrix";
+import { allocateF64, allocateI32, CsrMatrix, csrShared, isDense, pooledDense, type Matrix, type DenseMatrix } from "../matrix";
 
 const TILE = 32;
 
@@ -31,12 +31,14 @@ function transposeDense(x: DenseMatrix): DenseMatrix {
 export function transposeCsr(x: CsrMatrix): CsrMatrix {
   const { rows: m, cols: n, rowPtr, colIdx, values } = x;
   const nnz = x.nnz();
-  const outPtr = new Int32Array(n + 1);
+  // In kernel memory (shared when large), so threaded kernels read the transpose without a copy.
+  const shared = csrShared(n, nnz);
+  const outPtr = allocateI32(n + 1, shared);
   for (let p = 0; p < nnz; p++) outPtr[colIdx[p]! + 1]!++;
   for (let j = 0; j < n; j++) outPtr[j + 1]! += outPtr[j]!;
   const next = outPtr.slice(0, n);
-  const outCol = new Int32Array(nnz);
-  const outVal = new Float64Array(nnz);
+  const outCol = allocateI32(nnz, shared);
+  const outVal = allocateF64(nnz, shared);
   for (let i = 0; i < m; i++) {
     for (let p = rowPtr[i]!, end = rowPtr[i + 1]!; p < end; p++) {
       const q = next[colIdx[p]!]!++;
