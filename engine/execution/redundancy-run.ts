@@ -12,7 +12,7 @@
  */
 import type { Position } from "../syntax";
 import type { ProgramAnalysis } from "../stats/program-analysis";
-import { applyRedundancy, type AppliedOption, originalPositions, type OriginalPlace, findRedundancy, type RedundancyReport } from "../redundancy";
+import { applyRedundancy, type AppliedOption, originalPositions, type OriginalPlace, findRedundancy, type RedundancyReport, type RedundancySettings } from "../redundancy";
 import { type DroppedOption, verifyScriptEdit, type ScriptVerifyOptions } from "../suggest";
 import type { PlanMode } from "./plan-mode";
 import type { BlockReport } from "./block-report";
@@ -32,8 +32,10 @@ export interface RedundancyRun {
 export interface RedundancyRunOptions {
   /** The text `analysis` is of, when it is not `text` (cells 1..N of it, the rest blanked, positions kept): the search and the check use it. */
   analysedText?: string;
-  /** The search's report (default: engine/redundancy's findRedundancy of the analysis). */
+  /** The search's report (default: engine/redundancy's findRedundancy of the analysis with `settings`). */
   report?: RedundancyReport;
+  /** The search's settings (the expected iterations of loops whose bounds do not say). */
+  settings?: RedundancySettings;
   verify?: ScriptVerifyOptions;
 }
 
@@ -42,7 +44,7 @@ export function redundancyRun(text: string, mode: PlanMode, analysis: ProgramAna
   const asWritten = (dropped: DroppedOption[] = []): RedundancyRun => ({ text, applied: [], dropped, userPosition: (p) => ({ position: p }) });
   if (mode === "as-written" || analysis === undefined) return asWritten();
   const analysedText = options.analysedText ?? text;
-  const report = options.report ?? findRedundancy(analysis, analysedText);
+  const report = options.report ?? findRedundancy(analysis, analysedText, options.settings);
   const byId = new Map(report.options.map((o) => [o.id, o]));
   const chosen = report.plans.chosen.options.flatMap((id) => byId.get(id) ?? []);
   if (chosen.length === 0) return asWritten();
