@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import { formatSeconds } from "../engine/cost";
-import { findRedundancy, NAME_PLACEHOLDER, type RedundancyOption, type RedundancyReport } from "../engine/redundancy";
+import { findRedundancy, NAME_PLACEHOLDER, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../engine/redundancy";
 import type { ProgramAnalysis } from "../engine/analysis";
 import { textInRange } from "../engine/syntax";
 
@@ -20,9 +20,9 @@ export interface RedundancyExplain {
   text: string;
 }
 
-export function explainRedundancy(analysis: ProgramAnalysis | undefined, text: string, file: string): RedundancyExplain {
+export function explainRedundancy(analysis: ProgramAnalysis | undefined, text: string, file: string, settings: RedundancySettings = {}): RedundancyExplain {
   if (!analysis) return { json: null, text: "" };
-  const report = findRedundancy(analysis, text);
+  const report = findRedundancy(analysis, text, settings);
   // The text lists what was found; a script without options prints nothing more.
   return { json: report, text: report.options.length === 0 ? "" : `\n\n${redundancyLines(report, text, file).join("\n")}` };
 }
@@ -40,7 +40,7 @@ export function redundancyLines(report: RedundancyReport, text: string, file: st
   if (report.unsized.length > 0) lines.push(`  not costed: sizes unknown for ${report.unsized.join(", ")} (declare them in dml-lens.json "inputs", a .mtd file or # @size)`);
   for (const o of report.options) lines.push(...optionLines(o, text));
   const byId = new Map(report.options.map((o) => [o.id, o]));
-  lines.push(`plans (estimated per run of the script; as written ${formatSeconds(report.originalCost)}; loops without known bounds run ${report.settings.expectedIterations} times, the expectedIterations setting):`);
+  lines.push(`plans (estimated per run of the script; as written ${formatSeconds(report.originalCost)}; loops without known bounds run ${report.settings.expectedIterations} times, the expectedIterations setting or --iterations):`);
   for (const plan of [report.plans.chosen, report.plans.conservative, report.plans.aggressive]) {
     const names = plan.options.map((id) => {
       const o = byId.get(id)!;
@@ -55,12 +55,17 @@ export function redundancyLines(report: RedundancyReport, text: string, file: st
 function optionLines(o: RedundancyOption, text: string): string[] {
   const where =
     o.kind === "lse"
-      ? `hoisted before the loop at line ${o.insertBefore.start.line + 1}${o.iterations ? `, ${o.iterations.count} iterations ${o.iterations.source === "bounds" ? "from its bounds" : "(setting)"}` : ""}`
+      ? `hoisted before the loop at line ${o.insertBefore.start.line + 1}${o.iterations ? `, ${iterationText(o.iterations)}` : ""}`
       : `computed before line ${o.insertBefore.start.line + 1}`;
   const saving = o.costed ? `saves ${o.saving >= 0 ? formatSeconds(o.saving) : `-${formatSeconds(-o.saving)} (costs more)`}, one evaluation ${formatSeconds(o.evaluationCost)}` : "not costed";
   const head = `  ${o.kind} ${o.name} = ${o.expression}  (${o.explicit ? "explicit" : "implicit"}, ${counted(o.occurrences.length, "occurrence")}, ${where}): ${saving}`;
   const occurrences = o.occurrences.map((occ) => `    line ${occ.range.start.line + 1}: ${oneLine(textInRange(text, occ.range))} -> ${occ.replacement.split(NAME_PLACEHOLDER).join(o.name)}`);
   return [head, ...occurrences];
+}
+
+function iterationText(iterations: NonNullable<RedundancyOption["iterations"]>): string {
+  if (iterations.source === "bounds") return `${iterations.count} iterations from its bounds`;
+  return `${iterations.count} iterations (setting${iterations.bound !== undefined ? `; at most ${iterations.bound} by its counter` : ""})`;
 }
 
 function oneLine(s: string): string {

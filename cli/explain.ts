@@ -39,16 +39,18 @@ import { ilpExtractor } from "../engine/extract";
 import { DEFAULT_SATURATION } from "../engine/rewrite";
 import { documentBudget, MAX_OPTIMIZED_CALL_BLOCKS, MAX_OPTIMIZED_CALLS, optimizeCalls, optimizeProgram, safetyNetNote, suggestionDerivation, type ProveOptions, type BlockFusion, type CallOptimization, type CallOptimizations, type FusionView, type ProgramOptimization, type Suggestion, type SuggestOptions } from "../engine/suggest";
 import { explainRedundancy } from "./explain-redundancy";
+import { ITERATIONS_OPTION, ITERATIONS_USAGE, iterationsSetting } from "./iterations-option";
+import type { RedundancySettings } from "../engine/redundancy";
 import { out } from "./output";
 import { formatDiagnostic, readScript, scriptProblems } from "./script-problems";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
 
 export const explainUsage =
-  `dml explain FILE [--dag] [--json] [--why LINE] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] ${SYSTEMDS_USAGE} [name=value ...]`;
+  `dml explain FILE [--dag] [--json] [--why LINE] [--budget-ms N] [--node-limit N] [--min-saving F] [--min-saving-ms N] [--estimator mnc|uniform|worst-case] [--extraction greedy|ilp] ${ITERATIONS_USAGE} ${SYSTEMDS_USAGE} [name=value ...]`;
 
 export async function explain(args: readonly string[]): Promise<number> {
-  const parsed = parseArgs("dml explain", args, { flags: ["--json", "--dag"], values: ["--why", "--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction", SYSTEMDS_OPTION] });
+  const parsed = parseArgs("dml explain", args, { flags: ["--json", "--dag"], values: ["--why", "--budget-ms", "--node-limit", "--min-saving", "--min-saving-ms", "--estimator", "--extraction", ITERATIONS_OPTION, SYSTEMDS_OPTION] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml explain: no FILE given");
   const budget = parsed.values.get("--budget-ms");
@@ -65,6 +67,7 @@ export async function explain(args: readonly string[]): Promise<number> {
   if (extraction !== "greedy" && extraction !== "ilp") throw new UsageError(`dml explain: --extraction is greedy or ilp, not '${extraction}'`);
   const why = parsed.values.get("--why");
   if (why !== undefined && !(Number.isInteger(Number(why)) && Number(why) > 0)) throw new UsageError(`dml explain: --why needs a line number (1 or more), not '${why}'`);
+  const redundancySettings = iterationsSetting("dml explain", parsed.values.get(ITERATIONS_OPTION));
   const parameters = parameterArguments("dml explain", rest);
   const installation = commandInstallation("dml explain", parsed);
   const text = await readScript("dml explain", file);
@@ -80,7 +83,7 @@ export async function explain(args: readonly string[]): Promise<number> {
     out(whyReport(file, text, diagnostics, analysis, options, Number(why), proveOptions).join("\n"));
     return hasErrors ? 1 : 0;
   }
-  const report = explainReport(file, text, diagnostics, analysis, options, { json: parsed.flags.has("--json"), dag: parsed.flags.has("--dag") });
+  const report = explainReport(file, text, diagnostics, analysis, options, { json: parsed.flags.has("--json"), dag: parsed.flags.has("--dag"), redundancy: redundancySettings });
   out(report);
   return hasErrors ? 1 : 0;
 }
@@ -91,12 +94,12 @@ export async function explain(args: readonly string[]): Promise<number> {
  * with each call site's sizes, within one document work budget; nothing is
  * optimized when the script has errors.
  */
-export function explainReport(file: string, text: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, options: SuggestOptions, view: { json: boolean; dag: boolean }): string {
+export function explainReport(file: string, text: string, diagnostics: readonly Diagnostic[], analysis: ProgramAnalysis | undefined, options: SuggestOptions, view: { json: boolean; dag: boolean; redundancy?: RedundancySettings }): string {
   const hasErrors = diagnostics.some((d) => d.severity === "error");
   const left = documentBudget();
   const optimized: Optimized = analysis && !hasErrors ? optimizeProgram(analysis, text, { ...options, documentBudget: left }) : new Map();
   const calls: CallOptimizations = analysis && !hasErrors ? optimizeCalls(analysis, text, { ...options, documentBudget: left }) : { calls: [], skipped: { calls: 0, blocks: 0 } };
-  const redundancy = explainRedundancy(analysis && !hasErrors ? analysis : undefined, text, file);
+  const redundancy = explainRedundancy(analysis && !hasErrors ? analysis : undefined, text, file, view.redundancy);
   if (view.json) return JSON.stringify({ ...explainJson(file, diagnostics, analysis, optimized, calls), redundancy: redundancy.json }, null, 2);
   return explainText(file, diagnostics, analysis, optimized, calls, { dag: view.dag, hasErrors }) + redundancy.text;
 }

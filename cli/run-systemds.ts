@@ -16,8 +16,10 @@
  * without the embedded runtime's data-file limits, and with `--exec
  * spark|hybrid` without missing input files (they are on the cluster's file
  * system). `--rewritten` runs a copy of the script with DML Lens's verified
- * rewrites applied (rewritten-copy.ts), in a temporary folder; the script
- * itself is not changed. `--print-command` prints the command instead of
+ * rewrites and ReMac's chosen, verified redundancy options (shared
+ * temporaries, hoisted loop-constant products, as the embedded run applies
+ * them; `--iterations N` as there) applied (rewritten-copy.ts), in a
+ * temporary folder; the script itself is not changed. `--print-command` prints the command instead of
  * running it (for a cluster: `--exec spark --print-command` gives the
  * spark-submit line, with `spark-submit` and `java` by name when they are
  * not on this machine).
@@ -38,9 +40,11 @@ import { systemdsLayout } from "./systemds-layout";
 import { lineSplitter, startSystemds } from "./systemds-process";
 import { commandInstallation, SYSTEMDS_OPTION } from "./systemds-option";
 import { parameterArguments, parseArgs, UsageError } from "./usage";
+import { ITERATIONS_OPTION, iterationsSetting } from "./iterations-option";
+import { redundancyRun } from "../engine/execution";
 
 export const runSystemdsUsage =
-  "[--exec singlenode|hybrid|spark] [--stats] [--explain] [--config FILE] [--memory SIZE] [--launcher auto|java|script] [--rewritten] [--print-command]; exit code SystemDS's, 2 when it cannot start";
+  "[--exec singlenode|hybrid|spark] [--stats] [--explain] [--config FILE] [--memory SIZE] [--launcher auto|java|script] [--rewritten [--iterations N]] [--print-command]; exit code SystemDS's, 2 when it cannot start";
 
 export const ENGINES = ["embedded", "systemds"] as const;
 
@@ -92,8 +96,9 @@ export async function runOnSystemds(args: readonly string[], deps: SystemdsRunDe
   if (embeddedOnly) throw new UsageError(`dml run: ${embeddedOnly.split("=")[0]} works with --engine embedded only`);
   const parsed = parseArgs("dml run", args, {
     flags: ["--no-check", "--stats", "--explain", "--rewritten", "--print-command"],
-    values: [SYSTEMDS_OPTION, "--exec", "--config", "--memory", "--launcher"],
+    values: [SYSTEMDS_OPTION, "--exec", "--config", "--memory", "--launcher", ITERATIONS_OPTION],
   });
+  const redundancySettings = iterationsSetting("dml run", parsed.values.get(ITERATIONS_OPTION));
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
   const commandLineValues = parameterArguments("dml run", rest);
@@ -129,13 +134,20 @@ export async function runOnSystemds(args: readonly string[], deps: SystemdsRunDe
     const analysis = problems?.analysis;
     const hasErrors = problems?.diagnostics.some((d) => d.severity === "error") ?? true;
     const suggestions = analysis && !hasErrors ? [...optimizeProgram(analysis, text).values()].flatMap((b) => b.suggestions) : [];
-    const rewritten = applyRewrites(text, suggestions.map((s) => suggestionEdits(s, text)));
+    // ReMac's chosen redundancy options, verified by the runtime, as the embedded run applies them; the rewrites that do not touch their text after them.
+    const redundancy = analysis && !hasErrors ? redundancyRun(text, "rewritten", analysis, { settings: redundancySettings }) : undefined;
+    const redundancyEdits = redundancy && redundancy.applied.length > 0 ? [redundancy.edits] : [];
+    const rewritten = applyRewrites(text, [...redundancyEdits, ...suggestions.map((s) => suggestionEdits(s, text))]);
+    const rewrites = rewritten.applied - redundancyEdits.length;
+    for (const d of redundancy?.dropped ?? []) err(`dml run: redundancy: ${d.id} not applied: ${d.reason}`);
     if (rewritten.applied === 0) {
       err(`dml run: no rewrites to apply${hasErrors ? " (the script has errors, so the optimizer did not run)" : ""}; running ${file} as written`);
     } else {
       copy = writeRunCopy(rewritten.text, file);
       const skipped = rewritten.skipped > 0 ? ` (${rewritten.skipped} left out: they overlap an applied one)` : "";
-      err(`dml run: running a copy with ${rewritten.applied} rewrite${rewritten.applied === 1 ? "" : "s"} applied${skipped}: ${copy.file} (${file} is unchanged)`);
+      const options = redundancy?.applied ?? [];
+      const shared = options.length > 0 ? ` and ${options.length} redundancy option${options.length === 1 ? "" : "s"} (${options.map((a) => `\`${a.assignment}\``).join(", ")})` : "";
+      err(`dml run: running a copy with ${rewrites} rewrite${rewrites === 1 ? "" : "s"}${shared} applied${skipped}: ${copy.file} (${file} is unchanged)`);
     }
   }
 

@@ -8,8 +8,9 @@
  * executes a copy of the script (never the file) with ReMac's chosen
  * redundancy options applied, shared temporaries and hoisted loop-constant
  * products, after the runtime checked the copy on random data
- * (engine/execution/redundancy-run.ts); `as-written` runs the text as
- * written; errors and timings point at the user's lines. `--timings` prints, per block, the plan
+ * (engine/execution/redundancy-run.ts; `--iterations N`: loops whose bounds
+ * do not say are expected to run N times, cli/iterations-option.ts);
+ * `as-written` runs the text as written; errors and timings point at the user's lines. `--timings` prints, per block, the plan
  * that ran, its estimated (this machine's constants and observed
  * corrections) vs measured time and the operation farthest from its
  * estimate on standard error (in `--json`, the field `blocks`), and adds
@@ -42,13 +43,14 @@ import { formatDiagnostic, readScript, runParameters, scriptProblems } from "./s
 import { parameterArguments, parseArgs, UsageError } from "./usage";
 import { chooseEngine, runOnSystemds } from "./run-systemds";
 import { commandInstallation, SYSTEMDS_OPTION, SYSTEMDS_USAGE } from "./systemds-option";
+import { ITERATIONS_OPTION, ITERATIONS_USAGE, iterationsSetting } from "./iterations-option";
 
-export const runUsage = `dml run FILE [--engine embedded|systemds] [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] ${SYSTEMDS_USAGE} [name=value ...]`;
+export const runUsage = `dml run FILE [--engine embedded|systemds] [--cell N] [--plan as-written|rewritten|fused] [--timings] [--json] [--memory-budget BYTES] [--time-limit SECONDS] [--no-check] ${ITERATIONS_USAGE} ${SYSTEMDS_USAGE} [name=value ...]`;
 
 export async function run(allArgs: readonly string[]): Promise<number> {
   const { engine, args } = chooseEngine(allArgs);
   if (engine === "systemds") return runOnSystemds(args);
-  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check", "--timings"], values: ["--cell", "--memory-budget", "--time-limit", "--plan", SYSTEMDS_OPTION] });
+  const parsed = parseArgs("dml run", args, { flags: ["--json", "--no-check", "--timings"], values: ["--cell", "--memory-budget", "--time-limit", "--plan", ITERATIONS_OPTION, SYSTEMDS_OPTION] });
   const [file, ...rest] = parsed.positionals;
   if (file === undefined) throw new UsageError("dml run: no FILE given");
   const commandLine = parameterArguments("dml run", rest);
@@ -63,6 +65,7 @@ export async function run(allArgs: readonly string[]): Promise<number> {
   if (timeLimitMs !== undefined && !(timeLimitMs > 0)) throw new UsageError(`dml run: --time-limit needs a positive number of seconds, found '${limitText}'`);
   const planText = parsed.values.get("--plan") ?? DEFAULT_PLAN_MODE;
   if (!isPlanMode(planText)) throw new UsageError(`dml run: --plan must be one of ${PLAN_MODES.join(", ")}, found '${planText}'`);
+  const redundancySettings = iterationsSetting("dml run", parsed.values.get(ITERATIONS_OPTION));
   const installation = commandInstallation("dml run", parsed);
   const text = await readScript("dml run", file);
   if (text === undefined) return 2;
@@ -97,7 +100,7 @@ export async function run(allArgs: readonly string[]): Promise<number> {
     ...(timeLimitMs !== undefined ? { shouldInterrupt: () => Date.now() > startedAt + timeLimitMs } : {}),
   });
   // Rewritten and fused plans run a copy with the chosen redundancy options applied (verified first); errors map back to the user's lines.
-  const copy = redundancyRun(text, planText, check?.errors.length === 0 ? check.analysis : undefined, { analysedText: check?.checkedText ?? text });
+  const copy = redundancyRun(text, planText, check?.errors.length === 0 ? check.analysis : undefined, { analysedText: check?.checkedText ?? text, settings: redundancySettings });
   const result = cell === undefined ? session.runScript(copy.text) : session.runCellsThrough(copy.text, cell);
   const timedOut = timeLimitMs !== undefined && Date.now() > startedAt + timeLimitMs;
   const errors = result.errors.map((e) => {

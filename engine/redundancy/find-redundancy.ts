@@ -18,6 +18,7 @@ import { probeCostGraph } from "./cost-graph";
 import { baseName, FreshNames } from "./fresh-names";
 import { DEFAULT_EXPECTED_ITERATIONS } from "./loop-iterations";
 import { optionEdits } from "./occurrence-edits";
+import { optionOrder } from "./option-order";
 import { PlanCosts, type CostedOption } from "./plan-costs";
 import { programChains } from "./program-chains";
 import type { RedundancyOption, RedundancyReport } from "./redundancy-types";
@@ -72,6 +73,12 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
     };
     built.push({ option, costed });
   }
+  // Options whose texts meet are compatible when they compose (DFP's t(A) %*% A and t(A) %*% b hoisted together).
+  const order = optionOrder(
+    built.map((b) => ({ option: b.option, spans: b.costed.spans, costed: b.costed })),
+    (a, b) => costs.windowsOverlap(a.costed, b.costed),
+  );
+  costs.order = order;
   const original = costs.total([]);
   for (const b of built) if (b.costed.costed) b.option.saving = original - costs.total([b.costed]);
   for (const a of built) {
@@ -91,7 +98,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
       aggressive: planOf("aggressive", plans.aggressive, costs),
     },
     windows: search.windows,
-    truncated: search.truncated || probe.truncated,
+    truncated: search.truncated || probe.truncated || order.truncated,
     ms: performance.now() - started,
     chains: program.chains.length,
     candidates: probe.gains.size,

@@ -1,8 +1,13 @@
 /**
  * How many times a loop is expected to run, for amortizing what hoisting
  * costs: from its bounds when the analysis knows them (`for (i in 1:n)`,
- * `seq(a, b, by)`, and the counted `while (i < n ...)` whose body adds 1 to
- * `i` once and nowhere else), otherwise the `expectedIterations` setting.
+ * `seq(a, b, by)`, and the counted `while (i < n)` whose body adds 1 to `i`
+ * once and nowhere else), otherwise the `expectedIterations` setting. A
+ * counted while loop that also tests something else
+ * (`while (i < maxi & norm > tol)`, a convergence test) stops at the count
+ * at the latest: its bound only caps the setting (it is expected to run
+ * min(bound, setting) times; counting the bound alone overestimated every
+ * converging loop).
  */
 import type { Expression, ForStatement, Statement, WhileStatement } from "../syntax";
 import { forEachStatement } from "../program";
@@ -13,14 +18,22 @@ export const DEFAULT_EXPECTED_ITERATIONS = 10;
 export interface LoopIterations {
   count: number;
   source: "bounds" | "setting";
+  /** The most iterations its counter allows, when the count is the setting capped by it. */
+  bound?: number;
 }
 
 /** Scalar constants known where the loop starts (names the loop does not assign). */
 export type KnownConstants = ReadonlyMap<string, number>;
 
 export function loopIterations(loop: ForStatement | WhileStatement, constants: KnownConstants, setting: number): LoopIterations {
-  const counted = loop.kind === "for" ? forCount(loop, constants) : whileCount(loop, constants);
-  return counted === undefined ? { count: setting, source: "setting" } : { count: counted, source: "bounds" };
+  if (loop.kind === "for") {
+    const counted = forCount(loop, constants);
+    return counted === undefined ? { count: setting, source: "setting" } : { count: counted, source: "bounds" };
+  }
+  const counted = whileCount(loop, constants);
+  if (counted === undefined) return { count: setting, source: "setting" };
+  if (counted.exact || counted.count <= setting) return { count: counted.count, source: "bounds" };
+  return { count: setting, source: "setting", bound: counted.count };
 }
 
 function valueOf(e: Expression, constants: KnownConstants): number | undefined {
@@ -42,16 +55,21 @@ function forCount(loop: ForStatement, constants: KnownConstants): number | undef
   return Math.max(0, Math.floor((to - from) / by) + 1);
 }
 
-/** `while (i < n & ...)` (or `<=`) with `i` known at the start and `i = i + 1` its only assignment in the body, at the body's top level. */
-function whileCount(loop: WhileStatement, constants: KnownConstants): number | undefined {
-  for (const c of conjuncts(loop.condition)) {
+/**
+ * `while (i < n & ...)` (or `<=`) with `i` known at the start and
+ * `i = i + 1` its only assignment in the body, at the body's top level: the
+ * count, exact when the counter test is the whole condition.
+ */
+function whileCount(loop: WhileStatement, constants: KnownConstants): { count: number; exact: boolean } | undefined {
+  const tests = conjuncts(loop.condition);
+  for (const c of tests) {
     if (c.kind !== "binary" || (c.op !== "<" && c.op !== "<=") || c.left.kind !== "identifier") continue;
     const counter = c.left.name;
     const start = constants.get(counter);
     const bound = valueOf(c.right, constants);
     if (start === undefined || bound === undefined || !countsUpByOne(loop.body, counter)) continue;
     if (c.right.kind === "identifier" && assigns(loop.body, c.right.name) > 0) continue;
-    return Math.max(0, Math.ceil(bound - start) + (c.op === "<=" && Number.isInteger(bound - start) ? 1 : 0));
+    return { count: Math.max(0, Math.ceil(bound - start) + (c.op === "<=" && Number.isInteger(bound - start) ? 1 : 0)), exact: tests.length === 1 };
   }
   return undefined;
 }

@@ -17,6 +17,7 @@ import type { Factor, MatrixSize } from "./chain-terms";
 import { chainCost, type Interval } from "./chain-cost";
 import type { Chain, ProgramChains, Region } from "./program-chains";
 import type { FoundOption } from "./window-search";
+import { applicationOrder, pairKey, type OptionOrder } from "./option-order";
 
 export interface CostedOption {
   id: string;
@@ -27,6 +28,8 @@ export interface CostedOption {
   setup?: number;
   /** Executions of its occurrences per run of the script. */
   uses: number;
+  /** Evaluations of its temporary per run of the script (once per run of its block, or per entry to the loop it is hoisted out of). */
+  setupRuns: number;
   /** Its windows per chain. */
   windows: Map<Chain, Interval[]>;
   /** Every region it touches has a known cost. */
@@ -74,6 +77,7 @@ export class PlanCosts {
       found,
       ...(evaluation !== undefined ? { evaluation, setup: evaluation * runs } : {}),
       uses,
+      setupRuns: runs,
       windows,
       costed: evaluation !== undefined && regionsKnown,
       spans: [],
@@ -81,27 +85,43 @@ export class PlanCosts {
     };
   }
 
+  /** Which options whose source texts meet can be applied together, and in which order (option-order.ts); without it, such options conflict. */
+  order: OptionOrder | undefined = undefined;
+
   /**
-   * Windows of the options never overlap within a chain, and their
-   * occurrences' source ranges never meet (each replaces its own text; an
-   * option whose occurrence nests in another's cannot be applied with it).
+   * Windows of the options never overlap within a chain, and where their
+   * occurrences' source texts meet, one nests in the other and applying the
+   * outer one first composes them (option-order.ts), in an order that exists.
    */
   feasible(options: readonly CostedOption[]): boolean {
-    const spans: [number, number][] = [];
-    for (const o of options) {
-      for (const s of o.spans) if (spans.some((t) => s[0] < t[1] && t[0] < s[1])) return false;
-      spans.push(...o.spans);
-    }
-    const byChain = new Map<Chain, Interval[]>();
-    for (const o of options) {
-      for (const [chain, list] of o.windows) {
-        const all = byChain.get(chain) ?? [];
-        for (const w of list) if (all.some((v) => v.start <= w.end && w.start <= v.end)) return false;
-        all.push(...list);
-        byChain.set(chain, all);
+    for (let i = 0; i < options.length; i++) {
+      for (let j = i + 1; j < options.length; j++) {
+        const a = options[i]!;
+        const b = options[j]!;
+        if (this.windowsOverlap(a, b)) return false;
+        if (spansMeet(a, b) && !this.composes(a, b)) return false;
       }
     }
-    return true;
+    return options.length < 2 || this.order === undefined || applicationOrder(options, (o) => o.id, this.order) !== undefined;
+  }
+
+  /** Some window of one overlaps a window of the other in a chain. */
+  windowsOverlap(a: CostedOption, b: CostedOption): boolean {
+    for (const [chain, list] of a.windows) {
+      const other = b.windows.get(chain);
+      if (other && list.some((w) => other.some((v) => v.start <= w.end && w.start <= v.end))) return true;
+    }
+    return false;
+  }
+
+  /** The options, in an order they can be applied in (outer options before the ones nested in them). */
+  ordered(options: readonly CostedOption[]): CostedOption[] {
+    return (this.order && applicationOrder(options, (o) => o.id, this.order)) ?? [...options];
+  }
+
+  private composes(a: CostedOption, b: CostedOption): boolean {
+    if (this.order === undefined || this.order.conflicting.has(pairKey(a.id, b.id))) return false;
+    return this.order.before.get(a.id)?.has(b.id) === true || this.order.before.get(b.id)?.has(a.id) === true;
   }
 
   /** Estimated seconds per run of the script with these (costed, feasible) options applied. */
@@ -138,6 +158,10 @@ export class PlanCosts {
 }
 
 /** The region as written: each written chain in its cheapest order, sums and scalings of parts; undefined when a size is unknown. */
+function spansMeet(a: CostedOption, b: CostedOption): boolean {
+  return a.spans.some((s) => b.spans.some((t) => s[0] < t[1] && t[0] < s[1]));
+}
+
 function writtenCost(region: Region, constants: MachineConstants): number | undefined {
   const sums = region.sums.sums;
   const parents = region.sums.parents;

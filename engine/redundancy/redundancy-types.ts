@@ -41,8 +41,8 @@ export interface RedundancyOption {
   explicit: boolean;
   /** LSE: the loop statement the expression is hoisted out of. */
   loop?: Range;
-  /** Expected iterations of that loop and where the number comes from. */
-  iterations?: { count: number; source: "bounds" | "setting" };
+  /** Expected iterations of that loop and where the number comes from (`bound`: the setting capped by the loop's counter, e.g. `while (i < maxi & ...)`). */
+  iterations?: { count: number; source: "bounds" | "setting"; bound?: number };
   /** Cost-model seconds of one evaluation of the expression. */
   evaluationCost: number;
   /** Cost-model seconds the option saves per run of the script (negative when it costs more, e.g. a worse multiplication order). */

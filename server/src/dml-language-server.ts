@@ -278,8 +278,8 @@ export class DmlLanguageServer {
   private initialize(params: InitializeParams): InitializeResult {
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     this.workspaceFolders = folders.filter((uri) => uri.startsWith("file:")).map((uri) => fileURLToPath(uri));
-    const options = params.initializationOptions as { optimizer?: unknown; analysis?: unknown; systemds?: { home?: unknown } } | undefined;
-    this.applySettings(options?.optimizer, options?.analysis);
+    const options = params.initializationOptions as { optimizer?: unknown; analysis?: unknown; redundancy?: unknown; systemds?: { home?: unknown } } | undefined;
+    this.applySettings(options?.optimizer, options?.analysis, options?.redundancy);
     this.systemdsHome = options?.systemds?.home;
     this.updateInstallation();
     return {
@@ -314,23 +314,23 @@ export class DmlLanguageServer {
     });
   }
 
-  /** `{"dmlLens": {"optimizer": {...}, "analysis": {...}, "systemds": {"home": ...}}}` from the client's settings: the fields of settings.ts and systemds-setting.ts. */
+  /** `{"dmlLens": {"optimizer": {...}, "analysis": {...}, "redundancy": {...}, "systemds": {"home": ...}}}` from the client's settings: the fields of settings.ts and systemds-setting.ts. */
   private configurationChanged(settings: unknown): void {
-    const section = (settings as { dmlLens?: { optimizer?: unknown; analysis?: unknown; systemds?: { home?: unknown } } } | undefined)?.dmlLens;
-    if (section?.optimizer === undefined && section?.analysis === undefined && section?.systemds === undefined) return;
+    const section = (settings as { dmlLens?: { optimizer?: unknown; analysis?: unknown; redundancy?: unknown; systemds?: { home?: unknown } } } | undefined)?.dmlLens;
+    if (section?.optimizer === undefined && section?.analysis === undefined && section?.redundancy === undefined && section?.systemds === undefined) return;
     const homeChanged = section.systemds !== undefined && JSON.stringify(section.systemds?.home) !== JSON.stringify(this.systemdsHome);
     if (homeChanged) {
       this.systemdsHome = section.systemds?.home;
       this.updateInstallation();
     }
     const before = this.settings;
-    this.applySettings(section.optimizer, section.analysis);
+    this.applySettings(section.optimizer, section.analysis, section.redundancy);
     if (JSON.stringify(optimizerOptions(before)) !== JSON.stringify(optimizerOptions(this.settings))) this.optimizer.clear();
     this.reanalyze(this.documents.all());
   }
 
-  private applySettings(optimizer: unknown, analysis?: unknown): void {
-    const merged = mergeSettings(this.settings, optimizer, analysis);
+  private applySettings(optimizer: unknown, analysis?: unknown, redundancy?: unknown): void {
+    const merged = mergeSettings(this.settings, optimizer, analysis, redundancy);
     for (const problem of merged.problems) this.connection.console.warn(`settings: ${problem}`);
     this.settings = merged.settings;
     this.updateReadableFolders();
@@ -497,7 +497,7 @@ export class DmlLanguageServer {
     if (!this.settings.enabled || !state.analysis) return;
     const analysis = state.analysis;
     const uri = document.uri;
-    this.redundancy.prepare(uri, state.version, document.getText(), analysis);
+    this.redundancy.prepare(uri, state.version, document.getText(), analysis, { expectedIterations: this.settings.expectedIterations });
     const entry = this.entryOf(uri);
     entry.schedule.optimizeAfter(this.settings.debounceMs, () => {
       const isCurrent = () => this.documents.get(uri)?.version === state.version && this.open.get(uri)?.state === state;

@@ -17,7 +17,7 @@
  */
 import { CodeActionKind, type CodeAction } from "vscode-languageserver/node";
 import { formatSeconds } from "../../engine/cost";
-import { findRedundancy, type RedundancyOption, type RedundancyReport } from "../../engine/redundancy";
+import { findRedundancy, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../../engine/redundancy";
 import type { Range, TextEdit } from "../../engine/syntax";
 import type { ProgramAnalysis } from "../../engine/analysis";
 import { MAX_VERIFIED_OPTIONS, verifyRedundancyOptions, type VerifiedOption } from "../../engine/suggest";
@@ -60,6 +60,8 @@ export function offeredAt(option: RedundancyOption, range: Range): boolean {
 
 interface DocumentWork {
   version: number;
+  /** The settings the search used (a change of them starts the work again). */
+  settings: string;
   report?: RedundancyReport;
   verified: VerifiedOption[];
   chosen: Set<string>;
@@ -74,11 +76,12 @@ export class RedundancyActions {
     private readonly later: (task: () => void) => void = (task) => setImmediate(task),
   ) {}
 
-  /** Starts the search and checks for a version's analysis (replacing the document's older work). */
-  prepare(uri: string, version: number, text: string, analysis: ProgramAnalysis | undefined): void {
+  /** Starts the search and checks for a version's analysis (replacing the document's older work, or that of other settings). */
+  prepare(uri: string, version: number, text: string, analysis: ProgramAnalysis | undefined, settings: RedundancySettings = {}): void {
     const known = this.work.get(uri);
-    if (known && known.version === version) return;
-    const work: DocumentWork = { version, verified: [], chosen: new Set(), done: analysis === undefined };
+    const key = JSON.stringify(settings);
+    if (known && known.version === version && known.settings === key) return;
+    const work: DocumentWork = { version, settings: key, verified: [], chosen: new Set(), done: analysis === undefined };
     this.work.set(uri, work);
     if (analysis === undefined) return;
     const current = () => this.work.get(uri) === work;
@@ -86,7 +89,7 @@ export class RedundancyActions {
       if (!current()) return;
       let report: RedundancyReport;
       try {
-        report = findRedundancy(analysis, text);
+        report = findRedundancy(analysis, text, settings);
       } catch (error) {
         this.log(`redundancy: the search failed: ${error instanceof Error ? error.message : String(error)}`);
         work.done = true;

@@ -8,6 +8,7 @@ import { SPARSITY_ESTIMATORS, type SparsityEstimator } from "../../engine/analys
 import type { ExtractionStrategy } from "./optimizer-thread";
 import { DEFAULT_SATURATION } from "../../engine/rewrite";
 import { DEFAULT_SAVING_THRESHOLDS } from "../../engine/suggest";
+import { DEFAULT_EXPECTED_ITERATIONS } from "../../engine/redundancy";
 
 /** The unit in which hints, quick fixes and hovers state a rewrite's cost. */
 export type CostUnit = "time" | "flops" | "bytes";
@@ -39,6 +40,8 @@ export interface ServerSettings {
   costUnit: CostUnit;
   /** `dmlLens.analysis.readableFolders`: folders analysis may read besides the workspace folders (absolute, or relative to the first workspace folder). */
   readableFolders: string[];
+  /** `dmlLens.redundancy.expectedIterations`: how often the redundancy elimination expects a loop to run when its bounds do not say (while loops, unknown bounds). */
+  expectedIterations: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -56,6 +59,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   sizeAssumptionsFile: "",
   costUnit: "time",
   readableFolders: [],
+  expectedIterations: DEFAULT_EXPECTED_ITERATIONS,
 };
 
 type Check = (value: unknown) => string | undefined;
@@ -69,8 +73,10 @@ const share: Check = (v) => (typeof v === "number" && v >= 0 && v < 1 ? undefine
 const string: Check = (v) => (typeof v === "string" ? undefined : "a string");
 const strings: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? undefined : "a list of folder paths");
 
-/** The settings of `dmlLens.analysis` (the rest are `dmlLens.optimizer`'s). */
-const ANALYSIS_SETTINGS: ReadonlySet<keyof ServerSettings> = new Set(["readableFolders"]);
+type Section = "optimizer" | "analysis" | "redundancy";
+
+/** The settings of `dmlLens.analysis` and `dmlLens.redundancy` (the rest are `dmlLens.optimizer`'s). */
+const SECTION_OF: Partial<Record<keyof ServerSettings, Section>> = { readableFolders: "analysis", expectedIterations: "redundancy" };
 
 const CHECKS: Record<keyof ServerSettings, Check> = {
   enabled: boolean,
@@ -87,20 +93,21 @@ const CHECKS: Record<keyof ServerSettings, Check> = {
   sizeAssumptionsFile: string,
   costUnit: oneOf(["time", "flops", "bytes"]),
   readableFolders: strings,
+  expectedIterations: (v) => (typeof v === "number" && Number.isInteger(v) && v > 0 ? undefined : "a positive whole number of iterations"),
 };
 
-/** `current` with the valid fields of `optimizer` (`dmlLens.optimizer`) and `analysis` (`dmlLens.analysis`); a message for each field left out. */
-export function mergeSettings(current: ServerSettings, optimizer: unknown, analysis?: unknown): { settings: ServerSettings; problems: string[] } {
+/** `current` with the valid fields of `optimizer` (`dmlLens.optimizer`), `analysis` (`dmlLens.analysis`) and `redundancy` (`dmlLens.redundancy`); a message for each field left out. */
+export function mergeSettings(current: ServerSettings, optimizer: unknown, analysis?: unknown, redundancy?: unknown): { settings: ServerSettings; problems: string[] } {
   const settings = { ...current };
   const problems: string[] = [];
-  for (const [section, given] of [["optimizer", optimizer], ["analysis", analysis]] as const) {
+  for (const [section, given] of [["optimizer", optimizer], ["analysis", analysis], ["redundancy", redundancy]] as const) {
     if (given === undefined || given === null) continue;
     if (typeof given !== "object" || Array.isArray(given)) {
       problems.push(`dmlLens.${section} must be an object`);
       continue;
     }
     for (const [key, value] of Object.entries(given)) {
-      if (!(key in CHECKS) || ANALYSIS_SETTINGS.has(key as keyof ServerSettings) !== (section === "analysis")) {
+      if (!(key in CHECKS) || (SECTION_OF[key as keyof ServerSettings] ?? "optimizer") !== section) {
         problems.push(`unknown setting dmlLens.${section}.${key}`);
         continue;
       }

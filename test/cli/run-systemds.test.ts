@@ -164,6 +164,20 @@ describe("dml run --engine systemds", () => {
     assert.match(r.stdout, new RegExp(`arg: -f\\narg: ${copy.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n`));
   });
 
+  test("--rewritten also applies ReMac's chosen, verified redundancy options: t(A) %*% A and t(A) %*% b hoisted out of the loop", () => {
+    const root = fixtureRelease();
+    const text = "A = rand(rows=500, cols=8, min=-1, max=1, seed=1)\nb = rand(rows=500, cols=1, seed=2)\nx = matrix(0, rows=8, cols=1)\nfor (i in 1:30) {\n  x = x - 0.0001 * (t(A) %*% (A %*% x - b))\n}\nprint(sum(x))\n";
+    const script = userScript(text);
+    const r = dml(["--engine", "systemds", "--launcher", "java", "--rewritten", script], { SYSTEMDS_ROOT: root });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /running a copy with \d+ rewrites? and 2 redundancy options \(`AtA = t\(A\) %\*% A`, `Atb = t\(A\) %\*% b`\) applied/);
+    assert.match(r.stdout, /--- script\n[\s\S]*AtA = t\(A\) %\*% A\nAtb = t\(A\) %\*% b\nfor \(i in 1:30\) \{\n  x = x - 0\.0001 \* \(AtA %\*% x - Atb\)\n\}[\s\S]*--- end\n$/);
+    assert.equal(readFileSync(script, "utf8"), text);
+    const bad = dml(["--engine", "systemds", "--launcher", "java", "--rewritten", "--iterations", "0", script], { SYSTEMDS_ROOT: root });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--iterations needs a positive whole number/);
+  });
+
   test("the check's errors stop the run (exit 1), as for the embedded runtime; --no-check runs anyway", () => {
     const root = fixtureRelease();
     const script = userScript("y = x + 1\n");

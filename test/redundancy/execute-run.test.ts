@@ -112,7 +112,7 @@ describe("positions of the copy mapped back", () => {
   });
 
   it("says when an error lies in an inserted assignment", () => {
-    const run = { text: edited, applied: [{ id: "lse", name: "AtA", assignment: "AtA = t(A) %*% A" }], dropped: [], userPosition: map };
+    const run = { text: edited, edits, applied: [{ id: "lse", name: "AtA", assignment: "AtA = t(A) %*% A" }], dropped: [], userPosition: map };
     assert.equal(userErrorLine("/x/s.dml:2:7: error: boom", "/x/s.dml", run), "/x/s.dml:2:1: error: boom (in `AtA = t(A) %*% A`, which the run computes once before line 2)");
     assert.equal(userErrorLine("/x/s.dml:6:1: error: boom", "/x/s.dml", run), "/x/s.dml:5:1: error: boom");
     assert.equal(userErrorLine("other: error", "/x/s.dml", run), "other: error");

@@ -40,13 +40,14 @@ test("package.json contributes exactly the server's settings, with its defaults,
   assert.equal(all["dmlLens.systemds.home"]?.default, "");
   assert.deepEqual([...(all["dmlLens.run.plan"]?.enum ?? [])].sort(), [...PLAN_MODES].sort());
   assert.equal(all["dmlLens.run.plan"]?.default, DEFAULT_PLAN_MODE);
-  const nameOf = (key: string) => key.replace(/^dmlLens\.(optimizer|analysis)\./, "") as keyof typeof DEFAULT_SETTINGS;
+  const nameOf = (key: string) => key.replace(/^dmlLens\.(optimizer|analysis|redundancy)\./, "") as keyof typeof DEFAULT_SETTINGS;
   assert.deepEqual(Object.keys(properties).map(nameOf).sort(), Object.keys(DEFAULT_SETTINGS).sort());
   for (const [key, spec] of Object.entries(properties)) {
     const name = nameOf(key);
-    const section = key.startsWith("dmlLens.analysis.") ? { analysis: { [name]: spec.default } } : undefined;
+    const given = { [name]: spec.default };
     assert.deepEqual(spec.default, DEFAULT_SETTINGS[name], key);
-    assert.deepEqual(section ? mergeSettings(DEFAULT_SETTINGS, undefined, section.analysis).problems : mergeSettings(DEFAULT_SETTINGS, { [name]: spec.default }).problems, [], `${key} is read from its own section`);
+    const merged = key.startsWith("dmlLens.analysis.") ? mergeSettings(DEFAULT_SETTINGS, undefined, given) : key.startsWith("dmlLens.redundancy.") ? mergeSettings(DEFAULT_SETTINGS, undefined, undefined, given) : mergeSettings(DEFAULT_SETTINGS, given);
+    assert.deepEqual(merged.problems, [], `${key} is read from its own section`);
     assert.ok((spec.description ?? spec.markdownDescription ?? "").length > 20, `${key} has a description`);
     // Every choice the manifest offers is one the server accepts, and the other way round.
     for (const choice of spec.enum ?? []) assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, { [name]: choice }).problems, [], `${key}: ${choice}`);
@@ -69,4 +70,7 @@ test("dmlLens.analysis.readableFolders is a list of strings, read only from dmlL
   assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined, { readableFolders: ["/data", "../datasets"] }).settings.readableFolders, ["/data", "../datasets"]);
   assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined, { readableFolders: "/data" }).problems, ['dmlLens.analysis.readableFolders must be a list of folder paths, not "/data"; keeping []']);
   assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, { readableFolders: ["/"] }).problems, ["unknown setting dmlLens.optimizer.readableFolders"]);
+  assert.equal(mergeSettings(DEFAULT_SETTINGS, undefined, undefined, { expectedIterations: 40 }).settings.expectedIterations, 40);
+  assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, undefined, undefined, { expectedIterations: 0 }).problems, ["dmlLens.redundancy.expectedIterations must be a positive whole number of iterations, not 0; keeping 10"]);
+  assert.deepEqual(mergeSettings(DEFAULT_SETTINGS, { expectedIterations: 40 }).problems, ["unknown setting dmlLens.optimizer.expectedIterations"]);
 });
