@@ -171,7 +171,7 @@ function programLibrary(
   scriptPath: string,
   files: SourceFiles,
   base: ProgramSizeOptions,
-  readMetadataOf: (loaded: LoadedSource & { kind: "file" }) => ProgramSizeOptions["readMetadata"],
+  readMetadataOf: (loaded: LoadedSource & { kind: "file" }) => NonNullable<ProgramSizeOptions["readMetadata"]>,
 ): { namespacesOf: (program: Program) => (name: string) => SourcedProgram | undefined; builtins?: BuiltinScripts } {
   const programs = new Map<string, SourcedProgram | undefined>();
   const programOf = (found: LoadedSource & { kind: "file" }): SourcedProgram | undefined => {
@@ -310,8 +310,9 @@ function withConstantArguments(call: CallExpression, inputs: readonly NodeStats[
   if (inputs.length !== call.args.length) return call;
   let changed = false;
   const args = call.args.map((arg, i) => {
-    const value = inputs[i].value;
-    if (value === undefined || isLiteral(arg.value) || arg.value.kind === "parameter") return arg;
+    const input = inputs[i];
+    const value = input?.value;
+    if (input === undefined || value === undefined || isLiteral(arg.value) || arg.value.kind === "parameter") return arg;
     changed = true;
     const range = arg.value.range;
     const literal: Literal =
@@ -319,7 +320,7 @@ function withConstantArguments(call: CallExpression, inputs: readonly NodeStats[
         ? { kind: "string", value, range }
         : typeof value === "boolean"
           ? { kind: "boolean", value, range }
-          : { kind: "number", text: String(value), value, isInteger: inputs[i].type.valueType === "int" && Number.isInteger(value), range };
+          : { kind: "number", text: String(value), value, isInteger: input.type.valueType === "int" && Number.isInteger(value), range };
     return { ...arg, value: literal };
   });
   return changed ? { ...call, args } : call;

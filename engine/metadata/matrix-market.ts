@@ -44,7 +44,8 @@ export interface MatrixMarketHeader {
 }
 
 export interface MatrixMarketHeaderResult {
-  header?: MatrixMarketHeader;
+  /** Absent (or undefined) when the header is missing or broken: the diagnostics say why. */
+  header?: MatrixMarketHeader | undefined;
   diagnostics: MetadataDiagnostic[];
 }
 

@@ -23,7 +23,7 @@ export interface EvaluatedPath {
 
 export function evaluatePath(
   file: Expression | undefined,
-  context: { scriptPath: string; params: ParameterValues; constants?: ReadonlyMap<string, DmlConstant> },
+  context: { scriptPath: string; params: ParameterValues; constants?: ReadonlyMap<string, DmlConstant> | undefined },
   diagnostics: MetadataDiagnostic[],
 ): EvaluatedPath {
   if (!file) return {};

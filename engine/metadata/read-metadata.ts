@@ -75,12 +75,13 @@ export interface ReadMetadata {
   diagnostics: MetadataDiagnostic[];
 }
 
+/** One source's sizes; a size it does not know is absent (or undefined). */
 interface Layer {
   source: MetadataSource;
-  rows?: number;
-  cols?: number;
-  nnz?: number;
-  sparsity?: number;
+  rows?: number | undefined;
+  cols?: number | undefined;
+  nnz?: number | undefined;
+  sparsity?: number | undefined;
   /** Whether the layer describes the data on disk (its nnz is valid only for the data's dims). */
   data: boolean;
 }

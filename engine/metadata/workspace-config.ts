@@ -66,11 +66,11 @@ export interface WorkspaceConfigResult {
 /** What a `read` is known by, to look up its declared size. */
 export interface InputKey {
   /** The variable the read is assigned to. */
-  target?: string;
+  target?: string | undefined;
   /** The parameter name when the path argument is exactly `$name`. */
-  parameter?: string;
+  parameter?: string | undefined;
   /** Absolute candidate paths of the data file. */
-  paths?: readonly string[];
+  paths?: readonly string[] | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  * the sidecar is an error ("conflicting values").
  */
 import type { DataTypeName, FileFormatName, MtdMetadata, ValueTypeName } from "../../metadata";
-import { javaDoubleText } from "../../metadata";
+import { javaDoubleText, MTD_KEYS } from "../../metadata";
 import { DataFileError } from "./data-file-error";
 
 /** read() arguments, typed (all optional). */
@@ -28,22 +28,12 @@ export interface ReadParameters {
 
 type Key = keyof ReadParameters;
 
-/** Parameter name in read() (and the .mtd key) of each field, for messages. */
-const NAMES: Record<Key, string> = {
-  format: "format",
-  dataType: "data_type",
-  valueType: "value_type",
-  rows: "rows",
-  cols: "cols",
-  nnz: "nnz",
-  header: "header",
-  sep: "sep",
-  fill: "fill",
-  default: "default",
-  naStrings: "naStrings",
-  indSep: "indSep",
-  schema: "schema",
-};
+/** The fields merged from read() and the .mtd file, in order. */
+const KEYS: readonly Key[] = ["format", "dataType", "valueType", "rows", "cols", "nnz", "header", "sep", "fill", "default", "naStrings", "indSep", "schema"];
+
+/** A field's parameter name in read() (and .mtd key), for messages: the metadata stage's MTD_KEYS read backwards. */
+const PARAMETER_NAMES: ReadonlyMap<string, string> = new Map(Object.entries(MTD_KEYS).map(([name, field]) => [field, name]));
+const parameterName = (key: Key): string => PARAMETER_NAMES.get(key) ?? key;
 
 export interface MergedReadParameters extends ReadParameters {
   /** Where each merged value came from. */
@@ -54,11 +44,11 @@ export interface MergedReadParameters extends ReadParameters {
 export function mergeReadParameters(params: ReadParameters, mtd: MtdMetadata | undefined, mtdFile: string): MergedReadParameters {
   const merged: MergedReadParameters = { sources: {} };
   const fromMtd: ReadParameters = mtd ? mtdParameters(mtd) : {};
-  for (const key of Object.keys(NAMES) as Key[]) {
+  for (const key of KEYS) {
     const given = params[key];
     const stored = fromMtd[key];
     if (given !== undefined && stored !== undefined && !same(key, given, stored)) {
-      const detail = `conflicting values: read() gives ${NAMES[key]}=${show(given)}, but the .mtd says ${show(stored)}`;
+      const detail = `conflicting values: read() gives ${parameterName(key)}=${show(given)}, but the .mtd says ${show(stored)}`;
       throw new DataFileError(detail, { file: mtdFile, code: "metadata" });
     }
     const value = given ?? stored;

@@ -23,11 +23,18 @@ export function blockSizes(dag: BlockDag, context: NodeSizeContext, declared?: (
   const diagnostics: Diagnostic[] = [];
   const withSpans: NodeSizeContext = { ...context, span: (lower, upper) => affineSpan(dag, nodes, lower, upper) };
   for (const node of dag.nodes) {
-    const result = nodeStats(node, node.inputs.map((id) => nodes[id]), withSpans);
+    const result = nodeStats(node, node.inputs.map((id) => computed(nodes, id)), withSpans);
     nodes[node.id] = declared?.(node, result.stats) ?? result.stats;
     diagnostics.push(...result.diagnostics);
   }
   const outputs = new Map<string, NodeStats>();
-  for (const [name, id] of dag.outputs) outputs.set(name, nodes[id]);
+  for (const [name, id] of dag.outputs) outputs.set(name, computed(nodes, id));
   return { nodes, outputs, diagnostics };
+}
+
+/** The stats of node `id`, computed before its users (a DAG's nodes come in topological order, so a missing one is a programming error). */
+function computed(nodes: readonly NodeStats[], id: number): NodeStats {
+  const stats = nodes[id];
+  if (stats === undefined) throw new Error(`block sizes: node #${id} is used before its stats are computed (the DAG's nodes are not in topological order)`);
+  return stats;
 }

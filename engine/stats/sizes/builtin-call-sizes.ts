@@ -164,7 +164,7 @@ function ifelseStats(node: DagNode, inputs: readonly NodeStats[]): NodeStats | u
   const rows = matrices.find((m) => m.rows !== null)?.rows ?? null;
   const cols = matrices.find((m) => m.cols !== null)?.cols ?? null;
   const out = matrixStats(rows, cols, null);
-  const [test, yes, no] = args.map(density);
+  const [test = null, yes = null, no = null] = args.map(density);
   const n = cells(out);
   if (test !== null && yes !== null && no !== null && n !== null) out.nnz = Math.round(n * (test * yes + (1 - test) * no));
   return out;

@@ -7,7 +7,7 @@
  * has k rows, affine-bounds.ts).
  */
 import { type DagNode, ALL_INDICES } from "../../program";
-import { cells, isMatrix, matrixStats, type NodeStats } from "./node-stats";
+import { cells, isMatrix, matrixStats, type NodeStats, operand } from "./node-stats";
 
 type Report = (message: string, code: string) => void;
 
@@ -51,7 +51,8 @@ function fraction(selected: number | null, total: NodeStats): number | null {
 }
 
 export function indexStats(node: DagNode, inputs: NodeStats[], report: Report, spanOf?: SpanOf): NodeStats {
-  const [x, rl, ru, cl, cu] = inputs;
+  const x = operand(inputs, 0, "indexing");
+  const [, rl, ru, cl, cu] = inputs;
   if (!isMatrix(x)) return { type: node.type, rows: null, cols: null, nnz: null };
   const symbolic = (k: number) => (node.inputs.length === 5 ? spanOf?.(node.inputs[k]!, node.inputs[k + 1]!) : undefined);
   const rows = span(rl, ru, x.rows, "rows", report, symbolic(1));
@@ -63,7 +64,9 @@ export function indexStats(node: DagNode, inputs: NodeStats[], report: Report, s
 }
 
 export function leftIndexStats(node: DagNode, inputs: NodeStats[], report: Report): NodeStats {
-  const [x, y, rl, ru, cl, cu] = inputs;
+  const x = operand(inputs, 0, "left indexing");
+  const y = operand(inputs, 1, "left indexing");
+  const [, , rl, ru, cl, cu] = inputs;
   if (!isMatrix(x)) return { type: node.type, rows: null, cols: null, nnz: null };
   const rows = span(rl, ru, x.rows, "rows", report);
   const cols = span(cl, cu, x.cols, "columns", report);

@@ -11,7 +11,7 @@
 import type { Diagnostic } from "../../syntax";
 import { type DagNode, type DagType, type ElementwiseBinaryOp, APPEND_NAMES, binaryType, unaryType } from "../../program";
 import { applyNumeric, applyNumericUnary, foldBinary, foldUnary, isNonZero } from "./scalar-fold";
-import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
+import { cells, isMatrix, isScalar, listStats, matrixStats, type NodeStats, operand, type ScalarValue, scalarStats, unknownStats } from "./node-stats";
 import { matmulNnz, aggregateNnz, intersectionNnz, unionNnz } from "./uniform-nnz";
 import { indexStats, leftIndexStats } from "./index-sizes";
 import { constructorStats } from "./constructor-sizes";
@@ -63,29 +63,29 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
       return inputs[0] ?? fallback();
     }
     case "matmul":
-      return matmulStats(inputs[0], inputs[1], error);
+      return matmulStats(operand(inputs, 0, "%*%"), operand(inputs, 1, "%*%"), error);
     case "binary":
-      return binaryStats(op.op, node, inputs[0], inputs[1], error);
+      return binaryStats(op.op, node, operand(inputs, 0, op.op), operand(inputs, 1, op.op), error);
     case "unary": {
-      const [a] = inputs;
+      const a = operand(inputs, 0, op.op);
       if (!isMatrix(a)) return scalarStats(refined(node, unaryType(op.op, a.type).type), a.value === undefined ? undefined : foldUnary(op.op, a.value));
       const zeroStaysZero = !isNonZero(applyNumericUnary(op.op, 0));
       const exact = a.nnzExact === true && (op.op === "-" || op.op === "abs" || op.op === "sign" || op.op === "sqrt");
       return matrixStats(a.rows, a.cols, zeroStaysZero ? a.nnz : cells(a), exact || (!zeroStaysZero && cells(a) !== null && op.op === "exp"));
     }
     case "aggregate": {
-      const [a] = inputs;
+      const a = operand(inputs, 0, op.fn);
       if (op.direction === "full") return scalarStats(node.type);
       const rows = op.direction === "row" ? a.rows : 1;
       const cols = op.direction === "row" ? 1 : a.cols;
       return matrixStats(rows, cols, aggregateNnz(op.fn, op.direction, a));
     }
     case "transpose": {
-      const [a] = inputs;
+      const a = operand(inputs, 0, "t");
       return matrixStats(a.cols, a.rows, a.nnz, a.nnzExact);
     }
     case "index":
-      return inputs[0].type.dataType === "list" ? listIndexStats(node, inputs) : indexStats(node, inputs, error, context.span);
+      return operand(inputs, 0, "indexing").type.dataType === "list" ? listIndexStats(node, inputs) : indexStats(node, inputs, error, context.span);
     case "leftIndex":
       return leftIndexStats(node, inputs, error);
     case "cbind":
@@ -94,13 +94,13 @@ function compute(node: DagNode, inputs: NodeStats[], context: NodeSizeContext, e
     case "nrow":
     case "ncol":
     case "length": {
-      const [a] = inputs;
+      const a = operand(inputs, 0, op.kind);
       if (op.kind === "length" && a.items) return scalarStats(node.type, a.items.length);
       const value = op.kind === "nrow" ? a.rows : op.kind === "ncol" ? a.cols : cells(a);
       return scalarStats(node.type, isMatrix(a) && value !== null ? value : undefined);
     }
     case "cast":
-      return castStats(op.to, node, inputs[0], error);
+      return castStats(op.to, node, operand(inputs, 0, op.to), error);
     case "read":
       return context.read(node, inputs) ?? fallback();
     case "call":
@@ -296,7 +296,7 @@ function listAsMatrixStats(list: NodeStats): NodeStats {
   const items = list.items;
   if (!items) return matrixStats(null, null, null);
   if (items.length === 1) {
-    const [item] = items;
+    const item = operand(items, 0, "as.matrix");
     if (isMatrix(item)) return item;
     if (isScalar(item)) return matrixStats(1, 1, null);
     return matrixStats(item.rows, item.cols, null);
@@ -311,11 +311,13 @@ function listAsMatrixStats(list: NodeStats): NodeStats {
  * item, a list of unknown length one item of unknown stats.
  */
 function appendStats(inputs: NodeStats[]): NodeStats {
-  const [list, ...added] = inputs;
+  const list = operand(inputs, 0, "append");
+  const added = inputs.slice(1);
   if (!list.items) return { type: { dataType: "list", valueType: "unknown" }, rows: null, cols: 1, nnz: null };
   const item = (x: NodeStats): NodeStats => {
     if (x.type.dataType !== "list") return x;
-    return x.items?.length === 1 ? x.items[0] : x.items ? x : unknownStats;
+    const [only, ...more] = x.items ?? [];
+    return only !== undefined && more.length === 0 ? only : x.items ? x : unknownStats;
   };
   return listStats([...list.items, ...added.map(item)]);
 }
@@ -325,7 +327,8 @@ function appendStats(inputs: NodeStats[]): NodeStats {
  * constants (the node's own type stays as the typing gave it).
  */
 function listIndexStats(node: DagNode, inputs: NodeStats[]): NodeStats {
-  const [list, lower, upper] = inputs;
+  const list = operand(inputs, 0, "list indexing");
+  const [, lower, upper] = inputs;
   const unknown: NodeStats = { type: node.type, rows: null, cols: null, nnz: null };
   const bound = (s: NodeStats | undefined) => (s && typeof s.value === "number" && Number.isInteger(s.value) ? s.value : undefined);
   const lo = bound(lower);

@@ -66,6 +66,17 @@ export function matrixStats(rows: number | null, cols: number | null, nnz: numbe
 
 export const unknownStats: NodeStats = { type: { dataType: "unknown", valueType: "unknown" }, rows: null, cols: null, nnz: null };
 
+/**
+ * The stats of a node's operand `index`. A DAG node always has the operands
+ * its operation takes (the DAG builder makes them), so a missing one is a
+ * programming error, reported as such.
+ */
+export function operand(inputs: readonly NodeStats[], index: number, operation: string): NodeStats {
+  const stats = inputs[index];
+  if (stats === undefined) throw new Error(`${operation}: operand ${index + 1} of ${inputs.length} is missing (a DAG node built without its operands)`);
+  return stats;
+}
+
 export function isMatrix(stats: NodeStats): boolean {
   return stats.type.dataType === "matrix";
 }

@@ -535,7 +535,8 @@ class SizeWalker {
   private expressionStats(expression: Expression, env: Env): NodeStats {
     const dag = buildPredicateDag([expression], this.context);
     const sizes = this.dagSizes(dag, env, this.mode);
-    return sizes.nodes[dag.sinks[0].node] ?? unknownStats;
+    const [sink] = dag.sinks;
+    return (sink && sizes.nodes[sink.node]) ?? unknownStats;
   }
 
   /** Lists that also receive what is recorded (a loop being cached collects its diagnostics). */
@@ -568,8 +569,9 @@ function bindArguments(params: readonly string[], argNames: readonly (string | u
   let position = 0;
   inputs.forEach((stats, i) => {
     const name = argNames[i];
+    const param = name === undefined ? params[position++] : undefined;
     if (name !== undefined) bound.set(name, stats);
-    else if (position < params.length) bound.set(params[position++], stats);
+    else if (param !== undefined) bound.set(param, stats);
   });
   return bound;
 }
