@@ -15,8 +15,8 @@ import { double, type Value } from "../interpreter";
 import { bufferPool, CsrMatrix, dropZeros, DenseMatrix, settleFormat, allocateF64, copyI32, csrShared, pooledZeros } from "../matrix";
 import { extremumOf, foldZero, isSumFold } from "./cell-folds";
 import { cellKernel, type CellKernelSource, type CellLoop, type CellVisit } from "./cell-kernel";
-import type { CellRootPlan } from "./cell-roots";
-import { UnsupportedOperator } from "./generated-operator";
+import { checkCoveredNodes, type CellRootPlan } from "./cell-roots";
+import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
 import type { KernelProgram } from "./kernel-program";
 import { runKernel } from "./kernel-runner";
 
@@ -28,6 +28,20 @@ export class CellKernels {
   ran(program: KernelProgram): void {
     if (!this.programs.some((p) => p.source === program.source)) this.programs.push(program);
   }
+}
+
+/** A Cell or MAgg operator whose roots run in one generated loop over their common domain. */
+export function cellLoopOperator(dag: FusionDag, op: FusedOperator, roots: readonly CellRootPlan[]): GeneratedOperator {
+  checkCoveredNodes(dag, op);
+  const kernels = new CellKernels();
+  return {
+    template: op.template,
+    roots: op.roots,
+    covered: op.covered,
+    inputs: op.inputs,
+    programs: kernels.programs,
+    run: (valueOf) => runCellLoop(dag, op, roots, valueOf, kernels),
+  };
 }
 
 /** The roots' values. */

@@ -6,22 +6,13 @@
  * input formats and shapes at run time (cached by source).
  */
 import type { FusionDag, FusedOperator } from "../../fusion";
-import { CellKernels, runCellLoop } from "./cell-loop";
-import { cellRootPlan, checkCoveredNodes } from "./cell-roots";
+import { cellLoopOperator } from "./cell-loop";
+import { cellRootPlan } from "./cell-roots";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
 
 export function generateCellOperator(dag: FusionDag, op: FusedOperator): GeneratedOperator {
   if (op.roots.length !== 1) throw new UnsupportedOperator(`cell operator ${op.id} has ${op.roots.length} roots, not one`);
   const root = cellRootPlan(dag, op, op.roots[0]!, true);
-  checkCoveredNodes(dag, op);
-  const kernels = new CellKernels();
-  return {
-    template: "cell",
-    roots: op.roots,
-    covered: op.covered,
-    inputs: op.inputs,
-    programs: kernels.programs,
-    run: (valueOf) => runCellLoop(dag, op, [root], valueOf, kernels),
-  };
+  return cellLoopOperator(dag, op, [root]);
 }
 

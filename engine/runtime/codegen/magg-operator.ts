@@ -5,21 +5,12 @@
  * accumulator slots.
  */
 import type { FusionDag, FusedOperator } from "../../fusion";
-import { CellKernels, runCellLoop } from "./cell-loop";
-import { cellRootPlan, checkCoveredNodes } from "./cell-roots";
+import { cellLoopOperator } from "./cell-loop";
+import { cellRootPlan } from "./cell-roots";
 import { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
 
 export function generateMultiAggregate(dag: FusionDag, op: FusedOperator): GeneratedOperator {
   if (op.roots.length === 0) throw new UnsupportedOperator(`magg operator ${op.id} has no roots`);
   const roots = op.roots.map((root) => cellRootPlan(dag, op, root, false));
-  checkCoveredNodes(dag, op);
-  const kernels = new CellKernels();
-  return {
-    template: "magg",
-    roots: op.roots,
-    covered: op.covered,
-    inputs: op.inputs,
-    programs: kernels.programs,
-    run: (valueOf) => runCellLoop(dag, op, roots, valueOf, kernels),
-  };
+  return cellLoopOperator(dag, op, roots);
 }
