@@ -259,6 +259,10 @@ export function stopText(reason: string | undefined, budgetMs: number): string {
       return `stopped at the iteration limit (${DEFAULT_SATURATION.iterationLimit} per phase)`;
     case "nodeLimit":
       return `stopped at the e-node limit (${DEFAULT_SATURATION.nodeLimit})`;
+    case "applyLimit":
+      return `stopped at the rule-application limit (${DEFAULT_SATURATION.applyLimit} matches applied)`;
+    case "rebuildLimit":
+      return "stopped at the analysis-repair limit of a rebuild";
     case "timeLimit":
       return `stopped at the time limit, a CPU-time safety net (--budget-ms ${budgetMs})`;
     default:

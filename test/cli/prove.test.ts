@@ -136,7 +136,7 @@ describe("dml prove: not proven is not not equal", () => {
   test("says what was tried and that it does not mean they differ", () => {
     const r = dml("prove", example, "q1", "q2", "--budget-ms", "300");
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /^not proven: q1 = q2 — no proof found: the search (saturated|stopped at the (iteration limit|e-node limit|time limit))[^\n]* \(\d+ iterations, \d+ e-nodes, \d+ ms\)\n/);
+    assert.match(r.stdout, /^not proven: q1 = q2 — no proof found: the search (saturated|stopped at the (iteration limit|e-node limit|rule-application limit|time limit))[^\n]* \(\d+ iterations, \d+ e-nodes, \d+ ms\)\n/);
     assert.match(r.stdout, /--budget-ms 300\)|limit \(\d+|saturated/);
     assert.match(r.stdout, /\n {2}Not proven is not "not equal": the rules (may not|do not) cover this identity/);
     assert.doesNotMatch(r.stdout, /^not equal/m);
