@@ -68,10 +68,17 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
       r.ratio === null ? "-" : r.ratio.toFixed(2),
       Object.entries(r)
         .filter(([k]) => !fixed.has(k))
-        .map(([k, v]) => `${k}=${typeof v === "number" ? round(v) : String(v)}`)
+        .map(([k, v]) => `${k}=${noteValue(v)}`)
         .join(" "),
     ]),
   );
+}
+
+/** A note's value as text: numbers rounded, objects and arrays as JSON (numbers inside rounded too). */
+function noteValue(v: unknown): string {
+  if (typeof v === "number") return round(v);
+  if (typeof v === "object" && v !== null) return JSON.stringify(v, (_key, inner: unknown) => (typeof inner === "number" && !Number.isInteger(inner) ? Number(inner.toFixed(3)) : inner));
+  return String(v);
 }
 
 function round(n: number): string {
