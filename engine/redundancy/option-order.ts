@@ -18,6 +18,7 @@
  * comes before its inner ones (`applicationOrder`); a set whose "before"
  * relations form a cycle cannot be applied.
  */
+import { positionBefore, type Range, rangeContains } from "../syntax";
 import { substituteExpression } from "./apply-redundancy";
 import { NAME_PLACEHOLDER } from "./occurrence-edits";
 import type { RedundancyOption } from "./redundancy-types";
@@ -106,12 +107,9 @@ function composes(outer: RedundancyOption, inner: RedundancyOption): boolean {
   return true;
 }
 
-type Place = RedundancyOption["insertBefore"]["start"];
-type Span = RedundancyOption["insertBefore"];
-const compare = (a: Place, b: Place) => a.line - b.line || a.character - b.character;
-const contains = (outer: Span, inner: Span) => compare(outer.start, inner.start) <= 0 && compare(inner.end, outer.end) <= 0;
-const intersects = (a: Span, b: Span) => compare(a.start, b.end) < 0 && compare(b.start, a.end) < 0;
-const strictlyInside = (p: Place, range: Span) => compare(range.start, p) < 0 && compare(p, range.end) < 0;
+const contains = (outer: Range, inner: Range) => rangeContains(outer, inner.start) && rangeContains(outer, inner.end);
+const intersects = (a: Range, b: Range) => positionBefore(a.start, b.end) && positionBefore(b.start, a.end);
+const strictlyInside = (p: Range["start"], range: Range) => positionBefore(range.start, p) && positionBefore(p, range.end);
 
 function addBefore(order: OptionOrder, first: string, second: string): void {
   const set = order.before.get(first) ?? new Set<string>();
