@@ -17,8 +17,9 @@
  * Work is bounded by counts: one MNC product per sub-chain; products and
  * transposes are cached by the identity of their input sketches (equal
  * sub-chains in other chains and plans reuse them); each chain's table
- * spends at most MAX_SKETCH_WORK vector entries on new products, after
- * which its remaining sub-chains take the uniform formula (`truncated`).
+ * counts the vector entries of its products (cached or not, so the result
+ * does not depend on what ran before) up to MAX_SKETCH_WORK, after which
+ * its remaining sub-chains take the uniform formula (`truncated`).
  */
 import { type MachineConstants, DEFAULT_MACHINE_CONSTANTS } from "../cost";
 import { mncEstimator, type MncSketch } from "../stats/estimators";
@@ -55,17 +56,17 @@ export function factorSketch(f: Factor): MncSketch | undefined {
   return t;
 }
 
-function cachedProduct(a: MncSketch, b: MncSketch): { sketch: MncSketch; work: number } {
+function cachedProduct(a: MncSketch, b: MncSketch): MncSketch {
   let byRight = products.get(a);
   if (!byRight) {
     byRight = new WeakMap();
     products.set(a, byRight);
   }
   const hit = byRight.get(b);
-  if (hit) return { sketch: hit, work: 0 };
+  if (hit) return hit;
   const sketch = mncEstimator.matmul(a, b);
   byRight.set(b, sketch);
-  return { sketch, work: a.cols + a.rows + b.cols };
+  return sketch;
 }
 
 /**
@@ -79,11 +80,12 @@ export function chainSketchSizes(factors: readonly Factor[], constants: MachineC
     byConstants = new Map();
     tables.set(factors, byConstants);
   }
-  if (!byConstants.has(constants)) byConstants.set(constants, buildTable(factors, constants) ?? null);
+  if (!byConstants.has(constants)) byConstants.set(constants, sketchSizeTable(factors, constants) ?? null);
   return byConstants.get(constants) ?? undefined;
 }
 
-function buildTable(factors: readonly Factor[], constants: MachineConstants): ChainSketchSizes | undefined {
+/** The table of chainSketchSizes, built afresh (products still come from the cache), with `maxWork` vector entries for new products. */
+export function sketchSizeTable(factors: readonly Factor[], constants: MachineConstants, maxWork: number = MAX_SKETCH_WORK): ChainSketchSizes | undefined {
   const n = factors.length;
   if (n < 2 || factors.filter((f) => f.atom.sketch).length < 2) return undefined;
   const leafSizes = factors.map(factorSize);
@@ -118,11 +120,12 @@ function buildTable(factors: readonly Factor[], constants: MachineConstants): Ch
       const r = sizes[best + 1]![j]!;
       const a = sketches[i]![best];
       const b = sketches[best + 1]![j];
-      if (a && b && work + a.cols + a.rows + b.cols <= MAX_SKETCH_WORK) {
+      // Work is counted whether or not the product is cached, so the table does not depend on what ran before.
+      if (a && b && work + a.cols + a.rows + b.cols <= maxWork) {
         const product = cachedProduct(a, b);
-        work += product.work;
-        sketches[i]![j] = product.sketch;
-        sizes[i]![j] = { rows: l.rows, cols: r.cols, nnz: Math.min(l.rows * r.cols, Math.max(0, Math.round(product.sketch.nnz))) };
+        work += a.cols + a.rows + b.cols;
+        sketches[i]![j] = product;
+        sizes[i]![j] = { rows: l.rows, cols: r.cols, nnz: Math.min(l.rows * r.cols, Math.max(0, Math.round(product.nnz))) };
         mncProducts++;
       } else {
         if (a && b) truncated = true;
