@@ -68,6 +68,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
       evaluationCost: costed.costed ? costed.evaluation! : 0,
       saving: 0,
       costed: costed.costed,
+      estimator: costed.estimator,
       length: f.factors.length,
       conflicts: [],
     };
@@ -105,6 +106,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
     evaluations: costs.evaluations,
     settings: { expectedIterations },
     unsized: [...program.unsized].sort(),
+    sketched: costs.sketchedNames(),
   };
 }
 

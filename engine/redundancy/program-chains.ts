@@ -17,6 +17,8 @@ import { expressionSums, type ExpressionSums, type SumContext, type ValueKind } 
 import { expressionKind } from "./expression-kinds";
 import { loopIterations, type LoopIterations } from "./loop-iterations";
 import { symmetricVariables } from "./symmetry";
+import { atomSketch } from "./atom-sketch";
+import type { MncSketch } from "../stats/estimators";
 
 export interface ChainLoop {
   id: number;
@@ -178,13 +180,15 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
     const kindOf = (e: Expression) => expressionKind(e, kindOfVariable, nodeKind);
     const symmetric = result.symmetric.get(scope) ?? new Set<string>();
     const prefix = scope === "" ? "" : `${scope}::`;
-    const versions = new Map<string, { version: number; size?: MatrixSize }>();
+    const versions = new Map<string, { version: number; size?: MatrixSize; sketch?: MncSketch }>();
     const current = (name: string) => {
       let v = versions.get(name);
       if (!v) {
         const input = info.dag.inputs.get(name);
-        const size = sizeOf(input === undefined ? undefined : sizes?.nodes[input]);
-        v = size ? { version: 0, size } : { version: 0 };
+        const stats = input === undefined ? undefined : sizes?.nodes[input];
+        const size = sizeOf(stats);
+        const sketch = atomSketch(stats);
+        v = size ? { version: 0, size, ...(sketch ? { sketch } : {}) } : { version: 0 };
         versions.set(name, v);
       }
       return v;
@@ -198,12 +202,13 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
       const v = current(e.name);
       const key = v.version === 0 ? `${prefix}${e.name}` : `${prefix}${e.name}#${v.version}@${chains.index}`;
       if (!v.size) result.unsized.add(e.name);
-      return { key, text: e.name, name: e.name, ...(v.size ? { size: v.size } : {}), invariantLoops: v.version === 0 ? invariantLoops(e.name) : 0, symmetric: symmetric.has(e.name) };
+      return { key, text: e.name, name: e.name, ...(v.size ? { size: v.size } : {}), ...(v.size && v.sketch ? { sketch: v.sketch } : {}), invariantLoops: v.version === 0 ? invariantLoops(e.name) : 0, symmetric: symmetric.has(e.name) };
     };
     const opaqueAtom = (e: Expression): Atom => {
       const size = sizeOf(statsAt(e));
+      const sketch = atomSketch(statsAt(e));
       const text = textOf(e);
-      return { key: `⟨${text}@${rangeKey(e.range)}⟩`, text: `(${text})`, ...(size ? { size } : {}), invariantLoops: 0, symmetric: false, range: e.range };
+      return { key: `⟨${text}@${rangeKey(e.range)}⟩`, text: `(${text})`, ...(size ? { size } : {}), ...(size && sketch ? { sketch } : {}), invariantLoops: 0, symmetric: false, range: e.range };
     };
     const context: SumContext = {
       kindOf,
@@ -243,8 +248,10 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
       for (const e of statementExpressions(statement)) findRegions(e, statement, statementIndex);
       for (const name of assignedNames(statement)) {
         const before = current(name);
-        const value = statement.kind === "assign" && statement.target.kind === "identifier" ? sizeOf(statsAt(statement.value)) : undefined;
-        versions.set(name, value ? { version: before.version + 1, size: value } : { version: before.version + 1 });
+        const stats = statement.kind === "assign" && statement.target.kind === "identifier" ? statsAt(statement.value) : undefined;
+        const value = sizeOf(stats);
+        const sketch = atomSketch(stats);
+        versions.set(name, value ? { version: before.version + 1, size: value, ...(sketch ? { sketch } : {}) } : { version: before.version + 1 });
       }
     });
     return chains;
