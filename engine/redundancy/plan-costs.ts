@@ -70,7 +70,7 @@ export class PlanCosts {
       const seconds = cost.known ? cost.cost.seconds : 0;
       for (const w of found.occurrences) if (w.transposed) transposes += seconds * w.chain.region.block.runs;
     }
-    const runs = found.kind === "lse" ? found.loop!.entries : found.block.runs;
+    const runs = found.across?.runs ?? (found.kind === "lse" ? found.loop!.entries : found.block.runs);
     const regionsKnown = [...windows.keys()].every((c) => this.written.get(c.region) !== undefined && chainCost(c.product.factors, windows.get(c)!, this.constants) !== undefined);
     return {
       id,
