@@ -8,7 +8,10 @@
  * out of the outermost loop that leaves all of them unchanged. Windows of
  * one option never overlap (left to right, the first wins). A CSE that an
  * LSE of the same windows covers is left out (the LSE is the same reuse,
- * computed once instead of once per iteration). Bounded by a
+ * computed once instead of once per iteration). Extended across blocks:
+ * windows are also keyed by the values they read (Chain.values), and a key
+ * whose windows lie in several blocks of a scope is one more option,
+ * computed where cross-block.ts places it. Bounded by a
  * count of windows and of options; the result says when a bound stopped it.
  */
 import { transposeFactor, type Factor } from "./chain-terms";
