@@ -11,10 +11,14 @@
  *   list, or both branches of an if in it hold one directly (a loop may run
  *   no iteration, a single branch may not be taken);
  * - two occurrences can run in one run of the script (not only in the two
- *   branches of one if, which compute it once either way).
+ *   branches of one if, which compute it once either way);
+ * - no statement written between the insertion point and an occurrence
+ *   assigns a variable of the window, even on another path (an assignment
+ *   in the other branch of an if): the applier (apply-redundancy.ts) judges
+ *   by the text and would refuse it.
  */
-import type { Range } from "../syntax";
-import { valueBefore, type BlockChains, type ChainLoop, type NestStep } from "./program-chains";
+import { positionBefore, type Range } from "../syntax";
+import { assignedNames, valueBefore, type BlockChains, type ChainLoop, type NestStep } from "./program-chains";
 import type { WindowOccurrence } from "./window-search";
 
 export interface CrossBlockPlacement {
@@ -26,17 +30,17 @@ export interface CrossBlockPlacement {
   hoistedOutOf?: ChainLoop;
 }
 
-export function crossBlockPlacement(occurrences: readonly WindowOccurrence[]): CrossBlockPlacement | undefined {
+export function crossBlockPlacement(occurrences: readonly WindowOccurrence[], blocks: readonly BlockChains[]): CrossBlockPlacement | undefined {
   const [first] = occurrences;
   if (!first) return undefined;
-  const blocks = new Set(occurrences.map((o) => o.chain.region.block));
-  if (blocks.size < 2) return undefined;
+  const holding = new Set(occurrences.map((o) => o.chain.region.block));
+  if (holding.size < 2) return undefined;
   const scope = first.chain.region.block.scope;
-  if ([...blocks].some((b) => b.scope !== scope)) return undefined;
+  if ([...holding].some((b) => b.scope !== scope)) return undefined;
   let earliest = first;
   for (const o of occurrences) if (o.chain.id < earliest.chain.id) earliest = o;
 
-  const depth = commonDepth([...blocks].map((b) => b.nest));
+  const depth = commonDepth([...holding].map((b) => b.nest));
   const firstBlock = earliest.chain.region.block;
   const step = firstBlock.nest[depth];
   let placement: CrossBlockPlacement;
@@ -47,6 +51,7 @@ export function crossBlockPlacement(occurrences: readonly WindowOccurrence[]): C
   }
   if (!everyPathReaches(occurrences, depth)) return undefined;
   if (!twoOnOnePath(occurrences)) return undefined;
+  if (writtenBetween(occurrences, placement.insertBefore, blocks.filter((b) => b.scope === scope))) return undefined;
   const loop = hoistedLoop(occurrences, depth);
   return loop ? { ...placement, hoistedOutOf: loop } : placement;
 }
@@ -60,6 +65,22 @@ function hoistedLoop(occurrences: readonly WindowOccurrence[], depth: number): C
     if (step) return block.loops.find((l) => l.statement === step.statement);
   }
   return undefined;
+}
+
+/** A statement from `at` on, ending before some occurrence starts, assigns a variable of the window. */
+function writtenBetween(occurrences: readonly WindowOccurrence[], at: Range, blocks: readonly BlockChains[]): boolean {
+  const [o] = occurrences;
+  if (!o) return false;
+  const names = new Set(o.chain.product.factors.slice(o.start, o.end + 1).flatMap((f) => (f.atom.name === undefined ? [] : [f.atom.name])));
+  const starts = occurrences.map((w) => w.chain.region.statement.range.start);
+  for (const block of blocks) {
+    if (!block.info.block.writes.some((n) => names.has(n))) continue;
+    for (const statement of block.info.block.statements) {
+      if (positionBefore(statement.range.start, at.start) || !assignedNames(statement).some((n) => names.has(n))) continue;
+      if (starts.some((s) => !positionBefore(s, statement.range.end))) return true;
+    }
+  }
+  return false;
 }
 
 /** How many outer nest steps all the blocks share (same statement and same body). */

@@ -311,7 +311,8 @@ function isChainNode(e: Expression, kindOf: (e: Expression) => ValueKind): boole
   return false;
 }
 
-function assignedNames(statement: SimpleStatement): string[] {
+/** The variables a simple statement assigns (whole or indexed). */
+export function assignedNames(statement: SimpleStatement): string[] {
   if (statement.kind === "assign") return [statement.target.kind === "index" ? statement.target.target.name : statement.target.kind === "identifier" ? statement.target.name : ""].filter((n) => n !== "");
   if (statement.kind === "multiAssign") return statement.targets.map((t) => (t.kind === "index" ? t.target.name : t.kind === "identifier" ? t.name : "")).filter((n) => n !== "");
   return [];

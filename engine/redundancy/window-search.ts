@@ -123,7 +123,7 @@ export function searchWindows(program: ProgramChains): WindowSearch {
     o.kind === "cse" &&
     merged.some((l) => l.kind === "lse" && l.key === o.key && o.occurrences.every((w) => l.occurrences.some((v) => v.chain === w.chain && v.start === w.start && v.end === w.end)));
   // Options across blocks come after the merge: an LSE among them (one that also reuses the value outside its loop) is an option of its own.
-  merged.push(...crossBlockOptions(across));
+  merged.push(...crossBlockOptions(across, program.blocks));
   const kept = merged.filter((o) => !covered(o));
   if (kept.length > MAX_OPTIONS) truncated = true;
   return { options: kept.slice(0, MAX_OPTIONS), windows, truncated };
@@ -136,7 +136,7 @@ export function searchWindows(program: ProgramChains): WindowSearch {
  * its key and orientation from its first window's block; a window read in
  * the other orientation of the values' key is transposed relative to it.
  */
-function crossBlockOptions(across: Map<string, { occurrence: WindowOccurrence; flipped: boolean }[]>): FoundOption[] {
+function crossBlockOptions(across: Map<string, { occurrence: WindowOccurrence; flipped: boolean }[]>, blocks: readonly BlockChains[]): FoundOption[] {
   const found: FoundOption[] = [];
   for (const list of across.values()) {
     if (list.length < 2 || list.every((w) => w.occurrence.chain.region.block === list[0]!.occurrence.chain.region.block)) continue;
@@ -146,7 +146,7 @@ function crossBlockOptions(across: Map<string, { occurrence: WindowOccurrence; f
     const firstFlipped = byOccurrence.get(first)!;
     // Relative to the first window's key orientation: written transposed iff (own value-key orientation) differs from the first's.
     const occurrences = kept.map((o) => ({ ...o, transposed: o.transposed !== byOccurrence.get(o)! !== firstFlipped }));
-    const placement = crossBlockPlacement(occurrences);
+    const placement = crossBlockPlacement(occurrences, blocks);
     if (!placement) continue;
     const head = occurrences[0]!;
     const key = windowKey(head.chain.product.factors.slice(head.start, head.end + 1)).key;
