@@ -72,7 +72,7 @@ export class PlanCosts {
       const seconds = cost.known ? cost.cost.seconds : 0;
       for (const w of found.occurrences) if (w.transposed) transposes += seconds * w.chain.region.block.runs;
     }
-    const runs = found.kind === "lse" ? found.loop!.entries : found.block.runs;
+    const runs = found.across?.runs ?? (found.kind === "lse" ? found.loop!.entries : found.block.runs);
     const withWindows = [...windows.keys()].map((c) => ({ region: c.region, cost: chainCost(c.product.factors, windows.get(c)!, this.constants) }));
     const regionsKnown = withWindows.every((c) => this.written.get(c.region) !== undefined && c.cost !== undefined);
     const estimator = [chain, ...withWindows.map((c) => c.cost)].some((c) => c?.estimator === "mnc") ? "mnc" : "uniform";

@@ -34,7 +34,7 @@ export interface RedundancyOption {
   expression: string;
   /** A fresh, readable name not used in the script (e.g. "AtA", "Ad"). */
   name: string;
-  /** Where `name = expression` goes: the statement (CSE) or loop (LSE) it must precede. */
+  /** Where `name = expression` goes: the statement (CSE) or loop (LSE) it must precede; for an option across blocks, the statement (or if or loop) holding its first occurrence in the innermost statement list that holds them all. */
   insertBefore: Range;
   occurrences: RedundancyOccurrence[];
   /** Every occurrence is written as-is (explicit); false when found only after re-association or expansion (implicit). */
