@@ -3,20 +3,21 @@
  * dims, its exact non-zeros when it is sparse (a dense one is taken as
  * full: counting would read every cell at every block, and the format rule
  * already says it is mostly non-zero), a scalar's type (not its value: a
- * plan compiled for one loop iteration must hold for the next).
+ * plan compiled for one loop iteration must hold for the next), or its value
+ * too when `withValue` (a scalar that decides sizes: size-scalars.ts).
  */
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { matrixStats, scalarStats, unknownStats } from "../stats/sizes/node-stats";
 import type { Value } from "../runtime/interpreter";
 
-export function statsOfValue(value: Value): NodeStats {
+export function statsOfValue(value: Value, withValue = false): NodeStats {
   switch (value.kind) {
     case "matrix": {
       const m = value.matrix;
       return m.format === "dense" ? matrixStats(m.rows, m.cols, m.rows * m.cols) : matrixStats(m.rows, m.cols, m.rowPtr[m.rows]!, true);
     }
     case "scalar":
-      return scalarStats({ dataType: "scalar", valueType: value.type });
+      return scalarStats({ dataType: "scalar", valueType: value.type }, withValue ? value.value : undefined);
     case "frame":
       return { type: { dataType: "frame", valueType: "unknown" }, rows: value.frame.rows, cols: value.frame.columns.length, nnz: null };
     case "list":

@@ -72,11 +72,13 @@ function accumulate(rows: number, cols: number, rowOf: Int32Array, colOf: Int32A
   const values = new Float64Array(order.length);
   let n = 0;
   for (let i = 0; i < rows; i++) {
-    const entries = Array.from(order.subarray(counts[i]!, counts[i + 1]!)).sort((x, y) => colOf[x]! - colOf[y]! || x - y);
-    for (let e = 0; e < entries.length; ) {
-      const c = colOf[entries[e]!]!;
+    const start = counts[i]!;
+    const end = counts[i + 1]!;
+    sortByColumn(order, start, end, colOf);
+    for (let e = start; e < end; ) {
+      const c = colOf[order[e]!]!;
       let sum = 0;
-      for (; e < entries.length && colOf[entries[e]!] === c; e++) sum += w[entries[e]!]!;
+      for (; e < end && colOf[order[e]!] === c; e++) sum += w[order[e]!]!;
       if (sum !== 0) {
         colIdx[n] = c;
         values[n++] = sum;
@@ -85,4 +87,23 @@ function accumulate(rows: number, cols: number, rowOf: Int32Array, colOf: Int32A
     rowPtr[i + 1] = n;
   }
   return new CsrMatrix(rows, cols, rowPtr, colIdx, values);
+}
+
+/**
+ * Sorts order[start, end) by column, in place and stably (a row's cells come
+ * in row-major order, so equal columns keep that order): insertion sort for
+ * the few cells of a typical row, a comparison sort for long ones.
+ */
+function sortByColumn(order: Int32Array, start: number, end: number, colOf: Int32Array): void {
+  if (end - start > 32) {
+    order.subarray(start, end).sort((x, y) => colOf[x]! - colOf[y]! || x - y);
+    return;
+  }
+  for (let e = start + 1; e < end; e++) {
+    const k = order[e]!;
+    const c = colOf[k]!;
+    let j = e - 1;
+    for (; j >= start && colOf[order[j]!]! > c; j--) order[j + 1] = order[j]!;
+    order[j + 1] = k;
+  }
 }
