@@ -47,7 +47,7 @@ export interface CompileInput {
 
 export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock {
   const start = performance.now();
-  const writtenStats = blockStats(input.dag, input.env, input.params, input.pinned);
+  const writtenStats = blockStats(input.dag, input.env, input.params, input.pinned ? { pinned: input.pinned } : {});
   let dag = input.dag;
   let stats: readonly NodeStats[] = writtenStats;
   let rewrites = 0;

@@ -23,9 +23,10 @@ export function sizeScalars(dag: BlockDag, env: ReadonlyMap<string, Value>, para
     return value?.kind === "scalar" && (value.type === "int" || value.type === "double");
   });
   if (numeric.length === 0) return deciding;
-  const byType = blockStats(dag, env, params);
+  // Dims only: the uniform estimator builds no sketches (an MNC sketch of a 1e6-row input reads a million counts).
+  const byType = blockStats(dag, env, params, { estimator: "uniform" });
   for (const name of numeric) {
-    if (!sameSizes(byType, blockStats(dag, env, params, new Set([name])))) deciding.add(name);
+    if (!sameSizes(byType, blockStats(dag, env, params, { pinned: new Set([name]), estimator: "uniform" }))) deciding.add(name);
   }
   return deciding;
 }

@@ -7,7 +7,7 @@
  * result is max(A) x max(B), or `dims` when given (cells outside are then
  * dropped, as SystemDS does).
  */
-import { CsrMatrix, settleFormat, type Matrix, dimsText, RuntimeError, toDense } from "../matrix";
+import { CsrMatrix, DenseMatrix, settleFormat, type Matrix, dimsText, RuntimeError, toDense } from "../matrix";
 
 export type TableOperand = Matrix | number;
 
@@ -48,7 +48,24 @@ export function table(a: TableOperand, b: TableOperand, weights: TableOperand = 
   }
   const rows = dims?.rows ?? maxRow;
   const cols = dims?.cols ?? maxCol;
-  return settleFormat(accumulate(rows, cols, rowOf, colOf, wv));
+  // A table with about as many cells as entries (one-hot labels, 1e6 x 3) is summed densely; settleFormat then picks its format.
+  const denseEnough = rows * cols <= DENSE_CELLS_PER_ENTRY * cells;
+  return settleFormat(denseEnough ? accumulateDense(rows, cols, rowOf, colOf, wv) : accumulate(rows, cols, rowOf, colOf, wv));
+}
+
+/** A table is summed into a dense matrix when it has at most this many cells per entry of its operands. */
+const DENSE_CELLS_PER_ENTRY = 4;
+
+/** Sums the weights per (row, col) into a dense matrix, dropping entries outside rows x cols. */
+function accumulateDense(rows: number, cols: number, rowOf: Int32Array, colOf: Int32Array, w: Float64Array): DenseMatrix {
+  const out = new DenseMatrix(rows, cols);
+  const data = out.data;
+  for (let k = 0; k < rowOf.length; k++) {
+    const r = rowOf[k]!;
+    const c = colOf[k]!;
+    if (r >= 0 && r < rows && c < cols) data[r * cols + c]! += w[k]!;
+  }
+  return out;
 }
 
 /** The cells of an operand, row-major; a scalar repeated `cells` times. */
