@@ -15,6 +15,7 @@ import type { BlockDag } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Value } from "../runtime/interpreter";
 import { blockStats } from "./block-stats";
+import { valueSignature } from "./value-stats";
 
 export function sizeScalars(dag: BlockDag, env: ReadonlyMap<string, Value>, params: ReadonlyMap<string, string>): Set<string> {
   const deciding = new Set<string>();
@@ -35,7 +36,7 @@ function sameSizes(a: readonly NodeStats[], b: readonly NodeStats[]): boolean {
   return a.every((stats, id) => stats.rows === b[id]?.rows && stats.cols === b[id]?.cols);
 }
 
-/** A pinned scalar's part of a plan signature: its value. */
+/** A pinned scalar's part of a plan signature: its type and value (the plan may have folded either into constants); another value's usual signature. */
 export function pinnedSignature(value: Value): string {
-  return value.kind === "scalar" ? `value:${String(value.value)}` : "?";
+  return value.kind === "scalar" ? `${value.type}:${String(value.value)}` : valueSignature(value);
 }
