@@ -41,11 +41,13 @@ export interface CompileInput {
   env: ReadonlyMap<string, Value>;
   params: ReadonlyMap<string, string>;
   sourceText: string;
+  /** Scalar live-ins known by their value (they decide sizes: size-scalars.ts); the others by their type. */
+  pinned?: ReadonlySet<string>;
 }
 
 export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock {
   const start = performance.now();
-  const writtenStats = blockStats(input.dag, input.env, input.params);
+  const writtenStats = blockStats(input.dag, input.env, input.params, input.pinned ? { pinned: input.pinned } : {});
   let dag = input.dag;
   let stats: readonly NodeStats[] = writtenStats;
   let rewrites = 0;

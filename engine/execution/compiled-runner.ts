@@ -4,7 +4,8 @@
  * live-in sizes and reused after that, across loop iterations and cells
  * (a block is known by its text and place, so a cell run again reuses its
  * plans), until a live-in value's dims, format or density differ from
- * those the plan was compiled for (dynamic recompilation); a block's reads
+ * those the plan was compiled for, or the value of a scalar that decides
+ * sizes does (size-scalars.ts; dynamic recompilation); a block's reads
  * run before the rest of it is compiled (read-split.ts). Each run is timed
  * beside its estimate (compilation excluded).
  */
@@ -16,6 +17,7 @@ import { compileBlock, type CompiledBlock } from "./compile-block";
 import type { OperationProfiler } from "./operation-profiler";
 import type { PlanMode } from "./plan-mode";
 import { splitAtReads, type ReadSplit } from "./read-split";
+import { pinnedSignature, sizeScalars } from "./size-scalars";
 import { valueSignature } from "./value-stats";
 
 /** Plans kept per block (distinct live-in sizes): a block seeing more sizes than this compiles its oldest out. */
@@ -28,6 +30,8 @@ export class CompiledBlockRunner implements BlockRunner {
   private readonly keys = new WeakMap<BasicBlock, string>();
   /** Each block's split at its reads (undefined: none). */
   private readonly splits = new Map<string, ReadSplit | undefined>();
+  /** Each block's scalar live-ins that decide sizes (size-scalars.ts): their values join its plans' signatures. */
+  private readonly pinned = new Map<string, ReadonlySet<string>>();
 
   /** `profiler`: when given, times each operation of every run against its estimate. */
   constructor(
@@ -76,7 +80,8 @@ export class CompiledBlockRunner implements BlockRunner {
   }
 
   private compiled(key: string, block: BasicBlock, dag: BlockDag, ctx: EvalContext): CompiledBlock {
-    const signature = [...dag.inputs.keys()].map((name) => `${name}=${valueOfInput(ctx, name)}`).join(";");
+    const pinned = this.pinnedOf(key, dag, ctx);
+    const signature = [...dag.inputs.keys()].map((name) => `${name}=${valueOfInput(ctx, name, pinned.has(name))}`).join(";");
     let byBlock = this.plans.get(key);
     if (!byBlock) this.plans.set(key, (byBlock = new Map()));
     const known = byBlock.get(signature);
@@ -85,7 +90,7 @@ export class CompiledBlockRunner implements BlockRunner {
       if (!this.timings.has(key)) this.timings.set(key, newTiming(block, this.mode));
       return known;
     }
-    const compiled = compileBlock({ block, dag, env: ctx.env, params: ctx.params, sourceText: ctx.sourceText }, this.mode);
+    const compiled = compileBlock({ block, dag, env: ctx.env, params: ctx.params, sourceText: ctx.sourceText, pinned }, this.mode);
     if (byBlock.size >= PLANS_PER_BLOCK) byBlock.delete(byBlock.keys().next().value!);
     byBlock.set(signature, compiled);
     const timing = this.timings.get(key) ?? newTiming(block, this.mode);
@@ -95,7 +100,16 @@ export class CompiledBlockRunner implements BlockRunner {
     timing.rewrites = compiled.rewrites;
     timing.unfused = compiled.unfused.map((u) => `${u.template}: ${u.reason}`);
     this.timings.set(key, timing);
+    // A block whose size-deciding scalars keep changing (a loop counter in an index) is planned without their values from then on.
+    if (pinned.size > 0 && timing.compilations >= PLANS_PER_BLOCK) this.pinned.set(key, new Set());
     return compiled;
+  }
+
+  /** The block's size-deciding scalars, found at its first compilation (none as written: that plan does not use sizes). */
+  private pinnedOf(key: string, dag: BlockDag, ctx: EvalContext): ReadonlySet<string> {
+    let pinned = this.pinned.get(key);
+    if (pinned === undefined) this.pinned.set(key, (pinned = this.mode === "as-written" ? new Set() : sizeScalars(dag, ctx.env, ctx.params)));
+    return pinned;
   }
 }
 
@@ -105,9 +119,10 @@ function blockKey(block: BasicBlock, sourceText: string): string {
   return `${start.line}:${start.character}-${end.line}:${end.character}|${textInRange(sourceText, block.range)}`;
 }
 
-function valueOfInput(ctx: EvalContext, name: string): string {
+function valueOfInput(ctx: EvalContext, name: string, pinned: boolean): string {
   const value = ctx.env.get(name);
-  return value === undefined ? "?" : valueSignature(value);
+  if (value === undefined) return "?";
+  return pinned ? pinnedSignature(value) : valueSignature(value);
 }
 
 function newTiming(block: BasicBlock, mode: PlanMode): BlockTiming {

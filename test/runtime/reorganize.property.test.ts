@@ -149,6 +149,23 @@ describe("reshape and table", () => {
     );
   });
 
+  it("table(A, B, W) with rows of many cells (a comparison sort) and of few (an insertion sort)", () => {
+    const data = fc.integer({ min: 0, max: 150 }).chain((n) =>
+      fc.tuple(
+        fc.array(fc.integer({ min: 1, max: 2 }), { minLength: n, maxLength: n }),
+        fc.array(fc.integer({ min: 1, max: 60 }), { minLength: n, maxLength: n }),
+        fc.array(fc.integer({ min: -3, max: 3 }), { minLength: n, maxLength: n }),
+      ),
+    );
+    fc.assert(
+      fc.property(data, ([a, b, w]) => {
+        const col = (v: number[]) => toMatrix(ref(v.length, 1, v), "dense");
+        assertMatches(table(col(a), col(b), col(w)), refTable(a, b, w), "table(A, B, W)");
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("table skips NaN, takes a scalar, honours given dimensions, rejects categories below 1", () => {
     const a = new DenseMatrix(4, 1, Float64Array.of(1, 2, NaN, 3));
     assertMatches(table(a, 2), ref(3, 2, [0, 1, 0, 1, 0, 1]), "table(A, 2)");

@@ -7,7 +7,7 @@
  * result is max(A) x max(B), or `dims` when given (cells outside are then
  * dropped, as SystemDS does).
  */
-import { CsrMatrix, settleFormat, type Matrix, dimsText, RuntimeError, toDense } from "../matrix";
+import { CsrMatrix, DenseMatrix, settleFormat, type Matrix, dimsText, RuntimeError, toDense } from "../matrix";
 
 export type TableOperand = Matrix | number;
 
@@ -48,7 +48,24 @@ export function table(a: TableOperand, b: TableOperand, weights: TableOperand = 
   }
   const rows = dims?.rows ?? maxRow;
   const cols = dims?.cols ?? maxCol;
-  return settleFormat(accumulate(rows, cols, rowOf, colOf, wv));
+  // A table with about as many cells as entries (one-hot labels, 1e6 x 3) is summed densely; settleFormat then picks its format.
+  const denseEnough = rows * cols <= DENSE_CELLS_PER_ENTRY * cells;
+  return settleFormat(denseEnough ? accumulateDense(rows, cols, rowOf, colOf, wv) : accumulate(rows, cols, rowOf, colOf, wv));
+}
+
+/** A table is summed into a dense matrix when it has at most this many cells per entry of its operands. */
+const DENSE_CELLS_PER_ENTRY = 4;
+
+/** Sums the weights per (row, col) into a dense matrix, dropping entries outside rows x cols. */
+function accumulateDense(rows: number, cols: number, rowOf: Int32Array, colOf: Int32Array, w: Float64Array): DenseMatrix {
+  const out = new DenseMatrix(rows, cols);
+  const data = out.data;
+  for (let k = 0; k < rowOf.length; k++) {
+    const r = rowOf[k]!;
+    const c = colOf[k]!;
+    if (r >= 0 && r < rows && c < cols) data[r * cols + c]! += w[k]!;
+  }
+  return out;
 }
 
 /** The cells of an operand, row-major; a scalar repeated `cells` times. */
@@ -72,11 +89,13 @@ function accumulate(rows: number, cols: number, rowOf: Int32Array, colOf: Int32A
   const values = new Float64Array(order.length);
   let n = 0;
   for (let i = 0; i < rows; i++) {
-    const entries = Array.from(order.subarray(counts[i]!, counts[i + 1]!)).sort((x, y) => colOf[x]! - colOf[y]! || x - y);
-    for (let e = 0; e < entries.length; ) {
-      const c = colOf[entries[e]!]!;
+    const start = counts[i]!;
+    const end = counts[i + 1]!;
+    sortByColumn(order, start, end, colOf);
+    for (let e = start; e < end; ) {
+      const c = colOf[order[e]!]!;
       let sum = 0;
-      for (; e < entries.length && colOf[entries[e]!] === c; e++) sum += w[entries[e]!]!;
+      for (; e < end && colOf[order[e]!] === c; e++) sum += w[order[e]!]!;
       if (sum !== 0) {
         colIdx[n] = c;
         values[n++] = sum;
@@ -85,4 +104,23 @@ function accumulate(rows: number, cols: number, rowOf: Int32Array, colOf: Int32A
     rowPtr[i + 1] = n;
   }
   return new CsrMatrix(rows, cols, rowPtr, colIdx, values);
+}
+
+/**
+ * Sorts order[start, end) by column, in place and stably (a row's cells come
+ * in row-major order, so equal columns keep that order): insertion sort for
+ * the few cells of a typical row, a comparison sort for long ones.
+ */
+function sortByColumn(order: Int32Array, start: number, end: number, colOf: Int32Array): void {
+  if (end - start > 32) {
+    order.subarray(start, end).sort((x, y) => colOf[x]! - colOf[y]! || x - y);
+    return;
+  }
+  for (let e = start + 1; e < end; e++) {
+    const k = order[e]!;
+    const c = colOf[k]!;
+    let j = e - 1;
+    for (; j >= start && colOf[order[j]!]! > c; j--) order[j + 1] = order[j]!;
+    order[j + 1] = k;
+  }
 }
