@@ -43,7 +43,7 @@ let loaded: { kernels: WasmKernels; file: string; module: WasmModule } | { reaso
 installLargeArrayAllocator({ minLength: RESIDENT_MIN_LENGTH, allocate: (length) => (wasmModule() === undefined ? undefined : allocateResidentF64(length)) });
 
 /** The compiled kernel module when the WebAssembly kernels run here (not with $DML_LENS_KERNELS=js), else undefined. */
-function wasmModule(): WasmModule | undefined {
+export function wasmModule(): WasmModule | undefined {
   if (process.env["DML_LENS_KERNELS"] === "js") return undefined;
   load();
   return loaded && "kernels" in loaded ? loaded.module : undefined;
