@@ -4,7 +4,7 @@
  * order of `*`) or `t(X) %*% ((X %*% v) - w)`, with X the operator's main
  * input, dense and large (resident in WebAssembly memory), v a column of
  * X's columns and w a column of X's rows. Such an operator runs the
- * WebAssembly kernel (../wasm/resident-mmchain.ts): one pass over X in
+ * WebAssembly kernel (../wasm/resident-kernels.ts): one pass over X in
  * place, SIMD, over the kernel threads. Anything else (or a call the
  * kernel cannot take) returns undefined and runs the generated JS kernel.
  */

@@ -22,7 +22,7 @@ import { loadKernelModule, relaxedSimdUsable, wasmUnsupportedReason, type Kernel
 import type { WasmModule } from "./wasm-api";
 import { installLargeArrayAllocator } from "../matrix";
 import { allocateResidentF64, RESIDENT_MIN_LENGTH, residentMemoryOf } from "./resident-memory";
-import { residentMmchain, residentThreads, mmchainStats, type MmchainMode } from "./resident-mmchain";
+import { residentGemv, residentMmchain, residentThreads, mmchainStats, type MmchainMode } from "./resident-kernels";
 
 export { residentMemoryOf, RESIDENT_MIN_LENGTH, mmchainStats, type MmchainMode };
 
@@ -63,6 +63,16 @@ export function mmchain(x: Float64Array, rows: number, cols: number, v: Float64A
 export function wasmKernels(): WasmKernels | undefined {
   load();
   return loaded && "kernels" in loaded ? loaded.kernels : undefined;
+}
+
+/**
+ * y = X %*% v (v a column) with the WebAssembly GEMV on X in place, over the
+ * kernel threads: false (y untouched) when X is not resident or the kernels
+ * do not run here.
+ */
+export function gemvResident(x: Float64Array, rows: number, cols: number, v: Float64Array, y: Float64Array): boolean {
+  const module = wasmModule();
+  return module !== undefined && residentGemv(module, x, rows, cols, v, y, residentThreads());
 }
 
 /** Whether the WebAssembly kernels run here, and why not. */

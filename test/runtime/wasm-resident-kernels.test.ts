@@ -1,3 +1,5 @@
+// The WebAssembly GEMV on a resident X equals plain dot products within
+// rounding, on one thread as on all bit for bit, y shared or not.
 // The WebAssembly MMChain kernel (t(X) %*% (X %*% v), t(X) %*% (w * (X %*% v)),
 // t(X) %*% ((X %*% v) - w)) on X in its resident memory equals a plain
 // two-pass reference within rounding, for ragged shapes (odd columns, row
@@ -9,7 +11,7 @@ import os from "node:os";
 import { before, describe, test } from "node:test";
 import { wasmModule } from "../../engine/runtime/wasm";
 import { allocateResidentF64 } from "../../engine/runtime/wasm/resident-memory";
-import { chunkCount, mmchainStats, residentMmchain, whenResidentPoolReady, type MmchainMode } from "../../engine/runtime/wasm/resident-mmchain";
+import { chunkCount, mmchainStats, residentGemv, residentMmchain, whenResidentPoolReady, type MmchainMode } from "../../engine/runtime/wasm/resident-kernels";
 import type { WasmModule } from "../../engine/runtime/wasm/wasm-api";
 import { assertClose, fillRandom, seeded } from "./wasm-test-data";
 
@@ -66,7 +68,7 @@ const SHAPES: [number, number][] = [
 ];
 const MODES: MmchainMode[] = ["XtXv", "XtwXv", "XtXvy"];
 
-describe("wasm mmchain", () => {
+describe("wasm kernels on resident memory", () => {
   for (const [rows, cols] of SHAPES) {
     test(`${rows} x ${cols} (${chunkCount(rows, cols)} chunks): equals the two-pass reference, the same bits on one thread as on all`, () => {
       const rand = seeded(rows * 31 + cols);
@@ -81,6 +83,28 @@ describe("wasm mmchain", () => {
         assertClose(one, value, scale, `${mode} ${rows}x${cols}`, 1e-13);
         assert.deepEqual(Array.from(all), Array.from(one), `${mode}: threads changed the result`);
       }
+    });
+  }
+
+  for (const [rows, cols] of SHAPES) {
+    test(`gemv ${rows} x ${cols}: equals plain dot products, the same bits on one thread as on all`, () => {
+      const rand = seeded(rows * 17 + cols);
+      const x = residentX(rand, rows, cols);
+      const v = fillRandom(rand, cols).map((e) => e * 2 - 1);
+      const one = new Float64Array(rows).fill(Number.NaN);
+      const all = new Float64Array(new SharedArrayBuffer(rows * 8)).fill(Number.NaN);
+      assert.ok(residentGemv(module, x, rows, cols, v, one, 1));
+      assert.ok(residentGemv(module, x, rows, cols, v, all, cores));
+      const expected = new Float64Array(rows);
+      const scale = new Float64Array(rows);
+      for (let i = 0; i < rows; i++) {
+        for (let j = 0; j < cols; j++) {
+          expected[i]! += x[i * cols + j]! * v[j]!;
+          scale[i]! += Math.abs(x[i * cols + j]! * v[j]!);
+        }
+      }
+      assertClose(one, expected, scale, `gemv ${rows}x${cols}`, 1e-14);
+      assert.deepEqual(Array.from(all), Array.from(one), "threads changed the result");
     });
   }
 

@@ -1,8 +1,11 @@
 /**
- * SystemDS's matrix-multiply chain on a resident X (resident-memory.ts):
- * `t(X) %*% (X %*% v)` (XtXv), `t(X) %*% (w * (X %*% v))` (XtwXv) and
- * `t(X) %*% ((X %*% v) - w)` (XtXvy) in one pass over X with the
- * WebAssembly kernel mmchainRows (assembly/mmchain.ts), X read in place.
+ * The WebAssembly kernels on a resident X (resident-memory.ts), X read in
+ * place:
+ * - SystemDS's matrix-multiply chain `t(X) %*% (X %*% v)` (XtXv),
+ *   `t(X) %*% (w * (X %*% v))` (XtwXv) and `t(X) %*% ((X %*% v) - w)`
+ *   (XtXvy) in one pass over X (mmchainRows, assembly/mmchain.ts);
+ * - the product `X %*% v` with a column v (gemvRows, assembly/dense.ts),
+ *   each block of y written to X's tail and copied out.
  *
  * The rows are cut into chunks by the call's size alone (the same on every
  * machine); each chunk sums into its own slot of X's scratch tail, in
@@ -15,7 +18,7 @@
  */
 import os from "node:os";
 import { ResidentWorkerPool, type ResidentChunkFunction } from "./resident-pool";
-import { residentExports, residentMemoryOf } from "./resident-memory";
+import { residentExports, residentMemoryOf, type ResidentMemory } from "./resident-memory";
 import type { WasmModule } from "./wasm-api";
 
 export type MmchainMode = "XtXv" | "XtwXv" | "XtXvy";
@@ -30,7 +33,9 @@ const CHUNK_WORK = 1 << 17;
 const MAX_CHUNKS = 64;
 
 /** What a chunk needs (numbers and shared arrays only: it is posted to the workers). */
-interface MmchainTask {
+interface ResidentTask {
+  /** 0: mmchain, 1: gemv. */
+  readonly kernel: number;
   /** Byte address of X's first row, its columns, the mode's code. */
   readonly x: number;
   readonly cols: number;
@@ -41,20 +46,30 @@ interface MmchainTask {
   readonly accStride: number;
   readonly wBase: number;
   readonly block: number;
-  /** w (mode 1 and 2), shared when workers read it. */
+  /** w (mode 1 and 2), shared when workers read it; gemv: y, written. */
   readonly w: Float64Array | undefined;
   /** Chunk c covers rows [bounds[c], bounds[c + 1]). */
   readonly bounds: readonly number[];
 }
 
 /** The chunk function, as text: the workers compile it, and so does the calling thread (one source for both). */
-const CHUNK_SOURCE = `function runMmchainChunk(k, buffer, t, c) {
+const CHUNK_SOURCE = `function runResidentChunk(k, buffer, t, c) {
   const r0 = t.bounds[c], r1 = t.bounds[c + 1];
+  const rowBytes = t.cols * 8;
+  if (t.kernel === 1) {
+    const ySlot = t.wBase + c * t.block * 8;
+    const yBlock = new Float64Array(buffer, ySlot, t.block);
+    for (let r = r0; r < r1; r += t.block) {
+      const n = Math.min(t.block, r1 - r);
+      k.gemvRows(t.x + r * rowBytes, t.v, ySlot, t.cols, 0, n);
+      t.w.set(n === t.block ? yBlock : yBlock.subarray(0, n), r);
+    }
+    return;
+  }
   const acc = t.accBase + c * t.accStride;
   new Float64Array(buffer, acc, t.cols).fill(0);
   const wSlot = t.wBase + c * t.block * 8;
   const wBlock = t.mode === 0 ? undefined : new Float64Array(buffer, wSlot, t.block);
-  const rowBytes = t.cols * 8;
   for (let r = r0; r < r1; r += t.block) {
     const n = Math.min(t.block, r1 - r);
     if (wBlock !== undefined) for (let q = 0; q < n; q++) wBlock[q] = t.w[r + q];
@@ -62,11 +77,11 @@ const CHUNK_SOURCE = `function runMmchainChunk(k, buffer, t, c) {
   }
 }`;
 
-const runChunk = new Function(`"use strict"; return (${CHUNK_SOURCE});`)() as ResidentChunkFunction<MmchainTask>;
+const runChunk = new Function(`"use strict"; return (${CHUNK_SOURCE});`)() as ResidentChunkFunction<ResidentTask>;
 
-let pool: { module: WasmModule; pool: ResidentWorkerPool<MmchainTask> | undefined } | undefined;
+let pool: { module: WasmModule; pool: ResidentWorkerPool<ResidentTask> | undefined } | undefined;
 
-/** Calls so far, and chunks run by worker threads (tests: whether the threads took part). */
+/** MMChain calls so far, chunks of every call, and chunks run by worker threads (tests: whether the threads took part). */
 export const mmchainStats = { calls: 0, chunks: 0, chunksRunByWorkers: (): number => pool?.pool?.chunksRunByWorkers ?? 0 };
 
 /**
@@ -85,9 +100,57 @@ export function residentMmchain(
   mode: MmchainMode,
   threads: number,
 ): Float64Array | undefined {
+  if (mode !== "XtXv" && (w === undefined || w.length < rows)) return undefined;
+  const acc = residentCall(module, x, rows, cols, v, threads, (layout, shared) => ({
+    kernel: 0,
+    mode: MODE_CODES[mode],
+    w: mode === "XtXv" ? undefined : shared ? sharedCopy(w!) : w,
+    ...layout,
+  }));
+  if (acc === undefined) return undefined;
+  mmchainStats.calls++;
+  // The chunks' sums, added in chunk order.
+  const { resident, layout } = acc;
+  const result = new Float64Array(cols);
+  for (let c = 0; c < layout.bounds.length - 1; c++) {
+    const partial = new Float64Array(resident.buffer, layout.accBase + c * layout.accStride, cols);
+    for (let j = 0; j < cols; j++) result[j]! += partial[j]!;
+  }
+  return result;
+}
+
+/**
+ * y = X %*% v for dense row-major X (rows x cols, resident) and v (cols
+ * values) into y (rows values; shared for the workers to write, else the
+ * call stays on this thread): true when done, false when the call cannot
+ * run here.
+ */
+export function residentGemv(module: WasmModule, x: Float64Array, rows: number, cols: number, v: Float64Array, y: Float64Array, threads: number): boolean {
+  if (y.length < rows) return false;
+  const ySharable = y.buffer instanceof SharedArrayBuffer;
+  const done = residentCall(module, x, rows, cols, v, ySharable ? threads : 1, (layout) => ({ kernel: 1, mode: 0, w: y, ...layout }));
+  return done !== undefined;
+}
+
+type Layout = Omit<ResidentTask, "kernel" | "mode" | "w">;
+
+/**
+ * Runs a call's chunks on X's resident memory (v copied to its tail, the
+ * chunks' slots after it); `task` completes the layout into the task
+ * (`shared`: whether workers take part). Undefined when the call cannot run here.
+ */
+function residentCall(
+  module: WasmModule,
+  x: Float64Array,
+  rows: number,
+  cols: number,
+  v: Float64Array,
+  threads: number,
+  task: (layout: Layout, shared: boolean) => ResidentTask,
+): { resident: ResidentMemory; layout: Layout } | undefined {
   const resident = residentMemoryOf(x);
   if (resident === undefined || resident.busy || rows === 0 || cols === 0) return undefined;
-  if (x.length < rows * cols || v.length < cols || (mode !== "XtXv" && (w === undefined || w.length < rows))) return undefined;
+  if (x.length < rows * cols || v.length < cols) return undefined;
   const chunks = chunkCount(rows, cols);
   const accStride = align64(cols * 8);
   const vAt = resident.tail;
@@ -102,19 +165,12 @@ export function residentMmchain(
     const workers = chunks === 1 ? 0 : Math.max(0, threads - 1);
     const p = workers > 0 ? residentPool(module, workers) : undefined;
     const used = p === undefined ? 0 : Math.min(p.readyCount, workers);
-    const wShared = mode === "XtXv" ? undefined : used > 0 ? sharedCopy(w!) : w;
-    const task: MmchainTask = { x: x.byteOffset, cols, mode: MODE_CODES[mode], v: vAt, accBase, accStride, wBase, block: BLOCK, w: wShared, bounds };
-    if (p === undefined || used === 0) for (let c = 0; c < chunks; c++) runChunk(exports, resident.buffer, task, c);
-    else p.run(resident.memory, task, chunks, used, (c) => runChunk(exports, resident.buffer, task, c));
-    mmchainStats.calls++;
+    const layout: Layout = { x: x.byteOffset, cols, v: vAt, accBase, accStride, wBase, block: BLOCK, bounds };
+    const t = task(layout, used > 0);
+    if (p === undefined || used === 0) for (let c = 0; c < chunks; c++) runChunk(exports, resident.buffer, t, c);
+    else p.run(resident.memory, t, chunks, used, (c) => runChunk(exports, resident.buffer, t, c));
     mmchainStats.chunks += chunks;
-    // The chunks' sums, added in chunk order.
-    const result = new Float64Array(cols);
-    for (let c = 0; c < chunks; c++) {
-      const partial = new Float64Array(resident.buffer, accBase + c * accStride, cols);
-      for (let j = 0; j < cols; j++) result[j]! += partial[j]!;
-    }
-    return result;
+    return { resident, layout };
   } finally {
     resident.busy = false;
   }
@@ -139,12 +195,12 @@ export function whenResidentPoolReady(module: WasmModule, workers: number): Prom
   return residentPool(module, workers)?.whenReady() ?? Promise.resolve();
 }
 
-function residentPool(module: WasmModule, workers: number): ResidentWorkerPool<MmchainTask> | undefined {
+function residentPool(module: WasmModule, workers: number): ResidentWorkerPool<ResidentTask> | undefined {
   if (pool === undefined || pool.module !== module) {
     pool?.pool?.close();
-    let started: ResidentWorkerPool<MmchainTask> | undefined;
+    let started: ResidentWorkerPool<ResidentTask> | undefined;
     try {
-      started = new ResidentWorkerPool<MmchainTask>(module, CHUNK_SOURCE, Math.max(1, residentThreads() - 1));
+      started = new ResidentWorkerPool<ResidentTask>(module, CHUNK_SOURCE, Math.max(1, residentThreads() - 1));
     } catch {
       started = undefined;
     }
