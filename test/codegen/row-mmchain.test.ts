@@ -26,10 +26,10 @@ function run(data: string, expr: string, plan: PlanMode): { r: number[]; residen
   return { r: cells(session.env.get("r")), resident: x?.kind === "matrix" && x.matrix.format === "dense" && residentMemoryOf(x.matrix.data) !== undefined };
 }
 
-const EXPRESSIONS = ["r = t(X) %*% (w * (X %*% v))", "r = t(X) %*% ((X %*% v) * w)", "r = t(X) %*% (X %*% v)", "r = t(X) %*% ((X %*% v) - w)"];
+const EXPRESSIONS = ["r = t(X) %*% (w * (X %*% v))", "r = t(X) %*% ((X %*% v) * w)", "r = t(X) %*% (X %*% v)", "r = t(X) %*% ((X %*% v) - w)", "r = t(X) %*% w", "r = t(X) %*% (w * u)"];
 
 function data(rows: number, cols: number): string {
-  return `X = rand(rows=${rows}, cols=${cols}, min=-1, max=1, seed=11)\nv = rand(rows=${cols}, cols=1, min=-1, max=1, seed=12)\nw = rand(rows=${rows}, cols=1, min=0, max=2, seed=13)`;
+  return `X = rand(rows=${rows}, cols=${cols}, min=-1, max=1, seed=11)\nv = rand(rows=${cols}, cols=1, min=-1, max=1, seed=12)\nw = rand(rows=${rows}, cols=1, min=0, max=2, seed=13)\nu = rand(rows=${rows}, cols=1, min=-1, max=1, seed=14)`;
 }
 
 describe("Row MMChain operators", () => {

@@ -25,8 +25,8 @@ before(async () => {
   await whenResidentPoolReady(module, cores - 1);
 });
 
-/** t(X) %*% s with s_i = X_i·v, w_i X_i·v or X_i·v − w_i, in two plain passes; and the same with |X|, |v|, |w| (the rounding scale). */
-function reference(x: Float64Array, rows: number, cols: number, v: Float64Array, w: Float64Array, mode: MmchainMode): { value: Float64Array; scale: Float64Array } {
+/** t(X) %*% s with s_i = X_i·v, w_i X_i·v, X_i·v − w_i, w_i or w_i u_i, in two plain passes; and the same with |X|, |v|, |w|, |u| (the rounding scale). */
+function reference(x: Float64Array, rows: number, cols: number, v: Float64Array, w: Float64Array, u: Float64Array, mode: MmchainMode): { value: Float64Array; scale: Float64Array } {
   const value = new Float64Array(cols);
   const scale = new Float64Array(cols);
   for (let i = 0; i < rows; i++) {
@@ -36,8 +36,8 @@ function reference(x: Float64Array, rows: number, cols: number, v: Float64Array,
       d += x[i * cols + j]! * v[j]!;
       da += Math.abs(x[i * cols + j]! * v[j]!);
     }
-    const s = mode === "XtXv" ? d : mode === "XtwXv" ? w[i]! * d : d - w[i]!;
-    const sa = mode === "XtXv" ? da : mode === "XtwXv" ? Math.abs(w[i]!) * da : da + Math.abs(w[i]!);
+    const s = { XtXv: d, XtwXv: w[i]! * d, XtXvy: d - w[i]!, Xtw: w[i]!, Xtwu: w[i]! * u[i]! }[mode];
+    const sa = { XtXv: da, XtwXv: Math.abs(w[i]!) * da, XtXvy: da + Math.abs(w[i]!), Xtw: Math.abs(w[i]!), Xtwu: Math.abs(w[i]! * u[i]!) }[mode];
     for (let j = 0; j < cols; j++) {
       value[j]! += x[i * cols + j]! * s;
       scale[j]! += Math.abs(x[i * cols + j]!) * sa;
@@ -66,7 +66,7 @@ const SHAPES: [number, number][] = [
   [20_011, 37],
   [70_001, 9],
 ];
-const MODES: MmchainMode[] = ["XtXv", "XtwXv", "XtXvy"];
+const MODES: MmchainMode[] = ["XtXv", "XtwXv", "XtXvy", "Xtw", "Xtwu"];
 
 describe("wasm kernels on resident memory", () => {
   for (const [rows, cols] of SHAPES) {
@@ -75,11 +75,12 @@ describe("wasm kernels on resident memory", () => {
       const x = residentX(rand, rows, cols);
       const v = fillRandom(rand, cols).map((e) => e * 2 - 1);
       const w = fillRandom(rand, rows).map((e) => e * 3 - 1);
+      const u = fillRandom(rand, rows).map((e) => e - 0.25);
       for (const mode of MODES) {
-        const one = residentMmchain(module, x, rows, cols, v, w, mode, 1);
-        const all = residentMmchain(module, x, rows, cols, v, w, mode, cores);
+        const one = residentMmchain(module, x, rows, cols, v, w, mode, 1, u);
+        const all = residentMmchain(module, x, rows, cols, v, w, mode, cores, u);
         assert.ok(one && all, `${mode}: the kernel declined`);
-        const { value, scale } = reference(x, rows, cols, v, w, mode);
+        const { value, scale } = reference(x, rows, cols, v, w, u, mode);
         assertClose(one, value, scale, `${mode} ${rows}x${cols}`, 1e-13);
         assert.deepEqual(Array.from(all), Array.from(one), `${mode}: threads changed the result`);
       }

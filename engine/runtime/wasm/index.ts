@@ -50,13 +50,14 @@ export function wasmModule(): WasmModule | undefined {
 }
 
 /**
- * SystemDS's MMChain t(X) %*% s(X %*% v, w) (residentMmchain) with the
+ * SystemDS's MMChain t(X) %*% s(X %*% v, w, u) (residentMmchain) with the
  * WebAssembly kernel on X in place, over the kernel threads: a new array of
- * X's cols values, or undefined when X is not resident or the kernels do not run here.
+ * X's cols values, or undefined when X is not resident or the kernels do
+ * not run here. v, w and u are read where the mode reads them.
  */
-export function mmchain(x: Float64Array, rows: number, cols: number, v: Float64Array, w: Float64Array | undefined, mode: MmchainMode): Float64Array | undefined {
+export function mmchain(x: Float64Array, rows: number, cols: number, v: Float64Array, w: Float64Array | undefined, mode: MmchainMode, u?: Float64Array): Float64Array | undefined {
   const module = wasmModule();
-  return module === undefined ? undefined : residentMmchain(module, x, rows, cols, v, w, mode, residentThreads());
+  return module === undefined ? undefined : residentMmchain(module, x, rows, cols, v, w, mode, residentThreads(), u);
 }
 
 /** The shared WebAssembly kernels (loaded on first call), or undefined where they cannot run; see `wasmKernelStatus`. */

@@ -21,8 +21,11 @@ import { ResidentWorkerPool, type ResidentChunkFunction } from "./resident-pool"
 import { residentExports, residentMemoryOf, type ResidentMemory } from "./resident-memory";
 import type { WasmModule } from "./wasm-api";
 
-export type MmchainMode = "XtXv" | "XtwXv" | "XtXvy";
-const MODE_CODES: Record<MmchainMode, number> = { XtXv: 0, XtwXv: 1, XtXvy: 2 };
+/** The chain's s_i (assembly/mmchain.ts): X_i·v, w_i X_i·v, X_i·v − w_i, w_i, w_i u_i. */
+export type MmchainMode = "XtXv" | "XtwXv" | "XtXvy" | "Xtw" | "Xtwu";
+const MODE_CODES: Record<MmchainMode, number> = { XtXv: 0, XtwXv: 1, XtXvy: 2, Xtw: 3, Xtwu: 4 };
+/** Whether the mode reads v (X_i·v), and u. */
+const READS_V: ReadonlySet<MmchainMode> = new Set(["XtXv", "XtwXv", "XtXvy"]);
 
 /** Rows per kernel call within a chunk (their w values are copied together). */
 const BLOCK = 256;
@@ -46,8 +49,10 @@ interface ResidentTask {
   readonly accStride: number;
   readonly wBase: number;
   readonly block: number;
-  /** w (mode 1 and 2), shared when workers read it; gemv: y, written. */
+  /** w (modes 1 to 4), shared when workers read it; gemv: y, written. */
   readonly w: Float64Array | undefined;
+  /** u (mode 4), shared when workers read it. */
+  readonly u: Float64Array | undefined;
   /** Chunk c covers rows [bounds[c], bounds[c + 1]). */
   readonly bounds: readonly number[];
 }
@@ -57,7 +62,7 @@ const CHUNK_SOURCE = `function runResidentChunk(k, buffer, t, c) {
   const r0 = t.bounds[c], r1 = t.bounds[c + 1];
   const rowBytes = t.cols * 8;
   if (t.kernel === 1) {
-    const ySlot = t.wBase + c * t.block * 8;
+    const ySlot = t.wBase + c * t.block * 16;
     const yBlock = new Float64Array(buffer, ySlot, t.block);
     for (let r = r0; r < r1; r += t.block) {
       const n = Math.min(t.block, r1 - r);
@@ -68,12 +73,15 @@ const CHUNK_SOURCE = `function runResidentChunk(k, buffer, t, c) {
   }
   const acc = t.accBase + c * t.accStride;
   new Float64Array(buffer, acc, t.cols).fill(0);
-  const wSlot = t.wBase + c * t.block * 8;
-  const wBlock = t.mode === 0 ? undefined : new Float64Array(buffer, wSlot, t.block);
+  const wSlot = t.wBase + c * t.block * 16;
+  const uSlot = wSlot + t.block * 8;
+  const wBlock = t.w === undefined ? undefined : new Float64Array(buffer, wSlot, t.block);
+  const uBlock = t.u === undefined ? undefined : new Float64Array(buffer, uSlot, t.block);
   for (let r = r0; r < r1; r += t.block) {
     const n = Math.min(t.block, r1 - r);
     if (wBlock !== undefined) for (let q = 0; q < n; q++) wBlock[q] = t.w[r + q];
-    k.mmchainRows(t.x + r * rowBytes, t.cols, n, t.v, wSlot, t.mode, acc);
+    if (uBlock !== undefined) for (let q = 0; q < n; q++) uBlock[q] = t.u[r + q];
+    k.mmchainRows(t.x + r * rowBytes, t.cols, n, t.v, wSlot, uSlot, t.mode, acc);
   }
 }`;
 
@@ -85,10 +93,11 @@ let pool: { module: WasmModule; pool: ResidentWorkerPool<ResidentTask> | undefin
 export const mmchainStats = { calls: 0, chunks: 0, chunksRunByWorkers: (): number => pool?.pool?.chunksRunByWorkers ?? 0 };
 
 /**
- * t(X) %*% s(X %*% v, w) for dense row-major X (rows x cols, resident), v
- * (cols values) and w (rows values; unused for XtXv): a new array of cols
- * values, or undefined when the call cannot run here. `module` is the
- * kernel module; `threads` the most threads to use (the calling one included).
+ * t(X) %*% s(X %*% v, w, u) for dense row-major X (rows x cols, resident),
+ * v (cols values; unused for Xtw and Xtwu), w and u (rows values; where
+ * the mode reads them): a new array of cols values, or undefined when the
+ * call cannot run here. `module` is the kernel module; `threads` the most
+ * threads to use (the calling one included).
  */
 export function residentMmchain(
   module: WasmModule,
@@ -99,12 +108,17 @@ export function residentMmchain(
   w: Float64Array | undefined,
   mode: MmchainMode,
   threads: number,
+  u?: Float64Array,
 ): Float64Array | undefined {
-  if (mode !== "XtXv" && (w === undefined || w.length < rows)) return undefined;
-  const acc = residentCall(module, x, rows, cols, v, threads, (layout, shared) => ({
+  const readsW = mode !== "XtXv";
+  const readsU = mode === "Xtwu";
+  if ((readsW && (w === undefined || w.length < rows)) || (readsU && (u === undefined || u.length < rows))) return undefined;
+  const vOrNone = READS_V.has(mode) ? v : new Float64Array(cols);
+  const acc = residentCall(module, x, rows, cols, vOrNone, threads, (layout, shared) => ({
     kernel: 0,
     mode: MODE_CODES[mode],
-    w: mode === "XtXv" ? undefined : shared ? sharedCopy(w!) : w,
+    w: readsW && w !== undefined ? (shared ? sharedCopy(w) : w) : undefined,
+    u: readsU && u !== undefined ? (shared ? sharedCopy(u) : u) : undefined,
     ...layout,
   }));
   if (acc === undefined) return undefined;
@@ -128,11 +142,11 @@ export function residentMmchain(
 export function residentGemv(module: WasmModule, x: Float64Array, rows: number, cols: number, v: Float64Array, y: Float64Array, threads: number): boolean {
   if (y.length < rows) return false;
   const ySharable = y.buffer instanceof SharedArrayBuffer;
-  const done = residentCall(module, x, rows, cols, v, ySharable ? threads : 1, (layout) => ({ kernel: 1, mode: 0, w: y, ...layout }));
+  const done = residentCall(module, x, rows, cols, v, ySharable ? threads : 1, (layout) => ({ kernel: 1, mode: 0, w: y, u: undefined, ...layout }));
   return done !== undefined;
 }
 
-type Layout = Omit<ResidentTask, "kernel" | "mode" | "w">;
+type Layout = Omit<ResidentTask, "kernel" | "mode" | "w" | "u">;
 
 /**
  * Runs a call's chunks on X's resident memory (v copied to its tail, the
@@ -156,7 +170,7 @@ function residentCall(
   const vAt = resident.tail;
   const accBase = vAt + accStride;
   const wBase = accBase + chunks * accStride;
-  if (wBase + chunks * BLOCK * 8 > resident.tail + resident.tailBytes) return undefined;
+  if (wBase + chunks * BLOCK * 16 > resident.tail + resident.tailBytes) return undefined;
   resident.busy = true;
   try {
     const exports = residentExports(resident, module);

@@ -23,7 +23,7 @@ export interface KernelExports {
   sumProduct3(x: number, y: number, z: number, i0: number, i1: number): number;
   spmvRows(rowPtr: number, colIdx: number, values: number, x: number, y: number, r0: number, r1: number): void;
   spmmRows(rowPtr: number, colIdx: number, values: number, b: number, c: number, n: number, r0: number, r1: number): void;
-  mmchainRows(x: number, n: number, rows: number, v: number, w: number, mode: number, acc: number): void;
+  mmchainRows(x: number, n: number, rows: number, v: number, w: number, u: number, mode: number, acc: number): void;
 }
 
 /** (module (func (result v128) v128.const 0)): valid only where SIMD128 is. */

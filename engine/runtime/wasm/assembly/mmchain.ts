@@ -6,10 +6,14 @@
  * for acc += s_i X_i, with
  *   mode 0 (XtXv):  s_i = d_i,
  *   mode 1 (XtwXv): s_i = w_i d_i,
- *   mode 2 (XtXvy): s_i = d_i − w_i.
- * `x` is the block's first row (row-major, n columns), `w` its rows' w
- * values (unused in mode 0), `acc` n sums updated in place. Two rows share
- * each load and store of `acc`. Pointers are byte addresses.
+ *   mode 2 (XtXvy): s_i = d_i − w_i,
+ * and without the dot product, `t(X) %*% w` and `t(X) %*% (w * u)`:
+ *   mode 3 (Xtw):   s_i = w_i,
+ *   mode 4 (Xtwu):  s_i = w_i u_i.
+ * `x` is the block's first row (row-major, n columns), `w` and `u` its
+ * rows' w and u values (unused where the mode has none), `acc` n sums
+ * updated in place. Two rows share each load and store of `acc`. Pointers
+ * are byte addresses.
  */
 
 @inline
@@ -40,22 +44,27 @@ function dot(p: usize, v: usize, n: i32): f64 {
   return t;
 }
 
+/** s_i of row i (its row at p). */
 @inline
-function scale(d: f64, w: usize, i: i32, mode: i32): f64 {
+function scale(p: usize, v: usize, n: i32, w: usize, u: usize, i: i32, mode: i32): f64 {
+  const at = <usize>i << 3;
+  if (mode == 3) return load<f64>(w + at);
+  if (mode == 4) return load<f64>(w + at) * load<f64>(u + at);
+  const d = dot(p, v, n);
   if (mode == 0) return d;
-  const wi = load<f64>(w + (<usize>i << 3));
+  const wi = load<f64>(w + at);
   return mode == 1 ? wi * d : d - wi;
 }
 
-export function mmchainRows(x: usize, n: i32, rows: i32, v: usize, w: usize, mode: i32, acc: usize): void {
+export function mmchainRows(x: usize, n: i32, rows: i32, v: usize, w: usize, u: usize, mode: i32, acc: usize): void {
   const rowBytes = <usize>n << 3;
   const n2 = n & ~1;
   let i = 0;
   for (; i + 2 <= rows; i += 2) {
     const p0 = x + <usize>i * rowBytes;
     const p1 = p0 + rowBytes;
-    const a0 = scale(dot(p0, v, n), w, i, mode);
-    const a1 = scale(dot(p1, v, n), w, i + 1, mode);
+    const a0 = scale(p0, v, n, w, u, i, mode);
+    const a1 = scale(p1, v, n, w, u, i + 1, mode);
     const b0 = f64x2.splat(a0);
     const b1 = f64x2.splat(a1);
     for (let j = 0; j < n2; j += 2) {
@@ -69,7 +78,7 @@ export function mmchainRows(x: usize, n: i32, rows: i32, v: usize, w: usize, mod
   }
   if (i < rows) {
     const p0 = x + <usize>i * rowBytes;
-    const a0 = scale(dot(p0, v, n), w, i, mode);
+    const a0 = scale(p0, v, n, w, u, i, mode);
     const b0 = f64x2.splat(a0);
     for (let j = 0; j < n2; j += 2) {
       const o = <usize>j << 3;
