@@ -6,7 +6,9 @@
  * and column aggregates and `t(A) %*% B` accumulated per range. The kernel
  * is built when the operator runs, from the CPlan and the formats and
  * shapes of its inputs (dense and CSR main inputs get separate sources;
- * sizes are passed as scalars, so one source serves every size).
+ * sizes are passed as scalars, so one source serves every size). An
+ * operator that is SystemDS's MMChain `t(X) %*% (w * (X %*% v))` on a large
+ * dense X runs the WebAssembly kernel instead (row-mmchain.ts).
  */
 import type { FusionDag, FusedOperator } from "../../fusion";
 import type { Value } from "../interpreter";
@@ -17,20 +19,22 @@ import type { KernelProgram } from "./kernel-program";
 import { runKernel } from "./kernel-runner";
 import { buildRowKernel, type RowKernelPlan } from "./row-kernel-builder";
 import { rootValue } from "./row-results";
+import { mmchainShape, runMmchain } from "./row-mmchain";
 
 /** Node kinds a Row kernel computes (per row or, when they do not depend on the row, once before it runs). */
 const ROW_NODE_KINDS: ReadonlySet<string> = new Set(["literal", "binary", "unary", "aggregate", "matmul", "transpose", "call", "cbind", "cast"]);
 
-/** Runs of generated Row operators so far: with a kernel, and refused at run time (UnsupportedOperator: their nodes then run unfused). */
-const runs = { kernels: 0, unsupported: 0 };
+/** Runs of generated Row operators so far: with a kernel (of which by the WebAssembly MMChain kernel), and refused at run time (UnsupportedOperator: their nodes then run unfused). */
+const runs = { kernels: 0, mmchain: 0, unsupported: 0 };
 
-export function rowOperatorRuns(): { kernels: number; unsupported: number } {
+export function rowOperatorRuns(): { kernels: number; mmchain: number; unsupported: number } {
   return { ...runs };
 }
 
 export function generateRowOperator(dag: FusionDag, op: FusedOperator): GeneratedOperator {
   checkRowOperator(dag, op);
   const programs: KernelProgram[] = [];
+  const chain = mmchainShape(dag, op);
   return {
     template: "row",
     programs,
@@ -39,6 +43,12 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
     inputs: op.inputs,
     run(valueOf: (node: number) => Value): ReadonlyMap<number, Value> {
       const inputs = new Map<number, Value>(op.inputs.map((node) => [node, valueOf(node)]));
+      const chained = chain === undefined ? undefined : runMmchain(chain, inputs);
+      if (chain !== undefined && chained !== undefined) {
+        runs.kernels++;
+        runs.mmchain++;
+        return new Map([[chain.root, chained]]);
+      }
       let plan: RowKernelPlan;
       try {
         plan = buildRowKernel(dag, op, inputs);

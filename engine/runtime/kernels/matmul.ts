@@ -3,10 +3,13 @@
  * GEMV, CSR x dense (SpMM, SpMV), dense x CSR, CSR x CSR (Gustavson). The
  * result is in the format SystemDS's rule picks. GEMV, SpMV and SpMM run as
  * kernel calls (../codegen/kernel-matmul.ts): split over the kernel threads
- * when their operands live in kernel memory, with the reference arithmetic.
+ * when their operands live in kernel memory, with the reference arithmetic;
+ * a GEMV whose matrix is resident in WebAssembly memory (a large one) runs
+ * the WebAssembly SIMD kernel on it in place (../wasm/resident-kernels.ts).
  */
 import { CsrMatrix, settleFormat, isDense, pooledDense, pooledZeros, type Matrix, dimsText, RuntimeError } from "../matrix";
 import { kernelGemv, kernelSpmm, kernelSpmv } from "../codegen";
+import { gemvResident } from "../wasm";
 import { gemm } from "./gemm";
 import { csrTimesCsr, denseTimesCsr } from "./sparse-matmul";
 
@@ -31,7 +34,7 @@ export function matmul(a: Matrix, b: Matrix): Matrix {
     if (isDense(b)) {
       if (n === 1) {
         const y = pooledDense(m, 1);
-        kernelGemv(a.data, b.data, y.data, m, k);
+        if (!gemvResident(a.data, m, k, b.data, y.data)) kernelGemv(a.data, b.data, y.data, m, k);
         return settleFormat(y);
       }
       const c = pooledZeros(m, n);

@@ -7,6 +7,6 @@ export { csrToDense, denseToCsr, toDense } from "./convert";
 export { chooseFormat, denseThreshold, settleFormat, toPreferredFormat } from "./format";
 export { matricesEqual, matrixDifference, valuesClose, type Tolerance } from "./compare";
 export { BufferPool, bufferPool, type BufferPoolStats } from "./buffer-pool";
-export { allocateF64, allocateI32, copyF64, copyI32, csrShared, isSharedArray, SHARED_MIN_LENGTH } from "./kernel-memory";
+export { allocateF64, allocateI32, copyF64, copyI32, csrShared, installLargeArrayAllocator, isSharedArray, SHARED_MIN_LENGTH, type LargeArrayAllocator } from "./kernel-memory";
 export { dimsText, RuntimeError, type RuntimeErrorKind } from "./runtime-error";
 export { allocatedInCurrentScope, untagAllocation, withAllocationScope } from "./allocation-scope";

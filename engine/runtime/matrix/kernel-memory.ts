@@ -24,9 +24,29 @@ export const SHARED_MIN_LENGTH = 1 << 15;
 /** Whether this JavaScript environment has SharedArrayBuffer (node always does; elsewhere every array is ordinary). */
 const SHARED_AVAILABLE = typeof SharedArrayBuffer !== "undefined";
 
+/**
+ * Where shared arrays of at least `minLength` values are allocated instead,
+ * when one is installed: the WebAssembly kernels' resident memory
+ * (../wasm/resident-memory.ts), whose arrays are shared too and which the
+ * WebAssembly kernels read in place. `allocate` returns undefined when it
+ * cannot (the array is then an ordinary shared one).
+ */
+export interface LargeArrayAllocator {
+  readonly minLength: number;
+  allocate(length: number): Float64Array | undefined;
+}
+
+let largeArrays: LargeArrayAllocator | undefined;
+
+/** Installs (or, with undefined, removes) the allocator of large shared arrays. */
+export function installLargeArrayAllocator(allocator: LargeArrayAllocator | undefined): void {
+  largeArrays = allocator;
+}
+
 /** A Float64Array of `length` zeros, shared when large (or as `shared` says). */
 export function allocateF64(length: number, shared = length >= SHARED_MIN_LENGTH): Float64Array {
-  const array = shared && SHARED_AVAILABLE ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length);
+  const large = shared && largeArrays !== undefined && length >= largeArrays.minLength ? largeArrays.allocate(length) : undefined;
+  const array = large ?? (shared && SHARED_AVAILABLE ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length));
   tagAllocation(array);
   return array;
 }

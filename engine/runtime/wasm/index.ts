@@ -19,6 +19,12 @@ import type { MatrixKernels } from "./kernel-api";
 import { KERNELS_RELAXED_WASM_FILE, locateKernelWasm, kernelWasmCandidates } from "./locate-wasm";
 import { WasmKernels } from "./wasm-kernels";
 import { loadKernelModule, relaxedSimdUsable, wasmUnsupportedReason, type KernelVariant, type LoadedKernelModule } from "./wasm-module";
+import type { WasmModule } from "./wasm-api";
+import { installLargeArrayAllocator } from "../matrix";
+import { allocateResidentF64, RESIDENT_MIN_LENGTH, residentMemoryOf } from "./resident-memory";
+import { residentGemv, residentMmchain, residentThreads, mmchainStats, type MmchainMode } from "./resident-kernels";
+
+export { residentMemoryOf, RESIDENT_MIN_LENGTH, mmchainStats, type MmchainMode };
 
 export type { CsrArrays, ElementwiseOp, MatrixKernels } from "./kernel-api";
 export { jsKernels } from "./js-kernels";
@@ -31,12 +37,43 @@ export type WasmKernelStatus =
   | { available: true; file: string; variant: KernelVariant; threads: number }
   | { available: false; reason: string };
 
-let loaded: { kernels: WasmKernels; file: string } | { reason: string } | undefined;
+let loaded: { kernels: WasmKernels; file: string; module: WasmModule } | { reason: string } | undefined;
+
+// Large matrix data lives in resident memories, which the WebAssembly kernels read in place.
+installLargeArrayAllocator({ minLength: RESIDENT_MIN_LENGTH, allocate: (length) => (wasmModule() === undefined ? undefined : allocateResidentF64(length)) });
+
+/** The compiled kernel module when the WebAssembly kernels run here (not with $DML_LENS_KERNELS=js), else undefined. */
+export function wasmModule(): WasmModule | undefined {
+  if (process.env["DML_LENS_KERNELS"] === "js") return undefined;
+  load();
+  return loaded && "kernels" in loaded ? loaded.module : undefined;
+}
+
+/**
+ * SystemDS's MMChain t(X) %*% s(X %*% v, w, u) (residentMmchain) with the
+ * WebAssembly kernel on X in place, over the kernel threads: a new array of
+ * X's cols values, or undefined when X is not resident or the kernels do
+ * not run here. v, w and u are read where the mode reads them.
+ */
+export function mmchain(x: Float64Array, rows: number, cols: number, v: Float64Array, w: Float64Array | undefined, mode: MmchainMode, u?: Float64Array): Float64Array | undefined {
+  const module = wasmModule();
+  return module === undefined ? undefined : residentMmchain(module, x, rows, cols, v, w, mode, residentThreads(), u);
+}
 
 /** The shared WebAssembly kernels (loaded on first call), or undefined where they cannot run; see `wasmKernelStatus`. */
 export function wasmKernels(): WasmKernels | undefined {
   load();
   return loaded && "kernels" in loaded ? loaded.kernels : undefined;
+}
+
+/**
+ * y = X %*% v (v a column) with the WebAssembly GEMV on X in place, over the
+ * kernel threads: false (y untouched) when X is not resident or the kernels
+ * do not run here.
+ */
+export function gemvResident(x: Float64Array, rows: number, cols: number, v: Float64Array, y: Float64Array): boolean {
+  const module = wasmModule();
+  return module !== undefined && residentGemv(module, x, rows, cols, v, y, residentThreads());
 }
 
 /** Whether the WebAssembly kernels run here, and why not. */
@@ -69,7 +106,7 @@ function load(): void {
     const cap = Number(process.env["DML_LENS_KERNEL_THREADS"]);
     const threads = Number.isInteger(cap) && cap >= 1 ? Math.min(cap, cores) : cores;
     const module = loadPreferredModule(file);
-    loaded = { kernels: new WasmKernels(module.loaded, threads - 1, threads), file: module.file };
+    loaded = { kernels: new WasmKernels(module.loaded, threads - 1, threads), file: module.file, module: module.loaded.module };
   } catch (e) {
     loaded = { reason: `could not load ${file}: ${e instanceof Error ? e.message : String(e)}` };
   }

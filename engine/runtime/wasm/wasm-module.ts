@@ -23,6 +23,7 @@ export interface KernelExports {
   sumProduct3(x: number, y: number, z: number, i0: number, i1: number): number;
   spmvRows(rowPtr: number, colIdx: number, values: number, x: number, y: number, r0: number, r1: number): void;
   spmmRows(rowPtr: number, colIdx: number, values: number, b: number, c: number, n: number, r0: number, r1: number): void;
+  mmchainRows(x: number, n: number, rows: number, v: number, w: number, u: number, mode: number, acc: number): void;
 }
 
 /** (module (func (result v128) v128.const 0)): valid only where SIMD128 is. */
@@ -86,7 +87,7 @@ export function loadKernelModule(file: string, variant: KernelVariant = "simd128
   const memory = new wasm.Memory({ initial: 16, maximum: MAX_PAGES, shared: true });
   const instance = new wasm.Instance(module, { env: { memory } });
   const exports = instance.exports as unknown as KernelExports;
-  for (const name of ["gemmRows", "gemmShared", "gemvRows", "ewBinary", "sumProduct3", "spmvRows", "spmmRows"] as const) {
+  for (const name of ["gemmRows", "gemmShared", "gemvRows", "ewBinary", "sumProduct3", "spmvRows", "spmmRows", "mmchainRows"] as const) {
     if (typeof exports[name] !== "function") throw new Error(`${file} does not export ${name}: rebuild with npm run build`);
   }
   return { module, memory, exports, variant };

@@ -2,3 +2,4 @@
 export { gemmTile, gemmChunkRows, gemmKc, gemmScratchBytes, gemmPackB, gemmRows, gemmShared } from "./gemm";
 export { gemvRows, ewBinary, sumProduct3 } from "./dense";
 export { spmvRows, spmmRows } from "./sparse";
+export { mmchainRows } from "./mmchain";

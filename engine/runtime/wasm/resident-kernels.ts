@@ -1,0 +1,235 @@
+/**
+ * The WebAssembly kernels on a resident X (resident-memory.ts), X read in
+ * place:
+ * - SystemDS's matrix-multiply chain `t(X) %*% (X %*% v)` (XtXv),
+ *   `t(X) %*% (w * (X %*% v))` (XtwXv) and `t(X) %*% ((X %*% v) - w)`
+ *   (XtXvy) in one pass over X (mmchainRows, assembly/mmchain.ts);
+ * - the product `X %*% v` with a column v (gemvRows, assembly/dense.ts),
+ *   each block of y written to X's tail and copied out.
+ *
+ * The rows are cut into chunks by the call's size alone (the same on every
+ * machine); each chunk sums into its own slot of X's scratch tail, in
+ * blocks of BLOCK rows whose w values are copied next to it; the calling
+ * thread and the resident pool's workers claim chunks, and the chunks' sums
+ * are added in chunk order, so the result is the same on any number of
+ * threads. Returns undefined when the call cannot run here (X not resident,
+ * its tail too small for the width, the kernels unavailable, or X's tail in
+ * use): the caller then computes it another way.
+ */
+import os from "node:os";
+import { ResidentWorkerPool, type ResidentChunkFunction } from "./resident-pool";
+import { residentExports, residentMemoryOf, type ResidentMemory } from "./resident-memory";
+import type { WasmModule } from "./wasm-api";
+
+/** The chain's s_i (assembly/mmchain.ts): X_i·v, w_i X_i·v, X_i·v − w_i, w_i, w_i u_i. */
+export type MmchainMode = "XtXv" | "XtwXv" | "XtXvy" | "Xtw" | "Xtwu";
+const MODE_CODES: Record<MmchainMode, number> = { XtXv: 0, XtwXv: 1, XtXvy: 2, Xtw: 3, Xtwu: 4 };
+/** Whether the mode reads v (X_i·v), and u. */
+const READS_V: ReadonlySet<MmchainMode> = new Set(["XtXv", "XtwXv", "XtXvy"]);
+
+/** Rows per kernel call within a chunk (their w values are copied together). */
+const BLOCK = 256;
+/** A call below this much work (rows x cols) runs as one chunk. */
+const CHUNKED_MIN_WORK = 1 << 18;
+/** Work per chunk of a larger call, and the most chunks. */
+const CHUNK_WORK = 1 << 17;
+const MAX_CHUNKS = 64;
+
+/** What a chunk needs (numbers and shared arrays only: it is posted to the workers). */
+interface ResidentTask {
+  /** 0: mmchain, 1: gemv. */
+  readonly kernel: number;
+  /** Byte address of X's first row, its columns, the mode's code. */
+  readonly x: number;
+  readonly cols: number;
+  readonly mode: number;
+  /** Byte addresses of v, the first chunk's sums (then one slot of accStride bytes per chunk) and the first chunk's w block. */
+  readonly v: number;
+  readonly accBase: number;
+  readonly accStride: number;
+  readonly wBase: number;
+  readonly block: number;
+  /** w (modes 1 to 4), shared when workers read it; gemv: y, written. */
+  readonly w: Float64Array | undefined;
+  /** u (mode 4), shared when workers read it. */
+  readonly u: Float64Array | undefined;
+  /** Chunk c covers rows [bounds[c], bounds[c + 1]). */
+  readonly bounds: readonly number[];
+}
+
+/** The chunk function, as text: the workers compile it, and so does the calling thread (one source for both). */
+const CHUNK_SOURCE = `function runResidentChunk(k, buffer, t, c) {
+  const r0 = t.bounds[c], r1 = t.bounds[c + 1];
+  const rowBytes = t.cols * 8;
+  if (t.kernel === 1) {
+    const ySlot = t.wBase + c * t.block * 16;
+    const yBlock = new Float64Array(buffer, ySlot, t.block);
+    for (let r = r0; r < r1; r += t.block) {
+      const n = Math.min(t.block, r1 - r);
+      k.gemvRows(t.x + r * rowBytes, t.v, ySlot, t.cols, 0, n);
+      t.w.set(n === t.block ? yBlock : yBlock.subarray(0, n), r);
+    }
+    return;
+  }
+  const acc = t.accBase + c * t.accStride;
+  new Float64Array(buffer, acc, t.cols).fill(0);
+  const wSlot = t.wBase + c * t.block * 16;
+  const uSlot = wSlot + t.block * 8;
+  const wBlock = t.w === undefined ? undefined : new Float64Array(buffer, wSlot, t.block);
+  const uBlock = t.u === undefined ? undefined : new Float64Array(buffer, uSlot, t.block);
+  for (let r = r0; r < r1; r += t.block) {
+    const n = Math.min(t.block, r1 - r);
+    if (wBlock !== undefined) for (let q = 0; q < n; q++) wBlock[q] = t.w[r + q];
+    if (uBlock !== undefined) for (let q = 0; q < n; q++) uBlock[q] = t.u[r + q];
+    k.mmchainRows(t.x + r * rowBytes, t.cols, n, t.v, wSlot, uSlot, t.mode, acc);
+  }
+}`;
+
+const runChunk = new Function(`"use strict"; return (${CHUNK_SOURCE});`)() as ResidentChunkFunction<ResidentTask>;
+
+let pool: { module: WasmModule; pool: ResidentWorkerPool<ResidentTask> | undefined } | undefined;
+
+/** MMChain calls so far, chunks of every call, and chunks run by worker threads (tests: whether the threads took part). */
+export const mmchainStats = { calls: 0, chunks: 0, chunksRunByWorkers: (): number => pool?.pool?.chunksRunByWorkers ?? 0 };
+
+/**
+ * t(X) %*% s(X %*% v, w, u) for dense row-major X (rows x cols, resident),
+ * v (cols values; unused for Xtw and Xtwu), w and u (rows values; where
+ * the mode reads them): a new array of cols values, or undefined when the
+ * call cannot run here. `module` is the kernel module; `threads` the most
+ * threads to use (the calling one included).
+ */
+export function residentMmchain(
+  module: WasmModule,
+  x: Float64Array,
+  rows: number,
+  cols: number,
+  v: Float64Array,
+  w: Float64Array | undefined,
+  mode: MmchainMode,
+  threads: number,
+  u?: Float64Array,
+): Float64Array | undefined {
+  const readsW = mode !== "XtXv";
+  const readsU = mode === "Xtwu";
+  if ((readsW && (w === undefined || w.length < rows)) || (readsU && (u === undefined || u.length < rows))) return undefined;
+  const vOrNone = READS_V.has(mode) ? v : new Float64Array(cols);
+  const acc = residentCall(module, x, rows, cols, vOrNone, threads, (layout, shared) => ({
+    kernel: 0,
+    mode: MODE_CODES[mode],
+    w: readsW && w !== undefined ? (shared ? sharedCopy(w) : w) : undefined,
+    u: readsU && u !== undefined ? (shared ? sharedCopy(u) : u) : undefined,
+    ...layout,
+  }));
+  if (acc === undefined) return undefined;
+  mmchainStats.calls++;
+  // The chunks' sums, added in chunk order.
+  const { resident, layout } = acc;
+  const result = new Float64Array(cols);
+  for (let c = 0; c < layout.bounds.length - 1; c++) {
+    const partial = new Float64Array(resident.buffer, layout.accBase + c * layout.accStride, cols);
+    for (let j = 0; j < cols; j++) result[j]! += partial[j]!;
+  }
+  return result;
+}
+
+/**
+ * y = X %*% v for dense row-major X (rows x cols, resident) and v (cols
+ * values) into y (rows values; shared for the workers to write, else the
+ * call stays on this thread): true when done, false when the call cannot
+ * run here.
+ */
+export function residentGemv(module: WasmModule, x: Float64Array, rows: number, cols: number, v: Float64Array, y: Float64Array, threads: number): boolean {
+  if (y.length < rows) return false;
+  const ySharable = y.buffer instanceof SharedArrayBuffer;
+  const done = residentCall(module, x, rows, cols, v, ySharable ? threads : 1, (layout) => ({ kernel: 1, mode: 0, w: y, u: undefined, ...layout }));
+  return done !== undefined;
+}
+
+type Layout = Omit<ResidentTask, "kernel" | "mode" | "w" | "u">;
+
+/**
+ * Runs a call's chunks on X's resident memory (v copied to its tail, the
+ * chunks' slots after it); `task` completes the layout into the task
+ * (`shared`: whether workers take part). Undefined when the call cannot run here.
+ */
+function residentCall(
+  module: WasmModule,
+  x: Float64Array,
+  rows: number,
+  cols: number,
+  v: Float64Array,
+  threads: number,
+  task: (layout: Layout, shared: boolean) => ResidentTask,
+): { resident: ResidentMemory; layout: Layout } | undefined {
+  const resident = residentMemoryOf(x);
+  if (resident === undefined || resident.busy || rows === 0 || cols === 0) return undefined;
+  if (x.length < rows * cols || v.length < cols) return undefined;
+  const chunks = chunkCount(rows, cols);
+  const accStride = align64(cols * 8);
+  const vAt = resident.tail;
+  const accBase = vAt + accStride;
+  const wBase = accBase + chunks * accStride;
+  if (wBase + chunks * BLOCK * 16 > resident.tail + resident.tailBytes) return undefined;
+  resident.busy = true;
+  try {
+    const exports = residentExports(resident, module);
+    new Float64Array(resident.buffer, vAt, cols).set(v.subarray(0, cols));
+    const bounds = Array.from({ length: chunks + 1 }, (_, c) => Math.floor((rows * c) / chunks));
+    const workers = chunks === 1 ? 0 : Math.max(0, threads - 1);
+    const p = workers > 0 ? residentPool(module, workers) : undefined;
+    const used = p === undefined ? 0 : Math.min(p.readyCount, workers);
+    const layout: Layout = { x: x.byteOffset, cols, v: vAt, accBase, accStride, wBase, block: BLOCK, bounds };
+    const t = task(layout, used > 0);
+    if (p === undefined || used === 0) for (let c = 0; c < chunks; c++) runChunk(exports, resident.buffer, t, c);
+    else p.run(resident.memory, t, chunks, used, (c) => runChunk(exports, resident.buffer, t, c));
+    mmchainStats.chunks += chunks;
+    return { resident, layout };
+  } finally {
+    resident.busy = false;
+  }
+}
+
+/** Chunks of a call: by its size alone. */
+export function chunkCount(rows: number, cols: number): number {
+  const work = rows * cols;
+  if (work < CHUNKED_MIN_WORK) return 1;
+  return Math.max(1, Math.min(MAX_CHUNKS, Math.ceil(work / CHUNK_WORK), rows));
+}
+
+/** The threads a call may use: $DML_LENS_KERNEL_THREADS (a positive integer) capped by the cores, else the cores. */
+export function residentThreads(): number {
+  const cores = Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
+  const cap = Number(process.env["DML_LENS_KERNEL_THREADS"]);
+  return Number.isInteger(cap) && cap >= 1 ? Math.min(cap, cores) : cores;
+}
+
+/** Waits until the resident pool's workers have started (tests; calls before that use fewer threads). */
+export function whenResidentPoolReady(module: WasmModule, workers: number): Promise<void> {
+  return residentPool(module, workers)?.whenReady() ?? Promise.resolve();
+}
+
+function residentPool(module: WasmModule, workers: number): ResidentWorkerPool<ResidentTask> | undefined {
+  if (pool === undefined || pool.module !== module) {
+    pool?.pool?.close();
+    let started: ResidentWorkerPool<ResidentTask> | undefined;
+    try {
+      started = new ResidentWorkerPool<ResidentTask>(module, CHUNK_SOURCE, Math.max(1, residentThreads() - 1));
+    } catch {
+      started = undefined;
+    }
+    pool = { module, pool: started };
+  }
+  return workers > 0 ? pool.pool : undefined;
+}
+
+function sharedCopy(a: Float64Array): Float64Array {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const copy = new Float64Array(new SharedArrayBuffer(a.byteLength));
+  copy.set(a);
+  return copy;
+}
+
+function align64(bytes: number): number {
+  return Math.ceil(bytes / 64) * 64;
+}

@@ -1,0 +1,166 @@
+/**
+ * Worker threads that run WebAssembly kernels on resident memories
+ * (resident-memory.ts): memories of their own, one per large array, so a
+ * call names its memory. The calling thread posts the call (the memory and
+ * its chunked task) to each worker it uses on a MessagePort and wakes it
+ * through a shared control word; every participant, the caller included,
+ * claims chunks from the call's shared counter (Atomics.add), runs them
+ * with the same chunk function (its source is given to the workers) and
+ * counts them done; the caller then blocks in Atomics.wait until every
+ * chunk is done. Each chunk writes its own partial results, which the
+ * caller combines in chunk order, so which thread ran a chunk never changes
+ * the result.
+ *
+ * A worker instantiates the kernel module on the call's memory for that
+ * call only and keeps no reference to it afterwards (a cache would keep a
+ * dead matrix's memory alive). Workers start in the background and are
+ * unref'd once started; until they are ready, calls run on fewer threads.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { STATE_BROKEN, STATE_READY, WorkerGroup } from "../threads";
+import type { WasmMemory, WasmModule } from "./wasm-api";
+import type { KernelExports } from "./wasm-module";
+
+/** A chunk function: runs chunk `c` of `task` with the module's exports on the memory whose buffer is `buffer`. */
+export type ResidentChunkFunction<Task> = (exports: KernelExports, buffer: SharedArrayBuffer, task: Task, c: number) => void;
+
+/** Shared [next chunk to claim, chunks done, failed]. */
+const NEXT = 0;
+const DONE = 1;
+const FAILED = 2;
+
+/** Control words of a worker. */
+const SEQ = 0;
+const STATE = 1;
+
+const workerSource = `
+const { workerData, receiveMessageOnPort } = require("node:worker_threads");
+const { control, port, module, chunkSource } = workerData;
+const ctl = new Int32Array(control);
+process.on("exit", () => Atomics.store(ctl, ${STATE}, ${STATE_BROKEN}));
+const runChunk = new Function('"use strict"; return (' + chunkSource + ');')();
+function runCall(m) {
+  const p = m.progress;
+  const chunks = m.chunks;
+  if (Atomics.load(p, ${NEXT}) >= chunks) return;
+  let exports;
+  try {
+    exports = new WebAssembly.Instance(module, { env: { memory: m.memory } }).exports;
+  } catch (e) {
+    if (Atomics.exchange(p, ${FAILED}, 1) === 0) port.postMessage({ error: e instanceof Error ? e.message : String(e) });
+    return;
+  }
+  const buffer = m.memory.buffer;
+  for (;;) {
+    const c = Atomics.add(p, ${NEXT}, 1);
+    if (c >= chunks) return;
+    try {
+      runChunk(exports, buffer, m.task, c);
+    } catch (e) {
+      if (Atomics.exchange(p, ${FAILED}, 1) === 0) port.postMessage({ error: e instanceof Error ? e.message : String(e) });
+    }
+    if (Atomics.add(p, ${DONE}, 1) + 1 === chunks) Atomics.notify(p, ${DONE});
+  }
+}
+Atomics.store(ctl, ${STATE}, ${STATE_READY});
+port.postMessage({ started: true });
+let seen = 0;
+for (;;) {
+  Atomics.wait(ctl, ${SEQ}, seen);
+  seen = Atomics.load(ctl, ${SEQ});
+  let message;
+  while ((message = receiveMessageOnPort(port)) !== undefined) {
+    if (message.message.stop) process.exit(0);
+    runCall(message.message);
+  }
+}
+`;
+
+interface WorkerSlot {
+  readonly worker: Worker;
+  readonly ctl: Int32Array;
+  readonly port: MessagePort;
+}
+
+export class ResidentWorkerPool<Task> {
+  private readonly workers = new WorkerGroup<WorkerSlot>(STATE);
+  /** Chunks that workers (not the calling thread) have run so far. */
+  chunksRunByWorkers = 0;
+
+  /** Starts `size` workers running `chunkSource` (the source of a self-contained ResidentChunkFunction) with `module`. */
+  constructor(module: WasmModule, chunkSource: string, size: number) {
+    for (let i = 0; i < size; i++) {
+      const ctl = new Int32Array(new SharedArrayBuffer(4 * 4));
+      const { port1, port2 } = new MessageChannel();
+      const worker = new Worker(workerSource, { eval: true, workerData: { control: ctl.buffer, port: port2, module, chunkSource }, transferList: [port2] });
+      this.workers.add({ worker, ctl, port: port1 }, port1);
+    }
+  }
+
+  get readyCount(): number {
+    return this.workers.ready().length;
+  }
+
+  whenReady(): Promise<void> {
+    return this.workers.whenReady();
+  }
+
+  /**
+   * Runs chunks 0..chunks-1 of `task` on `memory`: on the calling thread
+   * (`runChunk`) and on up to `workers` ready workers; returns once every
+   * chunk is done. A chunk that throws, or a worker that dies, is an Error.
+   */
+  run(memory: WasmMemory, task: Task, chunks: number, workers: number, runChunk: (c: number) => void): void {
+    const used = this.workers.ready().slice(0, Math.max(0, workers));
+    const progress = new Int32Array(new SharedArrayBuffer(3 * 4));
+    for (const slot of used) {
+      slot.port.postMessage({ memory, task, chunks, progress });
+      Atomics.add(slot.ctl, SEQ, 1);
+      Atomics.notify(slot.ctl, SEQ);
+    }
+    let failure: unknown;
+    let mine = 0;
+    for (;;) {
+      const c = Atomics.add(progress, NEXT, 1);
+      if (c >= chunks) break;
+      try {
+        runChunk(c);
+      } catch (e) {
+        failure ??= e;
+      }
+      mine++;
+      Atomics.add(progress, DONE, 1);
+    }
+    this.chunksRunByWorkers += chunks - mine;
+    for (;;) {
+      const done = Atomics.load(progress, DONE);
+      if (done >= chunks) break;
+      if (used.some((s) => this.workers.isBroken(s))) {
+        failure ??= new Error("a kernel worker thread died while running a WebAssembly kernel");
+        break;
+      }
+      Atomics.wait(progress, DONE, done, 100);
+    }
+    if (Atomics.load(progress, FAILED) !== 0) failure ??= new Error(`a WebAssembly kernel failed in a worker thread: ${this.workerError(used)}`);
+    if (failure !== undefined) throw failure;
+  }
+
+  close(): void {
+    this.workers.close((slot) => {
+      slot.port.postMessage({ stop: true });
+      Atomics.add(slot.ctl, SEQ, 1);
+      Atomics.notify(slot.ctl, SEQ);
+      slot.port.close();
+    });
+  }
+
+  private workerError(used: readonly WorkerSlot[]): string {
+    for (const slot of used) {
+      for (let m = receiveMessageOnPort(slot.port); m !== undefined; m = receiveMessageOnPort(slot.port)) {
+        const error = (m.message as { error?: unknown }).error;
+        if (typeof error === "string") return error;
+      }
+    }
+    return "unknown error";
+  }
+}
