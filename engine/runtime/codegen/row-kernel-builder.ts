@@ -135,7 +135,7 @@ class RowKernelBuilder {
     this.work += width;
     this.text.skipped.push(`out.fill(0, i * ${this.outStride.name} + ${this.text.integer(offset)}, i * ${this.outStride.name} + ${this.text.integer(offset + width)});`);
     if (code.kind === "scalar") this.text.body.push(`out[${at}] = ${code.expr};`);
-    else if (code.kind === "dense") this.text.body.push(`for (let j = 0; j < ${code.widthName}; j++) out[${at} + j] = ${elementAt(code, "j")};`);
+    else if (code.kind === "dense") this.text.body.push(this.text.forCells(width, "j", (j) => `out[${at} + ${j}] = ${elementAt(code, j)};`));
     else {
       this.text.body.push(`out.fill(0, ${at}, ${at} + ${code.widthName});`, `for (let p = ${code.start}; p < ${code.end}; p++) out[${at} + ${code.idx}[p]] = ${code.vals}[p];`);
     }
@@ -260,7 +260,7 @@ class RowKernelBuilder {
       this.text.body.push(this.axpy(b, `(${a.expr})`, g, "0"));
       return;
     }
-    this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", g, row("j"))}`, "}");
+    this.text.body.push(this.text.forCells(a.width, "j", (j) => `{ const x = ${elementAt(a, j)}; ${this.axpy(b, "x", g, row(j))} }`));
   }
 
   /**
@@ -302,7 +302,7 @@ class RowKernelBuilder {
   /** g[at + c] += x * b_c over b's cells. */
   private axpy(b: DenseOrScalar, x: string, g: string, at: string): string {
     if (b.kind === "scalar") return `${g}[${at}] += ${x} * ${b.expr};`;
-    return `{ const q = ${at}; for (let c = 0; c < ${b.widthName}; c++) ${g}[q + c] += ${x} * ${elementAt(b, "c")}; }`;
+    return `{ const q = ${at}; ${this.text.forCells(b.width, "c", (c) => `${g}[q + ${c}] += ${x} * ${elementAt(b, c)};`)} }`;
   }
 
   // ---- per-row values ----
@@ -482,10 +482,10 @@ class RowKernelBuilder {
     const dense = operands.map((c) => this.dense(c));
     const t = this.text.scratch(width);
     const names = dense.map((_, k) => `e${k}`);
-    const loads = dense.map((c, k) => (c.kind === "scalar" ? "" : `const e${k} = ${elementAt(c, "j")}; `)).join("");
     const operandNames = dense.map((c, k) => (c.kind === "scalar" ? c.expr : names[k]!));
     // Scalars broadcast: their names are loop-invariant locals.
-    this.text.body.push(`for (let j = 0; j < ${this.text.width(width)}; j++) { ${loads}${t}[j] = ${code(operandNames)}; }`);
+    const loadsAt = (j: string) => dense.map((c, k) => (c.kind === "scalar" ? "" : `const e${k} = ${elementAt(c, j)}; `)).join("");
+    this.text.body.push(this.text.forCells(width, "j", (j) => `{ ${loadsAt(j)}${t}[${j}] = ${code(operandNames)}; }`));
     this.work += width;
     return { kind: "dense", arr: t, off: "0", width, widthName: this.text.width(width) };
   }
@@ -532,7 +532,7 @@ class RowKernelBuilder {
     const fold = (x: string) => (fn === "prod" ? `${v} *= ${x};` : `${v} = Math.${fn}(${v}, ${x});`);
     body.push(`let ${v} = ${init};`);
     if (code.kind === "sparse") body.push(`for (let p = ${code.start}; p < ${code.end}; p++) ${fold(`${code.vals}[p]`)}`, `if (${code.end} - ${code.start} < ${code.widthName}) ${fold("0")}`);
-    else body.push(`for (let j = 0; j < ${code.widthName}; j++) ${fold(elementAt(code, "j"))}`);
+    else body.push(this.text.forCells(code.width, "j", (j) => fold(elementAt(code, j))));
     return { kind: "scalar", expr: v };
   }
 
@@ -577,11 +577,11 @@ class RowKernelBuilder {
     }
     const t = this.text.scratch(k);
     const kName = this.text.width(k);
-    body.push(`${t}.fill(0);`);
-    const addRow = (x: string, j: string) => `{ const x = ${x}; const q = ${j} * ${kName}; for (let c = 0; c < ${kName}; c++) ${t}[c] += x * ${bArr}[q + c]; }`;
+    body.push(this.text.forCells(k, "c", (c) => `${t}[${c}] = 0;`));
+    const addRow = (x: string, j: string) => `{ const x = ${x}; const q = ${j} * ${kName}; ${this.text.forCells(k, "c", (c) => `${t}[${c}] += x * ${bArr}[q + ${c}];`)} }`;
     if (a.kind === "scalar") body.push(addRow(a.expr, "0"));
     else if (a.kind === "sparse") body.push(`for (let p = ${a.start}; p < ${a.end}; p++) ${addRow(`${a.vals}[p]`, `${a.idx}[p]`)}`);
-    else body.push(`for (let j = 0; j < ${a.widthName}; j++) ${addRow(elementAt(a, "j"), "j")}`);
+    else body.push(this.text.forCells(a.width, "j", (j) => addRow(elementAt(a, j), j)));
     return { kind: "dense", arr: t, off: "0", width: k, widthName: kName };
   }
 
