@@ -1,6 +1,6 @@
 // Row kernels unroll the loops over a row's cells up to UNROLLED_MAX_WIDTH
 // (row-kernel-text.ts's forCells): kmeans' distance, assignment and
-// centroid operators over rows of 5 and 10 cells, and the same computations
+// centroid operators and glm_logit's products over rows of 5 and 10 cells, and the same computations
 // one cell wider than the limit (loops), equal the unfused values of their
 // roots, over a dense and a CSR main input; the kernels of the narrow rows
 // have no loop over the cells (their sources are checked) and the wide
@@ -19,6 +19,9 @@ C = rand(rows=${k}, cols=${d}, min=-1, max=1, seed=52)
 c2 = t(rowSums(C^2))
 D = rand(rows=60, cols=${k}, min=-2, max=2, seed=53)
 m = rowMins(D)
+v = rand(rows=${d}, cols=1, min=-1, max=1, seed=54)
+w = rand(rows=60, cols=1, min=0.1, max=1, seed=55)
+y = rand(rows=60, cols=1, min=0, max=1, seed=56)
 `;
 }
 
@@ -28,11 +31,14 @@ const KMEANS_ROWS = [
   { expr: "(D <= m) / rowSums(D <= m)", main: "D" },
   { expr: "t(D <= m) %*% X", main: "X" },
   { expr: "rowMins(-2 * (X %*% t(C)) + c2) + rowMaxs(X)", main: "X" },
+  // glm_logit's: the CG product (a dot product and a column-vector product per row) and the gradient.
+  { expr: "t(X) %*% (w * (X %*% v))", main: "X" },
+  { expr: "t(X) %*% (1 / (1 + exp(-(X %*% v))) - y)", main: "X" },
 ];
 
-/** Whether the kernel source loops over the row's cells (`for (let j` / `for (let c`: the loops forCells writes). */
+/** Whether the kernel source loops over the row's cells (forCells' `for (let j` / `for (let c`, or the dot and column-vector products' loops by four). */
 function loopsOverCells(source: string): boolean {
-  return /for \(let [jc] = 0; [jc] < n\d+; [jc]\+\+\)/.test(source);
+  return /for \(let [jc] = 0; [jc] < n\d+; [jc]\+\+\)|for \(; j \+ 3 < n\d+; j \+= 4\)/.test(source);
 }
 
 describe("Row kernels with unrolled cell loops", () => {

@@ -25,7 +25,7 @@ import { toDense, isSparse, type Matrix } from "../matrix";
 import { callOperandOrder, nodeLabel } from "../fused";
 import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
-import { RowKernelText } from "./row-kernel-text";
+import { RowKernelText, UNROLLED_MAX_WIDTH } from "./row-kernel-text";
 import type { RowRootResult } from "./row-results";
 import { cellsVisited, elementAt, widthOf, type RowVectorCode } from "./row-vector-code";
 
@@ -288,9 +288,12 @@ class RowKernelBuilder {
     const local = this.text.name("g");
     const x = this.text.name("r");
     const add = (j: string) => `${local}[${j}] += ${elementAt(a, j)} * ${x};`;
+    this.text.body.push(`const ${x} = ${r};`, `const ${local} = i >= ${rows} ? ${g[0]} : (i & 3) === 0 ? ${g[0]} : (i & 3) === 1 ? ${g[1]} : (i & 3) === 2 ? ${g[2]} : ${g[3]};`);
+    if (a.width <= UNROLLED_MAX_WIDTH) {
+      this.text.body.push(this.text.forCells(a.width, "j", add));
+      return;
+    }
     this.text.body.push(
-      `const ${x} = ${r};`,
-      `const ${local} = i >= ${rows} ? ${g[0]} : (i & 3) === 0 ? ${g[0]} : (i & 3) === 1 ? ${g[1]} : (i & 3) === 2 ? ${g[2]} : ${g[3]};`,
       "{",
       "  let j = 0;",
       `  for (; j + 3 < ${a.widthName}; j += 4) { ${add("j")} ${add("j + 1")} ${add("j + 2")} ${add("j + 3")} }`,
@@ -561,7 +564,12 @@ class RowKernelBuilder {
       const v = this.text.name("v");
       if (a.kind === "scalar") body.push(`const ${v} = ${a.expr} * ${bArr}[0];`);
       else if (a.kind === "sparse") body.push(`let ${v} = 0;`, `for (let p = ${a.start}; p < ${a.end}; p++) ${v} += ${a.vals}[p] * ${bArr}[${a.idx}[p]];`);
-      else {
+      else if (a.width <= UNROLLED_MAX_WIDTH) {
+        // The loop below unrolled: cell j into d(j mod 4), the last width mod 4 cells into d0, in the same order.
+        const main = a.width - (a.width % 4);
+        const adds = Array.from({ length: a.width }, (_, j) => `d${j < main ? j % 4 : 0} += ${elementAt(a, String(j))} * ${bArr}[${j}];`);
+        body.push(`let ${v};`, "{", "  let d0 = 0, d1 = 0, d2 = 0, d3 = 0;", `  ${adds.join(" ")}`, `  ${v} = d0 + d1 + (d2 + d3);`, "}");
+      } else {
         const at = (j: string) => elementAt(a, j);
         body.push(
           `let ${v};`,
