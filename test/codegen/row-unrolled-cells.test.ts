@@ -36,9 +36,9 @@ const KMEANS_ROWS = [
   { expr: "t(X) %*% (1 / (1 + exp(-(X %*% v))) - y)", main: "X" },
 ];
 
-/** Whether the kernel source loops over the row's cells (forCells' `for (let j` / `for (let c`, or the dot and column-vector products' loops by four). */
+/** Whether the kernel source loops over the row's cells (forCells' `for (let j` / `for (let c`, the dot and column-vector products' loops by four, the row sum's by two). */
 function loopsOverCells(source: string): boolean {
-  return /for \(let [jc] = 0; [jc] < n\d+; [jc]\+\+\)|for \(; j \+ 3 < n\d+; j \+= 4\)/.test(source);
+  return /for \(let [jc] = 0; [jc] < n\d+; [jc]\+\+\)|for \(; j \+ 3 < n\d+; j \+= 4\)|for \(; k \+ 1 < n\d+; k \+= 2\)/.test(source);
 }
 
 describe("Row kernels with unrolled cell loops", () => {

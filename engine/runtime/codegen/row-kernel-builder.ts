@@ -517,13 +517,18 @@ class RowKernelBuilder {
       const add = (x: string, s: string, c: string) => `{ const e = ${fn === "sumSq" ? `${x} * ${x}` : x}; const y = e - ${c}; const t = ${s} + y; ${c} = t - ${s} - y; ${s} = t; ${p} += e; }`;
       body.push(`let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0, ${p} = 0;`);
       const [first, end, at] = code.kind === "sparse" ? [code.start, code.end, (k: string) => `${code.vals}[${k}]`] : ["0", code.widthName, (k: string) => elementAt(code, k)];
-      body.push(
-        "{",
-        `  let k = ${first};`,
-        `  for (; k + 1 < ${end}; k += 2) { ${add(at("k"), s0, c0)} ${add(at("k + 1"), s1, c1)} }`,
-        `  if (k < ${end}) ${add(at("k"), s0, c0)}`,
-        "}",
-      );
+      if (code.kind === "dense" && code.width <= UNROLLED_MAX_WIDTH) {
+        // The loop below unrolled: even cells into (s0, c0), odd ones into (s1, c1), in the same order.
+        body.push(Array.from({ length: code.width }, (_, j) => (j % 2 === 0 ? add(at(String(j)), s0, c0) : add(at(String(j)), s1, c1))).join(" "));
+      } else {
+        body.push(
+          "{",
+          `  let k = ${first};`,
+          `  for (; k + 1 < ${end}; k += 2) { ${add(at("k"), s0, c0)} ${add(at("k + 1"), s1, c1)} }`,
+          `  if (k < ${end}) ${add(at("k"), s0, c0)}`,
+          "}",
+        );
+      }
       // (s0 - c0) + (s1 - c1) with one more compensated step, as kahan.ts combines its two sums.
       const [y, t, total] = [this.text.name("ky"), this.text.name("kt"), this.text.name("kt")];
       body.push(`const ${y} = ${s1} - ${c1} - ${c0};`, `const ${t} = ${s0} + ${y};`, `const ${total} = ${t} - (${t} - ${s0} - ${y});`);
