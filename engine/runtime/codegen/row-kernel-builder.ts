@@ -25,7 +25,7 @@ import { toDense, isSparse, type Matrix } from "../matrix";
 import { callOperandOrder, nodeLabel } from "../fused";
 import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
-import { RowKernelText } from "./row-kernel-text";
+import { RowKernelText, UNROLLED_MAX_WIDTH } from "./row-kernel-text";
 import type { RowRootResult } from "./row-results";
 import { cellsVisited, elementAt, widthOf, type RowVectorCode } from "./row-vector-code";
 
@@ -135,7 +135,7 @@ class RowKernelBuilder {
     this.work += width;
     this.text.skipped.push(`out.fill(0, i * ${this.outStride.name} + ${this.text.integer(offset)}, i * ${this.outStride.name} + ${this.text.integer(offset + width)});`);
     if (code.kind === "scalar") this.text.body.push(`out[${at}] = ${code.expr};`);
-    else if (code.kind === "dense") this.text.body.push(`for (let j = 0; j < ${code.widthName}; j++) out[${at} + j] = ${elementAt(code, "j")};`);
+    else if (code.kind === "dense") this.text.body.push(this.text.forCells(width, "j", (j) => `out[${at} + ${j}] = ${elementAt(code, j)};`));
     else {
       this.text.body.push(`out.fill(0, ${at}, ${at} + ${code.widthName});`, `for (let p = ${code.start}; p < ${code.end}; p++) out[${at} + ${code.idx}[p]] = ${code.vals}[p];`);
     }
@@ -260,7 +260,7 @@ class RowKernelBuilder {
       this.text.body.push(this.axpy(b, `(${a.expr})`, g, "0"));
       return;
     }
-    this.text.body.push(`for (let j = 0; j < ${a.widthName}; j++) {`, `  const x = ${elementAt(a, "j")};`, `  ${this.axpy(b, "x", g, row("j"))}`, "}");
+    this.text.body.push(this.text.forCells(a.width, "j", (j) => `{ const x = ${elementAt(a, j)}; ${this.axpy(b, "x", g, row(j))} }`));
   }
 
   /**
@@ -288,9 +288,12 @@ class RowKernelBuilder {
     const local = this.text.name("g");
     const x = this.text.name("r");
     const add = (j: string) => `${local}[${j}] += ${elementAt(a, j)} * ${x};`;
+    this.text.body.push(`const ${x} = ${r};`, `const ${local} = i >= ${rows} ? ${g[0]} : (i & 3) === 0 ? ${g[0]} : (i & 3) === 1 ? ${g[1]} : (i & 3) === 2 ? ${g[2]} : ${g[3]};`);
+    if (a.width <= UNROLLED_MAX_WIDTH) {
+      this.text.body.push(this.text.forCells(a.width, "j", add));
+      return;
+    }
     this.text.body.push(
-      `const ${x} = ${r};`,
-      `const ${local} = i >= ${rows} ? ${g[0]} : (i & 3) === 0 ? ${g[0]} : (i & 3) === 1 ? ${g[1]} : (i & 3) === 2 ? ${g[2]} : ${g[3]};`,
       "{",
       "  let j = 0;",
       `  for (; j + 3 < ${a.widthName}; j += 4) { ${add("j")} ${add("j + 1")} ${add("j + 2")} ${add("j + 3")} }`,
@@ -302,7 +305,7 @@ class RowKernelBuilder {
   /** g[at + c] += x * b_c over b's cells. */
   private axpy(b: DenseOrScalar, x: string, g: string, at: string): string {
     if (b.kind === "scalar") return `${g}[${at}] += ${x} * ${b.expr};`;
-    return `{ const q = ${at}; for (let c = 0; c < ${b.widthName}; c++) ${g}[q + c] += ${x} * ${elementAt(b, "c")}; }`;
+    return `{ const q = ${at}; ${this.text.forCells(b.width, "c", (c) => `${g}[q + ${c}] += ${x} * ${elementAt(b, c)};`)} }`;
   }
 
   // ---- per-row values ----
@@ -482,10 +485,10 @@ class RowKernelBuilder {
     const dense = operands.map((c) => this.dense(c));
     const t = this.text.scratch(width);
     const names = dense.map((_, k) => `e${k}`);
-    const loads = dense.map((c, k) => (c.kind === "scalar" ? "" : `const e${k} = ${elementAt(c, "j")}; `)).join("");
     const operandNames = dense.map((c, k) => (c.kind === "scalar" ? c.expr : names[k]!));
     // Scalars broadcast: their names are loop-invariant locals.
-    this.text.body.push(`for (let j = 0; j < ${this.text.width(width)}; j++) { ${loads}${t}[j] = ${code(operandNames)}; }`);
+    const loadsAt = (j: string) => dense.map((c, k) => (c.kind === "scalar" ? "" : `const e${k} = ${elementAt(c, j)}; `)).join("");
+    this.text.body.push(this.text.forCells(width, "j", (j) => `{ ${loadsAt(j)}${t}[${j}] = ${code(operandNames)}; }`));
     this.work += width;
     return { kind: "dense", arr: t, off: "0", width, widthName: this.text.width(width) };
   }
@@ -514,13 +517,18 @@ class RowKernelBuilder {
       const add = (x: string, s: string, c: string) => `{ const e = ${fn === "sumSq" ? `${x} * ${x}` : x}; const y = e - ${c}; const t = ${s} + y; ${c} = t - ${s} - y; ${s} = t; ${p} += e; }`;
       body.push(`let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0, ${p} = 0;`);
       const [first, end, at] = code.kind === "sparse" ? [code.start, code.end, (k: string) => `${code.vals}[${k}]`] : ["0", code.widthName, (k: string) => elementAt(code, k)];
-      body.push(
-        "{",
-        `  let k = ${first};`,
-        `  for (; k + 1 < ${end}; k += 2) { ${add(at("k"), s0, c0)} ${add(at("k + 1"), s1, c1)} }`,
-        `  if (k < ${end}) ${add(at("k"), s0, c0)}`,
-        "}",
-      );
+      if (code.kind === "dense" && code.width <= UNROLLED_MAX_WIDTH) {
+        // The loop below unrolled: even cells into (s0, c0), odd ones into (s1, c1), in the same order.
+        body.push(Array.from({ length: code.width }, (_, j) => (j % 2 === 0 ? add(at(String(j)), s0, c0) : add(at(String(j)), s1, c1))).join(" "));
+      } else {
+        body.push(
+          "{",
+          `  let k = ${first};`,
+          `  for (; k + 1 < ${end}; k += 2) { ${add(at("k"), s0, c0)} ${add(at("k + 1"), s1, c1)} }`,
+          `  if (k < ${end}) ${add(at("k"), s0, c0)}`,
+          "}",
+        );
+      }
       // (s0 - c0) + (s1 - c1) with one more compensated step, as kahan.ts combines its two sums.
       const [y, t, total] = [this.text.name("ky"), this.text.name("kt"), this.text.name("kt")];
       body.push(`const ${y} = ${s1} - ${c1} - ${c0};`, `const ${t} = ${s0} + ${y};`, `const ${total} = ${t} - (${t} - ${s0} - ${y});`);
@@ -532,7 +540,7 @@ class RowKernelBuilder {
     const fold = (x: string) => (fn === "prod" ? `${v} *= ${x};` : `${v} = Math.${fn}(${v}, ${x});`);
     body.push(`let ${v} = ${init};`);
     if (code.kind === "sparse") body.push(`for (let p = ${code.start}; p < ${code.end}; p++) ${fold(`${code.vals}[p]`)}`, `if (${code.end} - ${code.start} < ${code.widthName}) ${fold("0")}`);
-    else body.push(`for (let j = 0; j < ${code.widthName}; j++) ${fold(elementAt(code, "j"))}`);
+    else body.push(this.text.forCells(code.width, "j", (j) => fold(elementAt(code, j))));
     return { kind: "scalar", expr: v };
   }
 
@@ -561,7 +569,12 @@ class RowKernelBuilder {
       const v = this.text.name("v");
       if (a.kind === "scalar") body.push(`const ${v} = ${a.expr} * ${bArr}[0];`);
       else if (a.kind === "sparse") body.push(`let ${v} = 0;`, `for (let p = ${a.start}; p < ${a.end}; p++) ${v} += ${a.vals}[p] * ${bArr}[${a.idx}[p]];`);
-      else {
+      else if (a.width <= UNROLLED_MAX_WIDTH) {
+        // The loop below unrolled: cell j into d(j mod 4), the last width mod 4 cells into d0, in the same order.
+        const main = a.width - (a.width % 4);
+        const adds = Array.from({ length: a.width }, (_, j) => `d${j < main ? j % 4 : 0} += ${elementAt(a, String(j))} * ${bArr}[${j}];`);
+        body.push(`let ${v};`, "{", "  let d0 = 0, d1 = 0, d2 = 0, d3 = 0;", `  ${adds.join(" ")}`, `  ${v} = d0 + d1 + (d2 + d3);`, "}");
+      } else {
         const at = (j: string) => elementAt(a, j);
         body.push(
           `let ${v};`,
@@ -577,11 +590,11 @@ class RowKernelBuilder {
     }
     const t = this.text.scratch(k);
     const kName = this.text.width(k);
-    body.push(`${t}.fill(0);`);
-    const addRow = (x: string, j: string) => `{ const x = ${x}; const q = ${j} * ${kName}; for (let c = 0; c < ${kName}; c++) ${t}[c] += x * ${bArr}[q + c]; }`;
+    body.push(this.text.forCells(k, "c", (c) => `${t}[${c}] = 0;`));
+    const addRow = (x: string, j: string) => `{ const x = ${x}; const q = ${j} * ${kName}; ${this.text.forCells(k, "c", (c) => `${t}[${c}] += x * ${bArr}[q + ${c}];`)} }`;
     if (a.kind === "scalar") body.push(addRow(a.expr, "0"));
     else if (a.kind === "sparse") body.push(`for (let p = ${a.start}; p < ${a.end}; p++) ${addRow(`${a.vals}[p]`, `${a.idx}[p]`)}`);
-    else body.push(`for (let j = 0; j < ${a.widthName}; j++) ${addRow(elementAt(a, "j"), "j")}`);
+    else body.push(this.text.forCells(a.width, "j", (j) => addRow(elementAt(a, j), j)));
     return { kind: "dense", arr: t, off: "0", width: k, widthName: kName };
   }
 

@@ -127,13 +127,16 @@ function sample(a: CallArgs): Value {
   if (replace) {
     for (let i = 0; i < size; i++) out[i] = Math.floor(random.nextDouble() * range) + 1;
   } else {
-    const pool = Array.from({ length: range }, (_, i) => i + 1);
+    // A Fisher-Yates shuffle of 1..range stopped after `size` swaps. Only the moved positions are kept
+    // (position p holds p + 1 until a swap moves it), so k of a million values cost k steps, not a million.
+    const moved = new Map<number, number>();
+    const at = (p: number) => moved.get(p) ?? p + 1;
     for (let i = 0; i < size; i++) {
       const j = i + Math.floor(random.nextDouble() * (range - i));
-      // i < size <= range and i <= j < range: both inside the pool.
-      const picked = pool[j]!;
-      pool[j] = pool[i]!;
-      pool[i] = picked;
+      const picked = at(j);
+      moved.set(j, at(i));
+      // Position i is never drawn again (later draws take j >= i + 1).
+      moved.delete(i);
       out[i] = picked;
     }
   }
