@@ -60,3 +60,23 @@ export function extendPairedRounds(ours: number[], other: number[], runOurs: () 
 export function pairedText(c: PairedComparison): string {
   return `${c.ratio.toFixed(3)} (faster in ${c.wins} of ${c.rounds} rounds)`;
 }
+
+/**
+ * Whole-script CPU times on this machine do not separate plans less than
+ * this fraction apart (the H update of DFP/BFGS on a wide A dominates every
+ * plan; the noise of a round is larger).
+ */
+export const TIMING_RESOLUTION = 0.05;
+
+export type PairVerdict = "faster" | "equal within resolution" | "not faster" | "slower beyond resolution";
+
+/**
+ * The chosen plan against another: when the cost model estimates them less
+ * than TIMING_RESOLUTION apart, the measurement can only confirm they are
+ * equal (the chosen plan not slower by more than the resolution);
+ * otherwise it must be faster (paired ratio above 1).
+ */
+export function judgePair(estimatedRatio: number, measured: PairedComparison): PairVerdict {
+  if (estimatedRatio < 1 + TIMING_RESOLUTION) return measured.ratio > 1 - TIMING_RESOLUTION ? "equal within resolution" : "slower beyond resolution";
+  return measured.ratio > 1 ? "faster" : "not faster";
+}

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { extendPairedRounds, PAIRED_ROUNDS, pairedComparison, pairedText, rangesOverlap } from "../../cli/paired-rounds";
+import { extendPairedRounds, judgePair, PAIRED_ROUNDS, pairedComparison, pairedText, rangesOverlap, TIMING_RESOLUTION } from "../../cli/paired-rounds";
 
 describe("paired rounds", () => {
   it("the median of per-round ratios separates plans whose per-plan medians mix loaded rounds", () => {
@@ -44,6 +44,18 @@ describe("paired rounds", () => {
     // Round 3 (index 2): ours first; round 4: other first; round 5: ours first.
     assert.deepEqual(order, ["ours", "other", "other", "ours", "ours", "other"]);
     assert.ok(PAIRED_ROUNDS >= 10);
+  });
+
+  it("plans estimated apart must measure faster; plans estimated within the resolution must not measure slower beyond it", () => {
+    const measured = (ratio: number) => ({ ratio, wins: 0, rounds: 15 });
+    assert.equal(TIMING_RESOLUTION, 0.05);
+    assert.equal(judgePair(1.5, measured(1.2)), "faster");
+    assert.equal(judgePair(1.5, measured(0.99)), "not faster");
+    assert.equal(judgePair(1.01, measured(0.97)), "equal within resolution");
+    assert.equal(judgePair(1.01, measured(1.2)), "equal within resolution");
+    assert.equal(judgePair(1.01, measured(0.93)), "slower beyond resolution");
+    // At the boundary the estimate counts as apart.
+    assert.equal(judgePair(1.05, measured(0.97)), "not faster");
   });
 
   it("property: scaling both plans of a round by that round's load leaves the comparison unchanged", () => {
