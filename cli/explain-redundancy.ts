@@ -2,7 +2,9 @@
  * The redundancy part of `dml explain` (engine/redundancy, ReMac): the CSE
  * and LSE options the search found, each with its expression, occurrences
  * (source text and what replaces it) and estimated saving, then the
- * chosen, conservative and aggressive plans with their estimated costs.
+ * chosen, conservative and aggressive plans with their estimated costs,
+ * and which sparsity estimate the costs rest on (`nnz: MNC` where sketches
+ * of local data estimated a product, `nnz: uniform` otherwise).
  * `--json` gets the report as the engine gives it (README: explain's
  * `redundancy` field, with the search's milliseconds; the text leaves the
  * time out so it is the same on any machine, and says nothing when no
@@ -37,6 +39,7 @@ export function redundancyLines(report: RedundancyReport, text: string, file: st
   const lines = [
     `== redundancy (ReMac) in ${path.basename(file)}: ${counted(report.options.length, "option")} found (${cse} CSE, ${lse} LSE) over ${counted(report.chains, "chain")}, ${counted(report.windows, "window")}${report.truncated ? " (a search bound stopped it: not every window was tried)" : ""}`,
   ];
+  if (report.sketched.length > 0) lines.push(`  nnz estimates: MNC sketches of ${report.sketched.join(", ")} (their data or structure is known) in the products they enter; uniform elsewhere`);
   if (report.unsized.length > 0) lines.push(`  not costed: sizes unknown for ${report.unsized.join(", ")} (declare them in dml-lens.json "inputs", a .mtd file or # @size)`);
   for (const o of report.options) lines.push(...optionLines(o, text));
   const byId = new Map(report.options.map((o) => [o.id, o]));
@@ -57,7 +60,7 @@ function optionLines(o: RedundancyOption, text: string): string[] {
     o.kind === "lse"
       ? `hoisted before the loop at line ${o.insertBefore.start.line + 1}${o.iterations ? `, ${iterationText(o.iterations)}` : ""}`
       : `computed before line ${o.insertBefore.start.line + 1}`;
-  const saving = o.costed ? `saves ${o.saving >= 0 ? formatSeconds(o.saving) : `-${formatSeconds(-o.saving)} (costs more)`}, one evaluation ${formatSeconds(o.evaluationCost)}` : "not costed";
+  const saving = o.costed ? `saves ${o.saving >= 0 ? formatSeconds(o.saving) : `-${formatSeconds(-o.saving)} (costs more)`}, one evaluation ${formatSeconds(o.evaluationCost)}, nnz: ${o.estimator === "mnc" ? "MNC" : "uniform"}` : "not costed";
   const head = `  ${o.kind} ${o.name} = ${o.expression}  (${o.explicit ? "explicit" : "implicit"}, ${counted(o.occurrences.length, "occurrence")}, ${where}): ${saving}`;
   const occurrences = o.occurrences.map((occ) => `    line ${occ.range.start.line + 1}: ${oneLine(textInRange(text, occ.range))} -> ${occ.replacement.split(NAME_PLACEHOLDER).join(o.name)}`);
   return [head, ...occurrences];

@@ -5,11 +5,17 @@
  * SystemDS's chain optimization orders a chain), with some windows forced
  * to be ready-made operands: a shared temporary reused (CSE) or hoisted
  * out of a loop (LSE) costs nothing where it is used. Forced windows must
- * not cross each other. Non-zeros of a product are the metadata estimate
- * (uniformly placed non-zeros), as in ReMac's cost model.
+ * not cross each other. Non-zeros of a product are MNC's estimate where
+ * the factors carry sketches (chain-sketches.ts: local data), else the
+ * metadata estimate (uniformly placed non-zeros), as in ReMac's cost model.
  */
-import { DEFAULT_MACHINE_CONSTANTS, operationCost, type MachineConstants } from "../cost";
+import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
+import type { MncSketch } from "../stats/estimators";
 import type { Factor, MatrixSize } from "./chain-terms";
+import { chainSketchSizes, factorSketch } from "./chain-sketches";
+import { factorSize, isSelfTransposeProduct, multiplySeconds, productSize, SELF_TRANSPOSE_FACTOR } from "./product-size";
+
+export { factorSize, isSelfTransposeProduct, multiplySeconds, productSize, SELF_TRANSPOSE_FACTOR } from "./product-size";
 
 export interface Interval {
   start: number;
@@ -24,62 +30,13 @@ export interface ChainCost {
   seconds: number;
   tree: ChainTree;
   size: MatrixSize;
+  /** Which estimate gave the non-zeros of its products: MNC for some of them (sketches of local data), or the uniform formula for all. */
+  estimator: SparsityEstimate;
+  /** The chain's MNC sketch, when MNC estimated the whole product. */
+  sketch?: MncSketch;
 }
 
-export function factorSize(f: Factor): MatrixSize | undefined {
-  const s = f.atom.size;
-  if (!s) return undefined;
-  return f.transposed && !f.atom.symmetric ? { rows: s.cols, cols: s.rows, nnz: s.nnz } : s;
-}
-
-/** Dims and estimated non-zeros of `a %*% b` (uniform non-zeros). */
-export function productSize(a: MatrixSize, b: MatrixSize): MatrixSize {
-  const rows = a.rows;
-  const cols = b.cols;
-  const k = a.cols;
-  const sa = a.rows * a.cols > 0 ? a.nnz / (a.rows * a.cols) : 0;
-  const sb = b.rows * b.cols > 0 ? b.nnz / (b.rows * b.cols) : 0;
-  const p = sa * sb;
-  const density = p >= 1 ? 1 : 1 - Math.exp(k * Math.log1p(-p));
-  return { rows, cols, nnz: Math.round(rows * cols * density) };
-}
-
-/** Products costed, by sizes and constants (the same few sizes recur across chains and plans). */
-const multiplyCache = new WeakMap<MachineConstants, Map<string, number>>();
-const MAX_CACHED_PRODUCTS = 50_000;
-
-export function multiplySeconds(a: MatrixSize, b: MatrixSize, out: MatrixSize, constants: MachineConstants): number {
-  let cache = multiplyCache.get(constants);
-  if (!cache || cache.size > MAX_CACHED_PRODUCTS) {
-    cache = new Map();
-    multiplyCache.set(constants, cache);
-  }
-  const key = `${a.rows},${a.cols},${a.nnz},${b.cols},${b.nnz},${out.nnz}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const cost = operationCost({ kind: "matmul" }, [{ kind: "matrix", ...a }, { kind: "matrix", ...b }], { kind: "matrix", ...out }, constants);
-  const seconds = cost.known ? cost.cost.seconds : Number.POSITIVE_INFINITY;
-  cache.set(key, seconds);
-  return seconds;
-}
-
-/**
- * `t(X) %*% X` (the left operand is the transpose of the right one) runs as
- * SystemDS's and our runtime's tsmm, which computes only the upper triangle
- * of the symmetric result: half the work of a general product.
- */
-export function isSelfTransposeProduct(factors: readonly Factor[], i: number, k: number, j: number): boolean {
-  if (k - i !== j - k - 1) return false;
-  for (let a = 0; a <= k - i; a++) {
-    const left = factors[i + a]!;
-    const right = factors[j - a]!;
-    if (left.atom.key !== right.atom.key) return false;
-    if (!left.atom.symmetric && left.transposed === right.transposed) return false;
-  }
-  return true;
-}
-
-export const SELF_TRANSPOSE_FACTOR = 0.5;
+export type SparsityEstimate = "mnc" | "uniform";
 
 /**
  * The cheapest order of `factors` with `forced` windows as ready operands.
@@ -89,6 +46,8 @@ export function chainCost(factors: readonly Factor[], forced: readonly Interval[
   const n = factors.length;
   const sizes = factors.map(factorSize);
   if (sizes.some((s) => s === undefined)) return undefined;
+  // With sketches, each sub-chain has one size whatever its order; else each split's uniform estimate.
+  const sketched = chainSketchSizes(factors, constants);
   for (const a of forced) for (const b of forced) if (a !== b && a.start <= b.end && b.start <= a.end) return undefined;
   const crosses = (i: number, j: number) => forced.some((w) => (w.start < i && i <= w.end && w.end < j) || (i < w.start && w.start <= j && j < w.end));
   const cost: number[][] = Array.from({ length: n }, () => new Array<number>(n).fill(Number.POSITIVE_INFINITY));
@@ -107,7 +66,7 @@ export function chainCost(factors: readonly Factor[], forced: readonly Interval[
         const l = size[i]![k];
         const r = size[k + 1]![j];
         if (!l || !r || !Number.isFinite(cost[i]![k]!) || !Number.isFinite(cost[k + 1]![j]!)) continue;
-        const out = productSize(l, r);
+        const out = sketched ? sketched.size(i, j) : productSize(l, r);
         const own = multiplySeconds(l, r, out, constants) * (isSelfTransposeProduct(factors, i, k, j) ? SELF_TRANSPOSE_FACTOR : 1);
         const c = isForced ? 0 : cost[i]![k]! + cost[k + 1]![j]! + own;
         if (c < cost[i]![j]! || size[i]![j] === undefined) {
@@ -125,5 +84,6 @@ export function chainCost(factors: readonly Factor[], forced: readonly Interval[
     if (i === j || k === -2) return { kind: "leaf", start: i, end: j };
     return { kind: "split", left: tree(i, k), right: tree(k + 1, j) };
   };
-  return { seconds: cost[0]![n - 1]!, tree: tree(0, n - 1), size: size[0]![n - 1]! };
+  const sketch = n === 1 && factors[0] ? factorSketch(factors[0]) : sketched?.sketch(0, n - 1);
+  return { seconds: cost[0]![n - 1]!, tree: tree(0, n - 1), size: size[0]![n - 1]!, estimator: sketched ? "mnc" : "uniform", ...(sketch ? { sketch } : {}) };
 }

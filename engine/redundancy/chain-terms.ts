@@ -12,6 +12,7 @@
  * it. Expansion is bounded by a count of products per expression.
  */
 import type { Range } from "../syntax";
+import type { MncSketch } from "../stats/estimators";
 
 /** What the cost model needs of a matrix: dims and non-zeros. */
 export interface MatrixSize {
@@ -29,6 +30,8 @@ export interface Atom {
   /** The variable's name, for readable temporary names. */
   name?: string;
   size?: MatrixSize;
+  /** Its MNC sketch (non-zeros per row and column) when the analysis has one with structure: from a local file's data, or propagated from such sketches (atom-sketch.ts). */
+  sketch?: MncSketch;
   /** How many enclosing loops, innermost first, leave its value unchanged. */
   invariantLoops: number;
   /** Provably equal to its own transpose. */

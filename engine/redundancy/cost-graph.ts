@@ -23,6 +23,7 @@
 import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
 import { factorSize, isSelfTransposeProduct, multiplySeconds, productSize, SELF_TRANSPOSE_FACTOR } from "./chain-cost";
 import type { MatrixSize } from "./chain-terms";
+import { chainSketchSizes } from "./chain-sketches";
 import type { CostedOption } from "./plan-costs";
 import type { Chain } from "./program-chains";
 
@@ -67,6 +68,7 @@ export function probeCostGraph(options: readonly CostedOption[], constants: Mach
     const sizes = factors.map(factorSize);
     if (sizes.some((s) => s === undefined)) continue;
     const runs = chain.region.block.runs;
+    const sketched = chainSketchSizes(factors, constants); // MNC sizes of sub-chains with local data
     const size: MatrixSize[][] = Array.from({ length: n }, () => new Array<MatrixSize>(n));
     const table: Accumulated[][][] = Array.from({ length: n }, () => new Array<Accumulated[]>(n));
     for (let i = 0; i < n; i++) {
@@ -77,7 +79,7 @@ export function probeCostGraph(options: readonly CostedOption[], constants: Mach
     for (let len = 2; len <= n; len++) {
       for (let i = 0; i + len - 1 < n; i++) {
         const j = i + len - 1;
-        size[i]![j] = productSize(size[i]![i]!, size[i + 1]![j]!);
+        size[i]![j] = sketched ? sketched.size(i, j) : productSize(size[i]![i]!, size[i + 1]![j]!);
         const best = new Map<string, Accumulated>();
         const offer = (a: Accumulated) => {
           const key = a.options.join("|");
@@ -86,7 +88,7 @@ export function probeCostGraph(options: readonly CostedOption[], constants: Mach
         };
         for (let k = i; k < j; k++) {
           operators++;
-          const own = multiplySeconds(size[i]![k]!, size[k + 1]![j]!, productSize(size[i]![k]!, size[k + 1]![j]!), constants) * runs * (isSelfTransposeProduct(factors, i, k, j) ? SELF_TRANSPOSE_FACTOR : 1);
+          const own = multiplySeconds(size[i]![k]!, size[k + 1]![j]!, sketched ? sketched.size(i, j) : productSize(size[i]![k]!, size[k + 1]![j]!), constants) * runs * (isSelfTransposeProduct(factors, i, k, j) ? SELF_TRANSPOSE_FACTOR : 1);
           for (const l of table[i]![k]!) for (const r of table[k + 1]![j]!) offer({ options: union(l.options, r.options), cost: own + l.cost + r.cost });
         }
         for (const alt of alternatives.get(`${i}-${j}`) ?? []) offer({ options: [alt.id], cost: alt.cost });

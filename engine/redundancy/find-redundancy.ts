@@ -13,6 +13,7 @@ import { positionOffsets } from "../syntax";
 import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
 import type { ProgramAnalysis } from "../analysis";
 import { chainText } from "./chain-print";
+import { coveredOptions } from "./covering-options";
 import { choosePlans, planOf } from "./choose-plans";
 import { probeCostGraph } from "./cost-graph";
 import { baseName, FreshNames } from "./fresh-names";
@@ -42,7 +43,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
   const offset = positionOffsets(text);
 
   const found = [...search.options].sort((a, b) => firstPosition(a) - firstPosition(b) || (a.kind === b.kind ? 0 : a.kind === "lse" ? -1 : 1) || a.key.localeCompare(b.key));
-  const built: { option: RedundancyOption; costed: CostedOption }[] = [];
+  const all: { option: RedundancyOption; costed: CostedOption }[] = [];
   for (const f of found) {
     const edits = optionEdits(f, text);
     if (edits.occurrences.length === 0) continue;
@@ -54,13 +55,13 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
     const costed = costs.option(id, f);
     costed.spans = edits.occurrences.map((o) => [offset(o.range.start), offset(o.range.end)]);
     const first = Math.min(...f.occurrences.map((o) => o.chain.region.statementIndex));
-    const insertBefore = f.kind === "lse" ? f.loop!.statement.range : f.block.info.block.statements[first]!.range;
+    const insertBefore = f.across?.insertBefore ?? (f.kind === "lse" ? f.loop!.statement.range : f.block.info.block.statements[first]!.range);
     const option: RedundancyOption = {
       id,
       kind: f.kind,
       key: f.key,
       expression,
-      name: names.take(baseName(f.factors)),
+      name: "",
       insertBefore,
       occurrences: edits.occurrences,
       explicit: edits.explicit,
@@ -68,11 +69,16 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
       evaluationCost: costed.costed ? costed.evaluation! : 0,
       saving: 0,
       costed: costed.costed,
+      estimator: costed.estimator,
       length: f.factors.length,
       conflicts: [],
     };
-    built.push({ option, costed });
+    all.push({ option, costed });
   }
+  // An option across blocks and one whose windows it covers are one choice: the better alone stays (covering-options.ts).
+  const covered = coveredOptions(all.map((b) => b.costed), (options) => costs.total(options));
+  const built = all.filter((b) => !covered.has(b.option.id));
+  for (const b of built) b.option.name = names.take(baseName(b.costed.found.factors));
   // Options whose texts meet are compatible when they compose (DFP's t(A) %*% A and t(A) %*% b hoisted together).
   const order = optionOrder(
     built.map((b) => ({ option: b.option, spans: b.costed.spans, costed: b.costed })),
@@ -105,6 +111,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
     evaluations: costs.evaluations,
     settings: { expectedIterations },
     unsized: [...program.unsized].sort(),
+    sketched: costs.sketchedNames(),
   };
 }
 

@@ -21,7 +21,7 @@ import { productText, sumText, type PrintedFactor } from "./chain-print";
 import { chainCost } from "./chain-cost";
 import type { Region } from "./program-chains";
 import type { RedundancyOccurrence } from "./redundancy-types";
-import { isSymmetricChain, windowKey } from "./window-key";
+import { isSymmetricChain } from "./window-key";
 import type { FoundOption, WindowOccurrence } from "./window-search";
 
 export const NAME_PLACEHOLDER = "{name}";
@@ -50,10 +50,10 @@ export function optionEdits(option: FoundOption, text: string): OptionEdits {
     leaf,
   });
   const leavesOf = (w: WindowOccurrence) => w.chain.product.factors.slice(w.start, w.end + 1).map((f) => f.leaf);
-  const byRegion = new Map<Region, number[][]>();
+  const byRegion = new Map<Region, PrintedWindow[]>();
   for (const w of option.occurrences) {
     const list = byRegion.get(w.chain.region) ?? [];
-    list.push(leavesOf(w));
+    list.push({ leaves: leavesOf(w), transposed: w.transposed });
     byRegion.set(w.chain.region, list);
   }
 
@@ -61,7 +61,7 @@ export function optionEdits(option: FoundOption, text: string): OptionEdits {
   for (const w of option.occurrences) {
     const region = w.chain.region;
     const leaves = leavesOf(w);
-    const exact = exactNodes(region, leaves);
+    const exact = exactNodes(region, leaves, w.transposed);
     const same = exact.find((n) => !n.transposed);
     const flipped = exact.find((n) => n.transposed);
     if (same) planned.push({ node: same.node, region, mode: "name", transposed: w.transposed });
@@ -97,7 +97,7 @@ export function optionEdits(option: FoundOption, text: string): OptionEdits {
     else {
       const sum = p.region.sums.sums.get(p.node)!;
       const windows = byRegion.get(p.region)!;
-      const terms = sum.map((product) => ({ negative: product.negative, text: printProduct(product, windows, option.key, spliced, (t) => tempFactor(t, leafIds--)) }));
+      const terms = sum.map((product) => ({ negative: product.negative, text: printProduct(product, windows, spliced, (t) => tempFactor(t, leafIds--)) }));
       const printed = sumText(terms);
       replacement = p.node === p.region.sums.root && sum.length === 1 && sum[0]!.scalars.length === 0 && !sum[0]!.negative ? printed : `(${printed})`;
     }
@@ -112,8 +112,13 @@ export function optionEdits(option: FoundOption, text: string): OptionEdits {
   };
 }
 
-/** Nodes of the region whose value is exactly the product of these leaves, in this order or reversed (their transpose). */
-function exactNodes(region: Region, leaves: readonly number[]): { node: Expression; transposed: boolean }[] {
+/**
+ * Nodes of the region whose value is exactly the product of these leaves:
+ * in this order (the window as written) or reversed (its transpose), each
+ * with whether it is the transpose of the option's expression (`transposed`:
+ * the window is written transposed).
+ */
+function exactNodes(region: Region, leaves: readonly number[], transposed: boolean): { node: Expression; transposed: boolean }[] {
   let index = exactIndex.get(region);
   if (!index) {
     index = new Map();
@@ -122,15 +127,18 @@ function exactNodes(region: Region, leaves: readonly number[]): { node: Expressi
       const p = sum[0]!;
       if (p.negative || p.scalars.length > 0) continue;
       const ids = p.factors.map((f) => f.leaf).join(",");
-      index.set(ids, [...(index.get(ids) ?? []), { node, transposed: windowKey(p.factors).transposed }]);
+      index.set(ids, [...(index.get(ids) ?? []), node]);
     }
     exactIndex.set(region, index);
   }
-  return [...(index.get(leaves.join(",")) ?? []), ...(index.get([...leaves].reverse().join(",")) ?? [])];
+  return [
+    ...(index.get(leaves.join(",")) ?? []).map((node) => ({ node, transposed })),
+    ...(index.get([...leaves].reverse().join(",")) ?? []).map((node) => ({ node, transposed: !transposed })),
+  ];
 }
 
 /** Per region: the nodes computing one plain product, by its leaves in order. */
-const exactIndex = new WeakMap<Region, Map<string, { node: Expression; transposed: boolean }[]>>();
+const exactIndex = new WeakMap<Region, Map<string, Expression[]>>();
 
 /** The smallest node of the region whose sum holds every one of these leaves. */
 function smallestHolder(region: Region, leaves: readonly number[]): Expression {
@@ -147,11 +155,16 @@ function smallestHolder(region: Region, leaves: readonly number[]): Expression {
   return candidates[0] ?? region.sums.root;
 }
 
+/** An option's window in a region: its leaves in chain order, and whether it is written as the transpose of the option's expression. */
+interface PrintedWindow {
+  leaves: number[];
+  transposed: boolean;
+}
+
 /** A product with every window of the option in it (by leaves, either direction) replaced by the name. */
 function printProduct(
   product: Product,
-  windows: readonly number[][],
-  key: string,
+  windows: readonly PrintedWindow[],
   spliced: (range: Range) => string,
   temp: (transposed: boolean) => Factor,
 ): string {
@@ -161,14 +174,13 @@ function printProduct(
   while (i < factors.length) {
     let matched = 0;
     for (const w of windows) {
-      if (i + w.length > factors.length) continue;
-      const run = factors.slice(i, i + w.length);
-      const ids = run.map((f) => f.leaf).join(",");
-      if (ids !== w.join(",") && ids !== [...w].reverse().join(",")) continue;
-      const k = windowKey(run);
-      if (k.key !== key) continue;
-      matched = w.length;
-      out.push({ factor: temp(k.transposed), text: NAME_PLACEHOLDER });
+      if (i + w.leaves.length > factors.length) continue;
+      const ids = factors.slice(i, i + w.leaves.length).map((f) => f.leaf).join(",");
+      // Leaves in the window's order: as the window is written; reversed: this node holds its transpose.
+      const forward = ids === w.leaves.join(",");
+      if (!forward && ids !== [...w.leaves].reverse().join(",")) continue;
+      matched = w.leaves.length;
+      out.push({ factor: temp(forward ? w.transposed : !w.transposed), text: NAME_PLACEHOLDER });
       break;
     }
     if (matched > 0) {

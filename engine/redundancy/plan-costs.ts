@@ -14,7 +14,7 @@ import type { Expression } from "../syntax";
 import { DEFAULT_MACHINE_CONSTANTS, operationCost, type MachineConstants } from "../cost";
 import { isSymmetricChain } from "./window-key";
 import type { Factor, MatrixSize } from "./chain-terms";
-import { chainCost, type Interval } from "./chain-cost";
+import { chainCost, type ChainCost, type Interval, type SparsityEstimate } from "./chain-cost";
 import type { Chain, ProgramChains, Region } from "./program-chains";
 import type { FoundOption } from "./window-search";
 import { applicationOrder, pairKey, type OptionOrder } from "./option-order";
@@ -38,6 +38,8 @@ export interface CostedOption {
   spans: [number, number][];
   /** Transposing the temporary where it is used transposed (`t(HAtAd)`), per run of the script: 0 when it is symmetric or never used so. */
   transposes: number;
+  /** MNC estimated some product of its expression or of a chain it changes (sketches of local data); else every non-zero count is the uniform estimate. */
+  estimator: SparsityEstimate;
 }
 
 export class PlanCosts {
@@ -70,8 +72,10 @@ export class PlanCosts {
       const seconds = cost.known ? cost.cost.seconds : 0;
       for (const w of found.occurrences) if (w.transposed) transposes += seconds * w.chain.region.block.runs;
     }
-    const runs = found.kind === "lse" ? found.loop!.entries : found.block.runs;
-    const regionsKnown = [...windows.keys()].every((c) => this.written.get(c.region) !== undefined && chainCost(c.product.factors, windows.get(c)!, this.constants) !== undefined);
+    const runs = found.across?.runs ?? (found.kind === "lse" ? found.loop!.entries : found.block.runs);
+    const withWindows = [...windows.keys()].map((c) => ({ region: c.region, cost: chainCost(c.product.factors, windows.get(c)!, this.constants) }));
+    const regionsKnown = withWindows.every((c) => this.written.get(c.region) !== undefined && c.cost !== undefined);
+    const estimator = [chain, ...withWindows.map((c) => c.cost)].some((c) => c?.estimator === "mnc") ? "mnc" : "uniform";
     return {
       id,
       found,
@@ -82,6 +86,7 @@ export class PlanCosts {
       costed: evaluation !== undefined && regionsKnown,
       spans: [],
       transposes,
+      estimator,
     };
   }
 
@@ -146,6 +151,16 @@ export class PlanCosts {
     return total;
   }
 
+  /** Variables with MNC sketches in the chains whose products MNC estimated, sorted. */
+  sketchedNames(): string[] {
+    const names = new Set<string>();
+    for (const chain of this.program.chains) {
+      if (chainCost(chain.product.factors, [], this.constants)?.estimator !== "mnc") continue;
+      for (const f of chain.product.factors) if (f.atom.sketch && f.atom.name !== undefined) names.add(f.atom.name);
+    }
+    return [...names].sort();
+  }
+
   private chainSeconds(chain: Chain, forced: readonly Interval[]): number {
     const key = `${chain.id}:${forced.map((w) => `${w.start}-${w.end}`).sort().join(",")}`;
     let seconds = this.chainCosts.get(key);
@@ -165,9 +180,10 @@ function spansMeet(a: CostedOption, b: CostedOption): boolean {
 function writtenCost(region: Region, constants: MachineConstants): number | undefined {
   const sums = region.sums.sums;
   const parents = region.sums.parents;
-  const sizeOf = (e: Expression): MatrixSize | undefined => {
+  // A part's size and, when MNC estimated it, its sketch (so the product it enters is estimated by MNC too).
+  const costOf = (e: Expression): ChainCost | undefined => {
     const p = sums.get(e)?.[0];
-    return p ? chainCost(p.factors, [], constants)?.size : undefined;
+    return p ? chainCost(p.factors, [], constants) : undefined;
   };
   const childrenOf = new Map<Expression, Expression[]>();
   for (const [child, parent] of parents) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), child]);
@@ -189,10 +205,10 @@ function writtenCost(region: Region, constants: MachineConstants): number | unde
       const factors: Factor[] = [];
       for (const op of operands) {
         const c = cost(op);
-        const size = sizeOf(op);
-        if (c === undefined || !size) return undefined;
+        const part = costOf(op);
+        if (c === undefined || !part) return undefined;
         total += c;
-        factors.push({ atom: { key: "", text: "", size, invariantLoops: 0, symmetric: false }, transposed: false, leaf: -1 });
+        factors.push({ atom: { key: "", text: "", size: part.size, ...(part.sketch ? { sketch: part.sketch } : {}), invariantLoops: 0, symmetric: false }, transposed: false, leaf: -1 });
       }
       const chain = chainCost(factors, [], constants);
       return chain === undefined ? undefined : total + chain.seconds;

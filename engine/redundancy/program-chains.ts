@@ -8,7 +8,7 @@
  * Loops carry their expected iteration counts (loop-iterations.ts) and
  * every block how often it runs per run of the script.
  */
-import { type Expression, type ForStatement, type Identifier, type Program, type Range, type Statement, type WhileStatement, textInRange } from "../syntax";
+import { type Expression, type ForStatement, type Identifier, type IfStatement, type Program, type Range, type Statement, type WhileStatement, textInRange } from "../syntax";
 import { type BlockDagInfo, type SimpleStatement, type StatementBlock, childExpressions, statementExpressions, forEachStatement } from "../program";
 import type { ProgramAnalysis } from "../analysis";
 import type { NodeStats } from "../stats/sizes/node-stats";
@@ -17,6 +17,8 @@ import { expressionSums, type ExpressionSums, type SumContext, type ValueKind } 
 import { expressionKind } from "./expression-kinds";
 import { loopIterations, type LoopIterations } from "./loop-iterations";
 import { symmetricVariables } from "./symmetry";
+import { atomSketch } from "./atom-sketch";
+import type { MncSketch } from "../stats/estimators";
 
 export interface ChainLoop {
   id: number;
@@ -41,6 +43,23 @@ export interface Chain {
   region: Region;
   productIndex: number;
   product: Product;
+  /**
+   * Per factor, the value it reads across the blocks of its scope: equal
+   * strings are equal values wherever they are read (a variable at its
+   * block's entry gets the value that reaches that entry; a version
+   * assigned in the block keeps its atom key).
+   */
+  values: string[];
+}
+
+/** One control-flow statement around a block, and which of its bodies holds the block. */
+export interface NestStep {
+  statement: IfStatement | ForStatement | WhileStatement;
+  branch: "then" | "else" | "body";
+  /** The value of each variable just before the statement (variables absent: their initial value, see `valueBefore`). */
+  values: ReadonlyMap<string, string>;
+  /** Runs of the statement per run of the script. */
+  runs: number;
 }
 
 export interface BlockChains {
@@ -52,6 +71,19 @@ export interface BlockChains {
   runs: number;
   regions: Region[];
   chains: Chain[];
+  /** The function the block is in ("" for the main program). */
+  scope: string;
+  /** The control-flow statements around the block within its scope, outermost first. */
+  nest: NestStep[];
+}
+
+/** The value of `name` just before a nest step's statement, in the scope of `block`. */
+export function valueBefore(step: NestStep, block: BlockChains, name: string): string {
+  return step.values.get(name) ?? initialValue(block.scope, name);
+}
+
+function initialValue(scope: string, name: string): string {
+  return `${scope === "" ? "" : `${scope}::`}${name}`;
 }
 
 export interface ProgramChains {
@@ -131,11 +163,15 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
   }
 
   let loopIds = 0;
-  const walk = (blocks: readonly StatementBlock[], scope: string, loops: ChainLoop[], runs: number, constants: Map<string, number>) => {
+  // Values reaching each point of a scope: a variable assigned in a block gets that block's last version; where paths meet (after an if, at a loop's head and after it) the variables assigned on them get a fresh value.
+  let merges = 0;
+  const merged = (scope: string, name: string) => `${initialValue(scope, name)}~${merges++}`;
+  const walk = (blocks: readonly StatementBlock[], scope: string, loops: ChainLoop[], runs: number, constants: Map<string, number>, values: Map<string, string>, nest: NestStep[]) => {
     for (const block of blocks) {
       if (block.kind === "basic") {
         const info = analysis.dags.byBlock.get(block);
-        if (info) result.blocks.push(blockChains(info, scope, loops, runs));
+        const assigned = info ? blockChains(info, scope, loops, runs, values, nest) : new Map<string, string>();
+        for (const name of block.writes) values.set(name, assigned.get(name) ?? merged(scope, name));
         const outputs = analysis.sizes.blocks.get(block)?.outputs;
         for (const name of block.writes) {
           const value = outputs?.get(name)?.value;
@@ -143,9 +179,11 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
           else constants.delete(name);
         }
       } else if (block.kind === "if") {
-        walk(block.thenBlocks, scope, loops, runs, new Map(constants));
-        walk(block.elseBlocks, scope, loops, runs, new Map(constants));
+        const step = (branch: "then" | "else"): NestStep[] => [...nest, { statement: block.statement, branch, values: new Map(values), runs }];
+        walk(block.thenBlocks, scope, loops, runs, new Map(constants), new Map(values), step("then"));
+        walk(block.elseBlocks, scope, loops, runs, new Map(constants), new Map(values), step("else"));
         for (const name of block.writes) constants.delete(name);
+        for (const name of block.writes) values.set(name, merged(scope, name));
       } else {
         const statement = block.statement;
         const iterations = loopIterations(statement, constants, options.expectedIterations);
@@ -154,14 +192,19 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
         const loop: ChainLoop = { id: loopIds++, statement, writes, iterations, entries: runs };
         const inner = new Map(constants);
         for (const name of writes) inner.delete(name);
-        walk(block.bodyBlocks, scope, [loop, ...loops], runs * iterations.count, inner);
+        const head = new Map(values);
+        for (const name of writes) head.set(name, merged(scope, name));
+        walk(block.bodyBlocks, scope, [loop, ...loops], runs * iterations.count, inner, head, [...nest, { statement, branch: "body", values: new Map(values), runs }]);
         for (const name of writes) constants.delete(name);
+        for (const name of writes) values.set(name, merged(scope, name));
       }
     }
   };
 
-  const blockChains = (info: BlockDagInfo, scope: string, loops: ChainLoop[], runs: number): BlockChains => {
-    const chains: BlockChains = { index: result.blocks.length, info, loops, runs, regions: [], chains: [] };
+  /** Adds the block's chains; returns the value each variable it assigns has at its end. */
+  const blockChains = (info: BlockDagInfo, scope: string, loops: ChainLoop[], runs: number, entry: ReadonlyMap<string, string>, nest: NestStep[]): Map<string, string> => {
+    const chains: BlockChains = { index: result.blocks.length, info, loops, runs, regions: [], chains: [], scope, nest };
+    result.blocks.push(chains);
     const sizes = analysis.sizes.blocks.get(info.block);
     const nodeAt = new Map<string, number>();
     for (const node of info.dag.nodes) if (!nodeAt.has(rangeKey(node.range))) nodeAt.set(rangeKey(node.range), node.id);
@@ -178,13 +221,15 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
     const kindOf = (e: Expression) => expressionKind(e, kindOfVariable, nodeKind);
     const symmetric = result.symmetric.get(scope) ?? new Set<string>();
     const prefix = scope === "" ? "" : `${scope}::`;
-    const versions = new Map<string, { version: number; size?: MatrixSize }>();
+    const versions = new Map<string, { version: number; size?: MatrixSize; sketch?: MncSketch }>();
     const current = (name: string) => {
       let v = versions.get(name);
       if (!v) {
         const input = info.dag.inputs.get(name);
-        const size = sizeOf(input === undefined ? undefined : sizes?.nodes[input]);
-        v = size ? { version: 0, size } : { version: 0 };
+        const stats = input === undefined ? undefined : sizes?.nodes[input];
+        const size = sizeOf(stats);
+        const sketch = atomSketch(stats);
+        v = size ? { version: 0, size, ...(sketch ? { sketch } : {}) } : { version: 0 };
         versions.set(name, v);
       }
       return v;
@@ -198,12 +243,13 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
       const v = current(e.name);
       const key = v.version === 0 ? `${prefix}${e.name}` : `${prefix}${e.name}#${v.version}@${chains.index}`;
       if (!v.size) result.unsized.add(e.name);
-      return { key, text: e.name, name: e.name, ...(v.size ? { size: v.size } : {}), invariantLoops: v.version === 0 ? invariantLoops(e.name) : 0, symmetric: symmetric.has(e.name) };
+      return { key, text: e.name, name: e.name, ...(v.size ? { size: v.size } : {}), ...(v.size && v.sketch ? { sketch: v.sketch } : {}), invariantLoops: v.version === 0 ? invariantLoops(e.name) : 0, symmetric: symmetric.has(e.name) };
     };
     const opaqueAtom = (e: Expression): Atom => {
       const size = sizeOf(statsAt(e));
+      const sketch = atomSketch(statsAt(e));
       const text = textOf(e);
-      return { key: `⟨${text}@${rangeKey(e.range)}⟩`, text: `(${text})`, ...(size ? { size } : {}), invariantLoops: 0, symmetric: false, range: e.range };
+      return { key: `⟨${text}@${rangeKey(e.range)}⟩`, text: `(${text})`, ...(size ? { size } : {}), ...(size && sketch ? { sketch } : {}), invariantLoops: 0, symmetric: false, range: e.range };
     };
     const context: SumContext = {
       kindOf,
@@ -226,7 +272,8 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
           chains.regions.push(region);
           sums.sum.forEach((product, productIndex) => {
             if (product.factors.length < 2) return;
-            const chain: Chain = { id: result.chains.length, region, productIndex, product };
+            const values = product.factors.map((f) => (f.atom.name !== undefined && f.atom.key === `${prefix}${f.atom.name}` ? (entry.get(f.atom.name) ?? f.atom.key) : f.atom.key));
+            const chain: Chain = { id: result.chains.length, region, productIndex, product, values };
             result.chains.push(chain);
             chains.chains.push(chain);
           });
@@ -243,15 +290,19 @@ export function programChains(analysis: ProgramAnalysis, text: string, options: 
       for (const e of statementExpressions(statement)) findRegions(e, statement, statementIndex);
       for (const name of assignedNames(statement)) {
         const before = current(name);
-        const value = statement.kind === "assign" && statement.target.kind === "identifier" ? sizeOf(statsAt(statement.value)) : undefined;
-        versions.set(name, value ? { version: before.version + 1, size: value } : { version: before.version + 1 });
+        const stats = statement.kind === "assign" && statement.target.kind === "identifier" ? statsAt(statement.value) : undefined;
+        const value = sizeOf(stats);
+        const sketch = atomSketch(stats);
+        versions.set(name, value ? { version: before.version + 1, size: value, ...(sketch ? { sketch } : {}) } : { version: before.version + 1 });
       }
     });
-    return chains;
+    const assigned = new Map<string, string>();
+    for (const [name, v] of versions) if (v.version > 0) assigned.set(name, `${prefix}${name}#${v.version}@${chains.index}`);
+    return assigned;
   };
 
-  walk(analysis.dags.programBlocks.main, "", [], 1, new Map());
-  for (const f of analysis.dags.programBlocks.functions) if (!f.external) walk(f.bodyBlocks, f.name, [], 1, new Map());
+  walk(analysis.dags.programBlocks.main, "", [], 1, new Map(), new Map(), []);
+  for (const f of analysis.dags.programBlocks.functions) if (!f.external) walk(f.bodyBlocks, f.name, [], 1, new Map(), new Map(), []);
   return result;
 }
 
@@ -267,7 +318,8 @@ function isChainNode(e: Expression, kindOf: (e: Expression) => ValueKind): boole
   return false;
 }
 
-function assignedNames(statement: SimpleStatement): string[] {
+/** The variables a simple statement assigns (whole or indexed). */
+export function assignedNames(statement: SimpleStatement): string[] {
   if (statement.kind === "assign") return [statement.target.kind === "index" ? statement.target.target.name : statement.target.kind === "identifier" ? statement.target.name : ""].filter((n) => n !== "");
   if (statement.kind === "multiAssign") return statement.targets.map((t) => (t.kind === "index" ? t.target.name : t.kind === "identifier" ? t.name : "")).filter((n) => n !== "");
   return [];

@@ -34,7 +34,7 @@ export interface RedundancyOption {
   expression: string;
   /** A fresh, readable name not used in the script (e.g. "AtA", "Ad"). */
   name: string;
-  /** Where `name = expression` goes: the statement (CSE) or loop (LSE) it must precede. */
+  /** Where `name = expression` goes: the statement (CSE) or loop (LSE) it must precede; for an option across blocks, the statement (or if or loop) holding its first occurrence in the innermost statement list that holds them all. */
   insertBefore: Range;
   occurrences: RedundancyOccurrence[];
   /** Every occurrence is written as-is (explicit); false when found only after re-association or expansion (implicit). */
@@ -49,6 +49,8 @@ export interface RedundancyOption {
   saving: number;
   /** False when a size the cost needs is unknown: `evaluationCost` and `saving` are then 0 and only the aggressive strategy takes it (absent: true). */
   costed?: boolean;
+  /** Which sparsity estimate its costs rest on: `mnc` when MNC sketches (local data) estimated some product it costs, else `uniform` (metadata). */
+  estimator?: "mnc" | "uniform";
   /** How many matrices the window multiplies. */
   length?: number;
   /** Ids of options that cannot be applied together with this one: their windows overlap in a chain or their occurrences' source texts meet. */
@@ -87,4 +89,6 @@ export interface RedundancyReport {
   settings: { expectedIterations: number };
   /** Variables in chains whose sizes the analysis does not know (options over them are not costed). */
   unsized: string[];
+  /** Variables in chains that carry MNC sketches (from local data): products of them are estimated by MNC, the rest by the uniform formula. */
+  sketched: string[];
 }

@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, test } from "node:test";
 import { buildHelpersSource, helpersSource } from "../../engine/runtime/codegen/kernel-helpers-source";
 import type { Combine, KernelCall, KernelProgram } from "../../engine/runtime/codegen/kernel-program";
-import { KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, MAX_RANGES, RANGE_WORK, rangeCount, runKernelOn, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
+import { KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, MAX_RANGES, RANGE_WORK, rangeCount, runKernelOn, stagingAllocations, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
 import { KernelThreadPool } from "../../engine/runtime/codegen/kernel-thread-pool";
 
 /** Per row of a[0] (s[0] columns): acc = [sum, min, max] of the cells; out[i] = 2 · the row's sum. */
@@ -206,6 +206,42 @@ describe("kernel runner: row ranges over threads", () => {
     const before = pool.dispatched;
     assert.deepEqual(Array.from(runKernelOn(call(), on(3))), Array.from(ref));
     assert.equal(pool.dispatched - before, 2);
+  });
+
+  test("repeated threaded calls reuse the shared copies of their small arrays, refilled each time", () => {
+    const [tall, narrow] = [70_000, 8];
+    const Z = sharedF64(tall * narrow, (i) => (i % 13) - 6);
+    const run = (scale: number) => {
+      const v = Float64Array.from({ length: narrow }, (_, j) => scale * (j - 3));
+      const call = (out: Float64Array): KernelCall => ({
+        program: {
+          source: `function (a, s, r0, r1, acc, out) {
+  const X = a[0], v = a[1], n = s[0] | 0;
+  for (let i = r0; i < r1; i++) { let d = 0; for (let j = 0; j < n; j++) d += X[i * n + j] * v[j]; out[i] = d; acc[0] += d; }
+}`,
+        },
+        arrays: [Z, v],
+        scalars: Float64Array.of(narrow),
+        rows: tall,
+        output: out,
+        accumulators: { init: Float64Array.of(0), combine: ["sum"] },
+        workPerRow: narrow,
+      });
+      const out = new Float64Array(tall);
+      const before = pool.dispatched;
+      const acc = runKernelOn(call(out), on(2));
+      assert.equal(pool.dispatched - before, 1, "posted to the workers");
+      const refOut = new Float64Array(tall);
+      const ref = runKernelOn(call(refOut), ONE_THREAD);
+      assert.deepEqual(Array.from(out), Array.from(refOut), `scale ${scale}: the output copied back`);
+      assert.equal(acc[0], ref[0]);
+      assert.notEqual(refOut[1], 0);
+    };
+    run(1);
+    const allocated = stagingAllocations();
+    run(-2);
+    run(3);
+    assert.equal(stagingAllocations(), allocated, "no shared buffer allocated by the later calls");
   });
 
   test("a kernel that throws in a worker is a clear error, and the pool keeps working", () => {

@@ -20,6 +20,9 @@ describe("dml explain: redundancy", () => {
     assert.equal(lines[0], "== redundancy (ReMac) in linreg_gd.dml: 3 options found (1 CSE, 2 LSE) over 5 chains, 12 windows");
     assert.ok(lines.some((l) => /^ {2}lse AtA = t\(A\) %\*% A {2}\(implicit, 2 occurrences, hoisted before the loop at line 13, 50 iterations from its bounds\): saves \d/.test(l)), out);
     assert.ok(lines.includes("    line 14: t(A) %*% A -> AtA"), out);
+    // Declared sizes, no data: every cost rests on the uniform estimate.
+    assert.ok(lines.filter((l) => l.includes("saves")).every((l) => l.endsWith(", nnz: uniform")), out);
+    assert.ok(!lines.some((l) => l.includes("nnz estimates")), out);
     assert.ok(lines.some((l) => /^ {2}chosen: .* with lse AtA = t\(A\) %\*% A; lse Atb = t\(A\) %\*% b$/.test(l)), out);
     assert.ok(lines.some((l) => l.startsWith("  conservative: ")) && lines.some((l) => l.startsWith("  aggressive: ")));
     assert.equal(json!.options.length, 3);

@@ -31,6 +31,7 @@ import { helpersSource } from "./kernel-helpers-source";
 import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
 import { isSharedArray } from "../matrix";
 import { KernelThreadPool } from "./kernel-thread-pool";
+import { StagingBuffers } from "./kernel-staging";
 
 /** Below this much work (rows x workPerRow multiply-adds) a call runs in one range on the calling thread. */
 export const KERNEL_PARALLEL_MIN_WORK = 1 << 18;
@@ -93,8 +94,12 @@ export function runKernelOn(call: KernelCall, threads: KernelThreads): Float64Ar
   ranges.forEach(([, r1], i) => (bounds[i + 1] = r1));
   const progress = new Int32Array(new SharedArrayBuffer(3 * 4));
   const task = { source: call.program.source, arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, progress };
-  pool!.run(task, workers, (c) => fn(staged.arrays, call.scalars, bounds[c]!, bounds[c + 1]!, accs[c]!, staged.out));
-  if (staged.out !== call.output) call.output.set(staged.out);
+  try {
+    pool!.run(task, workers, (c) => fn(staged.arrays, call.scalars, bounds[c]!, bounds[c + 1]!, accs[c]!, staged.out));
+    if (staged.out !== call.output) call.output.set(staged.out);
+  } finally {
+    staging.giveBack(staged.copies);
+  }
   return combined(accs, call);
 }
 
@@ -136,27 +141,32 @@ function runsInWorkers(source: string): boolean {
   return true;
 }
 
-const isShared = isSharedArray;
+/** The shared copies of threaded calls' small arrays, reused across calls. */
+const staging = new StagingBuffers();
 
-/** The call's arrays and output in shared memory (small ones copied), or undefined when a large one is not shared. */
-function stageShared(call: KernelCall): { arrays: KernelArray[]; out: Float64Array } | undefined {
-  const maxCopy = Math.max(STAGE_MAX_LENGTH, (call.rows * Math.max(1, call.workPerRow)) / 8);
-  const arrays: KernelArray[] = [];
-  for (const a of call.arrays) {
-    const s = sharedOrCopy(a, maxCopy);
-    if (s === undefined) return undefined;
-    arrays.push(s);
-  }
-  const out = sharedOrCopy(call.output, maxCopy);
-  return out === undefined ? undefined : { arrays, out: out as Float64Array };
+/** Shared buffers allocated for threaded calls' small arrays so far (tests: a repeated call reuses them). */
+export function stagingAllocations(): number {
+  return staging.allocations();
 }
 
-function sharedOrCopy(a: KernelArray, maxCopy: number): KernelArray | undefined {
-  if (isShared(a)) return a;
-  if (a.length > maxCopy) return undefined;
-  const copy = a instanceof Int32Array ? new Int32Array(new SharedArrayBuffer(a.byteLength)) : new Float64Array(new SharedArrayBuffer(a.byteLength));
-  copy.set(a as never);
-  return copy;
+/**
+ * The call's arrays and output in shared memory (small ones copied, the
+ * copies listed to be given back after the call), or undefined when a large
+ * one is not shared.
+ */
+function stageShared(call: KernelCall): { arrays: KernelArray[]; out: Float64Array; copies: KernelArray[] } | undefined {
+  const maxCopy = Math.max(STAGE_MAX_LENGTH, (call.rows * Math.max(1, call.workPerRow)) / 8);
+  // Every array is checked before any is copied, so a call that stays on the caller takes no copies.
+  if ([...call.arrays, call.output].some((a) => !isSharedArray(a) && a.length > maxCopy)) return undefined;
+  const copies: KernelArray[] = [];
+  const shared = <A extends KernelArray>(a: A): A => {
+    if (isSharedArray(a)) return a;
+    const copy = staging.copyOf(a) as A;
+    copies.push(copy);
+    return copy;
+  };
+  const arrays = call.arrays.map(shared);
+  return { arrays, out: shared(call.output), copies };
 }
 
 /** A pool of `workers` threads, or none where threads cannot start (calls then run on the calling thread). */

@@ -28,7 +28,7 @@
  * loop's indexes here, so the cell code is the same either way.
  */
 import { type Value, num } from "../interpreter";
-import { transpose, transposedCsr } from "../kernels";
+import { sharedCsr, transpose, transposedCsr } from "../kernels";
 import { isDense, releaseIfTemporary, toDense, type Matrix, type CsrMatrix, type DenseMatrix } from "../matrix";
 import type { KernelArray } from "./kernel-program";
 import { UnsupportedOperator } from "./generated-operator";
@@ -165,7 +165,7 @@ export class OuterKernelInputs {
   /** Input `node` (CSR, the driver's shape, or its transpose when `transposed`) at (i, j), walking row i alongside j. */
   private walk(node: number, m: CsrMatrix, transposed = false): string {
     return this.once(`walk ${node} ${transposed}`, () => {
-      const csr = transposed ? transposedCsr(m) : m;
+      const csr = transposed ? transposedCsr(m) : sharedCsr(m);
       const key = `csr ${node}${transposed ? " transposed" : ""}`;
       const ptr = this.array(`${key} rowPtr`, () => csr.rowPtr);
       const idx = this.array(`${key} colIdx`, () => csr.colIdx);

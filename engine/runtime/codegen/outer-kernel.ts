@@ -24,8 +24,8 @@
 import type { FusionDag, FusedOperator } from "../../fusion";
 import type { NodeShape } from "../fused";
 import { double, type Value } from "../interpreter";
-import { transpose, transposedCsr } from "../kernels";
-import { CsrMatrix, dropZeros, DenseMatrix, settleFormat, allocateF64, copyI32, csrShared, isDense } from "../matrix";
+import { sharedCsr, transpose, transposedCsr } from "../kernels";
+import { bufferPool, CsrMatrix, dropZeros, DenseMatrix, settleFormat, allocateF64, copyI32, csrShared, isDense, releaseMatrix } from "../matrix";
 import { UnsupportedOperator } from "./generated-operator";
 import type { Combine, KernelCall } from "./kernel-program";
 import { CellCode } from "./cell-code";
@@ -56,7 +56,7 @@ export function buildOuterKernel(
   const transposed = root.kind === "product" && root.over === "j" && !isDense(x);
   const io = new OuterKernelInputs(inputs, transposed);
   // The driver's arrays first, so they are a0.. in every kernel.
-  const loop = isDense(x) ? denseDriverLoop(io, x.data, n) : csrDriverLoop(io, transposed ? transposedCsr(x) : x, transposed);
+  const loop = isDense(x) ? denseDriverLoop(io, x.data, n) : csrDriverLoop(io, transposed ? transposedCsr(x) : sharedCsr(x), transposed);
 
   const covered = new Set(op.covered);
   let rank = 0;
@@ -191,8 +191,9 @@ function consume(root: OuterRoot, w: string, ctx: ConsumeContext): ResultCode {
   switch (root.kind) {
     case "cells": {
       const driver = ctx.io.matrix(ctx.op.binding.mainInput!);
-      // In kernel memory, so the runner may split the rows over threads.
-      const output = ctx.dense ? allocateF64(m * n) : allocateF64(ctx.nnz, csrShared(m, ctx.nnz));
+      // In kernel memory, so the runner may split the rows over threads; a dense output (written at the driver's
+      // non-zeros only) from the buffer pool, zeroed.
+      const output = ctx.dense ? bufferPool.acquireZeroed(m * n) : allocateF64(ctx.nnz, csrShared(m, ctx.nnz));
       return {
         before: [],
         row: [],
@@ -242,8 +243,9 @@ function consume(root: OuterRoot, w: string, ctx: ConsumeContext): ResultCode {
 function rowProduct(root: Extract<OuterRoot, { kind: "product" }>, w: string, ctx: ConsumeContext): ResultCode {
   const b = otherRows(root, ctx);
   const yRows = root.over === "i" ? ctx.m : ctx.n;
-  const output = allocateF64(yRows * b.cols);
   const finish = () => productValue(root, yRows, b.cols, output);
+  // From the buffer pool: the unrolled kernel writes every row of Y (its sums start at 0 per row); the loop adds into Y.
+  const output = b.cols > UNROLLED_RANK ? bufferPool.acquireZeroed(yRows * b.cols) : bufferPool.acquire(yRows * b.cols);
   if (b.cols > UNROLLED_RANK) {
     const c = ctx.io.scalar("product cols", () => b.cols);
     return {
@@ -291,10 +293,13 @@ function accumulatedProduct(root: Extract<OuterRoot, { kind: "product" }>, w: st
   };
 }
 
-/** The product's value from Y (yRows x width): Y, or t(Y) for the mirrored products. */
+/** The product's value from Y (yRows x width): Y, or t(Y) for the mirrored products (Y's buffer then goes back to the pool). */
 function productValue(root: Extract<OuterRoot, { kind: "product" }>, yRows: number, width: number, data: Float64Array): Value {
   const y = new DenseMatrix(yRows, width, data);
-  return { kind: "matrix", matrix: root.transposeResult ? transpose(y) : y };
+  if (!root.transposeResult) return { kind: "matrix", matrix: y };
+  const t = transpose(y);
+  releaseMatrix(y);
+  return { kind: "matrix", matrix: t };
 }
 
 /** B' of a product: the kernel name of the other operand oriented so that its rows are indexed by the loop index that is not `over`, and its columns. */

@@ -21,6 +21,7 @@ export { aggregate, aggregateCols, aggregateFull, aggregateRows } from "./aggreg
 export { kahanSum } from "./kahan";
 export { transpose, transposeCsr } from "./transpose";
 export { transposedCsr } from "./sparse-transposed";
+export { sharedCsr } from "./sparse-shared";
 export { leftIndex, rightIndex, type LeftIndexOptions } from "./indexing";
 export { resolveRange, type IndexRange } from "./index-range";
 export { cbind, rbind } from "./bind";
