@@ -95,7 +95,8 @@ export function benchReport(script: string, setting: SizeSetting): { text: strin
   return { text, report: findRedundancy(analysis, text, { expectedIterations: setting.maxi }) };
 }
 
-function planRow(script: string, setting: SizeSetting, quick: boolean): BenchRow {
+/** One script on one size setting: the three plans timed and compared. */
+export function planRow(script: string, setting: SizeSetting, quick: boolean): BenchRow {
   const { text, report } = benchReport(script, setting);
   const scriptPath = path.join(packageRoot(), "examples", `${script}.dml`);
   const params = { maxi: String(setting.maxi), A: "A.csv", b: "b.csv" };
