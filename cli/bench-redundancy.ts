@@ -12,10 +12,19 @@
  *    and the choice told so: the expected iteration count is maxi); times
  *    are the median CPU time of ROUNDS runs each, interleaved with the
  *    order rotating per round (the range and the wall clock's median are
- *    shown apart). A row fails when the chosen plan does not beat both
- *    (or does not hoist t(A) %*% A on the tall A / does hoist it on the
- *    wide one), or when a plan's results differ from the original's;
- *    `--quick` runs tiny sizes for 3 iterations and checks only the results.
+ *    shown apart). The chosen plan is compared with each other plan by the
+ *    median of their ratios within a round, with more rounds of the pair
+ *    when the first ones do not separate them (paired-rounds.ts). A chosen
+ *    plan that applies no option is the original (same_plan_as_original),
+ *    one with the aggressive plan's options is that plan
+ *    (same_plan_as_aggressive): such pairs are equal, not compared. Plans
+ *    the cost model estimates less than TIMING_RESOLUTION apart can only be
+ *    confirmed equal (the chosen one not slower beyond it). A row
+ *    fails when the chosen plan does not beat the others (or does not hoist
+ *    t(A) %*% A on the tall A / does hoist it on the wide one), or when a
+ *    plan's results differ from the original's; `--quick` runs tiny sizes
+ *    for 3 iterations and checks only the results. The cost model's
+ *    estimates and their ratios are shown next to the measured ones.
  * 2. Search and choice per script over examples/*.dml (median of timed
  *    runs after a warm-up, sizes as the examples declare them): fails past
  *    100 ms.
@@ -29,6 +38,7 @@ import { memoryFileSystem, nodeFileSystem } from "../engine/files";
 import { analyzeText } from "../engine/analysis";
 import { runScriptTimed } from "./bench-e2e-session";
 import { median, timeRuns, type BenchRow } from "./bench-report";
+import { extendPairedRounds, judgePair, pairedComparison, pairedText, TIMING_RESOLUTION, type PairedComparison } from "./paired-rounds";
 import { packageRoot } from "./package-root";
 
 /**
@@ -43,7 +53,7 @@ const ROUNDS = 5;
 /** Search and choice per script must stay within this. */
 export const SEARCH_TARGET_MS = 100;
 
-interface SizeSetting {
+export interface SizeSetting {
   name: string;
   rows: number;
   cols: number;
@@ -75,23 +85,30 @@ function scriptText(name: string): string {
   return readFileSync(path.join(packageRoot(), "examples", `${name}.dml`), "utf8");
 }
 
-function planRow(script: string, setting: SizeSetting, quick: boolean): BenchRow {
+/** The search's report on a script with the setting's sizes (as dml-lens.json "inputs" would give them), expecting the loops to run maxi times. */
+export function benchReport(script: string, setting: SizeSetting): { text: string; report: RedundancyReport } {
   const text = scriptText(script);
-  const scriptPath = path.join(packageRoot(), "examples", `${script}.dml`);
   const inputs = { $A: { rows: setting.rows, cols: setting.cols, sparsity: setting.sparsity }, $b: { rows: setting.rows, cols: 1 } };
   const fs = memoryFileSystem({ "/bench/dml-lens.json": JSON.stringify({ inputs }) }, nodeFileSystem);
-  const params = { maxi: String(setting.maxi), A: "A.csv", b: "b.csv" };
-  const analysis = analyzeText(text, { scriptPath: "/bench/script.dml", workspaceRoot: "/bench", fs, parameters: new Map([["maxi", params.maxi]]) });
+  const analysis = analyzeText(text, { scriptPath: "/bench/script.dml", workspaceRoot: "/bench", fs, parameters: new Map([["maxi", String(setting.maxi)]]) });
   // The bench's loops run their maxi iterations (the tall A is ill-conditioned, the wide one underdetermined).
-  const report = findRedundancy(analysis, text, { expectedIterations: setting.maxi });
+  return { text, report: findRedundancy(analysis, text, { expectedIterations: setting.maxi }) };
+}
+
+/** One script on one size setting: the three plans timed and compared. */
+export function planRow(script: string, setting: SizeSetting, quick: boolean): BenchRow {
+  const { text, report } = benchReport(script, setting);
+  const scriptPath = path.join(packageRoot(), "examples", `${script}.dml`);
+  const params = { maxi: String(setting.maxi), A: "A.csv", b: "b.csv" };
   const planText = (strategy: "chosen" | "aggressive") => {
     const byId = new Map(report.options.map((o) => [o.id, o]));
-    const application = applyRedundancy(text, report.plans[strategy].options.map((id) => byId.get(id)!));
+    const application = applyRedundancy(text, report.plans[strategy].options.flatMap((id) => byId.get(id) ?? []));
     return { text: application.text, applied: application.applied.length, refused: application.refused };
   };
   const chosen = planText("chosen");
   const aggressive = planText("aggressive");
   const data = benchData(setting);
+  const failures: string[] = [];
   const run = (t: string) => {
     const cpu = process.cpuUsage();
     const result = runScriptTimed({ text: t, scriptPath, plan: BENCH_PLAN, params, data });
@@ -109,24 +126,51 @@ function planRow(script: string, setting: SizeSetting, quick: boolean): BenchRow
     }
   }
   const [original, withChosen, withAggressive] = samples.map(medianRun) as [PlanTiming, PlanTiming, PlanTiming];
+  // The chosen plan is the original (no option applied) or has the aggressive plan's options (in any order): those timings differ only by noise.
+  const sameAsOriginal = chosen.text === text;
+  const samePlan = [...report.plans.chosen.options].sort().join("|") === [...report.plans.aggressive.options].sort().join("|");
+  // Each comparison: the rounds' paired ratios, with more rounds of the pair when the first ones do not separate the two.
+  const cpuOf = (index: number) => samples[index]!.map((r) => r.cpuMs);
+  const extraRun = (t: string) => () => {
+    const r = run(t);
+    if (!r.ok) failures.push(r.errors.join("; "));
+    return r.cpuMs;
+  };
+  const compare = (otherIndex: number): PairedComparison => {
+    const ours = cpuOf(1);
+    const other = cpuOf(otherIndex);
+    if (!quick) extendPairedRounds(ours, other, extraRun(chosen.text), extraRun(texts[otherIndex]!));
+    return pairedComparison(ours, other);
+  };
+  const vsOriginal = sameAsOriginal ? undefined : compare(0);
+  const vsAggressive = samePlan ? undefined : compare(2);
+  const estimated = { original: report.originalCost, chosen: report.plans.chosen.cost, aggressive: report.plans.aggressive.cost };
+  const estimatedRatio = { original: estimated.original / estimated.chosen, aggressive: estimated.aggressive / estimated.chosen };
+  const verdictVsOriginal = vsOriginal && judgePair(estimatedRatio.original, vsOriginal);
+  const verdictVsAggressive = vsAggressive && judgePair(estimatedRatio.aggressive, vsAggressive);
   const loss = (lines: readonly string[]) => Number(/loss (.*)$/.exec(lines[lines.length - 1] ?? "")?.[1]);
   const equal = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
   const hoisted = hoistsGram(report);
-  const samePlan = [...report.plans.chosen.options].sort().join("|") === [...report.plans.aggressive.options].sort().join("|");
   // CPU time of the run (this machine is shared: wall clocks wait for other processes).
   const runMs = (r: PlanTiming) => r.cpuMs;
   const problems: string[] = [];
   for (const [label, r] of [["original", original], ["chosen", withChosen], ["aggressive", withAggressive]] as const) if (!r.ok) problems.push(`${label} failed: ${r.errors.join("; ")}`);
+  for (const f of failures) problems.push(`a paired run failed: ${f}`);
   if (problems.length === 0) {
     if (!equal(loss(withChosen.printed), loss(original.printed))) problems.push(`chosen loss ${loss(withChosen.printed)} != ${loss(original.printed)}`);
     if (!equal(loss(withAggressive.printed), loss(original.printed))) problems.push(`aggressive loss ${loss(withAggressive.printed)} != ${loss(original.printed)}`);
-    if (!quick && !(runMs(withChosen) < runMs(original))) problems.push("the chosen plan is not faster than the original");
-    // The same options (in any order) are the same plan: its two timings differ only by noise.
-    if (!quick && !samePlan && !(runMs(withChosen) < runMs(withAggressive))) problems.push("the chosen plan is not faster than the aggressive one");
+    for (const [label, verdict, paired] of [["the original", verdictVsOriginal, vsOriginal], ["the aggressive plan", verdictVsAggressive, vsAggressive]] as const) {
+      if (quick || !paired || verdict === "faster" || verdict === "equal within resolution") continue;
+      problems.push(`the chosen plan is ${verdict === "not faster" ? "not faster than" : `slower by more than ${TIMING_RESOLUTION * 100}% than`} ${label} (paired ratio ${pairedText(paired)})`);
+    }
   }
   if (!quick && hoisted !== setting.hoists) problems.push(setting.hoists ? "the chosen plan does not hoist t(A) %*% A" : "the chosen plan hoists t(A) %*% A");
   if (chosen.refused.length > 0 || aggressive.refused.length > 0) problems.push(`options refused by apply: ${[...chosen.refused, ...aggressive.refused].map((r) => `${r.id} (${r.reason})`).join("; ")}`);
-  const names = (strategy: "chosen" | "aggressive") => report.plans[strategy].options.map((id) => report.options.find((o) => o.id === id)!).map((o) => `${o.kind} ${o.expression}`).join("; ") || "none";
+  const names = (strategy: "chosen" | "aggressive") =>
+    report.plans[strategy].options
+      .flatMap((id) => report.options.filter((o) => o.id === id))
+      .map((o) => `${o.kind} ${o.expression}`)
+      .join("; ") || "none";
   return {
     suite: "redundancy",
     case: `${script}, ${setting.name} (${setting.rows} x ${setting.cols}${setting.sparsity < 1 ? ` at ${setting.sparsity * 100}%` : ""}, ${setting.maxi} iterations): chosen plan`,
@@ -136,14 +180,16 @@ function planRow(script: string, setting: SizeSetting, quick: boolean): BenchRow
     ratio: runMs(withChosen) > 0 ? runMs(original) / runMs(withChosen) : null,
     aggressive_ms: runMs(withAggressive),
     ratio_vs_aggressive: runMs(withChosen) > 0 ? runMs(withAggressive) / runMs(withChosen) : null,
+    ...(vsOriginal ? { paired_vs_original: `${pairedText(vsOriginal)}: ${verdictVsOriginal}` } : { same_plan_as_original: true }),
+    ...(vsAggressive ? { paired_vs_aggressive: `${pairedText(vsAggressive)}: ${verdictVsAggressive}` } : { same_plan_as_aggressive: true }),
     wall_ms: { original: original.ms, chosen: withChosen.ms, aggressive: withAggressive.ms },
     runs: rounds,
     cpu_ms_range: { original: original.range, chosen: withChosen.range, aggressive: withAggressive.range },
     options_found: report.options.length,
-    ...(samePlan ? { same_plan_as_aggressive: true } : {}),
     chosen: names("chosen"),
     aggressive: names("aggressive"),
-    estimated_s: { original: report.originalCost, chosen: report.plans.chosen.cost, aggressive: report.plans.aggressive.cost },
+    estimated_s: estimated,
+    estimated_ratio: estimatedRatio,
     search_ms: report.ms,
     ...(problems.length > 0 ? { failed: true, problems } : {}),
   };

@@ -16,6 +16,10 @@ it("bench redundancy --quick: plans run with equal results; search time per exam
     assert.equal(row.failed, undefined, `${row.case}: ${JSON.stringify(row.problems)}`);
     assert.ok((row.options_found as number) > 0);
     assert.ok(row.ours_ms > 0 && (row.baseline_ms ?? 0) > 0);
+    // Each comparison is a paired one, or the row says the two plans are the same.
+    assert.ok(typeof row.paired_vs_original === "string" || row.same_plan_as_original === true, row.case);
+    assert.ok(typeof row.paired_vs_aggressive === "string" || row.same_plan_as_aggressive === true, row.case);
+    assert.match(String(row.paired_vs_original ?? "1.000 (faster in 1 of 1 rounds): faster"), /^\d+\.\d{3} \(faster in [01] of 1 rounds\): (faster|equal within resolution|not faster|slower beyond resolution)$/);
   }
   const search = rows[4]!;
   const examples = readdirSync(path.join(repoRoot, "examples")).filter((f) => f.endsWith(".dml"));
