@@ -5,10 +5,13 @@
  * session before the clock starts, either given (data made in-process) or
  * read by those statements in a session of their own. The clock covers the
  * rest of the script, in one session with the chosen plan mode: planning,
- * compilation and running of every block.
+ * compilation and running of every block. Each timed run starts with an
+ * empty buffer pool, as a fresh process does: otherwise the plan measured
+ * second would reuse buffers the first one paid to allocate and touch.
  */
 import { executionSession, type BlockTiming, type PlanMode } from "../engine/execution";
 import { createSession, isolateCell, splitCells, type Value } from "../engine/runtime/interpreter";
+import { bufferPool } from "../engine/runtime/matrix";
 
 /** `X = read($X)` alone on its line: the variable and the parameter. */
 const READ_LINE = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*read\(\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(#.*)?$/;
@@ -76,6 +79,7 @@ export function runScriptTimed(input: ScriptRunInput): ScriptRun {
   const printed: string[] = [];
   const { session, runner } = executionSession({ plan: input.plan, params: input.params, scriptPath: input.scriptPath, print: (line) => printed.push(line) });
   for (const [name, value] of data) session.env.set(name, value);
+  bufferPool.clear();
   const start = performance.now();
   const result = session.runCell(split.rest);
   const ms = performance.now() - start;
