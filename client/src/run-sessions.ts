@@ -169,9 +169,7 @@ export class RunSessions {
     const entry: ScriptSession = { plan, installation: location, session, runner, output };
     if (known) {
       // A setting changed (the plan, the installation): the new session continues the old one.
-      for (const [name, value] of known.session.env) session.env.set(name, value);
-      for (const [name, fn] of known.session.functions) session.functions.set(name, fn);
-      for (const [name, info] of known.session.assigned) session.assigned.set(name, info);
+      session.continueFrom(known.session);
     }
     this.sessions.set(request.scriptPath, entry);
     return known && known.plan !== plan ? { entry, previousPlan: known.plan } : { entry };

@@ -55,8 +55,8 @@ export interface InterpreterHost {
   functions: Map<string, DefinedFunction>;
   /** Polled at every loop iteration and function call: true stops the run with an "interrupted" error (e.g. an editor's cancel). */
   shouldInterrupt?(): boolean;
-  /** Called after each basic block with the variables it assigned. */
-  onAssign?(outputs: ReadonlyMap<string, Value>): void;
+  /** Called after each basic block with the variables it assigned and the variables they were assigned in. */
+  onAssign?(outputs: ReadonlyMap<string, Value>, env: ReadonlyMap<string, Value>): void;
   /** How basic blocks run (default: as written). */
   blockRunner?: BlockRunner;
 }
@@ -142,7 +142,7 @@ export class Interpreter {
         const replaced = [...outputs.keys()].map((name) => env.get(name));
         for (const [name, value] of outputs) env.set(name, value);
         releaseUnreferenced(replaced);
-        this.host.onAssign?.(outputs);
+        this.host.onAssign?.(outputs, env);
         return;
       }
       case "if": {

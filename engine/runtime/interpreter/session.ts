@@ -49,8 +49,13 @@ export interface RunResult {
 export class Session {
   readonly env = new Map<string, Value>();
   readonly functions = new Map<string, DefinedFunction>();
-  /** Measured sizes of the variables assigned so far (latest value). */
-  readonly assigned = new Map<string, VariableInfo>();
+  /**
+   * The latest assignment of each name: its sizes, or, for an assignment in
+   * this session's own variables, the value itself, whose non-zeros are
+   * counted only when asked for (counting every assignment of a loop over a
+   * million-row vector is a pass over it per iteration).
+   */
+  private readonly assigned = new Map<string, { info: VariableInfo } | { value: Value }>();
   private readonly params: ReadonlyMap<string, string>;
 
   constructor(readonly options: SessionOptions = {}) {
@@ -77,8 +82,8 @@ export class Session {
         functions: this.functions,
         ...(this.options.shouldInterrupt ? { shouldInterrupt: this.options.shouldInterrupt } : {}),
         ...(this.options.blockRunner ? { blockRunner: this.options.blockRunner } : {}),
-        onAssign: (outputs) => {
-          for (const [name, value] of outputs) this.assigned.set(name, variableInfo(name, value));
+        onAssign: (outputs, env) => {
+          for (const [name, value] of outputs) this.assigned.set(name, env === this.env ? { value } : { info: variableInfo(name, value) });
         },
       },
       text,
@@ -107,8 +112,19 @@ export class Session {
     return { ok: true, errors: [] };
   }
 
+  /** Takes over another session's variables, functions and assignment record (a setting changed: the new session continues the old one). */
+  continueFrom(other: Session): void {
+    for (const [name, value] of other.env) this.env.set(name, value);
+    for (const [name, fn] of other.functions) this.functions.set(name, fn);
+    for (const [name, latest] of other.assigned) this.assigned.set(name, latest);
+  }
+
+  /** The variables assigned so far, with the sizes of their latest values. */
   variables(): VariableInfo[] {
-    return [...this.assigned.values()];
+    return [...this.assigned].map(([name, latest]) => {
+      if ("info" in latest) return latest.info;
+      return variableInfo(name, latest.value, { countNonZeros: this.env.get(name) === latest.value });
+    });
   }
 }
 
@@ -116,13 +132,18 @@ export function createSession(options: SessionOptions = {}): Session {
   return new Session(options);
 }
 
-export function variableInfo(name: string, v: Value): VariableInfo {
+/**
+ * A value's kind and sizes. `countNonZeros: false` leaves a matrix's
+ * non-zeros out: a value no longer held by any variable may have had its
+ * buffer recycled.
+ */
+export function variableInfo(name: string, v: Value, options: { countNonZeros: boolean } = { countNonZeros: true }): VariableInfo {
   switch (v.kind) {
     case "scalar":
       return { name, kind: "scalar", valueType: v.type, rows: 0, cols: 0, nnz: 0 };
     case "matrix": {
       const m = v.matrix;
-      return { name, kind: "matrix", rows: m.rows, cols: m.cols, nnz: m.nnz() };
+      return { name, kind: "matrix", rows: m.rows, cols: m.cols, ...(options.countNonZeros ? { nnz: m.nnz() } : {}) };
     }
     case "frame":
       return { name, kind: "frame", rows: v.frame.rows, cols: v.frame.columns.length };

@@ -224,7 +224,7 @@ function finish(loop: ParforLoop, analysis: ParforAnalysis, replies: readonly Pa
   for (const reply of ran) for (const line of reply.prints) host.print(line);
   const outputs = merged(loop, analysis, ran);
   for (const [name, value] of outputs) env.set(name, value);
-  host.onAssign?.(outputs);
+  host.onAssign?.(outputs, env);
   const error = ran[ran.length - 1]!.error;
   if (error) throw new DmlRuntimeError(error.message, error.range, error.file);
 }
