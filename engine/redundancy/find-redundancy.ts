@@ -24,6 +24,7 @@ import { PlanCosts, type CostedOption } from "./plan-costs";
 import { programChains } from "./program-chains";
 import { groupedSumOption } from "./grouped-sum-options";
 import { searchGroupedSums } from "./grouped-sums";
+import { chooseGroupedSums } from "./grouped-sum-choice";
 import type { RedundancyOption, RedundancyReport } from "./redundancy-types";
 import { searchWindows, type FoundOption } from "./window-search";
 
@@ -100,6 +101,12 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
   // ReMac's extension across blocks: sums regrouped out of products with common factors (grouped-sums.ts), named after the window options.
   const grouped = searchGroupedSums(program);
   const groupedSums = grouped.sums.map((g) => groupedSumOption(g, names, constants));
+  const groupedChoice = chooseGroupedSums(
+    groupedSums,
+    built.map((b) => b.option),
+    new Set(plans.chosen.map((o) => o.id)),
+    (without) => costs.total(plans.chosen.filter((o) => o.costed && !without.has(o.id))),
+  );
   return {
     options: built.map((b) => b.option),
     originalCost: original,
@@ -109,6 +116,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
       aggressive: planOf("aggressive", plans.aggressive, costs),
     },
     groupedSums,
+    groupedChoice,
     windows: search.windows,
     truncated: search.truncated || probe.truncated || order.truncated || grouped.truncated,
     ms: performance.now() - started,

@@ -81,9 +81,16 @@ export interface RedundancyReport {
   /**
    * Options across blocks found by regrouping common factors (a sum of
    * chains used twice or more, or loop-constant): each with its own cost
-   * and edits, not yet part of the plans the choice compares.
+   * and edits; a choice after the dynamic program says which go with its plan (`groupedChoice`).
    */
   groupedSums: RedundancyOption[];
+  /**
+   * The grouped sums that go with the chosen plan (grouped-sum-choice.ts),
+   * the chosen window options they would replace, and the plan's estimate
+   * with them. Reported only: `plans.chosen` (what the runtime executes)
+   * does not include them yet.
+   */
+  groupedChoice: { chosen: string[]; replaces: string[]; cost: number };
   /** Work the search did (windows keyed), and whether its count bound stopped it. */
   windows: number;
   truncated: boolean;

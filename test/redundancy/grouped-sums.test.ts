@@ -10,6 +10,7 @@ import { applyRedundancy } from "../../engine/redundancy/apply-redundancy";
 import { analyzeText } from "../../engine/analysis/program-analysis";
 import { createSession } from "../../engine/runtime/interpreter/session";
 import { parse } from "../../engine/syntax/parse";
+import { redundancyLines } from "../../cli/explain-redundancy";
 
 const inputs = ["P", "X", "Y", "Z", "Q"].map((n, i) => `${n} = rand(rows=12, cols=12, min=-1, max=1, seed=${i + 1})`).join("\n");
 
@@ -51,8 +52,15 @@ describe("grouped sums across blocks", () => {
     assert.ok(option.costed && option.evaluationCost > 0 && option.saving > 0 && option.saving < r.originalCost, JSON.stringify(option));
     const applied = assertApplied(text, option);
     assert.match(applied, /XY_YZ = X %\*% Y \+ Y %\*% Z\nR = \(P %\*% XY_YZ \+ XY_YZ %\*% Q\)/);
-    // The window options are unchanged by the extension.
+    // The window options are unchanged by the extension; the grouped sum meets both and, saving more, goes with the plan in their place.
     assert.deepEqual(r.options.map((o) => o.expression).sort(), ["X %*% Y", "Y %*% Z"]);
+    assert.deepEqual([...option.conflicts!].sort(), r.options.map((o) => o.id).sort());
+    assert.deepEqual(r.groupedChoice.chosen, [option.id]);
+    assert.deepEqual(r.groupedChoice.replaces, [...r.plans.chosen.options].sort());
+    assert.ok(r.groupedChoice.cost < r.plans.chosen.cost && r.groupedChoice.cost > 0, JSON.stringify(r.groupedChoice));
+    const explained = redundancyLines(r, text, "paper.dml").join("\n");
+    assert.match(explained, /grouped sums across blocks \(products regrouped by common factors; 1 option, each costed alone\):\n  cse XY_YZ = X %\*% Y \+ Y %\*% Z  \(implicit, used by 2 groups of products in 1 expression, computed before line 6\): saves /);
+    assert.match(explained, /-> \(P %\*% XY_YZ \+ XY_YZ %\*% Q\)\n  with the chosen plan: XY_YZ in place of XY, YZ, estimate /);
   });
 
   it("does not group a sum whose signs or scalars differ", () => {
