@@ -22,6 +22,9 @@ import { optionEdits } from "./occurrence-edits";
 import { optionOrder } from "./option-order";
 import { PlanCosts, type CostedOption } from "./plan-costs";
 import { programChains } from "./program-chains";
+import { groupedSumOption } from "./grouped-sum-options";
+import { searchGroupedSums } from "./grouped-sums";
+import { chooseGroupedSums } from "./grouped-sum-choice";
 import type { RedundancyOption, RedundancyReport } from "./redundancy-types";
 import { searchWindows, type FoundOption } from "./window-search";
 
@@ -95,6 +98,15 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
   const explicit = new Set(built.filter((b) => b.option.explicit).map((b) => b.option.id));
   const savings = new Map(built.map((b) => [b.option.id, b.option.saving]));
   const plans = choosePlans(costedOptions, costs, probe.gains, explicit, savings);
+  // ReMac's extension across blocks: sums regrouped out of products with common factors (grouped-sums.ts), named after the window options.
+  const grouped = searchGroupedSums(program);
+  const groupedSums = grouped.sums.map((g) => groupedSumOption(g, names, constants));
+  const groupedChoice = chooseGroupedSums(
+    groupedSums,
+    built.map((b) => b.option),
+    new Set(plans.chosen.map((o) => o.id)),
+    (without) => costs.total(plans.chosen.filter((o) => o.costed && !without.has(o.id))),
+  );
   return {
     options: built.map((b) => b.option),
     originalCost: original,
@@ -103,8 +115,10 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
       conservative: planOf("conservative", plans.conservative, costs),
       aggressive: planOf("aggressive", plans.aggressive, costs),
     },
+    groupedSums,
+    groupedChoice,
     windows: search.windows,
-    truncated: search.truncated || probe.truncated || order.truncated,
+    truncated: search.truncated || probe.truncated || order.truncated || grouped.truncated,
     ms: performance.now() - started,
     chains: program.chains.length,
     candidates: probe.gains.size,

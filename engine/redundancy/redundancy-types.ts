@@ -51,8 +51,10 @@ export interface RedundancyOption {
   costed?: boolean;
   /** Which sparsity estimate its costs rest on: `mnc` when MNC sketches (local data) estimated some product it costs, else `uniform` (metadata). */
   estimator?: "mnc" | "uniform";
-  /** How many matrices the window multiplies. */
+  /** How many matrices the window multiplies (for a grouped sum: how many terms the sum adds). */
   length?: number;
+  /** A grouped sum (`X %*% Y + Y %*% Z` regrouped out of products that share left and right factors): how many groups use it (one occurrence's expression may hold several). */
+  groupedUses?: number;
   /** Ids of options that cannot be applied together with this one: their windows overlap in a chain or their occurrences' source texts meet. */
   conflicts?: string[];
 }
@@ -76,6 +78,19 @@ export interface RedundancyReport {
   originalCost: number;
   /** The dynamic program's choice, ReMac's conservative strategy (explicit CSE and LSE only where they cannot lose) and the aggressive one (every option). */
   plans: Record<RedundancyStrategy, RedundancyPlan>;
+  /**
+   * Options across blocks found by regrouping common factors (a sum of
+   * chains used twice or more, or loop-constant): each with its own cost
+   * and edits; a choice after the dynamic program says which go with its plan (`groupedChoice`).
+   */
+  groupedSums: RedundancyOption[];
+  /**
+   * The grouped sums that go with the chosen plan (grouped-sum-choice.ts),
+   * the chosen window options they would replace, and the plan's estimate
+   * with them. Reported only: `plans.chosen` (what the runtime executes)
+   * does not include them yet.
+   */
+  groupedChoice: { chosen: string[]; replaces: string[]; cost: number };
   /** Work the search did (windows keyed), and whether its count bound stopped it. */
   windows: number;
   truncated: boolean;
