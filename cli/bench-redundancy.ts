@@ -32,7 +32,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { PlanMode } from "../engine/execution";
-import { findRedundancy, type RedundancyReport, applyRedundancy } from "../engine/redundancy";
+import { allOptions, findRedundancy, type RedundancyReport, applyRedundancy } from "../engine/redundancy";
 import { createSession, type Value } from "../engine/runtime/interpreter";
 import { memoryFileSystem, nodeFileSystem } from "../engine/files";
 import { analyzeText } from "../engine/analysis";
@@ -101,7 +101,7 @@ export function planRow(script: string, setting: SizeSetting, quick: boolean): B
   const scriptPath = path.join(packageRoot(), "examples", `${script}.dml`);
   const params = { maxi: String(setting.maxi), A: "A.csv", b: "b.csv" };
   const planText = (strategy: "chosen" | "aggressive") => {
-    const byId = new Map(report.options.map((o) => [o.id, o]));
+    const byId = new Map(allOptions(report).map((o) => [o.id, o]));
     const application = applyRedundancy(text, report.plans[strategy].options.flatMap((id) => byId.get(id) ?? []));
     return { text: application.text, applied: application.applied.length, refused: application.refused };
   };
@@ -168,7 +168,7 @@ export function planRow(script: string, setting: SizeSetting, quick: boolean): B
   if (chosen.refused.length > 0 || aggressive.refused.length > 0) problems.push(`options refused by apply: ${[...chosen.refused, ...aggressive.refused].map((r) => `${r.id} (${r.reason})`).join("; ")}`);
   const names = (strategy: "chosen" | "aggressive") =>
     report.plans[strategy].options
-      .flatMap((id) => report.options.filter((o) => o.id === id))
+      .flatMap((id) => allOptions(report).filter((o) => o.id === id))
       .map((o) => `${o.kind} ${o.expression}`)
       .join("; ") || "none";
   return {
@@ -218,7 +218,7 @@ function medianRun(runs: readonly { ok: boolean; errors: string[]; printed: stri
 /** The chosen plan hoists `t(A) %*% A` (as an LSE option). */
 function hoistsGram(report: RedundancyReport): boolean {
   return report.plans.chosen.options.some((id) => {
-    const o = report.options.find((x) => x.id === id);
+    const o = allOptions(report).find((x) => x.id === id);
     return o?.kind === "lse" && o.expression === "t(A) %*% A";
   });
 }

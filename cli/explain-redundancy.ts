@@ -13,7 +13,7 @@
  */
 import path from "node:path";
 import { formatSeconds } from "../engine/cost";
-import { findRedundancy, NAME_PLACEHOLDER, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../engine/redundancy";
+import { allOptions, findRedundancy, NAME_PLACEHOLDER, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../engine/redundancy";
 import type { ProgramAnalysis } from "../engine/analysis";
 import { textInRange } from "../engine/syntax";
 
@@ -53,7 +53,7 @@ export function redundancyLines(report: RedundancyReport, text: string, file: st
       `  with the chosen plan: ${taken.length === 0 ? "none (none lowers its estimate)" : `${taken.map((o) => o.name).join(", ")}${replaced.length > 0 ? ` in place of ${replaced.join(", ")}` : ""}, estimate ${formatSeconds(choice.cost)} (reported only: the plan run does not include grouped sums yet)`}`,
     );
   }
-  const byId = new Map(report.options.map((o) => [o.id, o]));
+  const byId = new Map(allOptions(report).map((o) => [o.id, o]));
   lines.push(`plans (estimated per run of the script; as written ${formatSeconds(report.originalCost)}; loops without known bounds run ${report.settings.expectedIterations} times, the expectedIterations setting or --iterations):`);
   for (const plan of [report.plans.chosen, report.plans.conservative, report.plans.aggressive]) {
     const names = plan.options.map((id) => {

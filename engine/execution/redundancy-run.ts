@@ -12,7 +12,7 @@
  */
 import type { Position, TextEdit } from "../syntax";
 import type { ProgramAnalysis } from "../analysis";
-import { applyRedundancy, type AppliedOption, originalPositions, type OriginalPlace, findRedundancy, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../redundancy";
+import { allOptions, applyRedundancy, type AppliedOption, originalPositions, type OriginalPlace, findRedundancy, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../redundancy";
 import { type DroppedOption, verifyScriptEdit, type ScriptVerifyOptions } from "../suggest";
 import type { PlanMode } from "./plan-mode";
 import type { BlockReport } from "./block-report";
@@ -49,7 +49,7 @@ export function redundancyRun(text: string, mode: PlanMode, analysis: ProgramAna
   if (mode === "as-written" || analysis === undefined) return asWritten();
   const analysedText = options.analysedText ?? text;
   const report = options.report ?? findRedundancy(analysis, analysedText, options.settings);
-  const byId = new Map(report.options.map((o) => [o.id, o]));
+  const byId = new Map(allOptions(report).map((o) => [o.id, o]));
   const inside = (o: RedundancyOption) => options.within === undefined || [o.insertBefore, ...o.occurrences.map((x) => x.range)].every((r) => r.start.line >= options.within!.startLine && r.end.line <= options.within!.endLine);
   const chosen = report.plans.chosen.options.flatMap((id) => byId.get(id) ?? []).filter(inside);
   if (chosen.length === 0) return asWritten();

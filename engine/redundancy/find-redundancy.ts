@@ -24,8 +24,8 @@ import { PlanCosts, type CostedOption } from "./plan-costs";
 import { programChains } from "./program-chains";
 import { groupedSumOption } from "./grouped-sum-options";
 import { searchGroupedSums } from "./grouped-sums";
-import { chooseGroupedSums } from "./grouped-sum-choice";
-import type { RedundancyOption, RedundancyReport } from "./redundancy-types";
+import { chooseGroupedSums, type GroupedChoice } from "./grouped-sum-choice";
+import type { RedundancyOption, RedundancyPlan, RedundancyReport } from "./redundancy-types";
 import { searchWindows, type FoundOption } from "./window-search";
 
 export interface RedundancySettings {
@@ -111,7 +111,7 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
     options: built.map((b) => b.option),
     originalCost: original,
     plans: {
-      chosen: planOf("chosen", plans.chosen, costs),
+      chosen: withGroupedSums(planOf("chosen", plans.chosen, costs), groupedChoice),
       conservative: planOf("conservative", plans.conservative, costs),
       aggressive: planOf("aggressive", plans.aggressive, costs),
     },
@@ -131,4 +131,11 @@ export function findRedundancy(analysis: ProgramAnalysis, text: string, settings
 
 function firstPosition(o: FoundOption): number {
   return Math.min(...o.occurrences.map((w) => w.chain.region.sums.root.range.start.line * 100_000 + w.chain.region.sums.root.range.start.character));
+}
+
+/** The dynamic program's plan with the grouped sums that go with it in place of the window options they replace: what the runtime executes. */
+function withGroupedSums(plan: RedundancyPlan, choice: GroupedChoice): RedundancyPlan {
+  if (choice.chosen.length === 0) return plan;
+  const replaced = new Set(choice.replaces);
+  return { ...plan, options: [...plan.options.filter((id) => !replaced.has(id)), ...choice.chosen], cost: choice.cost };
 }

@@ -3,6 +3,7 @@ export { findRedundancy, type RedundancySettings } from "./find-redundancy";
 export { DEFAULT_EXPECTED_ITERATIONS } from "./loop-iterations";
 export { NAME_PLACEHOLDER } from "./occurrence-edits";
 export type { RedundancyKind, RedundancyOccurrence, RedundancyOption, RedundancyPlan, RedundancyReport, RedundancyStrategy } from "./redundancy-types";
+export { allOptions } from "./redundancy-types";
 export type { AppliedOption } from "./apply-redundancy";
 export type { OriginalPlace } from "./edited-positions";
 export { applyRedundancy } from "./apply-redundancy";

@@ -73,6 +73,7 @@ export interface RedundancyPlan {
 }
 
 export interface RedundancyReport {
+  /** The window options (CSE and LSE of multiplication chains); `allOptions(report)` adds the grouped sums. */
   options: RedundancyOption[];
   /** Estimated cost of the script as written. */
   originalCost: number;
@@ -85,10 +86,11 @@ export interface RedundancyReport {
    */
   groupedSums: RedundancyOption[];
   /**
-   * The grouped sums that go with the chosen plan (grouped-sum-choice.ts),
-   * the chosen window options they would replace, and the plan's estimate
-   * with them. Reported only: `plans.chosen` (what the runtime executes)
-   * does not include them yet.
+   * The grouped sums that go with the dynamic program's plan
+   * (grouped-sum-choice.ts), the window options of that plan they replace,
+   * and the estimate with them. `plans.chosen` (what the runtime executes
+   * and the editor offers first) is that plan with them in place of the
+   * replaced options.
    */
   groupedChoice: { chosen: string[]; replaces: string[]; cost: number };
   /** Work the search did (windows keyed), and whether its count bound stopped it. */
@@ -106,4 +108,9 @@ export interface RedundancyReport {
   unsized: string[];
   /** Variables in chains that carry MNC sketches (from local data): products of them are estimated by MNC, the rest by the uniform formula. */
   sketched: string[];
+}
+
+/** Every option of a report, window options and grouped sums: what a plan's ids refer to. */
+export function allOptions(report: RedundancyReport): RedundancyOption[] {
+  return [...report.options, ...report.groupedSums];
 }

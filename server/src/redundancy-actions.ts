@@ -17,7 +17,7 @@
  */
 import { CodeActionKind, type CodeAction } from "vscode-languageserver/node";
 import { formatSeconds } from "../../engine/cost";
-import { findRedundancy, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../../engine/redundancy";
+import { allOptions, findRedundancy, type RedundancyOption, type RedundancyReport, type RedundancySettings } from "../../engine/redundancy";
 import type { Range, TextEdit } from "../../engine/syntax";
 import type { ProgramAnalysis } from "../../engine/analysis";
 import { MAX_VERIFIED_OPTIONS, verifyRedundancyOptions, type VerifiedOption } from "../../engine/suggest";
@@ -33,7 +33,7 @@ export interface RedundancyFix {
 /** The options worth offering, chosen ones first, then by saving: those the choice picked and those that save. */
 export function offeredOptions(report: RedundancyReport): RedundancyOption[] {
   const chosen = new Set(report.plans.chosen.options);
-  const worth = report.options.filter((o) => chosen.has(o.id) || (o.costed && o.saving > 0));
+  const worth = allOptions(report).filter((o) => chosen.has(o.id) || (o.costed && o.saving > 0));
   return worth.sort((a, b) => Number(chosen.has(b.id)) - Number(chosen.has(a.id)) || b.saving - a.saving);
 }
 
