@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import {
+  allocateF64,
   BufferPool,
+  installLargeArrayAllocator,
   chooseFormat,
   CsrBuilder,
   CsrMatrix,
@@ -138,5 +140,21 @@ describe("BufferPool", () => {
     assert.notEqual(pool.acquire(100), buffers[0], "the oldest was evicted");
     pool.release(new Float64Array(1000));
     assert.equal(pool.stats().retainedBytes, 0, "a buffer larger than the bound is not kept");
+  });
+
+  it("reuses an array of the large-array allocator, whose memory is larger than the array (WebAssembly pages, a scratch tail)", () => {
+    installLargeArrayAllocator({ minLength: 64, allocate: (length) => new Float64Array(new SharedArrayBuffer(length * 8 + 4096), 0, length) });
+    try {
+      const pool = new BufferPool(1 << 20, 16);
+      const large = allocateF64(100, true);
+      assert.equal(large.buffer.byteLength, 800 + 4096);
+      pool.release(large);
+      assert.equal(pool.acquire(100), large);
+      const view = new Float64Array(new SharedArrayBuffer(800 + 4096), 0, 100);
+      pool.release(view);
+      assert.equal(pool.stats().retainedBytes, 0, "a view on a larger buffer it was not allocated with is not kept");
+    } finally {
+      installLargeArrayAllocator(undefined);
+    }
   });
 });

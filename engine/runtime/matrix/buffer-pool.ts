@@ -20,7 +20,7 @@
  * releasing a result never frees an input.
  */
 import { tagAllocation } from "./allocation-scope";
-import { allocateF64 } from "./kernel-memory";
+import { allocateF64, ownsItsMemory } from "./kernel-memory";
 
 export interface BufferPoolStats {
   /** acquire calls served from the pool. */
@@ -73,7 +73,7 @@ export class BufferPool {
   release(buffer: Float64Array): void {
     const bytes = buffer.byteLength;
     if (buffer.length < this.minLength || bytes > this.maxBytes || this.order.has(buffer)) return;
-    if (buffer.byteOffset !== 0 || buffer.buffer.byteLength !== bytes) return;
+    if (!ownsItsMemory(buffer)) return;
     while (this.retained + bytes > this.maxBytes) this.evictOldest();
     let stack = this.free.get(buffer.length);
     if (stack === undefined) this.free.set(buffer.length, (stack = []));

@@ -43,9 +43,13 @@ export function installLargeArrayAllocator(allocator: LargeArrayAllocator | unde
   largeArrays = allocator;
 }
 
+/** Arrays the large-array allocator made: each owns its memory, though the memory is larger than the array (a scratch tail, whole pages). */
+const largeAllocations = new WeakSet<Float64Array>();
+
 /** A Float64Array of `length` zeros, shared when large (or as `shared` says). */
 export function allocateF64(length: number, shared = length >= SHARED_MIN_LENGTH): Float64Array {
   const large = shared && largeArrays !== undefined && length >= largeArrays.minLength ? largeArrays.allocate(length) : undefined;
+  if (large !== undefined) largeAllocations.add(large);
   const array = large ?? (shared && SHARED_AVAILABLE ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length));
   tagAllocation(array);
   return array;
@@ -78,4 +82,9 @@ export function copyI32(a: Int32Array, from = 0, to = a.length, shared?: boolean
 /** Whether the array's memory is shared (a SharedArrayBuffer, or the WebAssembly kernels' shared memory). */
 export function isSharedArray(a: Float64Array | Int32Array): boolean {
   return SHARED_AVAILABLE && a.buffer instanceof SharedArrayBuffer;
+}
+
+/** Whether `a` is the only array on its memory (so the buffer pool may hand it out again): an allocation of its own, not a view into a larger buffer. */
+export function ownsItsMemory(a: Float64Array): boolean {
+  return (a.byteOffset === 0 && a.buffer.byteLength === a.byteLength) || largeAllocations.has(a);
 }
