@@ -46,13 +46,35 @@ export interface ResidentMemory {
 const residents = new WeakMap<ArrayBufferLike, ResidentMemory>();
 let nextId = 1;
 
+/**
+ * Resident memories live at once are bounded in number and in bytes; past
+ * a bound, large arrays are ordinary shared ones. Each memory reserves
+ * gigabytes of address space and V8 works harder for every new one as they
+ * add up: ALS-CG as written, which makes a 5000 x 2000 product per step,
+ * ran 4x slower with every such product resident. The first large arrays
+ * made (a script's inputs, read in place by the kernels) get the places.
+ */
+export const MAX_LIVE_RESIDENT_MEMORIES = 48;
+export const MAX_LIVE_RESIDENT_BYTES = 1024 * 1024 * 1024;
+let liveMemories = 0;
+let liveBytes = 0;
+const collected = new FinalizationRegistry<number>((bytes) => {
+  liveMemories--;
+  liveBytes -= bytes;
+});
+
+/** Resident memories not yet garbage collected. */
+export function liveResidentMemories(): number {
+  return liveMemories;
+}
+
 /** A resident Float64Array of `length` zeros, or undefined when no memory can be made for it. */
 export function allocateResidentF64(length: number): Float64Array | undefined {
   const wasm = webAssembly();
-  if (wasm === undefined) return undefined;
+  if (wasm === undefined || liveMemories >= MAX_LIVE_RESIDENT_MEMORIES) return undefined;
   const tail = align64(length * 8);
   const pages = Math.ceil((tail + TAIL_BYTES) / PAGE);
-  if (pages > MAX_PAGES) return undefined;
+  if (pages > MAX_PAGES || liveBytes + pages * PAGE > MAX_LIVE_RESIDENT_BYTES) return undefined;
   let memory: WasmMemory;
   try {
     memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
@@ -62,6 +84,9 @@ export function allocateResidentF64(length: number): Float64Array | undefined {
   const buffer = memory.buffer;
   if (!(buffer instanceof SharedArrayBuffer)) return undefined;
   residents.set(buffer, { memory, buffer, tail, tailBytes: pages * PAGE - tail, id: nextId++, busy: false });
+  liveMemories++;
+  liveBytes += pages * PAGE;
+  collected.register(buffer, pages * PAGE);
   return new Float64Array(buffer, 0, length);
 }
 
