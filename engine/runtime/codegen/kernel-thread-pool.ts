@@ -21,8 +21,8 @@
  * once started; the runtime runs outside the language server's event loop,
  * so blocking there is fine.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { STATE_BROKEN, STATE_READY, WorkerGroup } from "../threads";
+import { MessageChannel, Worker } from "node:worker_threads";
+import { CONTROL_SEQ, CONTROL_STATE, postCall, PROGRESS_DONE, PROGRESS_FAILED, PROGRESS_NEXT, runChunks, STATE_BROKEN, STATE_READY, stopChunkWorkers, WorkerGroup, type ChunkWorker } from "../threads";
 import type { KernelArray } from "./kernel-program";
 
 /** One call cut into chunks, as posted to the workers. */
@@ -40,13 +40,11 @@ export interface ChunkedKernelTask {
   readonly progress: Int32Array;
 }
 
-const NEXT = 0;
-const DONE = 1;
-const FAILED = 2;
-
-/** Control words of a worker. */
-const SEQ = 0;
-const STATE = 1;
+const NEXT = PROGRESS_NEXT;
+const DONE = PROGRESS_DONE;
+const FAILED = PROGRESS_FAILED;
+const SEQ = CONTROL_SEQ;
+const STATE = CONTROL_STATE;
 
 /** The worker's program (CommonJS, run with eval: true, so bundling needs no separate file). */
 const workerSource = `
@@ -93,11 +91,7 @@ for (;;) {
 }
 `;
 
-interface WorkerSlot {
-  readonly worker: Worker;
-  readonly ctl: Int32Array;
-  readonly port: MessagePort;
-}
+type WorkerSlot = ChunkWorker;
 
 export class KernelThreadPool {
   private readonly workers = new WorkerGroup<WorkerSlot>(STATE);
@@ -141,56 +135,12 @@ export class KernelThreadPool {
     const chunks = task.bounds.length - 1;
     const p = task.progress;
     this.dispatched += used.length;
-    for (const slot of used) {
-      slot.port.postMessage(task);
-      Atomics.add(slot.ctl, SEQ, 1);
-      Atomics.notify(slot.ctl, SEQ);
-    }
-    let failure: unknown;
-    let mine = 0;
-    for (;;) {
-      const c = Atomics.add(p, NEXT, 1);
-      if (c >= chunks) break;
-      try {
-        runChunk(c);
-      } catch (e) {
-        failure ??= e;
-      }
-      mine++;
-      Atomics.add(p, DONE, 1);
-    }
-    Atomics.add(this.workerChunks, 0, chunks - mine);
-    for (;;) {
-      const done = Atomics.load(p, DONE);
-      if (done >= chunks) break;
-      if (used.some((s) => this.workers.isBroken(s))) {
-        failure ??= new Error("a kernel worker thread died while running a generated kernel");
-        break;
-      }
-      Atomics.wait(p, DONE, done, 100);
-    }
-    if (Atomics.load(p, FAILED) !== 0) failure ??= new Error(`a generated kernel failed in a worker thread: ${this.workerError(used)}`);
-    if (failure !== undefined) throw failure;
+    postCall(used, task);
+    runChunks(this.workers, used, p, chunks, runChunk, "a generated kernel", (count) => Atomics.add(this.workerChunks, 0, count));
   }
 
   /** Stops the workers; later calls run on the calling thread. */
   close(): void {
-    this.workers.close((slot) => {
-      slot.port.postMessage({ stop: true });
-      Atomics.add(slot.ctl, SEQ, 1);
-      Atomics.notify(slot.ctl, SEQ);
-      slot.port.close();
-    });
-  }
-
-  /** The error message a worker posted for a failed chunk. */
-  private workerError(used: readonly WorkerSlot[]): string {
-    for (const slot of used) {
-      for (let m = receiveMessageOnPort(slot.port); m !== undefined; m = receiveMessageOnPort(slot.port)) {
-        const error = (m.message as { error?: unknown }).error;
-        if (typeof error === "string") return error;
-      }
-    }
-    return "unknown error";
+    stopChunkWorkers(this.workers);
   }
 }

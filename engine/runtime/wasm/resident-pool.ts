@@ -16,22 +16,19 @@
  * dead matrix's memory alive). Workers start in the background and are
  * unref'd once started; until they are ready, calls run on fewer threads.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { STATE_BROKEN, STATE_READY, WorkerGroup } from "../threads";
+import { MessageChannel, Worker } from "node:worker_threads";
+import { CONTROL_SEQ, CONTROL_STATE, postCall, PROGRESS_DONE, PROGRESS_FAILED, PROGRESS_NEXT, runChunks, STATE_BROKEN, STATE_READY, stopChunkWorkers, WorkerGroup, type ChunkWorker } from "../threads";
 import type { WasmMemory, WasmModule } from "./wasm-api";
 import type { KernelExports } from "./wasm-module";
 
 /** A chunk function: runs chunk `c` of `task` with the module's exports on the memory whose buffer is `buffer`. */
 export type ResidentChunkFunction<Task> = (exports: KernelExports, buffer: SharedArrayBuffer, task: Task, c: number) => void;
 
-/** Shared [next chunk to claim, chunks done, failed]. */
-const NEXT = 0;
-const DONE = 1;
-const FAILED = 2;
-
-/** Control words of a worker. */
-const SEQ = 0;
-const STATE = 1;
+const NEXT = PROGRESS_NEXT;
+const DONE = PROGRESS_DONE;
+const FAILED = PROGRESS_FAILED;
+const SEQ = CONTROL_SEQ;
+const STATE = CONTROL_STATE;
 
 const workerSource = `
 const { workerData, receiveMessageOnPort } = require("node:worker_threads");
@@ -76,11 +73,7 @@ for (;;) {
 }
 `;
 
-interface WorkerSlot {
-  readonly worker: Worker;
-  readonly ctl: Int32Array;
-  readonly port: MessagePort;
-}
+type WorkerSlot = ChunkWorker;
 
 export class ResidentWorkerPool<Task> {
   private readonly workers = new WorkerGroup<WorkerSlot>(STATE);
@@ -113,54 +106,11 @@ export class ResidentWorkerPool<Task> {
   run(memory: WasmMemory, task: Task, chunks: number, workers: number, runChunk: (c: number) => void): void {
     const used = this.workers.ready().slice(0, Math.max(0, workers));
     const progress = new Int32Array(new SharedArrayBuffer(3 * 4));
-    for (const slot of used) {
-      slot.port.postMessage({ memory, task, chunks, progress });
-      Atomics.add(slot.ctl, SEQ, 1);
-      Atomics.notify(slot.ctl, SEQ);
-    }
-    let failure: unknown;
-    let mine = 0;
-    for (;;) {
-      const c = Atomics.add(progress, NEXT, 1);
-      if (c >= chunks) break;
-      try {
-        runChunk(c);
-      } catch (e) {
-        failure ??= e;
-      }
-      mine++;
-      Atomics.add(progress, DONE, 1);
-    }
-    this.chunksRunByWorkers += chunks - mine;
-    for (;;) {
-      const done = Atomics.load(progress, DONE);
-      if (done >= chunks) break;
-      if (used.some((s) => this.workers.isBroken(s))) {
-        failure ??= new Error("a kernel worker thread died while running a WebAssembly kernel");
-        break;
-      }
-      Atomics.wait(progress, DONE, done, 100);
-    }
-    if (Atomics.load(progress, FAILED) !== 0) failure ??= new Error(`a WebAssembly kernel failed in a worker thread: ${this.workerError(used)}`);
-    if (failure !== undefined) throw failure;
+    postCall(used, { memory, task, chunks, progress });
+    runChunks(this.workers, used, progress, chunks, runChunk, "a WebAssembly kernel", (count) => (this.chunksRunByWorkers += count));
   }
 
   close(): void {
-    this.workers.close((slot) => {
-      slot.port.postMessage({ stop: true });
-      Atomics.add(slot.ctl, SEQ, 1);
-      Atomics.notify(slot.ctl, SEQ);
-      slot.port.close();
-    });
-  }
-
-  private workerError(used: readonly WorkerSlot[]): string {
-    for (const slot of used) {
-      for (let m = receiveMessageOnPort(slot.port); m !== undefined; m = receiveMessageOnPort(slot.port)) {
-        const error = (m.message as { error?: unknown }).error;
-        if (typeof error === "string") return error;
-      }
-    }
-    return "unknown error";
+    stopChunkWorkers(this.workers);
   }
 }
