@@ -22,7 +22,7 @@
  * so blocking there is fine.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
-import { CONTROL_SEQ, CONTROL_STATE, postCall, PROGRESS_DONE, PROGRESS_FAILED, PROGRESS_NEXT, runChunks, STATE_BROKEN, STATE_READY, stopChunkWorkers, WorkerGroup, type ChunkWorker } from "../threads";
+import { chunkWorkerSource, CONTROL_STATE, postCall, runChunks, stopChunkWorkers, WorkerGroup, type ChunkWorker } from "../threads";
 import type { KernelArray } from "./kernel-program";
 
 /** One call cut into chunks, as posted to the workers. */
@@ -40,18 +40,9 @@ export interface ChunkedKernelTask {
   readonly progress: Int32Array;
 }
 
-const NEXT = PROGRESS_NEXT;
-const DONE = PROGRESS_DONE;
-const FAILED = PROGRESS_FAILED;
-const SEQ = CONTROL_SEQ;
-const STATE = CONTROL_STATE;
-
-/** The worker's program (CommonJS, run with eval: true, so bundling needs no separate file). */
-const workerSource = `
-const { workerData, receiveMessageOnPort } = require("node:worker_threads");
-const { control, port, helpers } = workerData;
-const ctl = new Int32Array(control);
-process.on("exit", () => Atomics.store(ctl, ${STATE}, ${STATE_BROKEN}));
+/** The worker's program: generated kernels compiled once per source, chunks of a call run over their row ranges. */
+const workerSource = chunkWorkerSource(`
+const { helpers } = workerData;
 const H = new Function("return " + helpers + "();")();
 const compiled = new Map();
 function kernelOf(source) {
@@ -62,39 +53,18 @@ function kernelOf(source) {
   }
   return fn;
 }
-function runChunks(t) {
-  const chunks = t.bounds.length - 1;
-  const p = t.progress;
-  for (;;) {
-    const c = Atomics.add(p, ${NEXT}, 1);
-    if (c >= chunks) return;
-    try {
-      const acc = t.acc.subarray(c * t.accLength, (c + 1) * t.accLength);
-      kernelOf(t.source)(t.arrays, t.scalars, t.bounds[c], t.bounds[c + 1], acc, t.out);
-    } catch (e) {
-      if (Atomics.exchange(p, ${FAILED}, 1) === 0) port.postMessage({ error: e instanceof Error ? e.message : String(e) });
-    }
-    if (Atomics.add(p, ${DONE}, 1) + 1 === chunks) Atomics.notify(p, ${DONE});
-  }
+function runCall(t) {
+  claimChunks(t.progress, t.bounds.length - 1, (c) => {
+    const acc = t.acc.subarray(c * t.accLength, (c + 1) * t.accLength);
+    kernelOf(t.source)(t.arrays, t.scalars, t.bounds[c], t.bounds[c + 1], acc, t.out);
+  });
 }
-Atomics.store(ctl, ${STATE}, ${STATE_READY});
-port.postMessage({ started: true });
-let seen = 0;
-for (;;) {
-  Atomics.wait(ctl, ${SEQ}, seen);
-  seen = Atomics.load(ctl, ${SEQ});
-  let message;
-  while ((message = receiveMessageOnPort(port)) !== undefined) {
-    if (message.message.stop) process.exit(0);
-    runChunks(message.message);
-  }
-}
-`;
+`);
 
 type WorkerSlot = ChunkWorker;
 
 export class KernelThreadPool {
-  private readonly workers = new WorkerGroup<WorkerSlot>(STATE);
+  private readonly workers = new WorkerGroup<WorkerSlot>(CONTROL_STATE);
   /** Chunks run by workers so far (a worker on a busy core may run none of a call's). */
   private readonly workerChunks = new Int32Array(new SharedArrayBuffer(4));
   /** Calls posted to workers so far, one per worker per call (tests and reports: whether calls used the threads; a worker on a busy core may then run none of the call's chunks, see chunksRunByWorkers). */

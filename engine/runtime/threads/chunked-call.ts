@@ -5,11 +5,11 @@
  * is posted to the chosen workers and they are woken; then the calling
  * thread claims chunks from the shared progress words like any worker, and
  * waits until every chunk is done. The first failure (a chunk that threw
- * here, one a worker reported, or a worker that died) is thrown. Workers
- * run their side in their own source text, with the same words.
+ * here, one a worker reported, or a worker that died) is thrown. The
+ * workers' side is `chunkWorkerSource`, with the same words.
  */
 import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
-import type { PooledWorker, WorkerGroup } from "./worker-group";
+import { STATE_BROKEN, STATE_READY, type PooledWorker, type WorkerGroup } from "./worker-group";
 
 /** Words of a call's shared progress block: the next chunk to claim, chunks done, and whether one failed. */
 export const PROGRESS_NEXT = 0;
@@ -19,6 +19,50 @@ export const PROGRESS_FAILED = 2;
 /** Words of a worker's control block: a sequence number bumped to wake it, and its state (./worker-group.ts). */
 export const CONTROL_SEQ = 0;
 export const CONTROL_STATE = 1;
+
+/**
+ * The program of a chunked pool's worker (CommonJS, run with eval: true, so
+ * bundling needs no separate file). `setup` runs once with `workerData`,
+ * `port`, `reportFailure(progress, error)` and `claimChunks(progress,
+ * chunks, runChunk)` in scope and defines `runCall(message)`; the worker
+ * then reports ready and runs each call posted to it until told to stop.
+ */
+export function chunkWorkerSource(setup: string): string {
+  return `
+const { workerData, receiveMessageOnPort } = require("node:worker_threads");
+const { control, port } = workerData;
+const ctl = new Int32Array(control);
+process.on("exit", () => Atomics.store(ctl, ${CONTROL_STATE}, ${STATE_BROKEN}));
+function reportFailure(p, e) {
+  if (Atomics.exchange(p, ${PROGRESS_FAILED}, 1) === 0) port.postMessage({ error: e instanceof Error ? e.message : String(e) });
+}
+function claimChunks(p, chunks, runChunk) {
+  for (;;) {
+    const c = Atomics.add(p, ${PROGRESS_NEXT}, 1);
+    if (c >= chunks) return;
+    try {
+      runChunk(c);
+    } catch (e) {
+      reportFailure(p, e);
+    }
+    if (Atomics.add(p, ${PROGRESS_DONE}, 1) + 1 === chunks) Atomics.notify(p, ${PROGRESS_DONE});
+  }
+}
+${setup}
+Atomics.store(ctl, ${CONTROL_STATE}, ${STATE_READY});
+port.postMessage({ started: true });
+let seen = 0;
+for (;;) {
+  Atomics.wait(ctl, ${CONTROL_SEQ}, seen);
+  seen = Atomics.load(ctl, ${CONTROL_SEQ});
+  let message;
+  while ((message = receiveMessageOnPort(port)) !== undefined) {
+    if (message.message.stop) process.exit(0);
+    runCall(message.message);
+  }
+}
+`;
+}
 
 /** A worker of a chunked pool: it takes calls (and the stop message) on `port`. */
 export interface ChunkWorker extends PooledWorker {

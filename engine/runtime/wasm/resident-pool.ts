@@ -17,66 +17,35 @@
  * unref'd once started; until they are ready, calls run on fewer threads.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
-import { CONTROL_SEQ, CONTROL_STATE, postCall, PROGRESS_DONE, PROGRESS_FAILED, PROGRESS_NEXT, runChunks, STATE_BROKEN, STATE_READY, stopChunkWorkers, WorkerGroup, type ChunkWorker } from "../threads";
+import { chunkWorkerSource, CONTROL_STATE, postCall, PROGRESS_NEXT, runChunks, stopChunkWorkers, WorkerGroup, type ChunkWorker } from "../threads";
 import type { WasmMemory, WasmModule } from "./wasm-api";
 import type { KernelExports } from "./wasm-module";
 
 /** A chunk function: runs chunk `c` of `task` with the module's exports on the memory whose buffer is `buffer`. */
 export type ResidentChunkFunction<Task> = (exports: KernelExports, buffer: SharedArrayBuffer, task: Task, c: number) => void;
 
-const NEXT = PROGRESS_NEXT;
-const DONE = PROGRESS_DONE;
-const FAILED = PROGRESS_FAILED;
-const SEQ = CONTROL_SEQ;
-const STATE = CONTROL_STATE;
-
-const workerSource = `
-const { workerData, receiveMessageOnPort } = require("node:worker_threads");
-const { control, port, module, chunkSource } = workerData;
-const ctl = new Int32Array(control);
-process.on("exit", () => Atomics.store(ctl, ${STATE}, ${STATE_BROKEN}));
+const workerSource = chunkWorkerSource(`
+const { module, chunkSource } = workerData;
 const runChunk = new Function('"use strict"; return (' + chunkSource + ');')();
 function runCall(m) {
   const p = m.progress;
-  const chunks = m.chunks;
-  if (Atomics.load(p, ${NEXT}) >= chunks) return;
+  if (Atomics.load(p, ${PROGRESS_NEXT}) >= m.chunks) return;
   let exports;
   try {
     exports = new WebAssembly.Instance(module, { env: { memory: m.memory } }).exports;
   } catch (e) {
-    if (Atomics.exchange(p, ${FAILED}, 1) === 0) port.postMessage({ error: e instanceof Error ? e.message : String(e) });
+    reportFailure(p, e);
     return;
   }
   const buffer = m.memory.buffer;
-  for (;;) {
-    const c = Atomics.add(p, ${NEXT}, 1);
-    if (c >= chunks) return;
-    try {
-      runChunk(exports, buffer, m.task, c);
-    } catch (e) {
-      if (Atomics.exchange(p, ${FAILED}, 1) === 0) port.postMessage({ error: e instanceof Error ? e.message : String(e) });
-    }
-    if (Atomics.add(p, ${DONE}, 1) + 1 === chunks) Atomics.notify(p, ${DONE});
-  }
+  claimChunks(p, m.chunks, (c) => runChunk(exports, buffer, m.task, c));
 }
-Atomics.store(ctl, ${STATE}, ${STATE_READY});
-port.postMessage({ started: true });
-let seen = 0;
-for (;;) {
-  Atomics.wait(ctl, ${SEQ}, seen);
-  seen = Atomics.load(ctl, ${SEQ});
-  let message;
-  while ((message = receiveMessageOnPort(port)) !== undefined) {
-    if (message.message.stop) process.exit(0);
-    runCall(message.message);
-  }
-}
-`;
+`);
 
 type WorkerSlot = ChunkWorker;
 
 export class ResidentWorkerPool<Task> {
-  private readonly workers = new WorkerGroup<WorkerSlot>(STATE);
+  private readonly workers = new WorkerGroup<WorkerSlot>(CONTROL_STATE);
   /** Chunks that workers (not the calling thread) have run so far. */
   chunksRunByWorkers = 0;
 
