@@ -8,7 +8,7 @@
  * can replace the window options inside it). Their savings are
  * independent of the other picks (they replace different products).
  */
-import type { Range } from "../syntax";
+import { positionBefore, type Range } from "../syntax";
 import type { RedundancyOption } from "./redundancy-types";
 
 export interface GroupedChoice {
@@ -55,6 +55,5 @@ function optionsMeet(a: RedundancyOption, b: RedundancyOption): boolean {
 }
 
 function rangesMeet(a: Range, b: Range): boolean {
-  const before = (x: Range["start"], y: Range["start"]) => x.line < y.line || (x.line === y.line && x.character < y.character);
-  return before(a.start, b.end) && before(b.start, a.end);
+  return positionBefore(a.start, b.end) && positionBefore(b.start, a.end);
 }
