@@ -6,7 +6,7 @@
  * code generator has no kernel for runs unfused (and is listed).
  */
 import { dagCosts, fusionDag, planFusion, type FusionDag, type FusedOperator, type TemplateType } from "../fusion";
-import type { BlockDag, BasicBlock } from "../program";
+import { nodesNeeded, type BlockDag, type BasicBlock } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { DEFAULT_SAVING_THRESHOLDS, optimizeBlock } from "../suggest";
 import { generateOperator, UnsupportedOperator, type GeneratedOperator } from "../runtime/codegen";
@@ -27,6 +27,8 @@ export interface CompiledBlock {
   planned: FusionDag;
   /** Operators the planner chose that run unfused, because no kernel is generated for them. */
   unfused: { template: TemplateType; reason: string }[];
+  /** The nodes a run computes (as written: all; else those the live outputs, effects and volatile nodes need). */
+  needed: ReadonlySet<number> | undefined;
   /** Statements that run a rewritten plan. */
   rewrites: number;
   /** Estimated seconds of one run of the compiled plan (the cost model's, with the sizes compiled for). */
@@ -45,8 +47,9 @@ export interface CompileInput {
   pinned?: ReadonlySet<string>;
 }
 
-export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock {
+export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock {
   const start = performance.now();
+  const input = mode === "as-written" ? given : { ...given, dag: liveOutputsOnly(given.dag) };
   const writtenStats = blockStats(input.dag, input.env, input.params, input.pinned ? { pinned: input.pinned } : {});
   let dag = input.dag;
   let stats: readonly NodeStats[] = writtenStats;
@@ -78,7 +81,23 @@ export function compileBlock(input: CompileInput, mode: PlanMode): CompiledBlock
     }
   }
   const cost = dagCosts(planned, chosen);
-  return { mode, dag, stats, operators, fused: chosen, planned, unfused, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
+  const needed = mode === "as-written" ? undefined : nodesNeeded(dag);
+  return { mode, dag, stats, operators, fused: chosen, planned, unfused, needed, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
+}
+
+/**
+ * The block with only the variables read after it as outputs (its
+ * `liveOut`, when the program's liveness is known): a variable the rest of
+ * the program reassigns before reading (`out` and `sv` of l2svm's line
+ * search) is then not materialized, as SystemDS removes dead variables; its
+ * operations fuse into those that use them, or are not run at all. As
+ * written, every assignment is kept.
+ */
+function liveOutputsOnly(dag: BlockDag): BlockDag {
+  if (dag.liveOut === undefined) return dag;
+  const live = new Set(dag.liveOut);
+  const outputs = new Map([...dag.outputs].filter(([name]) => live.has(name)));
+  return outputs.size === dag.outputs.size ? dag : { ...dag, outputs };
 }
 
 /** The DAG as the fusion planner sees it when every assigned variable and every effect leaves the block. */

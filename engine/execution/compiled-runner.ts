@@ -55,7 +55,7 @@ export class CompiledBlockRunner implements BlockRunner {
     const compileStart = performance.now();
     const compiled = this.compiled(key, block, dag, ctx);
     const compileEnd = performance.now();
-    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators, this.profiler?.timer(block, compiled, ctx.sourceText)).run();
+    const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators, this.profiler?.timer(block, compiled, ctx.sourceText), compiled.needed).run();
     const timing = this.timings.get(key)!;
     timing.runs++;
     timing.measuredSeconds += (performance.now() - start - (compileEnd - compileStart)) / 1000;

@@ -14,7 +14,10 @@
  * - for/parfor: the bounds are evaluated once, before the loop; at the end of
  *   the body E = after ∪ (live-before(body, E) − loop variable), and live
  *   before the loop is bound reads ∪ E;
- * - function bodies end with their results live; the main program with nothing.
+ * - function bodies end with their results live; the main program with
+ *   `mainLiveAtEnd` (nothing for a program that ends; every variable it
+ *   assigns for a session, whose variables outlive the run: later cells and
+ *   the variables view read them).
  */
 import type { BasicBlock, ProgramBlocks, StatementBlock } from "./statement-block";
 
@@ -23,9 +26,9 @@ export interface BlockLiveness {
   liveOut: string[];
 }
 
-export function blockLiveness(blocks: ProgramBlocks): Map<BasicBlock, BlockLiveness> {
+export function blockLiveness(blocks: ProgramBlocks, mainLiveAtEnd: ReadonlySet<string> = new Set()): Map<BasicBlock, BlockLiveness> {
   const result = new Map<BasicBlock, BlockLiveness>();
-  liveBeforeSequence(blocks.main, new Set(), result);
+  liveBeforeSequence(blocks.main, mainLiveAtEnd, result);
   for (const f of blocks.functions) liveBeforeSequence(f.bodyBlocks, new Set(f.returns), result);
   return result;
 }

@@ -57,6 +57,13 @@ export interface ProgramDagOptions extends DagContextOptions {
   blocks?: ProgramBlocks;
   /** DAGs of earlier analyses of the same document, reused for blocks that did not change, with the program's text. */
   cache?: { dags: BlockDagCache; sourceText: string };
+  /**
+   * What is live when the main program ends (the blocks' `liveOut`):
+   * "nothing" (default: a program run ends there) or "everything" it
+   * assigns (a session: its variables outlive the run, for later cells and
+   * the variables view).
+   */
+  liveAtEnd?: "nothing" | "everything";
 }
 
 type TypeEnv = LayeredEnv<DagType>;
@@ -78,7 +85,8 @@ export function buildProgramDags(program: Program, options: ProgramDagOptions = 
     const env: TypeEnv = LayeredEnv.of(signature?.params.map((p) => [p.name, p.type] as const) ?? []);
     walker.sequence(f.bodyBlocks, env, undefined, f.name);
   }
-  const liveness = blockLiveness(programBlocks);
+  const liveAtEnd = options.liveAtEnd === "everything" ? new Set(programBlocks.main.flatMap((b) => b.writes)) : new Set<string>();
+  const liveness = blockLiveness(programBlocks, liveAtEnd);
   const blocks: BlockDagInfo[] = [];
   for (const [block, built] of walker.built) {
     const live = liveness.get(block) ?? { liveIn: [...block.gen], liveOut: [] };

@@ -1,4 +1,5 @@
 /** The nodes of a block's DAG that some roots are computed from. */
+import { isVolatile } from "./dag-purity";
 import type { BlockDag } from "./dag-types";
 
 /** The ids of `roots` and of every node they read, directly or through other nodes. */
@@ -14,4 +15,17 @@ export function nodesReachableFrom(dag: BlockDag, roots: readonly number[]): Set
     todo.push(...node.inputs);
   }
   return reached;
+}
+
+/**
+ * The nodes a run of the block must compute: those its outputs and effects
+ * (sinks) are computed from, and every volatile node with what it reads
+ * (dag-purity.ts: reads, unseeded random numbers, user-function calls,
+ * builtins with effects), so effects and random streams happen as written
+ * even when the value is not used.
+ */
+export function nodesNeeded(dag: BlockDag): Set<number> {
+  const roots = [...dag.outputs.values(), ...dag.sinks.map((s) => s.node)];
+  for (const node of dag.nodes) if (isVolatile(node.op, node.argNames, node.inputs.flatMap((i) => dag.nodes[i] ?? []))) roots.push(node.id);
+  return nodesReachableFrom(dag, roots);
 }

@@ -37,7 +37,7 @@ export { buildProgramDags, type BlockDagInfo, type ProgramDagOptions, type Progr
 export { blockLiveness, type BlockLiveness } from "./dag-liveness";
 export { printDag, printType, dagOpLabel } from "./dag-print";
 export { dagNode } from "./dag-node";
-export { nodesReachableFrom } from "./dag-reachable";
+export { nodesNeeded, nodesReachableFrom } from "./dag-reachable";
 export { ALL_BUILTINS, BUILTINS, builtinNames, lookupBuiltin } from "./builtins";
 export type { ArgumentMixing, BuiltinKind, BuiltinParam, BuiltinResultType, BuiltinSignature, UnknownNamePolicy } from "./builtins";
 export { checkDiagnostics, semanticDiagnostics, type SemanticOptions } from "./semantic-diagnostics";

@@ -13,8 +13,8 @@ export function parsed(source: string): Program {
   return result.program;
 }
 
-export function programDags(source: string): ProgramDags {
-  return buildProgramDags(parsed(source));
+export function programDags(source: string, options: { liveAtEnd?: "nothing" | "everything" } = {}): ProgramDags {
+  return buildProgramDags(parsed(source), options);
 }
 
 /** The DAG of the only basic block of `source`. */

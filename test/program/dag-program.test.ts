@@ -25,9 +25,9 @@ function blockAt(dags: ProgramDags, line: number): BlockDagInfo {
   return info;
 }
 
-function example(name: string): ProgramDags {
+function example(name: string, liveAtEnd: "nothing" | "everything" = "nothing"): ProgramDags {
   const result = parse(readFileSync(path.join(repoRoot, "examples", name), "utf8"));
-  return buildProgramDags(result.program);
+  return buildProgramDags(result.program, { liveAtEnd });
 }
 
 describe("every basic block gets a DAG", () => {
@@ -150,6 +150,16 @@ describe("live-in and live-out", () => {
     assert.deepEqual(load.liveOut, ["X", "rank", "lambda", "maxi", "W", "U", "V", "it"]);
     assert.deepEqual(blockAt(dags, 32).liveOut, ["U", "R", "norm_R2", "S", "inner"]);
     assert.deepEqual(blockAt(dags, 57).liveOut, ["it"]);
+  });
+
+  test("a session keeps every variable at the end: only values reassigned before any read are dead", () => {
+    const dags = example("l2svm.dml", "everything");
+    // out and sv of the line search are reassigned after the loop before they are read; tmp_Xw, g and h are not reassigned: their last values are the session's
+    assert.deepEqual(blockAt(dags, 30).liveOut, ["tmp_Xw", "g", "h", "step_sz", "continue1", "inner"]);
+    assert.deepEqual(blockAt(dags, 57).liveOut, ["acc"]);
+    assert.deepEqual(blockAt(dags, 6).liveOut.includes("d"), true, "d is never reassigned: live at the end");
+    const loop = programDags(lines("i = 0", "while (i < 3) {", "  t = i * 2", "  u = t + 1", "  i = i + 1", "}", "t = 0"), { liveAtEnd: "everything" });
+    assert.deepEqual(blockAt(loop, 3).liveOut, ["u", "i"], "t is reassigned after the loop before any read");
   });
 
   test("a variable read by a loop's condition or body is live at the end of the body", () => {

@@ -71,25 +71,31 @@ export class DagEvaluator implements LiveValues {
   /** While `run` runs: dropped values' buffers go back to the pool when nothing else refers to them (buffer-liveness.ts). */
   private recycling = false;
 
-  /** `operators`: fused operators that compute some of the nodes (their covered nodes must be disjoint). */
+  /**
+   * `operators`: fused operators that compute some of the nodes (their
+   * covered nodes must be disjoint). `only`: the nodes to compute (a
+   * compiled plan's needed nodes, program/dag-reachable.ts `nodesNeeded`);
+   * default every node.
+   */
   constructor(
     readonly dag: BlockDag,
     readonly ctx: EvalContext,
     operators: readonly OperatorRun[] = [],
     private readonly timer?: OperationTimer,
+    private readonly only?: ReadonlySet<number>,
   ) {
     this.values = new Array(dag.nodes.length);
     this.pending = new Int32Array(dag.nodes.length);
     for (const op of operators) {
       for (const node of op.covered) this.inner.add(node);
       for (const root of op.roots) this.operatorOf.set(root, op);
-      for (const i of op.inputs) this.pending[i]!++;
+      if (op.roots.some((root) => this.isNeeded(root))) for (const i of op.inputs) this.pending[i]!++;
     }
     for (const op of operators) for (const root of op.roots) this.inner.delete(root);
     this.kept = new Set([...dag.outputs.values(), ...dag.sinks.map((s) => s.node)]);
     this.discarded = new Set(dag.sinks.filter((s) => s.discarded).map((s) => s.node));
     this.computeNeededInnerNodes();
-    for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id)) for (const i of n.inputs) this.pending[i]!++;
+    for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id) && this.isNeeded(n.id)) for (const i of n.inputs) this.pending[i]!++;
     for (const value of ctx.env.values()) this.held.hold(value);
   }
 
@@ -103,7 +109,7 @@ export class DagEvaluator implements LiveValues {
   private computeNeededInnerNodes(): void {
     for (const id of this.kept) this.inner.delete(id);
     for (let id = this.dag.nodes.length - 1; id >= 0; id--) {
-      if (this.inner.has(id) || this.operatorOf.has(id)) continue;
+      if (this.inner.has(id) || this.operatorOf.has(id) || !this.isNeeded(id)) continue;
       for (const input of this.dagNode(id).inputs) this.inner.delete(input);
     }
   }
@@ -113,6 +119,10 @@ export class DagEvaluator implements LiveValues {
     yield* this.ctx.env.values();
     for (const v of this.values) if (v !== undefined && v !== DROPPED) yield v;
     for (const results of this.callResults.values()) yield* results;
+  }
+
+  private isNeeded(id: number): boolean {
+    return this.only === undefined || this.only.has(id);
   }
 
   /** Runs the whole block: sinks in order, everything else before the sink that follows it; then the outputs. */
@@ -131,7 +141,7 @@ export class DagEvaluator implements LiveValues {
     const sinkNodes = new Set(this.dag.sinks.map((s) => s.node));
     let next = 0;
     // A fused operator computes its inputs when its first root is asked for: they may come after it in id order, and be dropped by then.
-    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id) && this.values[id] === undefined;
+    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id) && this.values[id] === undefined && this.isNeeded(id);
     for (const sink of this.dag.sinks) {
       for (; next < sink.node; next++) if (computed(next)) this.node(next);
       this.node(sink.node);

@@ -139,8 +139,11 @@ export class Interpreter {
         for (const statement of block.statements) if (statement.kind === "source") this.source(unit, statement);
         if (!info) return;
         const outputs = (this.host.blockRunner ?? asWrittenRunner).run(block, info.dag, this.evalContext(unit, env));
-        const replaced = [...outputs.keys()].map((name) => env.get(name));
+        // A compiled plan leaves out variables no later statement reads before assigning them (dead, liveOut): they are gone, not stale.
+        const dropped = [...info.dag.outputs.keys()].filter((name) => !outputs.has(name));
+        const replaced = [...outputs.keys(), ...dropped].map((name) => env.get(name));
         for (const [name, value] of outputs) env.set(name, value);
+        for (const name of dropped) env.delete(name);
         releaseUnreferenced(replaced);
         this.host.onAssign?.(outputs, env);
         return;
@@ -313,7 +316,8 @@ function coerce(v: Value, p: Parameter): Value {
 }
 
 function makeUnit(program: Program, text: string, file?: string, builtin?: boolean): Unit {
-  const unit: Unit = { dags: buildProgramDags(program), context: createDagContext(program), functions: new Map(), text, ...(file ? { file } : {}), ...(builtin ? { builtin } : {}) };
+  // A session's variables outlive the run: every one is live at the end (blocks' liveOut, which compiled plans keep).
+  const unit: Unit = { dags: buildProgramDags(program, { liveAtEnd: "everything" }), context: createDagContext(program), functions: new Map(), text, ...(file ? { file } : {}), ...(builtin ? { builtin } : {}) };
   for (const f of unit.dags.programBlocks.functions) unit.functions.set(f.name, { block: f, unit });
   return unit;
 }
