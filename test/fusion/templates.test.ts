@@ -436,6 +436,21 @@ describe("MAgg template", () => {
     assert.deepEqual([s.template, s.roots.length, s.covered.length], ["magg", 3, 7]);
   });
 
+  test("a value only the multi-aggregate reads is computed inside it, not materialized (l2svm's line search)", () => {
+    // o feeds both sums (through o * s and s): selection, costing each sum's Cell operator alone, materializes it; grouped, one pass computes it once per cell.
+    const b = plan("o = 1 - Y * Xd\ns = (o > 0)\nq = o * s\nprint(sum(q * Y * Z) + sum(Z * s * Z))");
+    const s = only(b);
+    assert.deepEqual([s.template, s.roots], ["magg", ["sum(q * Y * Z)", "sum(Z * s * Z)"]]);
+    assert.ok(s.covered.includes("1 - Y * Xd") && s.covered.includes("(o > 0)"), s.covered.join(", "));
+    assert.deepEqual(b.plan.operators[0]!.inputs.map(b.text).filter((t) => /^[A-Z]/.test(t)).sort(), ["Xd", "Y", "Z"]);
+  });
+
+  test("a value another operation also reads stays materialized beside the multi-aggregate", () => {
+    const b = plan("o = 1 - Y * Xd\ns = (o > 0)\nq = o * s\nprint(sum(q * Y * Z) + sum(Z * s * Z))\nprint(as.scalar(o[1, 1]))");
+    assert.ok(b.plan.operators.some((op) => op.template === "magg"));
+    assert.ok(b.plan.operators.every((op) => !op.covered.map(b.text).includes("1 - Y * Xd") || op.roots.map(b.text).includes("1 - Y * Xd")));
+  });
+
   test("an aggregation computed from another is not grouped with it", () => {
     const b = plan("a = sum(X^2)\nc = sum(X * a)\nprint(a + c)");
     assert.deepEqual(

@@ -72,7 +72,49 @@ export function groupMultiAggregates(dag: FusionDag, operators: FusedOperator[],
     result.push(group.operator);
   }
   if (result.length === 0) return operators;
-  return [...operators.filter((op) => !replaced.has(op)), ...result].sort((a, b) => a.roots[0]! - b.roots[0]!).map((op, id) => ({ ...op, id }));
+  const kept = operators.filter((op) => !replaced.has(op));
+  const absorbed = absorbProducers(dag, result, kept, constants);
+  return [...kept.filter((op) => !absorbed.has(op)), ...result].sort((a, b) => a.roots[0]! - b.roots[0]!).map((op, id) => ({ ...op, id }));
+}
+
+/**
+ * Selection costs each aggregation's Cell operator on its own, before the
+ * multi-aggregates exist: a value both read (l2svm's `out = 1 - Y * tmp_Xw`,
+ * feeding `sum(out * Y * Xd)` through `out * (out > 0)` and
+ * `sum(Xd * (out > 0) * Xd)`) is then cheaper materialized once than
+ * computed in each. Inside one multi-aggregate it is computed once per cell
+ * anyway, so a Cell operator (no aggregation, same cells) whose value only
+ * the group reads, and that leaves the block nowhere, is taken into the
+ * group when the pass then costs no more than the two apart: its value is
+ * not written and read back. Replaces the group's operator in `groups` in
+ * place; returns the Cell operators taken in.
+ */
+function absorbProducers(dag: FusionDag, groups: FusedOperator[], operators: readonly FusedOperator[], constants?: MachineConstants): Set<FusedOperator> {
+  const absorbed = new Set<FusedOperator>();
+  const needed = upstreamOf(dag, dag.roots);
+  const roots = new Set(dag.roots);
+  for (const [k, start] of groups.entries()) {
+    let multi = start;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const producer of operators) {
+        if (absorbed.has(producer) || producer.template !== "cell" || producer.roots.length !== 1) continue;
+        const value = producer.roots[0]!;
+        if (!multi.inputs.includes(value) || roots.has(value) || aggregateOf(dag, value) !== undefined) continue;
+        if (!sameShape(shapeOf(dag, value), shapeOf(dag, iterationNode(dag, multi.roots[0]!)))) continue;
+        const inside = new Set(multi.covered);
+        if (dag.consumers[value]!.some((c) => needed.has(c) && !inside.has(c))) continue;
+        const inputs = [...new Set([...multi.inputs.filter((i) => i !== value), ...producer.inputs])];
+        const taken = multiAggregateOperator(dag, group(dag, multi.roots, [...multi.covered, ...producer.covered], inputs, []), constants);
+        if (!taken || !noCostlier(taken.seconds, multi.seconds + producer.seconds)) continue;
+        multi = taken;
+        absorbed.add(producer);
+        changed = true;
+      }
+    }
+    groups[k] = multi;
+  }
+  return absorbed;
 }
 
 /** A full aggregation a multi-aggregate can hold: sum, sumSq, min, max of a known matrix, or a dot product. */
