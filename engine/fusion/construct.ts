@@ -15,6 +15,7 @@
  */
 import type { FusionDag } from "./fusion-dag";
 import { fusedCount, isValidRoot, type MemoTable } from "./memo-table";
+import { rowWorkCovered } from "./templates";
 import { fusedOperatorSeconds } from "./select";
 import type { FusedOperator, FusionTemplate, MemoEntry, TemplateType } from "./types";
 import type { MachineConstants } from "../cost";
@@ -66,11 +67,18 @@ function rootEntries(selected: EntrySource, node: number): MemoEntry[] {
  * does and the node runs as a single operation.
  */
 export function operatorAt(dag: FusionDag, selected: EntrySource, byType: ReadonlyMap<TemplateType, FusionTemplate>, node: number): OperatorShape | undefined {
+  let cellOnlyRow: OperatorShape | undefined;
   for (const entry of rootEntries(selected, node)) {
     const operator = operatorOf(dag, selected, byType, node, entry);
-    if (operator) return operator;
+    if (!operator) continue;
+    // A Row operator without row-level work over a column vector is a Cell operator's job when one can root here (row-facts.ts rowWorkCovered).
+    if (operator.template === "row" && !rowWorkCovered(dag, operator.covered, operator.binding.mainInput)) {
+      cellOnlyRow ??= operator;
+      continue;
+    }
+    return operator;
   }
-  return undefined;
+  return cellOnlyRow;
 }
 
 /** The operator the root entry `entry` of `node` covers, if its template binds it. */

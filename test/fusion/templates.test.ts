@@ -379,6 +379,24 @@ describe("Outer template", () => {
   });
 });
 
+describe("Row operators without row-level work", () => {
+  test("a cell-wise function of a materialized matrix-vector product is a Cell operator (glm's mu = 1 / (1 + exp(-eta)))", () => {
+    // eta is read again later, so the product is materialized and nothing row-wise is left to fuse.
+    const b = plan("eta = Xd %*% v\nmu = 1 / (1 + exp(-eta))\nprint(sum(mu) + as.scalar(eta[1, 1]))");
+    const ops = b.plan.operators.map((op) => summarize(b, op));
+    const mu = ops.find((o) => o.roots.includes("1 / (1 + exp(-eta))") || o.covered.includes("1 / (1 + exp(-eta))"));
+    assert.ok(mu, JSON.stringify(ops));
+    assert.equal(mu.template, "cell");
+    assert.equal(mu.main, "Xd %*% v");
+  });
+
+  test("with the product fused, the Row operator stays", () => {
+    const s = only(plan("print(sum(1 / (1 + exp(-(Xd %*% v)))))"));
+    assert.equal(s.template, "row");
+    assert.ok(s.covered.includes("(Xd %*% v)"), s.covered.join(", "));
+  });
+});
+
 describe("MAgg template", () => {
   test("sum(Xd * Y), sum(Xd^2) and sum(Y^2) are one multi-aggregate reading Xd and Y once", () => {
     const b = plan("a = sum(Xd * Y)\nc = sum(Xd^2)\nd = sum(Y^2)\nprint(a + c + d)");

@@ -49,3 +49,18 @@ function cellCanRoot(dag: FusionDag, node: number): boolean {
 export function rowOperatorWorthwhile(dag: FusionDag, node: number): boolean {
   return hasInnerRowAggregation(dag, node) || !cellCanRoot(dag, node);
 }
+
+/**
+ * Whether a Row operator does row-level work. One over a column vector
+ * whose covered nodes are all cell-wise (or a full aggregation of such
+ * cells) does not: its row aggregation was left out (materialized: glm's
+ * `eta = X %*% beta` is a live variable, so `1 / (1 + exp(-eta))` reads
+ * it), and it would make one call per cell (a million for a 1e6-row
+ * vector), where a Cell operator computes the same cells in one flat loop.
+ * Over wider rows a Row operator's per-row calls are amortized and it stays
+ * (SystemDS's plans).
+ */
+export function rowWorkCovered(dag: FusionDag, covered: readonly number[], mainInput: number | null): boolean {
+  if (mainInput === null || shapeOf(dag, mainInput)?.cols !== 1) return true;
+  return covered.some((node) => !isCellwise(dag, node) && !(isCellAggregate(dag, node) && aggregateOf(dag, node)?.direction === "full"));
+}
