@@ -26,7 +26,7 @@
  *   (kernel-helpers-source.ts).
  */
 import os from "node:os";
-import { kernelFunction } from "./kernel-cache";
+import { kernelFunction, kernelSource } from "./kernel-cache";
 import { helpersSource } from "./kernel-helpers-source";
 import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
 import { isSharedArray } from "../matrix";
@@ -93,7 +93,7 @@ export function runKernelOn(call: KernelCall, threads: KernelThreads): Float64Ar
   const bounds = new Int32Array(new SharedArrayBuffer((ranges.length + 1) * 4));
   ranges.forEach(([, r1], i) => (bounds[i + 1] = r1));
   const progress = new Int32Array(new SharedArrayBuffer(3 * 4));
-  const task = { source: call.program.source, arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, progress };
+  const task = { source: kernelSource(call.program), arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, progress };
   try {
     pool!.run(task, workers, (c) => fn(staged.arrays, call.scalars, bounds[c]!, bounds[c + 1]!, accs[c]!, staged.out));
     if (staged.out !== call.output) call.output.set(staged.out);
