@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, test } from "node:test";
 import { buildHelpersSource, helpersSource } from "../../engine/runtime/codegen/kernel-helpers-source";
 import type { Combine, KernelCall, KernelProgram } from "../../engine/runtime/codegen/kernel-program";
-import { KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, MAX_RANGES, RANGE_WORK, rangeCount, runKernelOn, stagingAllocations, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
+import { accumulatorAllocations, KERNEL_PARALLEL_MIN_WORK, kernelRanges, kernelThreadSetting, MAX_RANGES, RANGE_WORK, rangeCount, runKernelOn, stagingAllocations, type KernelThreads } from "../../engine/runtime/codegen/kernel-runner";
 import { KernelThreadPool } from "../../engine/runtime/codegen/kernel-thread-pool";
 
 /** Per row of a[0] (s[0] columns): acc = [sum, min, max] of the cells; out[i] = 2 · the row's sum. */
@@ -126,6 +126,38 @@ describe("kernel runner: row ranges over threads", () => {
     for (const threads of [1, 2, 3, 3]) {
       const acc = runKernelOn(statsCall(Y, rows, cols, sharedF64(rows, () => 0)), threads === 1 ? ONE_THREAD : on(threads));
       assert.deepEqual(Array.from(acc), Array.from(expected), `${threads} threads`);
+    }
+  });
+
+  test("large accumulators (a column sum per cell): the ranges' own sums combined in order, on 1 to 3 threads, with no new arrays for repeated calls", () => {
+    const columnSums: KernelProgram = {
+      source: `function (a, s, r0, r1, acc, out) {
+  const X = a[0], n = s[0] | 0;
+  for (let i = r0; i < r1; i++) for (let j = 0; j < n; j++) acc[j] += X[i * n + j];
+}`,
+    };
+    const call = (data: Float64Array, r: number): KernelCall => ({
+      program: columnSums,
+      arrays: [data],
+      scalars: Float64Array.of(cols),
+      rows: r,
+      output: new Float64Array(0),
+      accumulators: { init: new Float64Array(cols).fill(0.5), combine: new Array<Combine>(cols).fill("sum") },
+      workPerRow: cols,
+    });
+    const ranges = kernelRanges(rows, rangeCount({ rows, workPerRow: cols }));
+    assert.ok(ranges.length > 2);
+    for (const seed of [1, 2, 3]) {
+      const Y = sharedF64(rows * cols, (i) => Math.sin(i * seed) * 1e3);
+      const parts = ranges.map(([r0, r1]) => runKernelOn(call(Y.slice(r0 * cols, r1 * cols), r1 - r0), ONE_THREAD));
+      const expected = parts[0]!;
+      for (const p of parts.slice(1)) for (let j = 0; j < cols; j++) expected[j] = expected[j]! + p[j]!;
+      const allocated = accumulatorAllocations();
+      for (const threads of [1, 2, 3]) {
+        const acc = runKernelOn(call(Y, rows), threads === 1 ? ONE_THREAD : on(threads));
+        assert.deepEqual(Array.from(acc), Array.from(expected), `seed ${seed}, ${threads} threads`);
+      }
+      if (seed > 1) assert.equal(accumulatorAllocations(), allocated, `seed ${seed}: the accumulator arrays of earlier calls were reused`);
     }
   });
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import type { FusedOperator } from "../../engine/fusion";
 import { generateOperator, UnsupportedOperator } from "../../engine/runtime/codegen";
+import { canonicalKernelSource } from "../../engine/runtime/codegen/kernel-canonical";
 import { UNROLLED_RANK } from "../../engine/runtime/codegen/outer-kernel-inputs";
 import { evaluateFusedOperator, UnfusedEvaluator, valueDifference } from "../../engine/runtime/fused";
 import { createSession, type Value } from "../../engine/runtime/interpreter";
@@ -43,10 +44,11 @@ function outerOperators(dataText: string, computation: string): Checked {
 }
 
 /** Generates and runs the operator; undefined when every root equals its unfused value, else the first difference. */
-function generatedDifference(checked: { block: PlannedBlock; unfused: UnfusedEvaluator }, op: FusedOperator): string | undefined {
+function generatedDifference(checked: { block: PlannedBlock; unfused: UnfusedEvaluator }, op: FusedOperator, sources?: string[]): string | undefined {
   const generated = generateOperator(checked.block.dag, op);
   const values = generated.run((node) => checked.unfused.value(node));
   assert.ok(generated.programs.length > 0, "the operator ran a generated kernel");
+  sources?.push(...generated.programs.map((p) => p.source));
   for (const root of op.roots) {
     const value = values.get(root);
     if (value === undefined) return `root ${root} has no value`;
@@ -138,6 +140,7 @@ describe("the Outer operators of examples/als_cg.dml", () => {
     const session = createSession({ print: () => {} });
     assert.ok(session.runCell(load).ok, "the load cell runs");
     const roots = new Set<string>();
+    const kernels = new Map<string, string[]>();
     for (const block of planText(source)) {
       for (const op of block.plan.operators.filter((o) => o.template === "outer")) {
         // The CG direction S has U's shape in the U update and V's in the V update: from the planned sizes.
@@ -150,12 +153,23 @@ describe("the Outer operators of examples/als_cg.dml", () => {
           variables.set("S", made.env.get("S")!);
         }
         const unfused = new UnfusedEvaluator(block.dag, { variables, sourceText: source });
-        assert.equal(generatedDifference({ block, unfused }, op), undefined, op.roots.map((r) => block.text(r)).join("; "));
+        const sources: string[] = [];
+        assert.equal(generatedDifference({ block, unfused }, op, sources), undefined, op.roots.map((r) => block.text(r)).join("; "));
         for (const root of op.roots) roots.add(block.text(root).trim());
+        for (const root of op.roots) kernels.set(block.text(root).trim(), sources.map(canonicalKernelSource));
       }
     }
     for (const expected of ["(W * (S %*% t(V))) %*% V", "t(W * (U %*% t(S))) %*% U", "(W * (U %*% t(V) - X)) %*% V", "sum(W * (X - U %*% t(V))^2)"]) {
       assert.ok(roots.has(expected), `an Outer operator computes ${expected}; generated: ${[...roots].join(" | ")}`);
+    }
+    // The U and V updates' products (the second read through the walked transpose of W) are one kernel, compiled and warmed once.
+    for (const [left, right] of [
+      ["t(W * (U %*% t(S))) %*% U", "(W * (S %*% t(V))) %*% V"],
+      ["t(W * (U %*% t(V) - X)) %*% U", "(W * (U %*% t(V) - X)) %*% V"],
+    ] as const) {
+      const [a, b] = [kernels.get(left), kernels.get(right)];
+      assert.ok(a !== undefined && a.length === 1 && b !== undefined, `kernels of ${left} and ${right}`);
+      assert.deepEqual(a, b, `${left} and ${right} run one kernel`);
     }
   });
 });

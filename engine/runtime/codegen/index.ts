@@ -4,7 +4,7 @@
  */
 export { generateOperator } from "./generate-operator";
 export { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
-export { kernelFunction } from "./kernel-cache";
+export { kernelCacheCounts, kernelFunction } from "./kernel-cache";
 export { runKernel, kernelThreads, whenKernelThreadsReady } from "./kernel-runner";
 export { binaryCode, numberCode, unaryCode } from "./operation-code";
 export { combineAccumulators, type Combine, type KernelArray, type KernelCall, type KernelFunction, type KernelProgram } from "./kernel-program";

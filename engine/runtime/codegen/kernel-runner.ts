@@ -26,11 +26,12 @@
  *   (kernel-helpers-source.ts).
  */
 import os from "node:os";
-import { kernelFunction } from "./kernel-cache";
+import { kernelFunction, kernelSource } from "./kernel-cache";
 import { helpersSource } from "./kernel-helpers-source";
 import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
 import { isSharedArray } from "../matrix";
 import { KernelThreadPool } from "./kernel-thread-pool";
+import { ScratchArrays } from "./kernel-scratch";
 import { StagingBuffers } from "./kernel-staging";
 
 /** Below this much work (rows x workPerRow multiply-adds) a call runs in one range on the calling thread. */
@@ -86,21 +87,22 @@ export function runKernelOn(call: KernelCall, threads: KernelThreads): Float64Ar
   const staged = stageShared(call);
   if (staged === undefined) return runOnCaller(call, ranges);
   const fn = kernelFunction(call.program);
-  const init = call.accumulators?.init ?? new Float64Array(0);
-  const acc = new Float64Array(new SharedArrayBuffer(Math.max(1, init.length * ranges.length) * 8));
+  const init = call.accumulators?.init ?? NO_ACCUMULATORS;
+  const acc = sharedAccumulators.take(Math.max(1, init.length * ranges.length));
   const accs = ranges.map((_, i) => acc.subarray(i * init.length, (i + 1) * init.length));
   for (const a of accs) a.set(init);
   const bounds = new Int32Array(new SharedArrayBuffer((ranges.length + 1) * 4));
   ranges.forEach(([, r1], i) => (bounds[i + 1] = r1));
   const progress = new Int32Array(new SharedArrayBuffer(3 * 4));
-  const task = { source: call.program.source, arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, progress };
+  const task = { source: kernelSource(call.program), arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, progress };
   try {
     pool!.run(task, workers, (c) => fn(staged.arrays, call.scalars, bounds[c]!, bounds[c + 1]!, accs[c]!, staged.out));
     if (staged.out !== call.output) call.output.set(staged.out);
+    return combined(accs, call);
   } finally {
     staging.giveBack(staged.copies);
+    sharedAccumulators.giveBack(acc);
   }
-  return combined(accs, call);
 }
 
 /** [r0, r1) ranges splitting 0..rows into `parts` near-equal contiguous pieces (one empty range for 0 rows). */
@@ -118,17 +120,49 @@ export function rangeCount(call: Pick<KernelCall, "rows" | "workPerRow">): numbe
   return Math.max(1, Math.min(MAX_RANGES, Math.ceil(work / RANGE_WORK), call.rows));
 }
 
-/** Runs every range on this thread, in order, each with its own accumulators. */
+/**
+ * Runs every range on this thread, in order, each with its own
+ * accumulators: range 0's are the result, each later range's start from
+ * `init` in a scratch array reused across ranges and calls, and are
+ * combined into the result right after it ran (the same values, in the same
+ * order, as private copies combined at the end; only two arrays however
+ * many ranges, however large the accumulators, e.g. a column aggregate's).
+ */
 function runOnCaller(call: KernelCall, ranges: readonly (readonly [number, number])[]): Float64Array {
   const fn = kernelFunction(call.program);
-  const init = call.accumulators?.init ?? new Float64Array(0);
-  const accs = ranges.map(() => Float64Array.from(init));
-  for (let i = 0; i < ranges.length; i++) fn(call.arrays, call.scalars, ranges[i]![0], ranges[i]![1], accs[i]!, call.output);
-  return combined(accs, call);
+  const init = call.accumulators?.init ?? NO_ACCUMULATORS;
+  const result = new Float64Array(init);
+  const [first, ...rest] = ranges;
+  if (first !== undefined) fn(call.arrays, call.scalars, first[0], first[1], result, call.output);
+  if (rest.length === 0) return result;
+  const how = call.accumulators?.combine ?? [];
+  const scratch = callerAccumulators.take(init.length);
+  try {
+    for (const [r0, r1] of rest) {
+      scratch.set(init);
+      fn(call.arrays, call.scalars, r0, r1, scratch, call.output);
+      combineAccumulators(result, scratch, how);
+    }
+  } finally {
+    callerAccumulators.giveBack(scratch);
+  }
+  return result;
 }
 
+/** Accumulator arrays allocated for ranges after the first and for threaded calls so far (tests: repeated calls reuse them). */
+export function accumulatorAllocations(): number {
+  return callerAccumulators.allocations() + sharedAccumulators.allocations();
+}
+
+/** The accumulators of a call without any. */
+const NO_ACCUMULATORS = new Float64Array(0);
+/** Scratch accumulators of ranges run on the calling thread, and the shared ones of threaded calls (one per call, all its ranges). */
+const callerAccumulators = new ScratchArrays(false);
+const sharedAccumulators = new ScratchArrays(true);
+
+/** Range 0's accumulators with the later ranges' combined into them, in order (a copy: `accs` may be reused scratch). */
 function combined(accs: readonly Float64Array[], call: KernelCall): Float64Array {
-  const result = Float64Array.from(accs[0]!);
+  const result = new Float64Array(accs[0]!);
   const how = call.accumulators?.combine ?? [];
   for (let i = 1; i < accs.length; i++) combineAccumulators(result, accs[i]!, how);
   return result;

@@ -67,11 +67,19 @@ export function buildOuterKernel(
     if (covered.has(operand) && o.op.kind === "transpose" && inputs.has(o.inputs[0]!)) return io.denseArray(o.inputs[0]!, !right);
     throw new UnsupportedOperator(`Outer operator ${op.id}: the product operand ${operand} (${o.op.kind}) is neither an input nor the transpose of one`);
   };
-  /** A covered matrix product inside the cell expression (the low-rank U %*% t(V)) at (row, col): dot(U_row, V_col). */
+  /**
+   * A covered matrix product inside the cell expression (the low-rank U %*% t(V)) at (row, col): dot(U_row, V_col).
+   * The factor indexed by the loop's row is registered first, so a product read through the walked transpose
+   * (`t(W * (U %*% t(S))) %*% U`) has the kernel of the product read directly (`(W * (S %*% t(V))) %*% V`).
+   */
   const product = (node: number, row: KernelIndex, col: KernelIndex): string => {
     const [l, r] = dag.nodes[node]!.inputs as [number, number];
     const k = shapes.get(l)?.cols ?? 0;
     rank += k;
+    if (io.loopIndex(row) === "j" && io.loopIndex(col) === "i") {
+      const right = factorRows(r, true);
+      return io.product(factorRows(l, false), right, k, row, col);
+    }
     return io.product(factorRows(l, false), factorRows(r, true), k, row, col);
   };
   const code = new CellCode({
