@@ -1,4 +1,5 @@
 /** A runtime session whose blocks run compiled plans of the given mode (as written: the interpreter's own runner). */
+import { kernelThreads } from "../runtime/codegen";
 import { createSession, type Session, type SessionOptions } from "../runtime/interpreter";
 import { CompiledBlockRunner } from "./compiled-runner";
 import type { OperationProfiler } from "./operation-profiler";
@@ -13,7 +14,10 @@ export interface ExecutionSessionOptions extends SessionOptions {
 
 /** The session and its runner (whose `blockTimings()` say per block what ran, estimated vs measured). */
 export function executionSession(options: ExecutionSessionOptions = {}): { session: Session; runner: CompiledBlockRunner } {
-  const runner = new CompiledBlockRunner(options.plan ?? DEFAULT_PLAN_MODE, options.profiler);
+  const plan = options.plan ?? DEFAULT_PLAN_MODE;
+  const runner = new CompiledBlockRunner(plan, options.profiler);
+  // Generated kernels split large calls over the kernel threads: they start now (unref'd, in the background), while the first blocks compile, not inside the first call.
+  if (plan === "fused") kernelThreads();
   return { session: createSession({ ...options, blockRunner: runner }), runner };
 }
 
