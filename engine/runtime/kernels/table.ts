@@ -22,6 +22,8 @@ export function table(a: TableOperand, b: TableOperand, weights: TableOperand = 
       );
     }
   }
+  const oneHot = dims === undefined ? undefined : increasingRowsTable(a, b, weights, cells, dims.rows, dims.cols);
+  if (oneHot !== undefined) return settleFormat(oneHot);
   const av = valuesOf(a, cells);
   const bv = valuesOf(b, cells);
   const wv = valuesOf(weights, cells);
@@ -29,9 +31,6 @@ export function table(a: TableOperand, b: TableOperand, weights: TableOperand = 
   const colOf = new Int32Array(cells);
   let maxRow = 0;
   let maxCol = 0;
-  // Whether every entry's row is above the previous entry's (one-hot labels: table(seq(1, n), y)).
-  let increasingRows = true;
-  let lastRow = -1;
   for (let k = 0; k < cells; k++) {
     const r = av[k]!;
     const c = bv[k]!;
@@ -46,14 +45,11 @@ export function table(a: TableOperand, b: TableOperand, weights: TableOperand = 
     }
     rowOf[k] = ri - 1;
     colOf[k] = ci - 1;
-    if (ri - 1 <= lastRow) increasingRows = false;
-    lastRow = ri - 1;
     maxRow = Math.max(maxRow, ri);
     maxCol = Math.max(maxCol, ci);
   }
   const rows = dims?.rows ?? maxRow;
   const cols = dims?.cols ?? maxCol;
-  if (increasingRows) return settleFormat(oneEntryPerRow(rows, cols, rowOf, colOf, wv));
   // A table with about as many cells as entries (one-hot labels, 1e6 x 3) is summed densely; settleFormat then picks its format.
   const denseEnough = rows * cols <= DENSE_CELLS_PER_ENTRY * cells;
   return settleFormat(denseEnough ? accumulateDense(rows, cols, rowOf, colOf, wv) : accumulate(rows, cols, rowOf, colOf, wv));
@@ -75,28 +71,42 @@ function accumulateDense(rows: number, cols: number, rowOf: Int32Array, colOf: I
 }
 
 /**
- * The table when the entries' rows increase (each row holds at most one
- * entry, in order): its CSR arrays directly, in one pass (no dense sum, no
- * sort); entries outside rows x cols and zero weights are dropped.
+ * The table with given dimensions when the entries' rows increase (each row
+ * holds at most one entry, in order: one-hot labels table(seq(1, n), y, n,
+ * k)): its CSR arrays in one pass, without the general path's per-entry
+ * arrays, dense sums and sort; entries outside rows x cols and zero weights
+ * are dropped. Undefined at the first entry that does not fit (a row not
+ * above the previous one, a category below 1): the general path then runs
+ * (and reports the error).
  */
-function oneEntryPerRow(rows: number, cols: number, rowOf: Int32Array, colOf: Int32Array, w: Float64Array): CsrMatrix {
+function increasingRowsTable(a: TableOperand, b: TableOperand, weights: TableOperand, cells: number, rows: number, cols: number): CsrMatrix | undefined {
+  if (typeof a === "number") return undefined;
+  const av = valuesOf(a, cells);
+  const bv = valuesOf(b, cells);
+  const wv = typeof weights === "number" ? undefined : valuesOf(weights, cells);
+  const capacity = Math.min(cells, rows);
   const rowPtr = new Int32Array(rows + 1);
+  const colIdx = new Int32Array(capacity);
+  const values = new Float64Array(capacity);
   let n = 0;
-  for (let k = 0; k < rowOf.length; k++) {
-    const r = rowOf[k]!;
-    if (r >= 0 && r < rows && colOf[k]! < cols && w[k] !== 0) rowPtr[r + 1] = 1;
-    else rowOf[k] = -1;
-    if (rowOf[k]! >= 0) n++;
+  let last = 0;
+  for (let k = 0; k < cells; k++) {
+    const r = av[k]!;
+    const c = bv[k]!;
+    const w = wv === undefined ? (weights as number) : wv[k]!;
+    if (Number.isNaN(r) || Number.isNaN(c) || Number.isNaN(w)) continue;
+    const ri = Math.trunc(r);
+    const ci = Math.trunc(c);
+    if (ri <= last || ci < 1) return undefined;
+    last = ri;
+    if (ri <= rows && ci <= cols && w !== 0) {
+      rowPtr[ri] = 1;
+      colIdx[n] = ci - 1;
+      values[n++] = w;
+    }
   }
   for (let i = 0; i < rows; i++) rowPtr[i + 1]! += rowPtr[i]!;
-  const colIdx = new Int32Array(n);
-  const values = new Float64Array(n);
-  for (let k = 0, e = 0; k < rowOf.length; k++) {
-    if (rowOf[k]! < 0) continue;
-    colIdx[e] = colOf[k]!;
-    values[e++] = w[k]!;
-  }
-  return new CsrMatrix(rows, cols, rowPtr, colIdx, values);
+  return new CsrMatrix(rows, cols, rowPtr, n === capacity ? colIdx : colIdx.slice(0, n), n === capacity ? values : values.slice(0, n));
 }
 
 /** The cells of an operand, row-major; a scalar repeated `cells` times. */
