@@ -74,6 +74,14 @@ describe("column ranges in fused operators", () => {
     assert.doesNotMatch(sources, /slice|subarray/);
   });
 
+  it("a Row operator slices a whole (not row-aligned) input once, before its rows: X %*% W[, 1:2]", () => {
+    const expr = "rowSums(X %*% W[, 1:2] * D[, 1:2])";
+    const checked = prepareBlock(`${DATA}\nW = rand(rows=10, cols=3, min=-1, max=1, seed=47)`, `R = ${expr}\nprint(toString(R))`);
+    const op = handOperator(checked.block, { template: "row", roots: [expr], main: "X" });
+    assert.equal(indexNodes(checked, op).length, 2);
+    assert.equal(runGenerated(checked, op).difference, undefined);
+  });
+
   it("bounds outside the input at run time leave the operator to the unfused indexing, which reports them", () => {
     const checked = prepareBlock(DATA, "R = D[, 2:b] * 2\nprint(toString(R))");
     const op = handOperator(checked.block, { template: "cell", roots: ["D[, 2:b] * 2"], main: null });

@@ -20,7 +20,7 @@
 import type { FusionDag, FusedOperator } from "../../fusion";
 import type { AggregateFunction, ElementwiseBinaryOp } from "../../program";
 import { BUILTINS, type EvalContext, aggregateValue, binary, castValue, mat, num, unary, double, type Value } from "../interpreter";
-import { cbind, matmul, transpose } from "../kernels";
+import { cbind, matmul, rightIndex, transpose } from "../kernels";
 import { toDense, isSparse, type Matrix } from "../matrix";
 import { callOperandOrder, columnRangeOf, nodeLabel } from "../fused";
 import { columnSliceCode } from "./column-slice-code";
@@ -461,6 +461,7 @@ class RowKernelBuilder {
     const range = columnRangeOf(this.dag, node, this.inputs);
     if (typeof range === "string") return this.unsupported(node, range);
     const a = this.part(x);
+    if (a.kind === "whole") return this.wholeValue(node, () => ({ kind: "matrix", matrix: rightIndex(mat(a.value), { colLower: range.lower + 1, colUpper: range.upper }) }));
     const code = a.kind === "row" ? columnSliceCode(a.code, range, this.text) : undefined;
     return code ? { kind: "row", code } : this.unsupported(node, "a column range of a value not read as a dense row");
   }
