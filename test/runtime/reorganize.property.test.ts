@@ -166,6 +166,36 @@ describe("reshape and table", () => {
     );
   });
 
+  it("table(A, B, W) with increasing rows (one-hot labels: one entry per row, built as CSR directly), and rows that repeat", () => {
+    const data = fc.integer({ min: 0, max: 40 }).chain((n) =>
+      fc.tuple(
+        fc.array(fc.integer({ min: n % 3 === 0 ? 0 : 1, max: 3 }), { minLength: n, maxLength: n }),
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: n, maxLength: n }),
+        fc.array(fc.integer({ min: -2, max: 2 }), { minLength: n, maxLength: n }),
+        fc.option(fc.tuple(fc.integer({ min: 1, max: 90 }), fc.integer({ min: 1, max: 4 }))),
+      ),
+    );
+    fc.assert(
+      fc.property(data, ([gaps, b, w, dims]) => {
+        const a: number[] = [];
+        gaps.forEach((g, k) => a.push(Math.max(1, (a[k - 1] ?? 0) + g)));
+        const col = (v: number[]) => toMatrix(ref(v.length, 1, v), "dense");
+        const [rows, cols] = dims ?? [Math.max(0, ...a), Math.max(0, ...b)];
+        const sized = (weights: number[]) => {
+          const out = ref(rows, cols);
+          a.forEach((r, k) => {
+            if (r <= rows && b[k]! <= cols) out.cells[(r - 1) * cols + (b[k]! - 1)]! += weights[k]!;
+          });
+          return out;
+        };
+        const given = dims === null ? undefined : { rows, cols };
+        assertMatches(table(col(a), col(b), col(w), given), sized(w), "table(A, B, W)");
+        assertMatches(table(col(a), col(b), 1, given), sized(a.map(() => 1)), "table(A, B)");
+      }),
+      runs,
+    );
+  });
+
   it("table skips NaN, takes a scalar, honours given dimensions, rejects categories below 1", () => {
     const a = new DenseMatrix(4, 1, Float64Array.of(1, 2, NaN, 3));
     assertMatches(table(a, 2), ref(3, 2, [0, 1, 0, 1, 0, 1]), "table(A, 2)");

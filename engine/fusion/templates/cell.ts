@@ -10,6 +10,8 @@
  *   is not 1 x 1;
  *   also the transpose `t(x)` of a column vector read only by dot products,
  *   so the product reads x (open-invalid: not an operator on its own);
+ *   and a column range `X[, a:b]` (read in place from a materialized X,
+ *   never fused into: X is not computed inside);
  * - fuse: into a cell-wise operation, a Cell aggregation, a dot product, or
  *   the transpose of a column vector;
  * - merge: at a cell-wise operation, any operand (of at most
@@ -22,14 +24,14 @@ import type { FusionDag } from "../fusion-dag";
 import type { CloseDecision, FusionTemplate, OperatorBinding } from "../types";
 import { chooseMainInput, sideAndScalarInputs } from "./input-binding";
 import { shapeOf } from "./node-shapes";
-import { aggregateOf, consumersOf, hasFewOperands, isCellAggregate, isCellwise, isDotProduct, isMatmul, isTranspose } from "./operation-classes";
+import { aggregateOf, consumersOf, hasFewOperands, isCellAggregate, isCellwise, isColumnRangeIndex, isDotProduct, isMatmul, isTranspose } from "./operation-classes";
 import { isSparseSafe } from "./sparse-safety";
 
 export const cellTemplate: FusionTemplate = {
   type: "cell",
   open(dag, node) {
     const s = shapeOf(dag, node);
-    if (isCellwise(dag, node)) return !!s && !(s.rows === 1 && s.cols === 1);
+    if (isCellwise(dag, node) || isColumnRangeIndex(dag, node)) return !!s && !(s.rows === 1 && s.cols === 1);
     return isDotProductOperand(dag, node);
   },
   fuse(dag, node) {

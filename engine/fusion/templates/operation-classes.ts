@@ -5,7 +5,7 @@
  * (matrix-vector, skinny, outer-product-like, dot product), transposes, and
  * the binary operations that keep the zeros of a sparse operand.
  */
-import type { AggregateDirection, AggregateFunction } from "../../program";
+import { ALL_INDICES, type AggregateDirection, type AggregateFunction } from "../../program";
 import type { FusionDag } from "../fusion-dag";
 import { applyNumeric } from "../../stats/sizes/scalar-fold";
 import { callArgument, isColumnVector, isFullMatrix, isRowVector, isScalar, isVector, sameShape, shapeOf } from "./node-shapes";
@@ -111,6 +111,27 @@ function isCellwiseBinary(dag: FusionDag, node: number): boolean {
 function broadcasts(vector: { rows: number; cols: number }, over: { rows: number; cols: number }): boolean {
   if (!isVector(vector)) return false;
   return (isColumnVector(vector) && vector.rows === over.rows) || (isRowVector(vector) && vector.cols === over.cols);
+}
+
+/**
+ * `X[, a:b]` (SystemDS's column-range right indexing, which its Cell and
+ * Row templates read in place): all rows of a matrix X with more than one
+ * row, a range of its columns, with a known result shape. Its cell (i, j)
+ * is X's cell (i, a - 1 + j), so an operator reads X at an offset instead
+ * of materializing the slice; X itself is always read materialized.
+ */
+export function isColumnRangeIndex(dag: FusionDag, node: number): boolean {
+  const n = dag.nodes[node]!;
+  if (n.op.kind !== "index" || n.inputs.length !== 5) return false;
+  const [x, rl, ru, cl, cu] = n.inputs as [number, number, number, number, number];
+  const out = shapeOf(dag, node);
+  const xs = shapeOf(dag, x);
+  if (!out || !xs || xs.rows <= 1 || out.rows !== xs.rows) return false;
+  const all = (i: number) => {
+    const op = dag.nodes[i]!.op;
+    return op.kind === "literal" && op.value === ALL_INDICES;
+  };
+  return all(rl) && all(ru) && !all(cl) && !all(cu) && isScalar(dag, cl) && isScalar(dag, cu);
 }
 
 /** A binary operation of a matrix with a scalar. */

@@ -4,8 +4,10 @@
  * each into a temporary `t<id>`, with the semantics of the reference cell
  * expression (engine/runtime/fused/cell-expression.ts): binary and unary
  * operations (operation-code.ts, the runtime's own tables), literals,
- * `ifelse`, `replace`, n-ary `min` / `max`, transposes, and the casts
- * as.scalar / as.double of a 1 x 1 value.
+ * `ifelse`, `replace`, n-ary `min` / `max`, transposes, the casts
+ * as.scalar / as.double of a 1 x 1 value, and column ranges `X[, a:b]` of
+ * a materialized X (read in place at a column offset, when the generator's
+ * `read` takes offsets).
  *
  * Positions and broadcasting: a node is read at a position of its own
  * shape, each index being the loop's row `i`, its column `j`, or 0. The
@@ -22,6 +24,7 @@
  * i) or `cell` (per cell), so the generator emits each list at its place.
  */
 import { nodeLabel, type FusionDag, type FusedOperator } from "../../fusion";
+import { ALL_INDICES } from "../../program";
 import { callOperandOrder, type NodeShape } from "../fused";
 import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
@@ -29,10 +32,15 @@ import { binaryCode, numberCode, unaryCode } from "./operation-code";
 /** An index of a position: the loop's row `i`, its column `j`, or 0. */
 type CellIndex = "i" | "j" | "0";
 
-/** Where a node is read: (row, col) of its own shape. */
+/**
+ * Where a node is read: (row, col) of its own shape; `colOffset` (a kernel
+ * name of an integer) is added to the column: a column range `X[, a:b]`
+ * reads its materialized X at (row, col + a - 1).
+ */
 export interface CellPosition {
   readonly row: CellIndex;
   readonly col: CellIndex;
+  readonly colOffset?: string;
 }
 
 /** The loop's current cell. */
@@ -52,6 +60,8 @@ export interface CellCodeSource {
    * the input has one row or column). It may use `i` and `j`.
    */
   read(node: number, at: CellPosition): string;
+  /** Whether `read` takes positions with a column offset (column ranges are then computed per cell). */
+  readonly readsOffsets?: boolean;
   /**
    * Optional: the expression of a covered node the generator computes
    * itself (e.g. Outer's `U %*% t(V)` as a dot product); undefined lets
@@ -76,14 +86,26 @@ export function cellNodeProblem(dag: FusionDag, node: number): string | undefine
       return o.to === "scalar" || o.to === "double" ? undefined : `the cast as.${o.to} is not generated per cell`;
     case "call":
       return callOperandOrder(n, o.name) ? undefined : `the call ${o.name} cannot be computed per cell`;
+    case "index":
+      return isColumnRange(dag, node) ? undefined : "only a column range X[, a:b] of a materialized X is computed per cell";
     default:
       return `a ${nodeLabel(n)} node cannot be computed per cell`;
   }
 }
 
-/** The position `at` of a consumer as a position of a node of shape `shape` (indexes of its unit dimensions dropped). */
+/** The position `at` of a consumer as a position of a node of shape `shape` (indexes of its unit dimensions dropped; an offset is the consumer's, not the node's). */
 export function positionIn(shape: NodeShape, at: CellPosition): CellPosition {
   return { row: shape.rows === 1 ? "0" : at.row, col: shape.cols === 1 ? "0" : at.col };
+}
+
+/** `X[, a:b]`: index bounds all rows (the `:` literal) and two column bounds. */
+function isColumnRange(dag: FusionDag, node: number): boolean {
+  const n = dag.nodes[node]!;
+  const all = (k: number) => {
+    const op = dag.nodes[n.inputs[k]!]?.op;
+    return op?.kind === "literal" && op.value === ALL_INDICES;
+  };
+  return n.inputs.length === 5 && all(1) && all(2) && !all(3) && !all(4);
 }
 
 /** The loop level a position needs. */
@@ -172,9 +194,31 @@ export class CellCode {
         return operand(0);
       case "call":
         return this.call(node, o.name, at);
+      case "index":
+        return this.columnRange(node, at);
       default:
         throw new UnsupportedOperator(`operator ${op.id} at node ${node}: a ${nodeLabel(n)} node cannot be computed per cell`);
     }
+  }
+
+  /**
+   * `X[, a:b]` at (row, col): X (a materialized input with the range's
+   * rows; the shapes checked the bounds against it) at (row, col + a - 1).
+   */
+  private columnRange(node: number, at: CellPosition): string {
+    const { dag, op } = this.source;
+    const n = dag.nodes[node]!;
+    const x = n.inputs[0]!;
+    if (!this.inputs.has(x)) throw new UnsupportedOperator(`operator ${op.id} at node ${node}: the indexed matrix is computed inside the operator, not read`);
+    if (!this.source.readsOffsets) throw new UnsupportedOperator(`operator ${op.id} at node ${node}: this generator reads no column offsets`);
+    const offset = `c${node}`;
+    if (!this.names.has(`offset:${node}`)) {
+      const lower = this.value(n.inputs[3]!, { row: "0", col: "0" });
+      this.invariant.push(`const ${offset} = Math.trunc(${lower}) - 1;`);
+      this.names.set(`offset:${node}`, offset);
+    }
+    const xShape = this.shape(x);
+    return this.source.read(x, { row: xShape.rows === 1 ? "0" : at.row, col: at.col, colOffset: offset });
   }
 
   private call(node: number, name: string, at: CellPosition): string {

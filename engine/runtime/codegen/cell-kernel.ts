@@ -133,7 +133,7 @@ function cellKernelSource(loop: CellLoop, plain: boolean, inputs: KernelInputs, 
     reads.push([node, at]);
     return inputs.read(node, at);
   };
-  const code = new CellCode({ dag: loop.dag, op: loop.op, shapes: loop.shapes, read });
+  const code = new CellCode({ dag: loop.dag, op: loop.op, shapes: loop.shapes, read, readsOffsets: true });
   const cellValues = loop.roots.map((root) => root.cellValue(code));
   let mainTest: string | undefined;
   if (visit.kind === "main-non-zero") {

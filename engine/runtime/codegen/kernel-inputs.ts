@@ -11,7 +11,9 @@
  *   `rb<id>` at the start of the row and cleared at its end; elsewhere
  *   (vectors, transposed reads) a dense copy made before the kernel;
  * - the main input at the loop's cell while the loop walks its non-zeros:
- *   `mva[p]`.
+ *   `mva[p]`;
+ * - a matrix at a column offset (a column range of it): its dense data or
+ *   CSR row buffer at the shifted column.
  * Which arrays and scalars a kernel gets depends only on the operator and
  * the inputs' formats and shapes, never on their values, so equal
  * operators over same-format inputs share one kernel source.
@@ -72,6 +74,7 @@ export class KernelInputs {
     if (value.kind !== "matrix") throw new UnsupportedOperator(`a ${value.kind} input (node ${node}) in a cell loop`);
     const m = value.matrix;
     if (m.rows === 1 && m.cols === 1) return this.once(`scalar:${node}`, () => this.scalar(m.get(0, 0)));
+    if (at.colOffset !== undefined) return this.offsetRead(node, m, at, at.colOffset);
     const atCell = at.row === "i" && at.col === "j";
     if (atCell && this.walked?.node === node) return "mva[p]";
     if (atCell && m.format === "sparse") return `${this.rowBuffer(node, m)}[j]`;
@@ -87,6 +90,26 @@ export class KernelInputs {
     }
     return `${d}[${at.row} * ${w} + ${at.col}]`;
   };
+
+  /**
+   * A matrix read at (row, col + offset) (a column range of it): row i of a
+   * CSR matrix from its row buffer, else its dense data (a CSR matrix read
+   * at other rows densified).
+   */
+  private offsetRead(node: number, m: Matrix, at: CellPosition, offset: string): string {
+    const col = at.col === "0" ? offset : `${at.col} + ${offset}`;
+    if (at.row === "i" && m.format === "sparse") return `${this.rowBuffer(node, m)}[${col}]`;
+    const d = this.dense(node, m);
+    if (at.row === "0") return `${d}[${col}]`;
+    if (at.row === "i") {
+      const o = this.once(`offset:${node}`, () => {
+        this.rowStart.push(`const o${node} = i * ${this.cols(node, m)};`);
+        return `o${node}`;
+      });
+      return `${d}[${o} + ${col}]`;
+    }
+    return `${d}[${at.row} * ${this.cols(node, m)} + ${col}]`;
+  }
 
   /** Hands back the dense copies made for the call. */
   release(): void {

@@ -20,9 +20,10 @@
 import type { FusionDag, FusedOperator } from "../../fusion";
 import type { AggregateFunction, ElementwiseBinaryOp } from "../../program";
 import { BUILTINS, type EvalContext, aggregateValue, binary, castValue, mat, num, unary, double, type Value } from "../interpreter";
-import { cbind, matmul, transpose } from "../kernels";
+import { cbind, matmul, rightIndex, transpose } from "../kernels";
 import { toDense, isSparse, type Matrix } from "../matrix";
-import { callOperandOrder, nodeLabel } from "../fused";
+import { callOperandOrder, columnRangeOf, nodeLabel } from "../fused";
+import { columnSliceCode } from "./column-slice-code";
 import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
 import { RowKernelText, UNROLLED_MAX_WIDTH } from "./row-kernel-text";
@@ -443,6 +444,8 @@ class RowKernelBuilder {
         return this.call(node, o.name);
       case "cbind":
         return this.cbind(node, n.inputs);
+      case "index":
+        return this.columnRange(node, n.inputs[0]!);
       case "cast": {
         const a = this.part(n.inputs[0]!);
         if (a.kind !== "whole") this.unsupported(node, `as.${o.to} of a row`);
@@ -451,6 +454,16 @@ class RowKernelBuilder {
       default:
         return this.unsupported(node, `a ${o.kind} node cannot be computed row by row`);
     }
+  }
+
+  /** `X[, a:b]` of X's row i, read in place (column-slice-code.ts). */
+  private columnRange(node: number, x: number): RowPart {
+    const range = columnRangeOf(this.dag, node, this.inputs);
+    if (typeof range === "string") return this.unsupported(node, range);
+    const a = this.part(x);
+    if (a.kind === "whole") return this.wholeValue(node, () => ({ kind: "matrix", matrix: rightIndex(mat(a.value), { colLower: range.lower + 1, colUpper: range.upper }) }));
+    const code = a.kind === "row" ? columnSliceCode(a.code, range, this.text) : undefined;
+    return code ? { kind: "row", code } : this.unsupported(node, "a column range of a value not read as a dense row");
   }
 
   /**

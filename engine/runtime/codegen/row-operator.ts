@@ -22,7 +22,7 @@ import { rootValue } from "./row-results";
 import { mmchainShape, runMmchain } from "./row-mmchain";
 
 /** Node kinds a Row kernel computes (per row or, when they do not depend on the row, once before it runs). */
-const ROW_NODE_KINDS: ReadonlySet<string> = new Set(["literal", "binary", "unary", "aggregate", "matmul", "transpose", "call", "cbind", "cast"]);
+const ROW_NODE_KINDS: ReadonlySet<string> = new Set(["literal", "binary", "unary", "aggregate", "matmul", "transpose", "call", "cbind", "cast", "index"]);
 
 /** Runs of generated Row operators so far: with a kernel (of which by the WebAssembly MMChain kernel), and refused at run time (UnsupportedOperator: their nodes then run unfused). */
 const runs = { kernels: 0, mmchain: 0, unsupported: 0 };

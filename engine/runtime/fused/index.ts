@@ -8,4 +8,5 @@ export { FusedOperatorError, nodeLabel } from "./fused-error";
 export { valueDifference } from "./value-difference";
 export type { NodeShape } from "./operator-shapes";
 export { callOperandOrder } from "./call-arguments";
+export { columnRangeOf } from "./column-range";
 export { operatorShapes, sameShape, shapeText } from "./operator-shapes";

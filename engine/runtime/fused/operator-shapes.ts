@@ -8,6 +8,7 @@ import type { FusionDag, FusedOperator } from "../../fusion";
 import type { Value } from "../interpreter";
 import { callOperandOrder } from "./call-arguments";
 import { operatorFailure } from "./fused-error";
+import { columnRangeOf } from "./column-range";
 
 export interface NodeShape {
   rows: number;
@@ -57,11 +58,11 @@ export function operatorShapes(dag: FusionDag, op: FusedOperator, inputs: Readon
     if (!shape) operatorFailure(dag, op, node, `input is a ${value.kind}, not a matrix or scalar`);
     shapes.set(node, shape);
   }
-  for (const node of op.covered) shapes.set(node, coveredShape(dag, op, node, shapes));
+  for (const node of op.covered) shapes.set(node, coveredShape(dag, op, node, shapes, inputs));
   return shapes;
 }
 
-function coveredShape(dag: FusionDag, op: FusedOperator, node: number, shapes: ReadonlyMap<number, NodeShape>): NodeShape {
+function coveredShape(dag: FusionDag, op: FusedOperator, node: number, shapes: ReadonlyMap<number, NodeShape>, inputs: ReadonlyMap<number, Value>): NodeShape {
   const n = dag.nodes[node]!;
   const of = (k: number) => shapes.get(n.inputs[k]!) ?? operatorFailure(dag, op, node, `input ${n.inputs[k]} has no shape`);
   const o = n.op;
@@ -95,6 +96,11 @@ function coveredShape(dag: FusionDag, op: FusedOperator, node: number, shapes: R
       const parts = n.inputs.map((_, k) => of(k));
       if (parts.some((p) => p.scalar || p.rows !== parts[0]!.rows)) operatorFailure(dag, op, node, `cbind of ${parts.map(shapeText).join(", ")}`);
       return { rows: parts[0]!.rows, cols: parts.reduce((sum, p) => sum + p.cols, 0), scalar: false };
+    }
+    case "index": {
+      const range = columnRangeOf(dag, node, inputs);
+      if (typeof range === "string") return operatorFailure(dag, op, node, range);
+      return { rows: of(0).rows, cols: range.upper - range.lower, scalar: false };
     }
     case "cast":
       if (o.to === "scalar" || o.to === "double") return SCALAR_SHAPE;

@@ -33,9 +33,10 @@ export class UnfusedEvaluator {
     const env = new Map<string, Value>(options.variables ?? []);
     const leaves = options.leaves ?? new Map<number, Value>();
     // A given leaf becomes an `input` node of a reserved name bound to its value.
+    // Literals stay literals: indexing tells an omitted bound by its `:` literal.
     const nodes: DagNode[] = dag.nodes.map((node) => {
       const given = leaves.get(node.id);
-      if (given === undefined) return node;
+      if (given === undefined || node.op.kind === "literal") return node;
       const name = `.leaf${node.id}`;
       env.set(name, given);
       return { ...node, op: { kind: "input", name }, inputs: [] };

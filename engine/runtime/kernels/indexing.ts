@@ -21,7 +21,15 @@ function sliceDense(x: DenseMatrix, { rl, ru, cl, cu }: ResolvedRange): DenseMat
   const { data: src, cols } = x;
   const dst = out.data;
   if (w === cols) dst.set(src.subarray(rl * cols, ru * cols));
-  else if (w <= NARROW_COPY) {
+  else if (w === 1) for (let i = rl, o = 0; i < ru; i++) dst[o++] = src[i * cols + cl]!;
+  else if (w === 2) {
+    // Two columns (mlogreg's P[, 1:(k - 1)] with 3 classes): no inner loop per row.
+    for (let i = rl, o = 0; i < ru; i++, o += 2) {
+      const p = i * cols + cl;
+      dst[o] = src[p]!;
+      dst[o + 1] = src[p + 1]!;
+    }
+  } else if (w <= NARROW_COPY) {
     // Narrow rows: a loop per cell, not a subarray object per row.
     for (let i = rl, o = 0; i < ru; i++) for (let p = i * cols + cl, e = i * cols + cu; p < e; p++) dst[o++] = src[p]!;
   } else for (let i = rl; i < ru; i++) dst.set(src.subarray(i * cols + cl, i * cols + cu), (i - rl) * w);

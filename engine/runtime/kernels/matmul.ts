@@ -1,7 +1,8 @@
 /**
  * `A %*% B` in every combination of dense and CSR operands: dense GEMM or
  * GEMV, CSR x dense (SpMM, SpMV), dense x CSR, CSR x CSR (Gustavson). The
- * result is in the format SystemDS's rule picks. GEMV, SpMV and SpMM run as
+ * result is in the format SystemDS's rule picks. A tall A times a skinny B
+ * runs one pass over A's rows (skinny-matmul.ts). GEMV, SpMV and SpMM run as
  * kernel calls (../codegen/kernel-matmul.ts): split over the kernel threads
  * when their operands live in kernel memory, with the reference arithmetic;
  * a GEMV whose matrix is resident in WebAssembly memory (a large one) runs
@@ -11,6 +12,7 @@ import { CsrMatrix, settleFormat, isDense, pooledDense, pooledZeros, type Matrix
 import { kernelGemv, kernelSpmm, kernelSpmv } from "../codegen";
 import { gemvResident } from "../wasm";
 import { gemm } from "./gemm";
+import { isSkinnyDenseProduct, skinnyMatmul } from "./skinny-matmul";
 import { csrTimesCsr, denseTimesCsr } from "./sparse-matmul";
 
 /** Throws the RuntimeError of `A %*% B` when A's columns differ from B's rows. */
@@ -36,6 +38,11 @@ export function matmul(a: Matrix, b: Matrix): Matrix {
         const y = pooledDense(m, 1);
         if (!gemvResident(a.data, m, k, b.data, y.data)) kernelGemv(a.data, b.data, y.data, m, k);
         return settleFormat(y);
+      }
+      if (isSkinnyDenseProduct(m, k, n)) {
+        const c = pooledDense(m, n);
+        skinnyMatmul(a.data, b.data, c.data, m, k, n);
+        return settleFormat(c);
       }
       const c = pooledZeros(m, n);
       gemm(a.data, b.data, c.data, m, k, n);

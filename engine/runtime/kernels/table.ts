@@ -22,6 +22,8 @@ export function table(a: TableOperand, b: TableOperand, weights: TableOperand = 
       );
     }
   }
+  const oneHot = dims === undefined ? undefined : increasingRowsTable(a, b, weights, cells, dims.rows, dims.cols);
+  if (oneHot !== undefined) return settleFormat(oneHot);
   const av = valuesOf(a, cells);
   const bv = valuesOf(b, cells);
   const wv = valuesOf(weights, cells);
@@ -66,6 +68,45 @@ function accumulateDense(rows: number, cols: number, rowOf: Int32Array, colOf: I
     if (r >= 0 && r < rows && c < cols) data[r * cols + c]! += w[k]!;
   }
   return out;
+}
+
+/**
+ * The table with given dimensions when the entries' rows increase (each row
+ * holds at most one entry, in order: one-hot labels table(seq(1, n), y, n,
+ * k)): its CSR arrays in one pass, without the general path's per-entry
+ * arrays, dense sums and sort; entries outside rows x cols and zero weights
+ * are dropped. Undefined at the first entry that does not fit (a row not
+ * above the previous one, a category below 1): the general path then runs
+ * (and reports the error).
+ */
+function increasingRowsTable(a: TableOperand, b: TableOperand, weights: TableOperand, cells: number, rows: number, cols: number): CsrMatrix | undefined {
+  if (typeof a === "number") return undefined;
+  const av = valuesOf(a, cells);
+  const bv = valuesOf(b, cells);
+  const wv = typeof weights === "number" ? undefined : valuesOf(weights, cells);
+  const capacity = Math.min(cells, rows);
+  const rowPtr = new Int32Array(rows + 1);
+  const colIdx = new Int32Array(capacity);
+  const values = new Float64Array(capacity);
+  let n = 0;
+  let last = 0;
+  for (let k = 0; k < cells; k++) {
+    const r = av[k]!;
+    const c = bv[k]!;
+    const w = wv === undefined ? (weights as number) : wv[k]!;
+    if (Number.isNaN(r) || Number.isNaN(c) || Number.isNaN(w)) continue;
+    const ri = Math.trunc(r);
+    const ci = Math.trunc(c);
+    if (ri <= last || ci < 1) return undefined;
+    last = ri;
+    if (ri <= rows && ci <= cols && w !== 0) {
+      rowPtr[ri] = 1;
+      colIdx[n] = ci - 1;
+      values[n++] = w;
+    }
+  }
+  for (let i = 0; i < rows; i++) rowPtr[i + 1]! += rowPtr[i]!;
+  return new CsrMatrix(rows, cols, rowPtr, n === capacity ? colIdx : colIdx.slice(0, n), n === capacity ? values : values.slice(0, n));
 }
 
 /** The cells of an operand, row-major; a scalar repeated `cells` times. */
