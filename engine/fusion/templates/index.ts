@@ -11,3 +11,4 @@ export const FUSION_TEMPLATES: readonly FusionTemplate[] = [cellTemplate, rowTem
 
 export { cellTemplate, rowTemplate, outerTemplate };
 export { groupMultiAggregates } from "./magg";
+export { groupRowOutputs } from "./row-multi-output";
