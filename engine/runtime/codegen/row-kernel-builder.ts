@@ -648,13 +648,14 @@ class RowKernelBuilder {
 }
 
 /**
- * A row-wise root's output: zeros in shared memory, so a threaded call
- * writes it in place (a small one is not pooled: the pool hands out
- * ordinary arrays below SHARED_MIN_LENGTH, which a threaded call would
- * write into a copy).
+ * A row-wise root's output in shared memory, so a threaded call writes it
+ * in place (a small one is not pooled: the pool hands out ordinary arrays
+ * below SHARED_MIN_LENGTH, which a threaded call would write into a copy).
+ * A pooled one is not cleared first: the kernel writes every cell of every
+ * row (a sparse row's zeros and a skipped row included).
  */
 function rowOutputArray(length: number): Float64Array {
-  return length >= SHARED_MIN_LENGTH ? bufferPool.acquireZeroed(length) : allocateF64(length, true);
+  return length >= SHARED_MIN_LENGTH ? bufferPool.acquire(length) : allocateF64(length, true);
 }
 
 /** An element-wise builtin call's code over plain operand names (parameter order), as the reference's cell expression computes it. */
