@@ -1,9 +1,10 @@
 /**
  * The fusion planner on one DAG: exploration (OFMC) fills the memo table,
  * selection picks the cheapest combination of partial plans, construction
- * turns it into fused operators, and full aggregates over shared inputs
- * are grouped into multi-aggregates. The result carries the DAG's cost
- * with and without fusion from one cost model.
+ * turns it into fused operators, full aggregates over shared inputs are
+ * grouped into multi-aggregates, and Row operators absorb the operations
+ * on the rows of their results (multi-output Row operators). The result
+ * carries the DAG's cost with and without fusion from one cost model.
  */
 import { DEFAULT_MACHINE_CONSTANTS, type MachineConstants } from "../cost";
 import { constructOperators } from "./construct";
@@ -11,7 +12,7 @@ import { exploreFusionPlans, reachableAscending } from "./explore";
 import type { FusionDag } from "./fusion-dag";
 import { materializedNodes, operatorsByRoot } from "./materialized-nodes";
 import { selectFusionPlan, type SelectionOptions, FusedCostModel } from "./select";
-import { FUSION_TEMPLATES, groupMultiAggregates } from "./templates";
+import { FUSION_TEMPLATES, groupMultiAggregates, groupRowOutputs } from "./templates";
 import type { FusedOperator, FusionPlan } from "./types";
 
 export interface FusionOptions extends SelectionOptions {
@@ -25,7 +26,7 @@ export function planFusion(dag: FusionDag, options: FusionOptions = {}): FusionP
   const { selected, search } = selectFusionPlan(dag, memo, FUSION_TEMPLATES, { ...options, constants });
   const constructed = constructOperators(dag, selected, FUSION_TEMPLATES, constants);
   // An operator of one node without a multi-aggregate is the basic operation itself.
-  const operators = groupMultiAggregates(dag, constructed, constants)
+  const operators = groupRowOutputs(dag, groupMultiAggregates(dag, constructed, constants), constants)
     .filter((op) => op.template === "magg" || op.covered.length > 1)
     .map((op, id) => ({ ...op, id }));
   return { operators, cost: dagCosts(dag, operators, constants), search, ms: performance.now() - start };

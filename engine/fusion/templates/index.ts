@@ -12,3 +12,4 @@ export const FUSION_TEMPLATES: readonly FusionTemplate[] = [cellTemplate, rowTem
 export { cellTemplate, rowTemplate, outerTemplate };
 export { groupMultiAggregates } from "./magg";
 export { rowWorkCovered } from "./row-facts";
+export { groupRowOutputs } from "./row-multi-output";

@@ -21,7 +21,7 @@ import type { FusionDag, FusedOperator } from "../../fusion";
 import type { AggregateFunction, ElementwiseBinaryOp } from "../../program";
 import { BUILTINS, type EvalContext, aggregateValue, binary, castValue, mat, num, unary, double, type Value } from "../interpreter";
 import { cbind, matmul, rightIndex, transpose } from "../kernels";
-import { toDense, isSparse, type Matrix } from "../matrix";
+import { allocateF64, bufferPool, toDense, isSparse, SHARED_MIN_LENGTH, type Matrix } from "../matrix";
 import { callOperandOrder, columnRangeOf, nodeLabel } from "../fused";
 import { columnSliceCode } from "./column-slice-code";
 import { UnsupportedOperator } from "./generated-operator";
@@ -39,8 +39,6 @@ export interface RowKernelPlan {
   readonly text: RowKernelText;
   readonly skipTest: string | undefined;
   readonly results: readonly RowRootResult[];
-  /** Numbers per row of `out` (all row-wise roots side by side). */
-  readonly outputWidth: number;
   readonly workPerRow: number;
   readonly rows: number;
 }
@@ -63,9 +61,6 @@ class RowKernelBuilder {
   private readonly main: Matrix;
   private readonly rows: number;
   private work = 0;
-  private outputWidth = 0;
-  private readonly outStride = this.text.laterInteger();
-  private outBase: string | undefined;
 
   constructor(
     readonly dag: FusionDag,
@@ -85,8 +80,7 @@ class RowKernelBuilder {
   build(): RowKernelPlan {
     const skipTest = this.op.binding.sparseSafe ? this.skipTest() : undefined;
     for (const root of this.op.roots) this.root(root);
-    this.outStride.set(this.outputWidth);
-    return { text: this.text, skipTest, results: this.results, outputWidth: this.outputWidth, workPerRow: Math.max(1, this.work), rows: this.rows };
+    return { text: this.text, skipTest, results: this.results, workPerRow: Math.max(1, this.work), rows: this.rows };
   }
 
   private unsupported(node: number | undefined, why: string): never {
@@ -125,29 +119,26 @@ class RowKernelBuilder {
     this.rowOutput(root, part.code, part.kind === "rowT");
   }
 
-  /** A row-wise root: row i of it into `out` (its band of columns); a transposed row's root is transposed after the run. */
+  /**
+   * A row-wise root: row i of it into the rows of an output array of its
+   * own (rows x width, shared so that threads write it in place); a
+   * transposed row's root is transposed after the run.
+   */
   private rowOutput(root: number, code: RowVectorCode, transposed: boolean): void {
     const width = widthOf(code);
-    const offset = this.outputWidth;
-    this.outputWidth += width;
-    const base = this.rowBase();
-    const at = offset === 0 ? base : `${base} + ${this.text.integer(offset)}`;
-    this.results.push({ kind: "rows", root, offset, width, transposed });
+    const data = rowOutputArray(this.rows * width);
+    const arr = this.text.array(data);
+    this.results.push({ kind: "rows", root, data, width, transposed });
     this.work += width;
-    this.text.skipped.push(`out.fill(0, i * ${this.outStride.name} + ${this.text.integer(offset)}, i * ${this.outStride.name} + ${this.text.integer(offset + width)});`);
-    if (code.kind === "scalar") this.text.body.push(`out[${at}] = ${code.expr};`);
-    else if (code.kind === "dense") this.text.body.push(this.text.forCells(width, "j", (j) => `out[${at} + ${j}] = ${elementAt(code, j)};`));
+    const w = this.text.width(width);
+    const at = width === 1 ? "i" : this.text.name("ob");
+    if (width > 1) this.text.body.push(`const ${at} = i * ${w};`);
+    this.text.skipped.push(width === 1 ? `${arr}[i] = 0;` : `${arr}.fill(0, i * ${w}, i * ${w} + ${w});`);
+    if (code.kind === "scalar") this.text.body.push(`${arr}[${at}] = ${code.expr};`);
+    else if (code.kind === "dense") this.text.body.push(this.text.forCells(width, "j", (j) => `${arr}[${at} + ${j}] = ${elementAt(code, j)};`));
     else {
-      this.text.body.push(`out.fill(0, ${at}, ${at} + ${code.widthName});`, `for (let p = ${code.start}; p < ${code.end}; p++) out[${at} + ${code.idx}[p]] = ${code.vals}[p];`);
+      this.text.body.push(`${arr}.fill(0, ${at}, ${at} + ${code.widthName});`, `for (let p = ${code.start}; p < ${code.end}; p++) ${arr}[${at} + ${code.idx}[p]] = ${code.vals}[p];`);
     }
-  }
-
-  private rowBase(): string {
-    if (this.outBase === undefined) {
-      this.outBase = this.text.name("ob");
-      this.text.body.push(`const ${this.outBase} = i * ${this.outStride.name};`);
-    }
-    return this.outBase;
   }
 
   /** A column or full aggregate of a row-wise value: folded into accumulator slots row by row. */
@@ -667,6 +658,17 @@ class RowKernelBuilder {
     this.work += width;
     return { kind: "row", code: { kind: "dense", arr: t, off: "0", width, widthName: this.text.width(width) } };
   }
+}
+
+/**
+ * A row-wise root's output in shared memory, so a threaded call writes it
+ * in place (a small one is not pooled: the pool hands out ordinary arrays
+ * below SHARED_MIN_LENGTH, which a threaded call would write into a copy).
+ * A pooled one is not cleared first: the kernel writes every cell of every
+ * row (a sparse row's zeros and a skipped row included).
+ */
+function rowOutputArray(length: number): Float64Array {
+  return length >= SHARED_MIN_LENGTH ? bufferPool.acquire(length) : allocateF64(length, true);
 }
 
 /** An element-wise builtin call's code over plain operand names (parameter order), as the reference's cell expression computes it. */

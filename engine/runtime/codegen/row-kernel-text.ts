@@ -83,14 +83,6 @@ export class RowKernelText {
     return `for (let ${v} = 0; ${v} < ${this.width(width)}; ${v}++) ${body(v)}`;
   }
 
-  /** Reserves an integer to be set once known (the output's row width); returns its name and a setter. */
-  laterInteger(): { name: string; set: (value: number) => void } {
-    const k = this.scalars.push(0) - 1;
-    const name = `n${k}`;
-    this.prologue.push(`const ${name} = s[${k}] | 0;`);
-    return { name, set: (value) => (this.scalars[k] = value) };
-  }
-
   /** A scratch row vector of `width` numbers, allocated once per call. */
   scratch(width: number): string {
     const name = this.name("t");

@@ -1,8 +1,9 @@
 /**
  * The Row template's code generator (SystemDS's SpoofRowwise): one loop
  * over the rows of the main input computing the covered nodes per row
- * (row-kernel-builder.ts), row-wise roots written to the rows of the
- * output (row-partitioned, so the runner may split the rows over threads)
+ * (row-kernel-builder.ts), each row-wise root written to the rows of an
+ * output array of its own (row-partitioned, so the runner may split the
+ * rows over threads)
  * and column aggregates and `t(A) %*% B` accumulated per range. The kernel
  * is built when the operator runs, from the CPlan and the formats and
  * shapes of its inputs (dense and CSR main inputs get separate sources;
@@ -23,6 +24,9 @@ import { mmchainShape, runMmchain } from "./row-mmchain";
 
 /** Node kinds a Row kernel computes (per row or, when they do not depend on the row, once before it runs). */
 const ROW_NODE_KINDS: ReadonlySet<string> = new Set(["literal", "binary", "unary", "aggregate", "matmul", "transpose", "call", "cbind", "cast", "index"]);
+
+/** The kernels write row-wise roots into arrays of their own (row-kernel-builder.ts): the call's shared output is empty. */
+const NO_OUTPUT = new Float64Array(0);
 
 /** Runs of generated Row operators so far: with a kernel (of which by the WebAssembly MMChain kernel), and refused at run time (UnsupportedOperator: their nodes then run unfused). */
 const runs = { kernels: 0, mmchain: 0, unsupported: 0 };
@@ -59,21 +63,20 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
       runs.kernels++;
       const program = plan.text.program(plan.skipTest);
       if (!programs.some((p) => p.source === program.source)) programs.push(program);
-      // Large outputs in shared memory, so the runner can split the rows over threads.
-      const output = bufferPool.acquireZeroed(plan.rows * plan.outputWidth);
       const accumulators = plan.text.accInit.length > 0 ? { init: Float64Array.from(plan.text.accInit), combine: plan.text.accCombine } : undefined;
       const acc = runKernel({
         program,
         arrays: plan.text.arrays,
         scalars: Float64Array.from(plan.text.scalars),
         rows: plan.rows,
-        output,
+        output: NO_OUTPUT,
         ...(accumulators === undefined ? {} : { accumulators }),
         workPerRow: plan.workPerRow,
       });
-      const results = new Map(plan.results.map((r) => [r.root, rootValue(r, output, plan.rows, plan.outputWidth, acc)]));
-      // The output goes back to the pool unless a root's value is it (its bands copied out, or a transposed or sparse result).
-      if (![...results.values()].some((v) => v.kind === "matrix" && v.matrix.format === "dense" && v.matrix.data.buffer === output.buffer)) bufferPool.release(output);
+      const results = new Map(plan.results.map((r) => [r.root, rootValue(r, plan.rows, acc)]));
+      // A row-wise root's output goes back to the pool unless a value is it (a transposed or sparse result is a copy).
+      const kept = new Set([...results.values()].flatMap((v) => (v.kind === "matrix" && v.matrix.format === "dense" ? [v.matrix.data.buffer] : [])));
+      for (const r of plan.results) if (r.kind === "rows" && !kept.has(r.data.buffer)) bufferPool.release(r.data);
       return results;
     },
   };

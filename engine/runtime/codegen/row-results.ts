@@ -1,6 +1,6 @@
 /**
- * How a Row kernel's roots become values once every row is seen: a band of
- * columns of the row-partitioned output (transposed for a transposed row),
+ * How a Row kernel's roots become values once every row is seen: a
+ * row-wise root's own output array (transposed for a transposed row),
  * compensated column or full sums (sum, sumSq, mean) and folds (min, max,
  * prod) from the combined accumulators, an accumulated product, or a whole
  * value computed before the kernel ran.
@@ -8,11 +8,11 @@
 import type { AggregateFunction } from "../../program";
 import { double, type Value } from "../interpreter";
 import { transpose } from "../kernels";
-import { DenseMatrix, settleFormat, allocateF64 } from "../matrix";
+import { DenseMatrix, settleFormat } from "../matrix";
 
 export type RowRootResult =
   | { readonly kind: "whole"; readonly root: number; readonly value: Value }
-  | { readonly kind: "rows"; readonly root: number; readonly offset: number; readonly width: number; readonly transposed: boolean }
+  | { readonly kind: "rows"; readonly root: number; readonly data: Float64Array; readonly width: number; readonly transposed: boolean }
   | {
       readonly kind: "sum";
       readonly root: number;
@@ -29,14 +29,13 @@ export type RowRootResult =
   | { readonly kind: "fold"; readonly root: number; readonly direction: "col" | "full"; readonly width: number; readonly start: number }
   | { readonly kind: "product"; readonly root: number; readonly rows: number; readonly cols: number; readonly start: number };
 
-/** The root's value from the kernel's output (`rows` rows of `outputWidth`) and combined accumulators. */
-export function rootValue(result: RowRootResult, output: Float64Array, rows: number, outputWidth: number, acc: Float64Array): Value {
+/** The root's value from its output array (`rows` rows) or the combined accumulators. */
+export function rootValue(result: RowRootResult, rows: number, acc: Float64Array): Value {
   switch (result.kind) {
     case "whole":
       return result.value;
     case "rows": {
-      const band = outputWidth === result.width ? output : columnBand(output, rows, outputWidth, result.offset, result.width);
-      const m = new DenseMatrix(rows, result.width, band);
+      const m = new DenseMatrix(rows, result.width, result.data);
       return { kind: "matrix", matrix: settleFormat(result.transposed ? transpose(m) : m) };
     }
     case "sum": {
@@ -63,10 +62,4 @@ export function rootValue(result: RowRootResult, output: Float64Array, rows: num
     case "product":
       return { kind: "matrix", matrix: settleFormat(new DenseMatrix(result.rows, result.cols, acc.slice(result.start, result.start + result.rows * result.cols))) };
   }
-}
-
-function columnBand(output: Float64Array, rows: number, stride: number, offset: number, width: number): Float64Array {
-  const band = allocateF64(rows * width);
-  for (let i = 0; i < rows; i++) band.set(output.subarray(i * stride + offset, i * stride + offset + width), i * width);
-  return band;
 }

@@ -16,6 +16,7 @@
  *   underlying buffer, so aliases and views keep a buffer alive.
  */
 import { allocatedInCurrentScope, bufferPool, untagAllocation } from "../matrix";
+import type { BlockDag } from "../../program";
 import type { Value } from "./values";
 
 /** Something whose values stay readable while it is registered. */
@@ -45,6 +46,26 @@ export function withLiveEvaluator<T>(evaluator: LiveValues, body: () => T): T {
   } finally {
     evaluators.delete(evaluator);
   }
+}
+
+/**
+ * Before a basic block runs: the variables it assigns without reading them
+ * first are dead from its start (SystemDS's rmvar before the block's
+ * instructions), so they leave the environment and their buffers may hold
+ * the block's own results. kmeans' loop body assigns D and P (1e6 x 5
+ * each) without reading their previous values; otherwise every iteration's
+ * new D and P are made while the previous ones are still held. A block that
+ * fails leaves them unset, not stale.
+ */
+export function releaseOverwritten(dag: Pick<BlockDag, "inputs" | "outputs">, env: Map<string, Value>): void {
+  const old: Value[] = [];
+  for (const name of dag.outputs.keys()) {
+    const value = env.get(name);
+    if (value === undefined || dag.inputs.has(name)) continue;
+    old.push(value);
+    env.delete(name);
+  }
+  if (old.length > 0) releaseUnreferenced(old);
 }
 
 /** Recycles the buffers of `values` (dense matrices of this run) that no live root refers to. */

@@ -14,7 +14,7 @@ import { type SystemdsInstallation, builtinNames, buildPredicateDag, createDagCo
 import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax";
 import { asWrittenRunner, type BlockRunner } from "./block-runner";
-import { releaseUnreferenced, withLiveFrame } from "./buffer-liveness";
+import { releaseOverwritten, releaseUnreferenced, withLiveFrame } from "./buffer-liveness";
 import { withAllocationScope } from "../matrix";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, internalError, locate } from "./errors";
@@ -138,6 +138,7 @@ export class Interpreter {
         const info = unit.dags.byBlock.get(block);
         for (const statement of block.statements) if (statement.kind === "source") this.source(unit, statement);
         if (!info) return;
+        releaseOverwritten(info.dag, env);
         const outputs = (this.host.blockRunner ?? asWrittenRunner).run(block, info.dag, this.evalContext(unit, env));
         // A compiled plan leaves out variables no later statement reads before assigning them (dead, liveOut): they are gone, not stale.
         const dropped = [...info.dag.outputs.keys()].filter((name) => !outputs.has(name));

@@ -16,7 +16,8 @@
 export const SCOPED_MIN_LENGTH = 1024;
 
 let current: object | undefined;
-const scopes = new WeakMap<ArrayBufferLike, object>();
+/** The scope that allocated each tagged buffer, and the length of the array that owns it. */
+const scopes = new WeakMap<ArrayBufferLike, { scope: object; length: number }>();
 
 /** Runs `body` with a new allocation scope (the previous one is restored after). */
 export function withAllocationScope<T>(body: () => T): T {
@@ -29,19 +30,29 @@ export function withAllocationScope<T>(body: () => T): T {
   }
 }
 
-/** Tags `array`'s buffer with the current scope (when there is one and the array owns its whole buffer). */
-export function tagAllocation(array: Float64Array): void {
+/**
+ * Tags `array`'s buffer with the current scope (when there is one and the
+ * array owns its buffer). An array owns its buffer when it is the whole
+ * buffer, or when the allocator says so (`owned`): a resident WebAssembly
+ * memory holds the array at offset 0 and a scratch tail after it.
+ */
+export function tagAllocation(array: Float64Array, owned = wholeBuffer(array)): void {
   if (current === undefined || array.length < SCOPED_MIN_LENGTH) return;
-  if (array.byteOffset !== 0 || array.byteLength !== array.buffer.byteLength) return;
-  scopes.set(array.buffer, current);
+  if (!owned || array.byteOffset !== 0) return;
+  scopes.set(array.buffer, { scope: current, length: array.length });
 }
 
-/** Whether `array` owns a buffer allocated in the current scope. */
+/** Whether `array` is the array that owns a buffer allocated in the current scope (not another view of it). */
 export function allocatedInCurrentScope(array: Float64Array): boolean {
-  return current !== undefined && scopes.get(array.buffer) === current && array.byteOffset === 0 && array.byteLength === array.buffer.byteLength;
+  const tag = current === undefined ? undefined : scopes.get(array.buffer);
+  return tag !== undefined && tag.scope === current && array.byteOffset === 0 && array.length === tag.length;
 }
 
 /** Forgets `array`'s tag (its buffer went back to the pool; the pool tags it again when it hands it out). */
 export function untagAllocation(array: Float64Array): void {
   scopes.delete(array.buffer);
+}
+
+function wholeBuffer(array: Float64Array): boolean {
+  return array.byteOffset === 0 && array.byteLength === array.buffer.byteLength;
 }

@@ -53,7 +53,8 @@ export class BufferPool {
       return allocateF64(length);
     }
     this.hits++;
-    tagAllocation(buffer);
+    // Pooled buffers own their memory (release keeps no other).
+    tagAllocation(buffer, true);
     this.order.delete(buffer);
     this.retained -= buffer.byteLength;
     return buffer;

@@ -51,7 +51,9 @@ export function allocateF64(length: number, shared = length >= SHARED_MIN_LENGTH
   const large = shared && largeArrays !== undefined && length >= largeArrays.minLength ? largeArrays.allocate(length) : undefined;
   if (large !== undefined) largeAllocations.add(large);
   const array = large ?? (shared && SHARED_AVAILABLE ? new Float64Array(new SharedArrayBuffer(length * 8)) : new Float64Array(length));
-  tagAllocation(array);
+  // A large allocation owns its memory though the memory is longer than the array.
+  if (large !== undefined) tagAllocation(large, true);
+  else tagAllocation(array);
   return array;
 }
 

@@ -1,0 +1,181 @@
+/**
+ * Multi-output Row operators (SystemDS's multi-aggregate idea applied to
+ * the Row template): formed after selection from the chosen operators, as
+ * MAgg is. A Row operator over the rows of a main input X absorbs the
+ * operations that work on the rows of its row-wise roots, so one pass over
+ * X computes them all. kmeans' loop body
+ *
+ *     D = -2 * (X %*% t(C)) + t(rowSums(C^2));  minD = rowMins(D)
+ *     P = (D <= minD);  P = P / rowSums(P)
+ *     C = (t(P) %*% X) / t(colSums(P) + 1e-15)
+ *
+ * was five passes (D's operator, rowMins, P's operator reading D again,
+ * `t(P) %*% X` reading P and X again, colSums reading P again) and becomes
+ * one operator with the roots D, minD, P, `t(P) %*% X` and colSums(P):
+ * per row i, D_i, its minimum, P_i, and P_i's contributions to the two
+ * column aggregations.
+ *
+ * A producer is a Row operator whose main input has a known number of rows
+ * n. A consumer is another Row operator, or a row, column or full sum,
+ * min, max, mean or prod computed on its own; it is absorbed when
+ * - it reads a row-wise root of the producer (a value of n rows computed
+ *   per row: not a column or full aggregation, not `t(A) %*% B`), and only
+ *   row-wise roots of it;
+ * - its other inputs are not computed from the producer's nodes (no cycle);
+ * - within the merged operator, every aggregation over the rows (a column
+ *   or full aggregation, `t(A) %*% B`) is a root read by no covered node
+ *   (the kernel has its value only after the last row);
+ * - the merged operator costs no more than the two apart (each input read
+ *   once; fusedOperatorSeconds).
+ * A consumer rooted at `t(X) %*% v` over its own main input (the MMChain
+ * shape, which the runtime runs with a WebAssembly kernel) stays alone.
+ * The merged operator keeps the producer's main input; it is sparse-safe
+ * when both parts are, over the same main input. At most MAX_ROOTS roots,
+ * and only the first MAX_CANDIDATES consumers are looked at (count bounds).
+ */
+import type { MachineConstants } from "../../cost";
+import type { FusionDag } from "../fusion-dag";
+import { materializedNodes, operatorsByRoot } from "../materialized-nodes";
+import { fusedOperatorSeconds, nodeSeconds } from "../select";
+import type { FusedOperator } from "../types";
+import { sideAndScalarInputs } from "./input-binding";
+import { isFullMatrix, shapeOf } from "./node-shapes";
+import { aggregateOf, isTransposedLeftMatmul } from "./operation-classes";
+
+/** The most roots one merged operator gets. */
+export const MAX_ROOTS = 8;
+/** Consumers looked at per block (each is checked against each producer). */
+const MAX_CANDIDATES = 64;
+
+/** Functions a Row kernel folds row by row (not var / sd). */
+const ROW_FOLDS: ReadonlySet<string> = new Set(["sum", "sumSq", "mean", "min", "max", "prod"]);
+
+/** Something a producer may absorb: a Row operator, or an aggregation computed on its own (`operator` undefined). */
+interface Unit {
+  roots: number[];
+  covered: number[];
+  inputs: number[];
+  operator: FusedOperator | undefined;
+  seconds: number;
+}
+
+export function groupRowOutputs(dag: FusionDag, operators: readonly FusedOperator[], constants?: MachineConstants): FusedOperator[] {
+  const units = candidateUnits(dag, operators, constants);
+  if (units.length < 2) return [...operators];
+  const absorbed = new Set<Unit>();
+  const merged: FusedOperator[] = [];
+  const replaced = new Set<FusedOperator>();
+  for (const producer of units) {
+    if (absorbed.has(producer) || producer.operator?.template !== "row") continue;
+    let current = producer.operator;
+    const parts: Unit[] = [producer];
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const consumer of units) {
+        if (absorbed.has(consumer) || parts.includes(consumer)) continue;
+        const next = absorb(dag, current, consumer, constants);
+        if (!next) continue;
+        current = next;
+        parts.push(consumer);
+        grew = true;
+      }
+    }
+    if (parts.length === 1) continue;
+    for (const part of parts) {
+      absorbed.add(part);
+      if (part.operator) replaced.add(part.operator);
+    }
+    merged.push(current);
+  }
+  if (merged.length === 0) return [...operators];
+  return [...operators.filter((op) => !replaced.has(op)), ...merged].sort((a, b) => a.roots[0]! - b.roots[0]!).map((op, id) => ({ ...op, id }));
+}
+
+/** Row operators, and the row, column or full folds of a matrix computed on their own, in the order of their first roots (at most MAX_CANDIDATES). */
+function candidateUnits(dag: FusionDag, operators: readonly FusedOperator[], constants?: MachineConstants): Unit[] {
+  const units: Unit[] = [];
+  for (const op of operators) if (op.template === "row") units.push({ roots: op.roots, covered: op.covered, inputs: op.inputs, operator: op, seconds: op.seconds });
+  const byRoot = operatorsByRoot(operators);
+  for (const node of materializedNodes(dag, byRoot)) {
+    if (byRoot.has(node)) continue;
+    const agg = aggregateOf(dag, node);
+    const input = dag.nodes[node]!.inputs[0];
+    if (!agg || !ROW_FOLDS.has(agg.fn) || input === undefined || !isFullMatrix(shapeOf(dag, input))) continue;
+    units.push({ roots: [node], covered: [node], inputs: [input], operator: undefined, seconds: nodeSeconds(dag, node, constants) });
+  }
+  return units.sort((a, b) => a.roots[0]! - b.roots[0]!).slice(0, MAX_CANDIDATES);
+}
+
+/** The producer with the consumer absorbed, or undefined when the consumer cannot join it or the merged pass costs more. */
+function absorb(dag: FusionDag, producer: FusedOperator, consumer: Unit, constants?: MachineConstants): FusedOperator | undefined {
+  const main = producer.binding.mainInput;
+  const rows = main === null ? undefined : shapeOf(dag, main)?.rows;
+  if (rows === undefined || producer.roots.length + consumer.roots.length > MAX_ROOTS) return undefined;
+  if (consumer.operator !== undefined && isTransposedVectorProduct(dag, consumer.operator)) return undefined;
+  const producerRoots = new Set(producer.roots);
+  const readRoots = consumer.inputs.filter((i) => producerRoots.has(i));
+  if (readRoots.length === 0 || !readRoots.every((r) => isRowWise(dag, r, rows))) return undefined;
+  const producerNodes = new Set(producer.covered);
+  const others = consumer.inputs.filter((i) => !producerRoots.has(i));
+  if (others.some((i) => dependsOnAny(dag, i, producerNodes))) return undefined;
+  const roots = [...new Set([...producer.roots, ...consumer.roots])].sort((a, b) => a - b);
+  const covered = [...new Set([...producer.covered, ...consumer.covered])].sort((a, b) => a - b);
+  const coveredSet = new Set(covered);
+  const inputs = [...new Set([...producer.inputs, ...consumer.inputs])].filter((i) => !coveredSet.has(i));
+  if (!accumulatesOnlyAtRoots(dag, coveredSet, new Set(roots))) return undefined;
+  const consumerSparseSafe = consumer.operator !== undefined && consumer.operator.binding.sparseSafe && consumer.operator.binding.mainInput === main;
+  const binding = { mainInput: main, ...sideAndScalarInputs(dag, inputs, main), variant: "multi-output", sparseSafe: producer.binding.sparseSafe && consumerSparseSafe };
+  const shape = { template: "row" as const, roots, covered, inputs, binding };
+  const seconds = fusedOperatorSeconds(dag, shape, constants);
+  if (seconds > (producer.seconds + consumer.seconds) * (1 + 1e-9)) return undefined;
+  return { ...shape, id: producer.id, seconds };
+}
+
+/**
+ * A Row operator rooted at `t(X) %*% v` over its own main input X with a
+ * column v (SystemDS's MMChain and the GEMV of t(X)): kept alone, as the
+ * runtime runs that shape on X in place with its WebAssembly kernel.
+ */
+function isTransposedVectorProduct(dag: FusionDag, op: FusedOperator): boolean {
+  if (op.roots.length !== 1 || !isTransposedLeftMatmul(dag, op.roots[0]!)) return false;
+  const [left, right] = dag.nodes[op.roots[0]!]!.inputs as [number, number];
+  return dag.nodes[left]!.inputs[0] === op.binding.mainInput && shapeOf(dag, right)?.cols === 1;
+}
+
+/** A value of `rows` rows computed per row (not an aggregation over the rows). */
+function isRowWise(dag: FusionDag, node: number, rows: number): boolean {
+  if (shapeOf(dag, node)?.rows !== rows || accumulatesOverRows(dag, node)) return false;
+  return true;
+}
+
+/** A column or full aggregation, or `t(A) %*% B`: its value is known only after the last row. */
+function accumulatesOverRows(dag: FusionDag, node: number): boolean {
+  const agg = aggregateOf(dag, node);
+  return (agg !== undefined && agg.direction !== "row") || isTransposedLeftMatmul(dag, node);
+}
+
+/** Every covered aggregation over the rows is a root, and no covered node reads one. */
+function accumulatesOnlyAtRoots(dag: FusionDag, covered: ReadonlySet<number>, roots: ReadonlySet<number>): boolean {
+  for (const node of covered) {
+    if (accumulatesOverRows(dag, node) && !roots.has(node)) return false;
+    if (dag.nodes[node]!.inputs.some((i) => covered.has(i) && accumulatesOverRows(dag, i))) return false;
+  }
+  return true;
+}
+
+/** Whether `node` is computed from any of `targets` (bounded by the DAG's size). */
+function dependsOnAny(dag: FusionDag, node: number, targets: ReadonlySet<number>): boolean {
+  const seen = new Set<number>([node]);
+  const stack = [node];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (targets.has(at)) return true;
+    for (const input of dag.nodes[at]!.inputs) {
+      if (seen.has(input)) continue;
+      seen.add(input);
+      stack.push(input);
+    }
+  }
+  return false;
+}
