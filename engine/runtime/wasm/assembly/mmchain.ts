@@ -12,8 +12,8 @@
  *   mode 4 (Xtwu):  s_i = w_i u_i.
  * `x` is the block's first row (row-major, n columns), `w` and `u` its
  * rows' w and u values (unused where the mode has none), `acc` n sums
- * updated in place. Four rows (then two) share each load and store of
- * `acc`. Pointers are byte addresses.
+ * updated in place. Two rows share each load and store of `acc`. Pointers
+ * are byte addresses.
  */
 
 @inline
@@ -60,30 +60,6 @@ export function mmchainRows(x: usize, n: i32, rows: i32, v: usize, w: usize, u: 
   const rowBytes = <usize>n << 3;
   const n2 = n & ~1;
   let i = 0;
-  // Four rows per pass over acc (its loads and stores halve again); each value still adds row by row, in order, as two-row passes would.
-  for (; i + 4 <= rows; i += 4) {
-    const p0 = x + <usize>i * rowBytes;
-    const p1 = p0 + rowBytes;
-    const p2 = p1 + rowBytes;
-    const p3 = p2 + rowBytes;
-    const a0 = scale(p0, v, n, w, u, i, mode);
-    const a1 = scale(p1, v, n, w, u, i + 1, mode);
-    const a2 = scale(p2, v, n, w, u, i + 2, mode);
-    const a3 = scale(p3, v, n, w, u, i + 3, mode);
-    const b0 = f64x2.splat(a0);
-    const b1 = f64x2.splat(a1);
-    const b2 = f64x2.splat(a2);
-    const b3 = f64x2.splat(a3);
-    for (let j = 0; j < n2; j += 2) {
-      const o = <usize>j << 3;
-      const pair = madd(v128.load(p1 + o), b1, madd(v128.load(p0 + o), b0, v128.load(acc + o)));
-      v128.store(acc + o, madd(v128.load(p3 + o), b3, madd(v128.load(p2 + o), b2, pair)));
-    }
-    if (n2 < n) {
-      const o = <usize>n2 << 3;
-      store<f64>(acc + o, load<f64>(acc + o) + a0 * load<f64>(p0 + o) + a1 * load<f64>(p1 + o) + a2 * load<f64>(p2 + o) + a3 * load<f64>(p3 + o));
-    }
-  }
   for (; i + 2 <= rows; i += 2) {
     const p0 = x + <usize>i * rowBytes;
     const p1 = p0 + rowBytes;
