@@ -22,11 +22,12 @@ export function table(a: TableOperand, b: TableOperand, weights: TableOperand = 
       );
     }
   }
-  const oneHot = dims === undefined ? undefined : increasingRowsTable(a, b, weights, cells, dims.rows, dims.cols);
-  if (oneHot !== undefined) return settleFormat(oneHot);
   const av = valuesOf(a, cells);
   const bv = valuesOf(b, cells);
-  const wv = valuesOf(weights, cells);
+  const given = typeof weights === "number" ? weights : valuesOf(weights, cells);
+  const oneHot = dims === undefined || typeof a === "number" ? undefined : increasingRowsTable(av, bv, given, cells, dims.rows, dims.cols);
+  if (oneHot !== undefined) return settleFormat(oneHot);
+  const wv = typeof given === "number" ? valuesOf(given, cells) : given;
   const rowOf = new Int32Array(cells);
   const colOf = new Int32Array(cells);
   let maxRow = 0;
@@ -79,11 +80,7 @@ function accumulateDense(rows: number, cols: number, rowOf: Int32Array, colOf: I
  * above the previous one, a category below 1): the general path then runs
  * (and reports the error).
  */
-function increasingRowsTable(a: TableOperand, b: TableOperand, weights: TableOperand, cells: number, rows: number, cols: number): CsrMatrix | undefined {
-  if (typeof a === "number") return undefined;
-  const av = valuesOf(a, cells);
-  const bv = valuesOf(b, cells);
-  const wv = typeof weights === "number" ? undefined : valuesOf(weights, cells);
+function increasingRowsTable(av: Float64Array, bv: Float64Array, weights: number | Float64Array, cells: number, rows: number, cols: number): CsrMatrix | undefined {
   const capacity = Math.min(cells, rows);
   const rowPtr = new Int32Array(rows + 1);
   const colIdx = new Int32Array(capacity);
@@ -93,7 +90,7 @@ function increasingRowsTable(a: TableOperand, b: TableOperand, weights: TableOpe
   for (let k = 0; k < cells; k++) {
     const r = av[k]!;
     const c = bv[k]!;
-    const w = wv === undefined ? (weights as number) : wv[k]!;
+    const w = typeof weights === "number" ? weights : weights[k]!;
     if (Number.isNaN(r) || Number.isNaN(c) || Number.isNaN(w)) continue;
     const ri = Math.trunc(r);
     const ci = Math.trunc(c);
