@@ -38,6 +38,7 @@ import type { FusionDag } from "../fusion-dag";
 import { materializedNodes, operatorsByRoot } from "../materialized-nodes";
 import { fusedOperatorSeconds, nodeSeconds } from "../select";
 import type { FusedOperator } from "../types";
+import { computedFromAny } from "./computed-from";
 import { sideAndScalarInputs } from "./input-binding";
 import { isFullMatrix, shapeOf } from "./node-shapes";
 import { aggregateOf, isTransposedLeftMatmul } from "./operation-classes";
@@ -118,7 +119,7 @@ function absorb(dag: FusionDag, producer: FusedOperator, consumer: Unit, constan
   if (readRoots.length === 0 || !readRoots.every((r) => isRowWise(dag, r, rows))) return undefined;
   const producerNodes = new Set(producer.covered);
   const others = consumer.inputs.filter((i) => !producerRoots.has(i));
-  if (others.some((i) => dependsOnAny(dag, i, producerNodes))) return undefined;
+  if (others.some((i) => computedFromAny(dag, i, producerNodes))) return undefined;
   const roots = [...new Set([...producer.roots, ...consumer.roots])].sort((a, b) => a - b);
   const covered = [...new Set([...producer.covered, ...consumer.covered])].sort((a, b) => a - b);
   const coveredSet = new Set(covered);
@@ -162,20 +163,4 @@ function accumulatesOnlyAtRoots(dag: FusionDag, covered: ReadonlySet<number>, ro
     if (dag.nodes[node]!.inputs.some((i) => covered.has(i) && accumulatesOverRows(dag, i))) return false;
   }
   return true;
-}
-
-/** Whether `node` is computed from any of `targets` (bounded by the DAG's size). */
-function dependsOnAny(dag: FusionDag, node: number, targets: ReadonlySet<number>): boolean {
-  const seen = new Set<number>([node]);
-  const stack = [node];
-  while (stack.length > 0) {
-    const at = stack.pop()!;
-    if (targets.has(at)) return true;
-    for (const input of dag.nodes[at]!.inputs) {
-      if (seen.has(input)) continue;
-      seen.add(input);
-      stack.push(input);
-    }
-  }
-  return false;
 }

@@ -54,6 +54,7 @@ import {
 } from "./operation-classes";
 import { rowOperatorWorthwhile } from "./row-facts";
 import { isRowSparseSafe } from "./row-sparse-safety";
+import { computedFromAny } from "./computed-from";
 
 export const rowTemplate: FusionTemplate = {
   type: "row",
@@ -95,7 +96,7 @@ export const rowTemplate: FusionTemplate = {
     if (!isTransposedLeftMatmul(dag, node)) return false;
     const [left, right] = n.inputs as [number, number];
     if (input === left) return true;
-    return shapeOf(dag, input)?.cols === 1 || (input === right && dependsOn(dag, right, dag.nodes[left]!.inputs[0]!));
+    return shapeOf(dag, input)?.cols === 1 || (input === right && computedFromAny(dag, right, new Set([dag.nodes[left]!.inputs[0]!])));
   },
   close(dag, node): CloseDecision {
     if (isTranspose(dag, node)) return "open-invalid";
@@ -135,23 +136,6 @@ function isRowTransposedOperand(dag: FusionDag, node: number): boolean {
     consumers.length > 0 &&
     consumers.every((c) => isMatmul(dag, c) && dag.nodes[c]!.inputs[0] === node && dag.nodes[c]!.inputs[1] !== node && isRowWiseTransposedProduct(dag, c))
   );
-}
-
-/** Whether `target` is among the nodes `node` is computed from (bounded by the DAG's size). */
-function dependsOn(dag: FusionDag, node: number, target: number): boolean {
-  if (node < target) return false;
-  const seen = new Set<number>([node]);
-  const stack = [node];
-  while (stack.length > 0) {
-    const at = stack.pop()!;
-    if (at === target) return true;
-    for (const input of dag.nodes[at]!.inputs) {
-      if (input < target || seen.has(input)) continue;
-      seen.add(input);
-      stack.push(input);
-    }
-  }
-  return false;
 }
 
 /**
