@@ -32,10 +32,12 @@ const UNROLLED_B_VALUES = 64;
 
 /** The kernel for k x n: C[i, :] = A[i, :] B for rows [r0, r1); a = [A, B], s = [k, n]. */
 function skinnyProgram(k: number, n: number): KernelProgram {
-  const key = k * n <= UNROLLED_B_VALUES ? `${k}x${n}` : n <= UNROLLED_WIDTH ? `_x${n}` : "_x_";
+  const unrolled = k * n <= UNROLLED_B_VALUES;
+  const byWidth = !unrolled && n <= UNROLLED_WIDTH;
+  const key = unrolled ? `${k}x${n}` : byWidth ? `_x${n}` : "_x_";
   const known = programs.get(key);
   if (known) return known;
-  const program = { source: k * n <= UNROLLED_B_VALUES ? unrolledSource(k, n) : n <= UNROLLED_WIDTH ? widthSource(n) : genericSource() };
+  const program = { source: unrolled ? unrolledSource(k, n) : byWidth ? widthSource(n) : genericSource() };
   programs.set(key, program);
   return program;
 }
