@@ -55,8 +55,6 @@ export interface ScriptRun {
   printed: string[];
   /** Per block of the timed run: compilations, compileMs, measured and estimated seconds. */
   blocks: BlockTiming[];
-  /** The session's variables after the run. */
-  env: ReadonlyMap<string, Value>;
   errors: string[];
 }
 
@@ -73,7 +71,7 @@ export function runScriptTimed(input: ScriptRunInput): ScriptRun {
   let data = input.data;
   if (data === undefined) {
     const read = readScriptData(input.text, input.scriptPath, input.params);
-    if (read.errors.length > 0) return { ok: false, ms: 0, printed: [], blocks: [], env: new Map(), errors: read.errors };
+    if (read.errors.length > 0) return { ok: false, ms: 0, printed: [], blocks: [], errors: read.errors };
     data = read.data;
   }
   const printed: string[] = [];
@@ -83,7 +81,8 @@ export function runScriptTimed(input: ScriptRunInput): ScriptRun {
   const start = performance.now();
   const result = session.runCell(split.rest);
   const ms = performance.now() - start;
-  return { ok: result.ok, ms, printed, blocks: runner.blockTimings(), env: session.env, errors: result.errors };
+  // The session's variables are not kept: a benchmark holding every earlier run's matrices would time later runs in a heap they fill.
+  return { ok: result.ok, ms, printed, blocks: runner.blockTimings(), errors: result.errors };
 }
 
 /**
