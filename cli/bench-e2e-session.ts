@@ -75,7 +75,8 @@ export function runScriptTimed(input: ScriptRunInput): ScriptRun {
     data = read.data;
   }
   const printed: string[] = [];
-  const { session, runner } = executionSession({ plan: input.plan, params: input.params, scriptPath: input.scriptPath, print: (line) => printed.push(line) });
+  // As `dml run` runs a script: variables only the session would read after the run are not computed.
+  const { session, runner } = executionSession({ plan: input.plan, params: input.params, scriptPath: input.scriptPath, print: (line) => printed.push(line), deferredVariables: "read" });
   for (const [name, value] of data) session.env.set(name, value);
   bufferPool.clear();
   const start = performance.now();

@@ -97,6 +97,8 @@ export async function run(allArgs: readonly string[]): Promise<number> {
     ...(installation ? { installation } : {}),
     ...(memoryBudget !== undefined ? { memoryBudget } : {}),
     print: json ? (line) => printed.push(line) : (line) => write(`${line}\n`),
+    // Nothing reads the variables after the run but --json's listing (variables() computes what is pending first).
+    deferredVariables: "read",
     ...(timeLimitMs !== undefined ? { shouldInterrupt: () => Date.now() > startedAt + timeLimitMs } : {}),
   });
   // Rewritten and fused plans run a copy with the chosen redundancy options applied (verified first); errors map back to the user's lines.

@@ -6,7 +6,7 @@
  * code generator has no kernel for runs unfused (and is listed).
  */
 import { dagCosts, fusionDag, planFusion, type FusionDag, type FusedOperator, type TemplateType } from "../fusion";
-import { nodesNeeded, type BlockDag, type BasicBlock } from "../program";
+import { nodesNeeded, nodesReachableFrom, type BlockDag, type BasicBlock } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { DEFAULT_SAVING_THRESHOLDS, optimizeBlock } from "../suggest";
 import { generateOperator, UnsupportedOperator, type GeneratedOperator } from "../runtime/codegen";
@@ -29,6 +29,12 @@ export interface CompiledBlock {
   unfused: { template: TemplateType; reason: string }[];
   /** The nodes a run computes (as written: all; else those the live outputs, effects and volatile nodes need). */
   needed: ReadonlySet<number> | undefined;
+  /**
+   * Matrices the session keeps but the program never reads again
+   * (`programLiveOut`): the plan does not compute them; each with its node
+   * in the block as given, computed when the run ends (deferred-values.ts).
+   */
+  deferred: { name: string; node: number }[];
   /** Statements that run a rewritten plan. */
   rewrites: number;
   /** Estimated seconds of one run of the compiled plan (the cost model's, with the sizes compiled for). */
@@ -49,7 +55,8 @@ export interface CompileInput {
 
 export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock {
   const start = performance.now();
-  const input = mode === "as-written" ? given : { ...given, dag: liveOutputsOnly(given.dag) };
+  const live = mode === "as-written" ? { dag: given.dag, deferred: [] } : liveOutputsOnly(given.dag);
+  const input = { ...given, dag: live.dag };
   const writtenStats = blockStats(input.dag, input.env, input.params, input.pinned ? { pinned: input.pinned } : {});
   let dag = input.dag;
   let stats: readonly NodeStats[] = writtenStats;
@@ -82,7 +89,7 @@ export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock
   }
   const cost = dagCosts(planned, chosen);
   const needed = mode === "as-written" ? undefined : nodesNeeded(dag);
-  return { mode, dag, stats, operators, fused: chosen, planned, unfused, needed, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
+  return { mode, dag, stats, operators, fused: chosen, planned, unfused, needed, deferred: live.deferred, rewrites, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
 }
 
 /**
@@ -90,14 +97,36 @@ export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock
  * `liveOut`, when the program's liveness is known): a variable the rest of
  * the program reassigns before reading (`out` and `sv` of l2svm's line
  * search) is then not materialized, as SystemDS removes dead variables; its
- * operations fuse into those that use them, or are not run at all. As
+ * operations fuse into those that use them, or are not run at all.
+ *
+ * A matrix only the session reads after the run (in `liveOut`, not in
+ * `programLiveOut`: l2svm's `tmp_Xw`) is deferred, computed once when the
+ * run ends (deferred-values.ts), when that is cheap and gives the same
+ * value: it is computed from the block's inputs by cell-wise operations,
+ * indexing and aggregates only (one pass, as writing it would be; a
+ * product or a transpose of the data would cost more at the end than it
+ * saves), from no volatile node (a second computation would differ), and
+ * it is not the value of a variable kept anyway (`g_old = g_new`). As
  * written, every assignment is kept.
  */
-function liveOutputsOnly(dag: BlockDag): BlockDag {
-  if (dag.liveOut === undefined) return dag;
+function liveOutputsOnly(dag: BlockDag): { dag: BlockDag; deferred: CompiledBlock["deferred"] } {
+  if (dag.liveOut === undefined) return { dag, deferred: [] };
   const live = new Set(dag.liveOut);
-  const outputs = new Map([...dag.outputs].filter(([name]) => live.has(name)));
-  return outputs.size === dag.outputs.size ? dag : { ...dag, outputs };
+  const readLater = new Set(dag.programLiveOut ?? dag.liveOut);
+  const kept = new Set([...dag.outputs].filter(([name]) => readLater.has(name)).map(([, node]) => node));
+  const deferred = [...dag.outputs]
+    .filter(([name, node]) => live.has(name) && !readLater.has(name) && !kept.has(node) && dag.nodes[node]!.type.dataType === "matrix" && cheapToRecompute(dag, node))
+    .map(([name, node]) => ({ name, node }));
+  const later = new Set(deferred.map((d) => d.name));
+  const outputs = new Map([...dag.outputs].filter(([name]) => live.has(name) && !later.has(name)));
+  return { dag: outputs.size === dag.outputs.size ? dag : { ...dag, outputs }, deferred };
+}
+
+/** Operations a deferred value may be computed by (one pass over their operands, no volatile node). */
+const RECOMPUTED_KINDS: ReadonlySet<string> = new Set(["literal", "input", "parameter", "binary", "unary", "index", "aggregate", "cast", "nrow", "ncol", "length"]);
+
+function cheapToRecompute(dag: BlockDag, node: number): boolean {
+  return [...nodesReachableFrom(dag, [node])].every((id) => RECOMPUTED_KINDS.has(dag.nodes[id]!.op.kind));
 }
 
 /** The DAG as the fusion planner sees it when every assigned variable and every effect leaves the block. */

@@ -10,7 +10,7 @@
  * beside its estimate (compilation excluded).
  */
 import type { BlockDag, BasicBlock } from "../program";
-import { DagEvaluator, type BlockRunner, type EvalContext, type Value } from "../runtime/interpreter";
+import { DagEvaluator, DeferredValue, type BlockRunner, type EvalContext, type Value } from "../runtime/interpreter";
 import { textInRange } from "../syntax";
 import type { BlockTiming } from "./block-timing";
 import { compileBlock, type CompiledBlock } from "./compile-block";
@@ -32,6 +32,8 @@ export class CompiledBlockRunner implements BlockRunner {
   private readonly splits = new Map<string, ReadSplit | undefined>();
   /** Each block's scalar live-ins that decide sizes (size-scalars.ts): their values join its plans' signatures. */
   private readonly pinned = new Map<string, ReadonlySet<string>>();
+  /** What the last run left to compute when the run ends (compile-block.ts `deferred`), until taken. */
+  private deferred: Map<string, DeferredValue> | undefined;
 
   /** `profiler`: when given, times each operation of every run against its estimate. */
   constructor(
@@ -56,11 +58,19 @@ export class CompiledBlockRunner implements BlockRunner {
     const compiled = this.compiled(key, block, dag, ctx);
     const compileEnd = performance.now();
     const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators, this.profiler?.timer(block, compiled, ctx.sourceText), compiled.needed).run();
+    const blockDag = dag;
+    this.deferred = compiled.deferred.length === 0 ? undefined : new Map(compiled.deferred.map(({ name, node }) => [name, new DeferredValue(blockDag, name, node, ctx)]));
     const timing = this.timings.get(key)!;
     timing.runs++;
     timing.measuredSeconds += (performance.now() - start - (compileEnd - compileStart)) / 1000;
     timing.estimatedSeconds += compiled.estimatedSeconds;
     return outputs;
+  }
+
+  takeDeferred(): ReadonlyMap<string, DeferredValue> | undefined {
+    const taken = this.deferred;
+    this.deferred = undefined;
+    return taken;
   }
 
   private keyOf(block: BasicBlock, sourceText: string): string {

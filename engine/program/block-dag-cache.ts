@@ -8,7 +8,7 @@
  * their signatures, builtin constants). A block that only moved by lines
  * gets its DAG back with every range moved (stored moved, so the rounds of
  * a loop find it in place). Each lookup returns its own DAG object, so what
- * callers set on it (`liveOut`) never reaches the cache; its nodes, maps and
+ * callers set on it (`liveOut`, `programLiveOut`) never reaches the cache; its nodes, maps and
  * lists are shared and nobody changes them after the build.
  *
  * Entries no analysis used in the last two are dropped at `sweep()`.

@@ -85,12 +85,15 @@ export function buildProgramDags(program: Program, options: ProgramDagOptions = 
     const env: TypeEnv = LayeredEnv.of(signature?.params.map((p) => [p.name, p.type] as const) ?? []);
     walker.sequence(f.bodyBlocks, env, undefined, f.name);
   }
-  const liveAtEnd = options.liveAtEnd === "everything" ? new Set(programBlocks.main.flatMap((b) => b.writes)) : new Set<string>();
-  const liveness = blockLiveness(programBlocks, liveAtEnd);
+  const session = options.liveAtEnd === "everything";
+  const liveness = blockLiveness(programBlocks, session ? new Set(programBlocks.main.flatMap((b) => b.writes)) : new Set<string>());
+  // A session's run also knows what the program itself reads later (its variables' last values are needed only at the end).
+  const programLiveness = session ? blockLiveness(programBlocks) : liveness;
   const blocks: BlockDagInfo[] = [];
   for (const [block, built] of walker.built) {
     const live = liveness.get(block) ?? { liveIn: [...block.gen], liveOut: [] };
     built.dag.liveOut = live.liveOut;
+    if (session) built.dag.programLiveOut = programLiveness.get(block)?.liveOut ?? [];
     blocks.push({ block, dag: built.dag, ...live, ...(built.functionName ? { functionName: built.functionName } : {}), loopDepth: built.loopDepth });
   }
   blocks.sort((a, b) => comparePositions(a.block.range.start, b.block.range.start));

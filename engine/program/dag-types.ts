@@ -128,6 +128,13 @@ export interface BlockDag {
   sinks: DagSink[];
   /** Variables assigned here that are read after the block (live-out), when known. */
   liveOut?: string[];
+  /**
+   * Of `liveOut`, the variables a later statement of the program may read
+   * (set when the program ends with everything live, a session's run): the
+   * others are live only because the session keeps its variables after the
+   * run, so a plan need not compute them in every iteration of a loop.
+   */
+  programLiveOut?: string[];
   /** Type errors found while building the DAG (values with ranges, never thrown). */
   diagnostics?: Diagnostic[];
 }

@@ -61,9 +61,57 @@ describe("dead variables in compiled plans", () => {
 
   it("a loop whose temporaries are dead is planned cheaper than the same loop keeping them", () => {
     const dead = run("fused", [...LINE_SEARCH, ...AFTER]).loop;
-    // Without the reassignments after the loop, out and sv are the session's final values: every iteration materializes them.
-    const kept = run("fused", [...LINE_SEARCH, "print(g + \" \" + h)"]).loop;
+    // The program reads out and sv after the loop: every iteration materializes them.
+    const kept = run("fused", [...LINE_SEARCH, "print(g + \" \" + h + \" \" + sum(out) + \" \" + sum(sv))"]).loop;
     assert.ok(dead.estimatedSeconds < 0.9 * kept.estimatedSeconds, `estimated ${dead.estimatedSeconds} s with dead temporaries vs ${kept.estimatedSeconds} s keeping them`);
+  });
+
+  it("temporaries only the session reads after the run are planned as dead ones, and hold their last values when the run ends", () => {
+    const dead = run("fused", [...LINE_SEARCH, ...AFTER]).loop;
+    // Nothing after the loop reads out and sv: they are the session's final values, computed once when the run ends.
+    const lines = [...LINE_SEARCH, "print(g + \" \" + h)"];
+    const sessionOnly = run("fused", lines);
+    assert.ok(Math.abs(sessionOnly.loop.estimatedSeconds - dead.estimatedSeconds) <= 1e-12, `estimated ${sessionOnly.loop.estimatedSeconds} s vs ${dead.estimatedSeconds} s with dead temporaries`);
+    const asWritten = run("as-written", lines);
+    assert.deepEqual(sessionOnly.printed, asWritten.printed);
+    for (const name of ["out", "sv"]) sameValue(sessionOnly.env.get(name), asWritten.env.get(name), name);
+  });
+
+  it("with deferredVariables 'read', such a temporary is computed only when read: by settle(), variables() or a later cell", () => {
+    const lines = [...LINE_SEARCH, "print(g + \" \" + h)"];
+    const asWritten = run("as-written", lines);
+    const lazy = () => {
+      const s = executionSession({ plan: "fused", print: () => undefined, deferredVariables: "read" }).session;
+      assert.deepEqual(s.runScript(lines.join("\n")).errors, []);
+      return s;
+    };
+    const settled = lazy();
+    assert.equal(settled.env.has("out"), false, "out is pending after the run");
+    settled.settle();
+    for (const name of ["out", "sv"]) sameValue(settled.env.get(name), asWritten.env.get(name), name);
+    const listed = lazy();
+    const out = listed.variables().find((v) => v.name === "out");
+    assert.deepEqual([out?.rows, out?.cols], [20000, 1]);
+    sameValue(listed.env.get("out"), asWritten.env.get("out"), "out");
+    const printed: string[] = [];
+    const next = executionSession({ plan: "fused", print: (line) => printed.push(line), deferredVariables: "read" }).session;
+    assert.deepEqual(next.runScript(lines.join("\n")).errors, []);
+    assert.deepEqual(next.runCell("print(sum(out))").errors, []);
+    const expected: string[] = [];
+    const reference = executionSession({ plan: "as-written", print: (line) => expected.push(line) }).session;
+    reference.runScript(lines.join("\n"));
+    reference.runCell("print(sum(out))");
+    assert.deepEqual(printed.slice(-1), expected.slice(-1));
+  });
+
+  it("a temporary computed from unseeded random numbers is kept as it was computed, not computed again", () => {
+    const lines = ["i = 0", "s = 0", "while (i < 3) {", "  r = rand(rows=50, cols=1)", "  t = r * 2", "  s = s + sum(t)", "  i = i + 1", "}", "print(s)"];
+    const { session } = executionSession({ plan: "fused", print: () => undefined });
+    assert.deepEqual(session.runScript(lines.join("\n")).errors, []);
+    const r = session.env.get("r");
+    const t = session.env.get("t");
+    assert.ok(r?.kind === "matrix" && t?.kind === "matrix", "r and t are matrices after the run");
+    for (let k = 0; k < 50; k++) assert.equal(t.matrix.get(k, 0), 2 * r.matrix.get(k, 0), `t[${k}]`);
   });
 
   it("a dead assignment's effects still happen: a user function that prints", () => {

@@ -5,12 +5,19 @@
  */
 import type { BlockDag, BasicBlock } from "../../program";
 import type { EvalContext } from "./context";
+import type { DeferredValue } from "./deferred-values";
 import { DagEvaluator } from "./evaluate-dag";
 import type { Value } from "./values";
 
 export interface BlockRunner {
   /** Runs the block in `ctx` (its `env` holds the live-in values) and returns the variables it assigns. */
   run(block: BasicBlock, dag: BlockDag, ctx: EvalContext): Map<string, Value>;
+  /**
+   * The variables the last `run` assigned without computing them (only a
+   * session reads them, after the run: deferred-values.ts), each with how to
+   * compute it; taken once.
+   */
+  takeDeferred?(): ReadonlyMap<string, DeferredValue> | undefined;
 }
 
 /** Runs every block as written. */

@@ -7,6 +7,7 @@ export { javaDouble, matrixText, scalarText, valueText, type Value, type ScalarV
 export { solve } from "./linear-solve";
 export { evaluateDag, evaluateExpression, type OracleOptions } from "./oracle";
 export { asWrittenRunner, type BlockRunner } from "./block-runner";
+export { DeferredValue } from "./deferred-values";
 export { DagEvaluator, type OperationTimer, type OperatorRun } from "./evaluate-dag";
 export type { EvalContext } from "./context";
 export type { DefinedFunction, InterpreterHost, Unit } from "./interpreter";

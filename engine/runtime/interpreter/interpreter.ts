@@ -14,7 +14,8 @@ import { type SystemdsInstallation, builtinNames, buildPredicateDag, createDagCo
 import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax";
 import { asWrittenRunner, type BlockRunner } from "./block-runner";
-import { releaseOverwritten, releaseUnreferenced, withLiveFrame } from "./buffer-liveness";
+import { releaseOverwritten, releaseUnreferenced, withLiveEvaluator, withLiveFrame } from "./buffer-liveness";
+import { DeferredValues } from "./deferred-values";
 import { withAllocationScope } from "../matrix";
 import type { EvalContext } from "./context";
 import { DmlRuntimeError, fail, internalError, locate } from "./errors";
@@ -71,6 +72,8 @@ function typeOf(v: Value): DagType {
 
 export class Interpreter {
   private depth = 0;
+  /** The running program's deferred variables (in its environment only: a function call's never defers). */
+  private deferred: DeferredValues | undefined;
   /** The memory budget's accounting for everything this interpreter runs. */
   private readonly memory: MemoryMeter;
 
@@ -90,11 +93,37 @@ export class Interpreter {
     });
   }
 
-  /** Runs `program` in `env` (changed in place). */
-  runProgram(program: Program, env: Map<string, Value>): void {
+  /**
+   * Runs `program` in `env` (changed in place). Variables only the session
+   * reads after the run may be left to compute later (deferred-values.ts):
+   * into `pending` when given (its environment is `env`; the caller computes
+   * them when they are read), else when the run ends, normally or not, so
+   * that every variable then holds its last value.
+   */
+  runProgram(program: Program, env: Map<string, Value>, pending?: DeferredValues): void {
     const unit = makeUnit(program, this.sourceText);
     for (const [name, f] of unit.functions) this.host.functions.set(name, f);
-    withAllocationScope(() => withLiveFrame(env, () => this.sequence(unit, unit.dags.programBlocks.main, env)));
+    const deferred = pending ?? new DeferredValues(env);
+    const outer = this.deferred;
+    this.deferred = deferred;
+    try {
+      withAllocationScope(() =>
+        withLiveFrame(env, () =>
+          withLiveEvaluator(deferred, () => {
+            try {
+              this.sequence(unit, unit.dags.programBlocks.main, env);
+            } finally {
+              if (!pending) {
+                const computed = deferred.forceAll();
+                if (computed.size > 0) this.host.onAssign?.(computed, env);
+              }
+            }
+          }),
+        ),
+      );
+    } finally {
+      this.deferred = outer;
+    }
   }
 
   private evalContext(unit: Unit, env: Map<string, Value>): EvalContext {
@@ -138,13 +167,23 @@ export class Interpreter {
         const info = unit.dags.byBlock.get(block);
         for (const statement of block.statements) if (statement.kind === "source") this.source(unit, statement);
         if (!info) return;
+        const deferred = this.deferred?.env === env ? this.deferred : undefined;
+        if (deferred && deferred.size > 0) for (const name of info.dag.inputs.keys()) deferred.force(name);
         releaseOverwritten(info.dag, env);
-        const outputs = (this.host.blockRunner ?? asWrittenRunner).run(block, info.dag, this.evalContext(unit, env));
+        const runner = this.host.blockRunner ?? asWrittenRunner;
+        const outputs = runner.run(block, info.dag, this.evalContext(unit, env));
+        const later = runner.takeDeferred?.();
         // A compiled plan leaves out variables no later statement reads before assigning them (dead, liveOut): they are gone, not stale.
         const dropped = [...info.dag.outputs.keys()].filter((name) => !outputs.has(name));
         const replaced = [...outputs.keys(), ...dropped].map((name) => env.get(name));
         for (const [name, value] of outputs) env.set(name, value);
         for (const name of dropped) env.delete(name);
+        if (deferred) for (const name of info.dag.outputs.keys()) deferred.forget(name);
+        // Values only the session reads: computed when the run ends (outside the program's own environment, now).
+        for (const [name, value] of later ?? []) {
+          if (deferred) deferred.defer(name, value);
+          else env.set(name, value.compute());
+        }
         releaseUnreferenced(replaced);
         this.host.onAssign?.(outputs, env);
         return;

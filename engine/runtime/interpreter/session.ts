@@ -9,6 +9,7 @@ import { DEFAULT_MEMORY_BUDGET } from "./context";
 import { DmlRuntimeError, formatRuntimeError, locate } from "./errors";
 import { Interpreter, type DefinedFunction } from "./interpreter";
 import type { BlockRunner } from "./block-runner";
+import { DeferredValues } from "./deferred-values";
 import type { Value } from "./values";
 
 export interface SessionOptions {
@@ -27,6 +28,15 @@ export interface SessionOptions {
   blockRunner?: BlockRunner;
   /** The SystemDS installation whose builtin scripts and `scripts/` library calls and `source()`s resolve to. */
   installation?: SystemdsInstallation;
+  /**
+   * When the variables only the session reads after a run (those a
+   * compiled plan defers: deferred-values.ts) are computed: "end" (default)
+   * when each run ends, so that `env` then holds every variable's last
+   * value; "read" when they are read: by a later run, by `settle()` or
+   * `variables()` (which settle first). A caller that never looks at them
+   * (`dml run` without --json, the benchmarks) never pays for them.
+   */
+  deferredVariables?: "end" | "read";
 }
 
 export interface VariableInfo {
@@ -57,10 +67,13 @@ export class Session {
    */
   private readonly assigned = new Map<string, { info: VariableInfo } | { value: Value }>();
   private readonly params: ReadonlyMap<string, string>;
+  /** With `deferredVariables: "read"`: the variables left to compute when read. */
+  private readonly pending: DeferredValues | undefined;
 
   constructor(readonly options: SessionOptions = {}) {
     const p = options.params;
     this.params = p instanceof Map ? p : new Map(Object.entries((p as Record<string, string> | undefined) ?? {}));
+    this.pending = options.deferredVariables === "read" ? new DeferredValues(this.env) : undefined;
   }
 
   /** Runs a program text (a whole script, a cell, or a script with other cells blanked) in this session. */
@@ -89,7 +102,7 @@ export class Session {
       text,
     );
     try {
-      interpreter.runProgram(parsed.program, this.env);
+      interpreter.runProgram(parsed.program, this.env, this.pending);
       return { ok: true, errors: [] };
     } catch (error) {
       const e = locate(error, undefined);
@@ -112,8 +125,15 @@ export class Session {
     return { ok: true, errors: [] };
   }
 
+  /** Computes the variables left pending (`deferredVariables: "read"`) into `env`. */
+  settle(): void {
+    if (this.pending === undefined || this.pending.size === 0) return;
+    for (const [name, value] of this.pending.forceAll()) this.assigned.set(name, { value });
+  }
+
   /** Takes over another session's variables, functions and assignment record (a setting changed: the new session continues the old one). */
   continueFrom(other: Session): void {
+    other.settle();
     for (const [name, value] of other.env) this.env.set(name, value);
     for (const [name, fn] of other.functions) this.functions.set(name, fn);
     for (const [name, latest] of other.assigned) this.assigned.set(name, latest);
@@ -121,6 +141,7 @@ export class Session {
 
   /** The variables assigned so far, with the sizes of their latest values. */
   variables(): VariableInfo[] {
+    this.settle();
     return [...this.assigned].map(([name, latest]) => {
       if ("info" in latest) return latest.info;
       return variableInfo(name, latest.value, { countNonZeros: this.env.get(name) === latest.value });
