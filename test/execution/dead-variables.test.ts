@@ -102,6 +102,10 @@ describe("dead variables in compiled plans", () => {
     reference.runScript(lines.join("\n"));
     reference.runCell("print(sum(out))");
     assert.deepEqual(printed.slice(-1), expected.slice(-1));
+    // A later cell's loop condition reads it (outside any block's inputs).
+    const looped = executionSession({ plan: "fused", print: () => undefined, deferredVariables: "read" }).session;
+    assert.deepEqual(looped.runScript(lines.join("\n")).errors, []);
+    assert.deepEqual(looped.runCell("k = 0\nwhile (sum(out) > -1e300 & k < 1) { k = k + 1 }\nprint(k)").errors, []);
   });
 
   it("a temporary computed from unseeded random numbers is kept as it was computed, not computed again", () => {

@@ -97,12 +97,16 @@ export class Interpreter {
    * Runs `program` in `env` (changed in place). Variables only the session
    * reads after the run may be left to compute later (deferred-values.ts):
    * into `pending` when given (its environment is `env`; the caller computes
-   * them when they are read), else when the run ends, normally or not, so
-   * that every variable then holds its last value.
+   * them when they are read, and the next run computes those still pending
+   * before it starts), else when the run ends, normally or not, so that
+   * every variable then holds its last value.
    */
   runProgram(program: Program, env: Map<string, Value>, pending?: DeferredValues): void {
     const unit = makeUnit(program, this.sourceText);
     for (const [name, f] of unit.functions) this.host.functions.set(name, f);
+    // What an earlier run left pending is computed first: this program's liveness does not know what the earlier one deferred.
+    const computed = pending?.forceAll();
+    if (computed && computed.size > 0) this.host.onAssign?.(computed, env);
     const deferred = pending ?? new DeferredValues(env);
     const outer = this.deferred;
     this.deferred = deferred;
