@@ -116,7 +116,11 @@ export function runChunks<Slot extends ChunkWorker>(
     }
     Atomics.wait(progress, PROGRESS_DONE, done, 100);
   }
-  if (Atomics.load(progress, PROGRESS_FAILED) !== 0) failure ??= new Error(`${kernel} failed in a worker thread: ${workerError(used)}`);
+  if (Atomics.load(progress, PROGRESS_FAILED) !== 0) {
+    // The worker's message is read even when this thread failed too: left in its port, it would be taken for the next call's failure.
+    const message = workerError(used);
+    failure ??= new Error(`${kernel} failed in a worker thread: ${message}`);
+  }
   if (failure !== undefined) throw failure;
 }
 
