@@ -243,7 +243,8 @@ class RowKernelBuilder {
   /** g[j k + c] += A_ij B_ic over A's cells (its stored cells when sparse), g a local accumulator array. */
   private outerProductAdd(a: RowVectorCode, b: DenseOrScalar, g: string, k: number): void {
     this.work += cellsVisited(a) * k;
-    const row = (j: string) => (k === 1 ? j : `${j} * ${this.text.width(k)}`);
+    // An unrolled cell's offset is a literal (so are the sums' indexes then: RowKernelText.program keeps them in locals).
+    const row = (j: string) => (isLiteral(j) ? String(Number(j) * k) : k === 1 ? j : `${j} * ${this.text.width(k)}`);
     if (a.kind === "sparse") {
       this.text.body.push(`for (let p = ${a.start}; p < ${a.end}; p++) {`, `  const x = ${a.vals}[p];`, `  ${this.axpy(b, "x", g, row(`${a.idx}[p]`))}`, "}");
       return;
@@ -297,6 +298,7 @@ class RowKernelBuilder {
   /** g[at + c] += x * b_c over b's cells. */
   private axpy(b: DenseOrScalar, x: string, g: string, at: string): string {
     if (b.kind === "scalar") return `${g}[${at}] += ${x} * ${b.expr};`;
+    if (isLiteral(at)) return this.text.forCells(b.width, "c", (c) => `${g}[${isLiteral(c) ? String(Number(at) + Number(c)) : `${at} + ${c}`}] += ${x} * ${elementAt(b, c)};`);
     return `{ const q = ${at}; ${this.text.forCells(b.width, "c", (c) => `${g}[q + ${c}] += ${x} * ${elementAt(b, c)};`)} }`;
   }
 
@@ -688,3 +690,8 @@ function callCode(name: string, x: readonly string[]): string {
 
 /** The builtins used here (ifelse, replace, min, max, rowIndexMax) read nothing from the context. */
 const NO_CONTEXT = {} as EvalContext;
+
+/** Whether generated index text is a literal (an unrolled cell's index). */
+function isLiteral(index: string): boolean {
+  return /^\d+$/.test(index);
+}

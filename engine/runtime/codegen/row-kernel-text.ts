@@ -31,6 +31,10 @@ export class RowKernelText {
   readonly skipped: string[] = [];
   /** After the last row of the range. */
   private readonly epilogue: string[] = [];
+  /** Scratch row vectors (declared in `program`: as arrays, or as one local per cell). */
+  private readonly scratches: { name: string; width: number }[] = [];
+  /** Local sum arrays and the accumulator slots they are added into after the range's last row. */
+  private readonly sums: { locals: string[]; count: number; base: string }[] = [];
   private readonly widthNames = new Map<number, string>();
   private count = 0;
 
@@ -83,10 +87,11 @@ export class RowKernelText {
     return `for (let ${v} = 0; ${v} < ${this.width(width)}; ${v}++) ${body(v)}`;
   }
 
-  /** A scratch row vector of `width` numbers, allocated once per call. */
+  /** A scratch row vector of `width` numbers, allocated once per call (or local numbers: see `program`). */
   scratch(width: number): string {
     const name = this.name("t");
-    this.prologue.push(`const ${name} = new Float64Array(${this.width(width)});`);
+    this.width(width);
+    this.scratches.push({ name, width });
     return name;
   }
 
@@ -117,19 +122,68 @@ export class RowKernelText {
   interleavedSums(count: number, ways: 1 | 4): string[] {
     const { base } = this.accumulators(count, 0, "sum");
     const locals = Array.from({ length: ways }, () => this.name("g"));
-    for (const local of locals) this.prologue.push(`const ${local} = new Float64Array(${this.width(count)});`);
-    const total = ways === 1 ? `${locals[0]}[k]` : `${locals[0]}[k] + ${locals[1]}[k] + (${locals[2]}[k] + ${locals[3]}[k])`;
-    this.epilogue.push(`for (let k = 0; k < ${this.width(count)}; k++) acc[${base} + k] += ${total};`);
+    this.width(count);
+    this.sums.push({ locals, count, base });
     return locals;
   }
 
-  /** The kernel: `function (a, s, r0, r1, acc, out)` over rows [r0, r1). `skipTest` is the condition of a skipped row (or undefined). */
+  /**
+   * The kernel: `function (a, s, r0, r1, acc, out)` over rows [r0, r1).
+   * `skipTest` is the condition of a skipped row (or undefined).
+   *
+   * A scratch vector or a single local sum array that the code reads and
+   * writes only at literal indexes (unrolled cells, up to LOCAL_CELLS_MAX of
+   * them) becomes one local number per cell: the engine keeps locals in
+   * registers, while every access to a typed array is a load or a store it
+   * cannot elide (it cannot tell two arrays apart). The arithmetic is the
+   * same, in the same order.
+   */
   program(skipTest: string | undefined): KernelProgram {
-    const lines = ["function (a, s, r0, r1, acc, out) {", ...indent(this.prologue, 1), "  for (let i = r0; i < r1; i++) {", ...indent(this.header, 2)];
-    if (skipTest !== undefined) lines.push(`    if (${skipTest}) {`, ...indent(this.skipped, 3), "      continue;", "    }");
-    lines.push(...indent(this.body, 2), "  }", ...indent(this.epilogue, 1), "}");
+    const parts = { header: [...this.header], skipped: [...this.skipped], body: [...this.body] };
+    const declarations: string[] = [];
+    const epilogue: string[] = [];
+    for (const { name, width } of this.scratches) {
+      if (!(width <= LOCAL_CELLS_MAX && asLocals(parts, name))) declarations.push(`const ${name} = new Float64Array(${this.width(width)});`);
+      else declarations.push(localNumbers(name, width));
+    }
+    for (const { locals, count, base } of this.sums) {
+      if (locals.length === 1 && count <= LOCAL_CELLS_MAX && asLocals(parts, locals[0]!)) {
+        declarations.push(localNumbers(locals[0]!, count));
+        epilogue.push(Array.from({ length: count }, (_, k) => `acc[${base} + ${k}] += ${locals[0]}_${k};`).join(" "));
+        continue;
+      }
+      for (const local of locals) declarations.push(`const ${local} = new Float64Array(${this.width(count)});`);
+      const total = locals.length === 1 ? `${locals[0]}[k]` : `${locals[0]}[k] + ${locals[1]}[k] + (${locals[2]}[k] + ${locals[3]}[k])`;
+      epilogue.push(`for (let k = 0; k < ${this.width(count)}; k++) acc[${base} + k] += ${total};`);
+    }
+    const lines = ["function (a, s, r0, r1, acc, out) {", ...indent([...this.prologue, ...declarations], 1), "  for (let i = r0; i < r1; i++) {", ...indent(parts.header, 2)];
+    if (skipTest !== undefined) lines.push(`    if (${skipTest}) {`, ...indent(parts.skipped, 3), "      continue;", "    }");
+    lines.push(...indent(parts.body, 2), "  }", ...indent([...epilogue, ...this.epilogue], 1), "}");
     return { source: lines.join("\n") };
   }
+}
+
+/** Cells of a scratch vector or a sum array kept as local numbers, at most (see RowKernelText.program). */
+export const LOCAL_CELLS_MAX = 32;
+
+/**
+ * Replaces `name[k]` (k a literal) by `name_k` in the per-row code, when
+ * that is every use of `name` there (in place; false, and nothing changed,
+ * when some use is not).
+ */
+function asLocals(parts: { header: string[]; skipped: string[]; body: string[] }, name: string): boolean {
+  const indexed = new RegExp(`\\b${name}\\[(\\d+)\\]`, "g");
+  const any = new RegExp(`\\b${name}\\b`);
+  const replaced = { header: parts.header.map((l) => l.replace(indexed, `${name}_$1`)), skipped: parts.skipped.map((l) => l.replace(indexed, `${name}_$1`)), body: parts.body.map((l) => l.replace(indexed, `${name}_$1`)) };
+  if ([...replaced.header, ...replaced.skipped, ...replaced.body].some((l) => any.test(l))) return false;
+  parts.header = replaced.header;
+  parts.skipped = replaced.skipped;
+  parts.body = replaced.body;
+  return true;
+}
+
+function localNumbers(name: string, count: number): string {
+  return `let ${Array.from({ length: count }, (_, k) => `${name}_${k} = 0`).join(", ")};`;
 }
 
 function indent(lines: readonly string[], depth: number): string[] {

@@ -1,0 +1,78 @@
+// Row kernels keep the cells of their scratch row vectors and of their
+// products' local sums in local numbers when the code reads and writes them
+// only at literal indexes (unrolled cells; row-kernel-text.ts `program`):
+// mlogreg's Hessian-vector product over rows of X (10 cells) and Pk (2),
+// kmeans' distances, glm_logit's CG product. Each kernel equals the unfused
+// values of its roots; the narrow ones have no scratch array left (their
+// sources are checked), and rows past LOCAL_CELLS_MAX keep their arrays.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { LOCAL_CELLS_MAX, UNROLLED_MAX_WIDTH } from "../../engine/runtime/codegen/row-kernel-text";
+import { handOperator, prepareBlock } from "../fusion/fused-check";
+import { generatedDifference, runGenerated } from "./row-check";
+
+function data(d: number, k: number, sparse: boolean): string {
+  return `
+X = rand(rows=60, cols=${d}, min=-1, max=1, ${sparse ? "sparsity=0.3, " : ""}seed=61)
+Q = rand(rows=${d}, cols=${k}, min=-1, max=1, seed=62)
+Pk = rand(rows=60, cols=${k}, min=0, max=1, seed=63)
+C = rand(rows=${k}, cols=${d}, min=-1, max=1, seed=64)
+c2 = t(rowSums(C^2))
+v = rand(rows=${d}, cols=1, min=-1, max=1, seed=65)
+w = rand(rows=60, cols=1, min=0.1, max=1, seed=66)
+`;
+}
+
+/**
+ * `scratch`: whether the kernel has scratch row vectors (glm's product has
+ * none: a dot product into one number); `sums`: whether its products' d x k
+ * local sums are one array indexed by literals (glm's column-vector product
+ * deals rows to four arrays by a selector: they stay arrays).
+ */
+const ROWS = [
+  { expr: "t(X) %*% (Pk * (X %*% Q) - Pk * rowSums(Pk * (X %*% Q)))", main: "X", scratch: true, sums: true },
+  { expr: "-2 * (X %*% t(C)) + c2", main: "X", scratch: true, sums: false },
+  { expr: "t(X) %*% (w * (X %*% v))", main: "X", scratch: false, sums: false },
+];
+
+/** Scratch row vectors (`t`) or local sums (`g`) left as typed arrays. */
+function arraysLeft(source: string, prefix: "t" | "g"): string[] {
+  return [...source.matchAll(new RegExp(`const (${prefix}\\d+) = new Float64Array`, "g"))].map((m) => m[1]!);
+}
+
+describe("Row kernels keep unrolled cells in locals", () => {
+  for (const [d, k, local] of [
+    [10, 2, true],
+    [10, 3, true],
+    [UNROLLED_MAX_WIDTH + 1, UNROLLED_MAX_WIDTH + 1, false],
+  ] as const) {
+    for (const sparse of [false, true]) {
+      it(`rows of ${d} features, ${k} columns, ${sparse ? "CSR" : "dense"} X: equal to unfused; ${local ? "no scratch array" : "arrays kept"}`, () => {
+        for (const { expr, main, scratch, sums } of ROWS) {
+          const checked = prepareBlock(data(d, k, sparse), `R = ${expr}\nprint(toString(R))`);
+          const op = handOperator(checked.block, { template: "row", main, roots: [expr] });
+          const run = runGenerated(checked, op);
+          assert.equal(generatedDifference(checked, op, run), undefined, expr);
+          const source = run.generated.programs[0]?.source ?? "";
+          if (sparse || !scratch) continue; // a CSR row is walked by its non-zeros: its products index by column
+          if (local) {
+            assert.deepEqual(arraysLeft(source, "t"), [], `${expr}:\n${source}`);
+            if (sums) assert.deepEqual(arraysLeft(source, "g"), [], `${expr}:\n${source}`);
+            assert.match(source, /let [tg]\d+_0 = 0/, expr);
+          } else assert.ok(arraysLeft(source, "t").length > 0, `${expr}:\n${source}`);
+        }
+      });
+    }
+  }
+
+  it("a sum array wider than LOCAL_CELLS_MAX stays an array", () => {
+    const d = 11;
+    const k = Math.ceil((LOCAL_CELLS_MAX + 1) / d);
+    const expr = "t(X) %*% (Pk * (X %*% Q))";
+    const checked = prepareBlock(data(d, k, false), `R = ${expr}\nprint(toString(R))`);
+    const op = handOperator(checked.block, { template: "row", main: "X", roots: [expr] });
+    const run = runGenerated(checked, op);
+    assert.equal(generatedDifference(checked, op, run), undefined, expr);
+    assert.ok(arraysLeft(run.generated.programs[0]?.source ?? "", "g").length > 0, "the d x k sums are an array");
+  });
+});
