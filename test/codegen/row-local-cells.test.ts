@@ -1,6 +1,8 @@
 // Row kernels keep the cells of their scratch row vectors and of their
 // products' local sums in local numbers when the code reads and writes them
-// only at literal indexes (unrolled cells; row-kernel-text.ts `program`):
+// only at literal indexes (unrolled cells; row-kernel-text.ts `program`),
+// and read an input's cells at literal indexes once (X's row per row, a
+// whole operand's cells before the loop):
 // mlogreg's Hessian-vector product over rows of X (10 cells) and Pk (2),
 // kmeans' distances, glm_logit's CG product. Each kernel equals the unfused
 // values of its roots; the narrow ones have no scratch array left (their
@@ -54,7 +56,16 @@ describe("Row kernels keep unrolled cells in locals", () => {
           const run = runGenerated(checked, op);
           assert.equal(generatedDifference(checked, op, run), undefined, expr);
           const source = run.generated.programs[0]?.source ?? "";
-          if (sparse || !scratch) continue; // a CSR row is walked by its non-zeros: its products index by column
+          if (sparse) continue; // a CSR row is walked by its non-zeros: its products index by column
+          if (d <= UNROLLED_MAX_WIDTH) assert.match(source, /const (a\d+)_c0 = \1\[0\]/, `${expr}: the whole operand's cells are read before the loop`);
+          if (d <= UNROLLED_MAX_WIDTH) {
+            // X's row cells are read from X once per row (they feed the product and the accumulation), into locals.
+            const rowCells = /const (a\d+)_r0 = \1\[(o\d+) \+ 0\]/.exec(source);
+            assert.ok(rowCells, `${expr}: X's row is read into locals:\n${source}`);
+            const reads = source.match(new RegExp(`\\b${rowCells[1]}\\[${rowCells[2]} \\+ \\d+\\]`, "g")) ?? [];
+            assert.equal(reads.length, d, `${expr}: each cell of X's row is read once:\n${source}`);
+          }
+          if (!scratch) continue;
           if (local) {
             assert.deepEqual(arraysLeft(source, "t"), [], `${expr}:\n${source}`);
             if (sums) assert.deepEqual(arraysLeft(source, "g"), [], `${expr}:\n${source}`);

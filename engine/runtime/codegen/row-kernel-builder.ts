@@ -597,7 +597,11 @@ class RowKernelBuilder {
     const t = this.text.scratch(k);
     const kName = this.text.width(k);
     body.push(this.text.forCells(k, "c", (c) => `${t}[${c}] = 0;`));
-    const addRow = (x: string, j: string) => `{ const x = ${x}; const q = ${j} * ${kName}; ${this.text.forCells(k, "c", (c) => `${t}[${c}] += x * ${bArr}[q + ${c}];`)} }`;
+    // An unrolled cell's row of B is at a literal offset (RowKernelText.program then reads B's cells once, before the loop).
+    const addRow = (x: string, j: string) =>
+      isLiteral(j)
+        ? `{ const x = ${x}; ${this.text.forCells(k, "c", (c) => `${t}[${c}] += x * ${bArr}[${isLiteral(c) ? String(Number(j) * k + Number(c)) : `${Number(j) * k} + ${c}`}];`)} }`
+        : `{ const x = ${x}; const q = ${j} * ${kName}; ${this.text.forCells(k, "c", (c) => `${t}[${c}] += x * ${bArr}[q + ${c}];`)} }`;
     if (a.kind === "scalar") body.push(addRow(a.expr, "0"));
     else if (a.kind === "sparse") body.push(`for (let p = ${a.start}; p < ${a.end}; p++) ${addRow(`${a.vals}[p]`, `${a.idx}[p]`)}`);
     else body.push(this.text.forCells(a.width, "j", (j) => addRow(elementAt(a, j), j)));

@@ -135,12 +135,13 @@ export class RowKernelText {
    * writes only at literal indexes (unrolled cells, up to LOCAL_CELLS_MAX of
    * them) becomes one local number per cell: the engine keeps locals in
    * registers, while every access to a typed array is a load or a store it
-   * cannot elide (it cannot tell two arrays apart). The arithmetic is the
-   * same, in the same order.
+   * cannot elide (it cannot tell two arrays apart). For the same reason an
+   * input's cells at literal indexes are read once (`readOnce`). The
+   * arithmetic is the same, in the same order.
    */
   program(skipTest: string | undefined): KernelProgram {
     const parts = { header: [...this.header], skipped: [...this.skipped], body: [...this.body] };
-    const declarations: string[] = [];
+    const declarations = readOnce(parts, this.arrays.length);
     const epilogue: string[] = [];
     for (const { name, width } of this.scratches) {
       if (!(width <= LOCAL_CELLS_MAX && asLocals(parts, name))) declarations.push(`const ${name} = new Float64Array(${this.width(width)});`);
@@ -180,6 +181,61 @@ function asLocals(parts: { header: string[]; skipped: string[]; body: string[] }
   parts.skipped = replaced.skipped;
   parts.body = replaced.body;
   return true;
+}
+
+/**
+ * The cells of the call's arrays that the kernel never writes, read into
+ * locals once: a whole vector's cells at literal indexes (`a2[3]`: before
+ * the loop over the rows) and an aligned input's row cells at literal
+ * indexes (`a1[o1 + 3]`: right after the row's offset `o1` is known, once
+ * per row; X's cells feed both the product with `v` and the accumulation
+ * of `t(X) %*% ...`). In place in `parts`; returns the declarations to put
+ * before the loop.
+ */
+function readOnce(parts: { header: string[]; skipped: string[]; body: string[] }, arrays: number): string[] {
+  const code = () => [...parts.header, ...parts.skipped, ...parts.body];
+  const declarations: string[] = [];
+  for (let k = 0; k < arrays; k++) {
+    const name = `a${k}`;
+    if (code().some((line) => writes(line, name))) continue;
+    const whole = new RegExp(`\\b${name}\\[(\\d+)\\]`, "g");
+    const cells = new Set<string>();
+    const replace = (line: string) => line.replace(whole, (_, c: string) => (cells.add(c), `${name}_c${c}`));
+    parts.header = parts.header.map(replace);
+    parts.skipped = parts.skipped.map(replace);
+    parts.body = parts.body.map(replace);
+    if (cells.size > 0) declarations.push(`const ${[...cells].map((c) => `${name}_c${c} = ${name}[${c}]`).join(", ")};`);
+    const offsets = new Set([...code().join("\n").matchAll(new RegExp(`\\b${name}\\[(o\\d+) \\+ \\d+\\]`, "g"))].map((m) => m[1]!));
+    if (offsets.size !== 1) continue;
+    const [offset] = offsets as unknown as [string];
+    const at = parts.header.findIndex((line) => line.startsWith(`const ${offset} = `));
+    if (at < 0) continue;
+    const row = new RegExp(`\\b${name}\\[${offset} \\+ (\\d+)\\]`, "g");
+    const rowCells = new Set<string>();
+    const replaceRow = (line: string) => line.replace(row, (_, c: string) => (rowCells.add(c), `${name}_r${c}`));
+    parts.header = parts.header.map((line, i) => (i > at ? replaceRow(line) : line));
+    parts.skipped = parts.skipped.map(replaceRow);
+    parts.body = parts.body.map(replaceRow);
+    const sorted = [...rowCells].sort((x, y) => Number(x) - Number(y));
+    parts.header.splice(at + 1, 0, `const ${sorted.map((c) => `${name}_r${c} = ${name}[${offset} + ${c}]`).join(", ")};`);
+  }
+  return declarations;
+}
+
+/** Whether `line` may change array `name`: an assignment to one of its cells (`name[...] =`, `+=`, `++`, ...), or any use other than indexing (`name.fill(...)`, passing it on). */
+function writes(line: string, name: string): boolean {
+  const use = new RegExp(`\\b${name}\\b`, "g");
+  for (const m of line.matchAll(use)) {
+    let at = m.index + name.length;
+    if (line[at] !== "[") return true;
+    for (let depth = 0; at < line.length; at++) {
+      if (line[at] === "[") depth++;
+      else if (line[at] === "]" && --depth === 0) break;
+    }
+    const rest = line.slice(at + 1).trimStart();
+    if (/^([-+*/%]?=(?!=)|\+\+|--)/.test(rest)) return true;
+  }
+  return false;
 }
 
 function localNumbers(name: string, count: number): string {
