@@ -60,9 +60,10 @@ describe("Row kernels keep unrolled cells in locals", () => {
           if (d <= UNROLLED_MAX_WIDTH) assert.match(source, /const (a\d+)_c0 = \1\[0\]/, `${expr}: the whole operand's cells are read before the loop`);
           if (d <= UNROLLED_MAX_WIDTH) {
             // X's row cells are read from X once per row (they feed the product and the accumulation), into locals.
-            const rowCells = /const (a\d+)_r0 = \1\[(o\d+) \+ 0\]/.exec(source);
-            assert.ok(rowCells, `${expr}: X's row is read into locals:\n${source}`);
-            const reads = source.match(new RegExp(`\\b${rowCells[1]}\\[${rowCells[2]} \\+ \\d+\\]`, "g")) ?? [];
+            const rows = [...source.matchAll(/const (a\d+)_r0 = \1\[(o\d+) \+ 0\]/g)];
+            const x = rows.find((m) => source.includes(`${m[1]}_r${d - 1} = `));
+            assert.ok(x, `${expr}: X's row is read into locals:\n${source}`);
+            const reads = source.match(new RegExp(`\\b${x[1]}\\[${x[2]} \\+ \\d+\\]`, "g")) ?? [];
             assert.equal(reads.length, d, `${expr}: each cell of X's row is read once:\n${source}`);
           }
           if (!scratch) continue;
