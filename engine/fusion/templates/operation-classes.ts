@@ -121,17 +121,24 @@ function broadcasts(vector: { rows: number; cols: number }, over: { rows: number
  * of materializing the slice; X itself is always read materialized.
  */
 export function isColumnRangeIndex(dag: FusionDag, node: number): boolean {
-  const n = dag.nodes[node]!;
-  if (n.op.kind !== "index" || n.inputs.length !== 5) return false;
-  const [x, rl, ru, cl, cu] = n.inputs as [number, number, number, number, number];
+  if (!isColumnRangeSyntax(dag, node)) return false;
+  const [x, , , cl, cu] = dag.nodes[node]!.inputs as [number, number, number, number, number];
   const out = shapeOf(dag, node);
   const xs = shapeOf(dag, x);
   if (!out || !xs || xs.rows <= 1 || out.rows !== xs.rows) return false;
+  return isScalar(dag, cl) && isScalar(dag, cu);
+}
+
+/** `X[, a:b]` as written: a right indexing whose row bounds are both `:` and whose column bounds are given (shapes unchecked). */
+export function isColumnRangeSyntax(dag: FusionDag, node: number): boolean {
+  const n = dag.nodes[node]!;
+  if (n.op.kind !== "index" || n.inputs.length !== 5) return false;
+  const [, rl, ru, cl, cu] = n.inputs as [number, number, number, number, number];
   const all = (i: number) => {
     const op = dag.nodes[i]!.op;
     return op.kind === "literal" && op.value === ALL_INDICES;
   };
-  return all(rl) && all(ru) && !all(cl) && !all(cu) && isScalar(dag, cl) && isScalar(dag, cu);
+  return all(rl) && all(ru) && !all(cl) && !all(cu);
 }
 
 /** A binary operation of a matrix with a scalar. */

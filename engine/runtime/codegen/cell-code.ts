@@ -23,8 +23,7 @@
  * 1 x 1 values and what is computed from them only), `row` (once per row
  * i) or `cell` (per cell), so the generator emits each list at its place.
  */
-import { nodeLabel, type FusionDag, type FusedOperator } from "../../fusion";
-import { ALL_INDICES } from "../../program";
+import { isColumnRangeSyntax, nodeLabel, type FusionDag, type FusedOperator } from "../../fusion";
 import { callOperandOrder, type NodeShape } from "../fused";
 import { UnsupportedOperator } from "./generated-operator";
 import { binaryCode, numberCode, unaryCode } from "./operation-code";
@@ -87,7 +86,7 @@ export function cellNodeProblem(dag: FusionDag, node: number): string | undefine
     case "call":
       return callOperandOrder(n, o.name) ? undefined : `the call ${o.name} cannot be computed per cell`;
     case "index":
-      return isColumnRange(dag, node) ? undefined : "only a column range X[, a:b] of a materialized X is computed per cell";
+      return isColumnRangeSyntax(dag, node) ? undefined : "only a column range X[, a:b] of a materialized X is computed per cell";
     default:
       return `a ${nodeLabel(n)} node cannot be computed per cell`;
   }
@@ -96,16 +95,6 @@ export function cellNodeProblem(dag: FusionDag, node: number): string | undefine
 /** The position `at` of a consumer as a position of a node of shape `shape` (indexes of its unit dimensions dropped; an offset is the consumer's, not the node's). */
 export function positionIn(shape: NodeShape, at: CellPosition): CellPosition {
   return { row: shape.rows === 1 ? "0" : at.row, col: shape.cols === 1 ? "0" : at.col };
-}
-
-/** `X[, a:b]`: index bounds all rows (the `:` literal) and two column bounds. */
-function isColumnRange(dag: FusionDag, node: number): boolean {
-  const n = dag.nodes[node]!;
-  const all = (k: number) => {
-    const op = dag.nodes[n.inputs[k]!]?.op;
-    return op?.kind === "literal" && op.value === ALL_INDICES;
-  };
-  return n.inputs.length === 5 && all(1) && all(2) && !all(3) && !all(4);
 }
 
 /** The loop level a position needs. */
