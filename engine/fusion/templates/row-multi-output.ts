@@ -146,8 +146,7 @@ function isTransposedVectorProduct(dag: FusionDag, op: FusedOperator): boolean {
 
 /** A value of `rows` rows computed per row (not an aggregation over the rows). */
 function isRowWise(dag: FusionDag, node: number, rows: number): boolean {
-  if (shapeOf(dag, node)?.rows !== rows || accumulatesOverRows(dag, node)) return false;
-  return true;
+  return shapeOf(dag, node)?.rows === rows && !accumulatesOverRows(dag, node);
 }
 
 /** A column or full aggregation, or `t(A) %*% B`: its value is known only after the last row. */

@@ -298,7 +298,7 @@ class RowKernelBuilder {
   /** g[at + c] += x * b_c over b's cells. */
   private axpy(b: DenseOrScalar, x: string, g: string, at: string): string {
     if (b.kind === "scalar") return `${g}[${at}] += ${x} * ${b.expr};`;
-    if (isLiteral(at)) return this.text.forCells(b.width, "c", (c) => `${g}[${isLiteral(c) ? String(Number(at) + Number(c)) : `${at} + ${c}`}] += ${x} * ${elementAt(b, c)};`);
+    if (isLiteral(at)) return this.text.forCells(b.width, "c", (c) => `${g}[${indexSum(at, c)}] += ${x} * ${elementAt(b, c)};`);
     return `{ const q = ${at}; ${this.text.forCells(b.width, "c", (c) => `${g}[q + ${c}] += ${x} * ${elementAt(b, c)};`)} }`;
   }
 
@@ -600,7 +600,7 @@ class RowKernelBuilder {
     // An unrolled cell's row of B is at a literal offset (RowKernelText.program then reads B's cells once, before the loop).
     const addRow = (x: string, j: string) =>
       isLiteral(j)
-        ? `{ const x = ${x}; ${this.text.forCells(k, "c", (c) => `${t}[${c}] += x * ${bArr}[${isLiteral(c) ? String(Number(j) * k + Number(c)) : `${Number(j) * k} + ${c}`}];`)} }`
+        ? `{ const x = ${x}; ${this.text.forCells(k, "c", (c) => `${t}[${c}] += x * ${bArr}[${indexSum(String(Number(j) * k), c)}];`)} }`
         : `{ const x = ${x}; const q = ${j} * ${kName}; ${this.text.forCells(k, "c", (c) => `${t}[${c}] += x * ${bArr}[q + ${c}];`)} }`;
     if (a.kind === "scalar") body.push(addRow(a.expr, "0"));
     else if (a.kind === "sparse") body.push(`for (let p = ${a.start}; p < ${a.end}; p++) ${addRow(`${a.vals}[p]`, `${a.idx}[p]`)}`);
@@ -698,4 +698,9 @@ const NO_CONTEXT = {} as EvalContext;
 /** Whether generated index text is a literal (an unrolled cell's index). */
 function isLiteral(index: string): boolean {
   return /^\d+$/.test(index);
+}
+
+/** `base + c` as index text, one literal when both are. */
+function indexSum(base: string, c: string): string {
+  return isLiteral(base) && isLiteral(c) ? String(Number(base) + Number(c)) : `${base} + ${c}`;
 }
