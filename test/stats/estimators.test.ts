@@ -1,6 +1,7 @@
 // Sparsity estimators on small matrices whose estimates are worked out by hand.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { broadcastSketch } from "../../engine/stats/estimators/mnc-sketch";
 import { structureFromRows } from "../../engine/stats/structure";
 import {
   chainBound,
@@ -8,6 +9,7 @@ import {
   mncEstimator as mnc,
   mncProductIsExact,
   product,
+  sketchFromCounts,
   type SparsityEstimator,
   uniformEstimator as uniform,
 } from "../../engine/stats/estimators";
@@ -111,6 +113,26 @@ describe("MNC estimator", () => {
     close(mnc.estimate(mnc.aggregate(m, "cols")), 3 * (1 - Math.pow(5 / 9, 3)));
     close(est(mnc, (e) => e.annihilatingMap([e.fromMetadata(2, 2, 3), e.fromData(Q)], square)), 4 * (9 / 16));
     assert.equal(mnc.matmul(m, mnc.fromData(B)).origin, "metadata");
+  });
+  it("counts known to be uniform give the summaries counting them gives", () => {
+    const uniformCases: [number, number, number, number][] = [
+      [4, 3, 3, 4], // a full 4 x 3 constant
+      [5, 2, 0, 0], // an empty one
+      [3, 1, 1, 3], // a full column: single rows
+      [1, 6, 6, 1], // a full row: columns with one non-zero, over half full
+    ];
+    for (const [rows, cols, perRow, perCol] of uniformCases) {
+      const hr = new Float64Array(rows).fill(perRow);
+      const hc = new Float64Array(cols).fill(perCol);
+      const counted = sketchFromCounts(rows, cols, hr, hc, { origin: "data" });
+      const known = sketchFromCounts(rows, cols, hr, hc, { origin: "data", uniform: true });
+      assert.deepEqual(known, counted, `${rows} x ${cols} with ${perRow} per row`);
+    }
+    // a 1 x 1 broadcast over a matrix is uniform too
+    const broadcast = broadcastSketch(mnc.fromData(structureFromRows([[1]])), { rows: 3, cols: 2 });
+    const counted = sketchFromCounts(3, 2, broadcast.rowCounts, broadcast.colCounts, { her: broadcast.rowCountsInSingleCols, hec: broadcast.colCountsInSingleRows, origin: "data" });
+    assert.deepEqual(broadcast, counted);
+    assert.equal(broadcast.nnz, 6);
   });
   it("a full diagonal factor passes the other sketch through", () => {
     const I = structureFromRows([

@@ -95,10 +95,12 @@ export function sketchFromCounts(
     nnz?: number;
     fullDiagonal?: boolean;
     origin: MncSketch["origin"];
+    /** Set when every row count, and every column count, is the same number: the summaries are then known without a pass. */
+    uniform?: boolean;
   },
 ): MncSketch {
-  const r = summarize(hr, cols);
-  const c = summarize(hc, rows);
+  const r = extras.uniform ? uniformSummary(hr, cols) : summarize(hr, cols);
+  const c = extras.uniform ? uniformSummary(hc, rows) : summarize(hc, rows);
   return {
     rows,
     cols,
@@ -172,6 +174,7 @@ export function broadcastSketch(s: MncSketch, out: MatrixShape): MncSketch {
     her: colFill === 1 ? hr : new Float64Array(out.rows),
     hec: rowFill === 1 ? hc : new Float64Array(out.cols),
     origin,
+    uniform: how === "scalar",
   });
 }
 
@@ -195,18 +198,37 @@ export function spreadCounts(total: number, weights: Float64Array, cap: number):
   return out;
 }
 
-function summarize(counts: Float64Array, otherDim: number) {
+interface CountSummary {
+  sum: number;
+  max: number;
+  nonEmpty: number;
+  ones: number;
+  overHalf: number;
+}
+
+/** One pass over the counts (an indexed loop: a sketch of a million rows is summarized at every compilation). */
+function summarize(counts: Float64Array, otherDim: number): CountSummary {
   let sum = 0;
   let max = 0;
   let nonEmpty = 0;
   let ones = 0;
   let overHalf = 0;
-  for (const v of counts) {
+  const half = otherDim / 2;
+  for (let k = 0; k < counts.length; k++) {
+    const v = counts[k]!;
     sum += v;
     if (v > max) max = v;
     if (v > 0) nonEmpty++;
     if (v === 1) ones++;
-    if (v > otherDim / 2) overHalf++;
+    if (v > half) overHalf++;
   }
   return { sum, max, nonEmpty, ones, overHalf };
+}
+
+/** The summary of counts that are all equal (read off the first). */
+function uniformSummary(counts: Float64Array, otherDim: number): CountSummary {
+  const n = counts.length;
+  const v = n === 0 ? 0 : counts[0]!;
+  const all = (holds: boolean) => (holds ? n : 0);
+  return { sum: v * n, max: Math.max(0, v), nonEmpty: all(v > 0), ones: all(v === 1), overHalf: all(v > otherDim / 2) };
 }

@@ -290,7 +290,7 @@ function constantSketch(node: DagNode, s: NodeStats): MncSketch | undefined {
   if (!s.nnzExact || s.nnz === null || s.rows === null || s.cols === null || s.rows + s.cols > MAX_SKETCH_LENGTH) return undefined;
   const { rows, cols } = s;
   if (!Number.isInteger(rows) || !Number.isInteger(cols)) return undefined;
-  if (s.nnz === 0) return sketchFromCounts(rows, cols, new Float64Array(rows), new Float64Array(cols), { origin: "data" });
+  if (s.nnz === 0) return sketchFromCounts(rows, cols, new Float64Array(rows), new Float64Array(cols), { origin: "data", uniform: true });
   if (s.nnz !== rows * cols) return undefined;
   const hr = new Float64Array(rows).fill(cols);
   const hc = new Float64Array(cols).fill(rows);
@@ -299,5 +299,6 @@ function constantSketch(node: DagNode, s: NodeStats): MncSketch | undefined {
     hec: cols === 1 ? hc : new Float64Array(cols),
     fullDiagonal: rows === 1 && cols === 1,
     origin: "data",
+    uniform: true,
   });
 }
