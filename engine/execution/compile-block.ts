@@ -65,7 +65,7 @@ export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock
   const written = runRoots(input.dag, writtenStats);
   const writtenSeconds = dagCosts(written, []).unfused;
   if (mode !== "as-written" && writtenSeconds * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
-    const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, saturation: { clock: wallClockMs } });
+    const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, rewrittenView: false, saturation: { clock: wallClockMs } });
     if (optimized.executable) {
       dag = optimized.executable.dag;
       stats = optimized.executable.stats;

@@ -45,6 +45,8 @@ export interface SuggestOptions {
   keepPlanGraphs?: boolean;
   /** Return the block with the suggestions applied as a DAG the runtime can run (`executable`). */
   executable?: boolean;
+  /** Plan the fusion view of the block with the suggestions applied (default true; the runtime plans the DAG it runs itself). */
+  rewrittenView?: boolean;
   /** How the cheapest plan is picked (default: greedy with DAG costs; `ilpExtractor` for the ILP). */
   extract?: Extractor;
   /**
@@ -175,7 +177,7 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
       replacements.push(outcome.replacement);
     } else if (outcome?.kind === "dropped") dropped.push(outcome.dropped);
   }
-  const rewritten = rewrittenFusion(input, block, replacements);
+  const rewritten = options.rewrittenView === false ? undefined : rewrittenFusion(input, block, replacements);
   const result = withFusion({
     suggestions,
     dropped,

@@ -94,3 +94,15 @@ test("a later statement reads the rewritten value: the original's nodes are gone
   assert.ok(q.children.some((c) => label(c) === "X"), nodes.map((n) => `${n.id}:${n.label}(${n.children})`).join(" "));
   assert.equal(nodes.filter((n) => n.label === "*" && n.rows === 2000 && n.cols === 1000).length, 1, "Q once");
 });
+
+test("without the rewritten view (the runtime plans its own), the suggestions and the executable block are the same", () => {
+  const text = `${data}U = rand(rows=2000, cols=1, seed=2)\nV = rand(rows=1000, cols=1, seed=3)\nl1 = sum((X - U %*% t(V))^2)\nprint(l1)\n`;
+  const sparse = text.replace("seed=1)", "seed=1, sparsity=0.001)");
+  const withView = optimizeLast(sparse, { executable: true });
+  const withoutView = optimizeLast(sparse, { executable: true, rewrittenView: false });
+  assert.equal(withView.suggestions.length, 1);
+  assert.ok(withView.fusion.rewritten, "the editor's result has the rewritten view");
+  assert.equal(withoutView.fusion.rewritten, undefined);
+  assert.deepEqual(withoutView.suggestions.map((s) => s.rewritten), withView.suggestions.map((s) => s.rewritten));
+  assert.deepEqual(withoutView.executable!.dag.nodes.map((n) => n.op), withView.executable!.dag.nodes.map((n) => n.op));
+});
