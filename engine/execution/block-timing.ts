@@ -21,6 +21,8 @@ export interface BlockTiming {
   compileMs: number;
   /** Fused operators of the last compiled plan, by template. */
   fusedOperators: number;
+  /** Matches the optimizer applied over the compilations (its work in counts: the same on every machine). */
+  optimizerMatches: number;
   /** Statements of the last compiled plan that run rewritten. */
   rewrites: number;
   /** Operators the planner chose that ran unfused, with why (last plan). */

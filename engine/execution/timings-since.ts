@@ -30,6 +30,7 @@ export function timingsSince(before: TimingSnapshot, now: readonly BlockTiming[]
       measuredSeconds: t.measuredSeconds - old.measuredSeconds,
       compilations: t.compilations - old.compilations,
       compileMs: t.compileMs - old.compileMs,
+      optimizerMatches: t.optimizerMatches - old.optimizerMatches,
     });
   }
   return since;

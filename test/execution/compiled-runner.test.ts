@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { executionSession, type BlockTiming } from "../../engine/execution";
+import { executionSession, MATCHES_PER_ESTIMATED_MS, onceMatchLimit, type BlockTiming } from "../../engine/execution";
 
 function timingAt(timings: readonly BlockTiming[], line: number): BlockTiming {
   const timing = timings.find((t) => t.range.start.line + 1 === line);
@@ -89,5 +89,29 @@ describe("compiled block runner", () => {
     const ordered = run('print("before")\nX = read("X.csv")\ns = sum(X * X * X)\nprint(s)');
     assert.equal(ordered.printed[0], "before");
     assert.equal(ordered.block.fusedOperators, 0);
+  });
+
+  it("optimizes a block that runs once for about as long as one run of it takes; the same block in a loop gets the full bound", () => {
+    const body = ["X = rand(rows=2000, cols=100, seed=1)", "Y = rand(rows=2000, cols=100, seed=2)", "a = sum(X * Y * 2) + sum(t(X) %*% Y)", "b = colSums(X * Y) %*% t(colSums(Y))", "print(a + sum(b))"];
+    const run = (script: string) => {
+      const printed: string[] = [];
+      const { session, runner } = executionSession({ plan: "fused", print: (line) => printed.push(line) });
+      assert.deepEqual(session.runScript(script).errors, []);
+      const [block] = runner.blockTimings();
+      return { printed, block: block! };
+    };
+    const once = run(body.join("\n"));
+    const looped = run(["for (i in 1:1) {", ...body, "}"].join("\n"));
+    assert.equal(looped.block.optimizerMatches, 10_000, "a loop body: the default bound");
+    assert.ok(once.block.optimizerMatches > 0 && once.block.optimizerMatches < looped.block.optimizerMatches, `${once.block.optimizerMatches} matches`);
+    // Both find the rewrite (sum(t(X) %*% Y) as sum(colSums(X) * colSums(Y)) or an equal form) and print the same.
+    assert.deepEqual([once.block.rewrites, looped.block.rewrites], [1, 1]);
+    assert.deepEqual(once.printed, looped.printed);
+  });
+
+  it("the bound of a block that runs once: the estimate in milliseconds times the matches per millisecond, at most the default", () => {
+    assert.equal(onceMatchLimit(0.001), MATCHES_PER_ESTIMATED_MS);
+    assert.equal(onceMatchLimit(0.0123), Math.ceil(12.3 * MATCHES_PER_ESTIMATED_MS));
+    assert.equal(onceMatchLimit(60), 10_000);
   });
 });

@@ -10,8 +10,12 @@ import { DagEvaluator } from "./evaluate-dag";
 import type { Value } from "./values";
 
 export interface BlockRunner {
-  /** Runs the block in `ctx` (its `env` holds the live-in values) and returns the variables it assigns. */
-  run(block: BasicBlock, dag: BlockDag, ctx: EvalContext): Map<string, Value>;
+  /**
+   * Runs the block in `ctx` (its `env` holds the live-in values) and returns
+   * the variables it assigns. `once`: the block runs at most once per run of
+   * its program (it is in the main program, outside loops and functions).
+   */
+  run(block: BasicBlock, dag: BlockDag, ctx: EvalContext, once?: boolean): Map<string, Value>;
   /**
    * The variables the last `run` assigned without computing them (only a
    * session reads them, after the run: deferred-values.ts), each with how to

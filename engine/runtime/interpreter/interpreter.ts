@@ -115,7 +115,7 @@ export class Interpreter {
         withLiveFrame(env, () =>
           withLiveEvaluator(deferred, () => {
             try {
-              this.sequence(unit, unit.dags.programBlocks.main, env);
+              this.sequence(unit, unit.dags.programBlocks.main, env, true);
             } finally {
               if (!pending) {
                 const computed = deferred.forceAll();
@@ -148,8 +148,9 @@ export class Interpreter {
     };
   }
 
-  private sequence(unit: Unit, blocks: readonly StatementBlock[], env: Map<string, Value>): void {
-    for (const block of blocks) this.block(unit, block, env);
+  /** Runs the blocks in order; `once`: they are the main program's, or in its branches (each runs at most once: BlockRunner's `once`). */
+  private sequence(unit: Unit, blocks: readonly StatementBlock[], env: Map<string, Value>, once = false): void {
+    for (const block of blocks) this.block(unit, block, env, once);
   }
 
   private predicate(unit: Unit, expressions: Expression[], env: Map<string, Value>): Value[] {
@@ -165,7 +166,7 @@ export class Interpreter {
     return value ?? internalError("a predicate expression has no value");
   }
 
-  private block(unit: Unit, block: StatementBlock, env: Map<string, Value>): void {
+  private block(unit: Unit, block: StatementBlock, env: Map<string, Value>, once: boolean): void {
     switch (block.kind) {
       case "basic": {
         const info = unit.dags.byBlock.get(block);
@@ -175,7 +176,7 @@ export class Interpreter {
         if (deferred && deferred.size > 0) for (const name of info.dag.inputs.keys()) deferred.force(name);
         releaseOverwritten(info.dag, env);
         const runner = this.host.blockRunner ?? asWrittenRunner;
-        const outputs = runner.run(block, info.dag, this.evalContext(unit, env));
+        const outputs = runner.run(block, info.dag, this.evalContext(unit, env), once);
         const later = runner.takeDeferred?.();
         // A compiled plan leaves out variables no later statement reads before assigning them (dead, liveOut): they are gone, not stale.
         const dropped = [...info.dag.outputs.keys()].filter((name) => !outputs.has(name));
@@ -194,7 +195,7 @@ export class Interpreter {
       }
       case "if": {
         const taken = truthy(this.predicateValue(unit, block.statement.condition, env), "if condition");
-        this.sequence(unit, taken ? block.thenBlocks : block.elseBlocks, env);
+        this.sequence(unit, taken ? block.thenBlocks : block.elseBlocks, env, once);
         return;
       }
       case "while":
