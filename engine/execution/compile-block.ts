@@ -54,8 +54,8 @@ export interface CompileInput {
   sourceText: string;
   /** Scalar live-ins known by their value (they decide sizes: size-scalars.ts); the others by their type. */
   pinned?: ReadonlySet<string>;
-  /** The block runs at most once per run of its program: its optimization is bounded by what one run costs (onceMatchLimit). */
-  runsOnce?: boolean;
+  /** How often the block is expected to run (BlockRunner's `expectedRuns`; default Infinity): its optimization is bounded by what the runs cost (matchLimit). */
+  expectedRuns?: number;
 }
 
 export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock {
@@ -72,7 +72,8 @@ export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock
   let writtenPlan: FusedOperator[] | undefined;
   const writtenOperators = () => (writtenPlan ??= planFusion(written).operators);
   if (mode !== "as-written" && dagCosts(written, []).unfused * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
-    const applyLimit = given.runsOnce ? onceMatchLimit(dagCosts(written, writtenOperators()).fused) : undefined;
+    const runs = given.expectedRuns ?? Infinity;
+    const applyLimit = Number.isFinite(runs) ? matchLimit(dagCosts(written, writtenOperators()).fused * runs) : undefined;
     const saturation = { clock: wallClockMs, ...(applyLimit !== undefined ? { applyLimit } : {}) };
     const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, rewrittenView: false, saturation });
     optimizerMatches = optimized.work.applied;
@@ -103,19 +104,19 @@ export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock
 }
 
 /**
- * Matches the optimizer may apply to a block that runs once, per
- * millisecond one run of it is estimated to take as written (with its
- * fused operators): about the optimizer's speed on a cold start (10,000
- * matches took 30 to 180 ms on the example scripts' blocks). A rewrite
- * saves at most the block's fused cost (savings are measured after
- * fusion), so optimizing such a block longer than it runs cannot pay off.
- * A block that may run again (in a loop or a function) gets the default
- * bound: its plan is reused.
+ * Matches the optimizer may apply to a block per millisecond its expected
+ * runs are estimated to take as written (with its fused operators): about
+ * the optimizer's speed on a cold start (10,000 matches took 30 to 180 ms
+ * on the example scripts' blocks). A rewrite saves at most the block's
+ * fused cost per run (savings are measured after fusion), so optimizing a
+ * block longer than its runs take cannot pay off. A block run once is
+ * optimized for about as long as it runs; a loop body for its expected
+ * iterations; a function's body (runs unknown) gets the default bound.
  */
 export const MATCHES_PER_ESTIMATED_MS = 100;
 
-/** The match bound of a block that runs once and is estimated to take `seconds` as written (at most the default). */
-export function onceMatchLimit(seconds: number): number {
+/** The match bound of a block whose expected runs are estimated to take `seconds` as written (at most the default). */
+export function matchLimit(seconds: number): number {
   return Math.min(DEFAULT_SATURATION.applyLimit, Math.ceil(seconds * 1000 * MATCHES_PER_ESTIMATED_MS));
 }
 

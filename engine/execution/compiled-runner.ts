@@ -41,7 +41,7 @@ export class CompiledBlockRunner implements BlockRunner {
     readonly profiler?: OperationProfiler,
   ) {}
 
-  run(block: BasicBlock, dag: BlockDag, given: EvalContext, once = false): Map<string, Value> {
+  run(block: BasicBlock, dag: BlockDag, given: EvalContext, expectedRuns = Infinity): Map<string, Value> {
     const key = this.keyOf(block, given.sourceText);
     const start = performance.now();
     let ctx = given;
@@ -55,7 +55,7 @@ export class CompiledBlockRunner implements BlockRunner {
       dag = split.rest;
     }
     const compileStart = performance.now();
-    const compiled = this.compiled(key, block, dag, ctx, once);
+    const compiled = this.compiled(key, block, dag, ctx, expectedRuns);
     const compileEnd = performance.now();
     const outputs = new DagEvaluator(compiled.dag, ctx, compiled.operators, this.profiler?.timer(block, compiled, ctx.sourceText), compiled.needed).run();
     const blockDag = dag;
@@ -89,7 +89,7 @@ export class CompiledBlockRunner implements BlockRunner {
     return [...this.timings.values()].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   }
 
-  private compiled(key: string, block: BasicBlock, dag: BlockDag, ctx: EvalContext, once: boolean): CompiledBlock {
+  private compiled(key: string, block: BasicBlock, dag: BlockDag, ctx: EvalContext, expectedRuns: number): CompiledBlock {
     const pinned = this.pinnedOf(key, dag, ctx);
     const signature = [...dag.inputs.keys()].map((name) => `${name}=${valueOfInput(ctx, name, pinned.has(name))}`).join(";");
     let byBlock = this.plans.get(key);
@@ -100,7 +100,7 @@ export class CompiledBlockRunner implements BlockRunner {
       if (!this.timings.has(key)) this.timings.set(key, newTiming(block, this.mode));
       return known;
     }
-    const compiled = compileBlock({ block, dag, env: ctx.env, params: ctx.params, sourceText: ctx.sourceText, pinned, runsOnce: once }, this.mode);
+    const compiled = compileBlock({ block, dag, env: ctx.env, params: ctx.params, sourceText: ctx.sourceText, pinned, expectedRuns }, this.mode);
     if (byBlock.size >= PLANS_PER_BLOCK) byBlock.delete(byBlock.keys().next().value!);
     byBlock.set(signature, compiled);
     const timing = this.timings.get(key) ?? newTiming(block, this.mode);

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { executionSession, MATCHES_PER_ESTIMATED_MS, onceMatchLimit, type BlockTiming } from "../../engine/execution";
+import { executionSession, matchLimit, MATCHES_PER_ESTIMATED_MS, type BlockTiming } from "../../engine/execution";
 
 function timingAt(timings: readonly BlockTiming[], line: number): BlockTiming {
   const timing = timings.find((t) => t.range.start.line + 1 === line);
@@ -91,27 +91,32 @@ describe("compiled block runner", () => {
     assert.equal(ordered.block.fusedOperators, 0);
   });
 
-  it("optimizes a block that runs once for about as long as one run of it takes; the same block in a loop gets the full bound", () => {
+  it("optimizes a block for about as long as its expected runs take: once, a for loop's count, a while loop's 15, a function's unknown", () => {
     const body = ["X = rand(rows=2000, cols=100, seed=1)", "Y = rand(rows=2000, cols=100, seed=2)", "a = sum(X * Y * 2) + sum(t(X) %*% Y)", "b = colSums(X * Y) %*% t(colSums(Y))", "print(a + sum(b))"];
-    const run = (script: string) => {
+    const run = (script: string, line: number) => {
       const printed: string[] = [];
-      const { session, runner } = executionSession({ plan: "fused", print: (line) => printed.push(line) });
+      const { session, runner } = executionSession({ plan: "fused", print: (text) => printed.push(text) });
       assert.deepEqual(session.runScript(script).errors, []);
-      const [block] = runner.blockTimings();
-      return { printed, block: block! };
+      return { printed, block: timingAt(runner.blockTimings(), line) };
     };
-    const once = run(body.join("\n"));
-    const looped = run(["for (i in 1:1) {", ...body, "}"].join("\n"));
-    assert.equal(looped.block.optimizerMatches, 10_000, "a loop body: the default bound");
-    assert.ok(once.block.optimizerMatches > 0 && once.block.optimizerMatches < looped.block.optimizerMatches, `${once.block.optimizerMatches} matches`);
-    // Both find the rewrite (sum(t(X) %*% Y) as sum(colSums(X) * colSums(Y)) or an equal form) and print the same.
-    assert.deepEqual([once.block.rewrites, looped.block.rewrites], [1, 1]);
-    assert.deepEqual(once.printed, looped.printed);
+    const once = run(body.join("\n"), 1);
+    const forOnce = run(["for (i in 1:1) {", ...body, "}"].join("\n"), 2);
+    const forTwice = run(["for (i in 1:2) {", ...body, "}"].join("\n"), 2);
+    const whileLoop = run(["i = 0", "while (i < 1) {", ...body, "  i = i + 1", "}"].join("\n"), 3);
+    const inFunction = run(["f = function(Double s) return (Double r) {", ...body, "  r = s", "}", "r = f(1)"].join("\n"), 2);
+    assert.ok(once.block.optimizerMatches > 0 && once.block.optimizerMatches < 10_000, `${once.block.optimizerMatches} matches`);
+    assert.equal(forOnce.block.optimizerMatches, once.block.optimizerMatches, "a loop of one iteration: one run");
+    assert.ok(forTwice.block.optimizerMatches > once.block.optimizerMatches, `${forTwice.block.optimizerMatches} for two runs`);
+    assert.equal(whileLoop.block.optimizerMatches, 10_000, "15 expected iterations reach the default bound here");
+    assert.equal(inFunction.block.optimizerMatches, 10_000, "a function's body: the default bound");
+    // Each finds the rewrite (sum(t(X) %*% Y) as sum(colSums(X) * colSums(Y)) or an equal form) and prints the same.
+    for (const r of [once, forTwice, whileLoop, inFunction]) assert.equal(r.block.rewrites, 1);
+    assert.deepEqual(forTwice.printed.slice(0, 1), once.printed);
   });
 
-  it("the bound of a block that runs once: the estimate in milliseconds times the matches per millisecond, at most the default", () => {
-    assert.equal(onceMatchLimit(0.001), MATCHES_PER_ESTIMATED_MS);
-    assert.equal(onceMatchLimit(0.0123), Math.ceil(12.3 * MATCHES_PER_ESTIMATED_MS));
-    assert.equal(onceMatchLimit(60), 10_000);
+  it("the match bound: the estimated milliseconds of the expected runs times the matches per millisecond, at most the default", () => {
+    assert.equal(matchLimit(0.001), MATCHES_PER_ESTIMATED_MS);
+    assert.equal(matchLimit(0.0123), Math.ceil(12.3 * MATCHES_PER_ESTIMATED_MS));
+    assert.equal(matchLimit(60), 10_000);
   });
 });

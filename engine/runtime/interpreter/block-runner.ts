@@ -12,10 +12,13 @@ import type { Value } from "./values";
 export interface BlockRunner {
   /**
    * Runs the block in `ctx` (its `env` holds the live-in values) and returns
-   * the variables it assigns. `once`: the block runs at most once per run of
-   * its program (it is in the main program, outside loops and functions).
+   * the variables it assigns. `expectedRuns`: how often the block is
+   * expected to run per run of its program, as known when it first runs:
+   * 1 in the main program, times the iterations of each enclosing loop (a
+   * `for` loop's count, a `while` loop's UNKNOWN_LOOP_ITERATIONS);
+   * Infinity in a function's body (its calls are not counted).
    */
-  run(block: BasicBlock, dag: BlockDag, ctx: EvalContext, once?: boolean): Map<string, Value>;
+  run(block: BasicBlock, dag: BlockDag, ctx: EvalContext, expectedRuns?: number): Map<string, Value>;
   /**
    * The variables the last `run` assigned without computing them (only a
    * session reads them, after the run: deferred-values.ts), each with how to

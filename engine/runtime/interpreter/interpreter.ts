@@ -64,6 +64,9 @@ export interface InterpreterHost {
 
 const MAX_CALL_DEPTH = 200;
 
+/** Iterations a `while` loop is expected to run (its count is unknown when it starts): SystemDS's cost model's assumption (CostEstimator's DEFAULT_NUMITER). */
+export const UNKNOWN_LOOP_ITERATIONS = 15;
+
 function typeOf(v: Value): DagType {
   if (v.kind === "scalar") return { dataType: "scalar", valueType: v.type };
   if (v.kind === "matrix") return { dataType: "matrix", valueType: "double" };
@@ -115,7 +118,7 @@ export class Interpreter {
         withLiveFrame(env, () =>
           withLiveEvaluator(deferred, () => {
             try {
-              this.sequence(unit, unit.dags.programBlocks.main, env, true);
+              this.sequence(unit, unit.dags.programBlocks.main, env, 1);
             } finally {
               if (!pending) {
                 const computed = deferred.forceAll();
@@ -148,9 +151,9 @@ export class Interpreter {
     };
   }
 
-  /** Runs the blocks in order; `once`: they are the main program's, or in its branches (each runs at most once: BlockRunner's `once`). */
-  private sequence(unit: Unit, blocks: readonly StatementBlock[], env: Map<string, Value>, once = false): void {
-    for (const block of blocks) this.block(unit, block, env, once);
+  /** Runs the blocks in order; `runs`: how often they are expected to run per run of the program (BlockRunner's `expectedRuns`). */
+  private sequence(unit: Unit, blocks: readonly StatementBlock[], env: Map<string, Value>, runs = Infinity): void {
+    for (const block of blocks) this.block(unit, block, env, runs);
   }
 
   private predicate(unit: Unit, expressions: Expression[], env: Map<string, Value>): Value[] {
@@ -166,7 +169,7 @@ export class Interpreter {
     return value ?? internalError("a predicate expression has no value");
   }
 
-  private block(unit: Unit, block: StatementBlock, env: Map<string, Value>, once: boolean): void {
+  private block(unit: Unit, block: StatementBlock, env: Map<string, Value>, runs: number): void {
     switch (block.kind) {
       case "basic": {
         const info = unit.dags.byBlock.get(block);
@@ -176,7 +179,7 @@ export class Interpreter {
         if (deferred && deferred.size > 0) for (const name of info.dag.inputs.keys()) deferred.force(name);
         releaseOverwritten(info.dag, env);
         const runner = this.host.blockRunner ?? asWrittenRunner;
-        const outputs = runner.run(block, info.dag, this.evalContext(unit, env), once);
+        const outputs = runner.run(block, info.dag, this.evalContext(unit, env), runs);
         const later = runner.takeDeferred?.();
         // A compiled plan leaves out variables no later statement reads before assigning them (dead, liveOut): they are gone, not stale.
         const dropped = [...info.dag.outputs.keys()].filter((name) => !outputs.has(name));
@@ -195,23 +198,23 @@ export class Interpreter {
       }
       case "if": {
         const taken = truthy(this.predicateValue(unit, block.statement.condition, env), "if condition");
-        this.sequence(unit, taken ? block.thenBlocks : block.elseBlocks, env, once);
+        this.sequence(unit, taken ? block.thenBlocks : block.elseBlocks, env, runs);
         return;
       }
       case "while":
         for (;;) {
           this.checkInterrupt(block.range);
           if (!truthy(this.predicateValue(unit, block.statement.condition, env), "while condition")) return;
-          this.sequence(unit, block.bodyBlocks, env);
+          this.sequence(unit, block.bodyBlocks, env, runs * UNKNOWN_LOOP_ITERATIONS);
         }
       case "for":
       case "parfor":
-        this.forLoop(unit, block, env);
+        this.forLoop(unit, block, env, runs);
         return;
     }
   }
 
-  private forLoop(unit: Unit, block: ForBlock, env: Map<string, Value>): void {
+  private forLoop(unit: Unit, block: ForBlock, env: Map<string, Value>, runs: number): void {
     const it = block.statement.iterable;
     const exprs = it.kind === "seq" && it.by ? [it.from, it.to, it.by] : [it.from, it.to];
     const [fromValue, toValue, byValue] = this.predicate(unit, exprs, env);
@@ -230,7 +233,7 @@ export class Interpreter {
       const x = from + k * by;
       this.checkInterrupt(block.range);
       env.set(block.variable, integral ? int(x) : double(x));
-      this.sequence(unit, block.bodyBlocks, env);
+      this.sequence(unit, block.bodyBlocks, env, runs * count);
     }
   }
 
