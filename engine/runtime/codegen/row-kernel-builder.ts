@@ -43,6 +43,9 @@ export interface RowKernelPlan {
   readonly rows: number;
 }
 
+/** A zero of the left row in `t(A) %*% B` skips B's row when it is at least this wide (a test per cell of A against that many multiply-adds). */
+const ZERO_SKIP_MIN_WIDTH = 4;
+
 /** Accumulated sums keep three slot groups: the compensated sum, its compensation and the plain sum (the result when the former is not finite). */
 const SUM_FUNCTIONS: ReadonlySet<AggregateFunction> = new Set(["sum", "sumSq", "mean"]);
 const ROW_AGGREGATE_FUNCTIONS: ReadonlySet<AggregateFunction> = new Set(["sum", "sumSq", "mean", "min", "max", "prod"]);
@@ -57,6 +60,8 @@ class RowKernelBuilder {
   private readonly parts = new Map<number, RowPart>();
   private readonly wholeCodes = new Map<number, DenseOrScalar>();
   private readonly denseOf = new Map<RowVectorCode, DenseOrScalar>();
+  /** Per-row finiteness flags already computed (finiteRow). */
+  private readonly finiteRows = new Map<DenseOrScalar, string>();
   private readonly results: RowRootResult[] = [];
   private readonly main: Matrix;
   private readonly rows: number;
@@ -253,7 +258,26 @@ class RowKernelBuilder {
       this.text.body.push(this.axpy(b, `(${a.expr})`, g, "0"));
       return;
     }
+    if (b.kind === "dense" && b.width >= ZERO_SKIP_MIN_WIDTH) {
+      // A zero of A adds nothing when B's row is finite (0 * x is ±0, and a sum that starts at +0 never holds -0): its multiply-adds are skipped.
+      const finite = this.finiteRow(b);
+      this.text.body.push(this.text.forCells(a.width, "j", (j) => `{ const x = ${elementAt(a, j)}; if (x !== 0 || !${finite}) { ${this.axpy(b, "x", g, row(j))} } }`));
+      return;
+    }
     this.text.body.push(this.text.forCells(a.width, "j", (j) => `{ const x = ${elementAt(a, j)}; ${this.axpy(b, "x", g, row(j))} }`));
+  }
+
+  /** The name of a per-row flag: every cell of `b`'s row is finite (their sum is: a NaN or an infinity makes it NaN or infinite, and an overflow only withholds a skip). */
+  private finiteRow(b: Extract<DenseOrScalar, { kind: "dense" }>): string {
+    const known = this.finiteRows.get(b);
+    if (known !== undefined) return known;
+    const sum = this.text.name("fs");
+    const finite = this.text.name("fin");
+    if (b.width <= UNROLLED_MAX_WIDTH) this.text.body.push(`const ${sum} = ${Array.from({ length: b.width }, (_, c) => elementAt(b, String(c))).join(" + ")};`);
+    else this.text.body.push(`let ${sum} = 0;`, `for (let c = 0; c < ${b.widthName}; c++) ${sum} += ${elementAt(b, "c")};`);
+    this.text.body.push(`const ${finite} = ${sum} - ${sum} === 0;`);
+    this.finiteRows.set(b, finite);
+    return finite;
   }
 
   /**
