@@ -54,13 +54,20 @@ export interface CompileInput {
   sourceText: string;
   /** Scalar live-ins known by their value (they decide sizes: size-scalars.ts); the others by their type. */
   pinned?: ReadonlySet<string>;
+  /**
+   * The session computes deferred variables only when something reads them
+   * (deferredVariables "read": `dml run`), not when the run ends: a variable
+   * only the session reads is then deferred whatever it is computed by
+   * (products too), as long as no volatile node computes it.
+   */
+  deferralUntilRead?: boolean;
   /** How often the block is expected to run (BlockRunner's `expectedRuns`; default Infinity): its optimization is bounded by what the runs cost (matchLimit). */
   expectedRuns?: number;
 }
 
 export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock {
   const start = performance.now();
-  const live = mode === "as-written" ? { dag: given.dag, deferred: [] } : liveOutputsOnly(given.dag);
+  const live = mode === "as-written" ? { dag: given.dag, deferred: [] } : liveOutputsOnly(given.dag, given.deferralUntilRead ? RECOMPUTED_UNTIL_READ : RECOMPUTED_AT_END);
   const input = { ...given, dag: live.dag };
   const writtenStats = blockStats(input.dag, input.env, input.params, input.pinned ? { pinned: input.pinned } : {});
   let dag = input.dag;
@@ -134,27 +141,38 @@ export function matchLimit(seconds: number): number {
  * indexing and aggregates only (one pass, as writing it would be; a
  * product or a transpose of the data would cost more at the end than it
  * saves), from no volatile node (a second computation would differ), and
- * it is not the value of a variable kept anyway (`g_old = g_new`). As
- * written, every assignment is kept.
+ * it is not the value of a variable kept anyway (`g_old = g_new`). When
+ * the session computes deferred values only if they are read
+ * (`recomputed` = RECOMPUTED_UNTIL_READ: `dml run`), products and
+ * reorganizations may compute it too: a value nobody reads costs nothing,
+ * as SystemDS does not compute a variable that is dead at the program's
+ * end. As written, every assignment is kept.
  */
-function liveOutputsOnly(dag: BlockDag): { dag: BlockDag; deferred: CompiledBlock["deferred"] } {
+function liveOutputsOnly(dag: BlockDag, recomputed: ReadonlySet<string>): { dag: BlockDag; deferred: CompiledBlock["deferred"] } {
   if (dag.liveOut === undefined) return { dag, deferred: [] };
   const live = new Set(dag.liveOut);
   const readLater = new Set(dag.programLiveOut ?? dag.liveOut);
   const kept = new Set([...dag.outputs].filter(([name]) => readLater.has(name)).map(([, node]) => node));
   const deferred = [...dag.outputs]
-    .filter(([name, node]) => live.has(name) && !readLater.has(name) && !kept.has(node) && dag.nodes[node]!.type.dataType === "matrix" && cheapToRecompute(dag, node))
+    .filter(([name, node]) => live.has(name) && !readLater.has(name) && !kept.has(node) && dag.nodes[node]!.type.dataType === "matrix" && recomputable(dag, node, recomputed))
     .map(([name, node]) => ({ name, node }));
   const later = new Set(deferred.map((d) => d.name));
   const outputs = new Map([...dag.outputs].filter(([name]) => live.has(name) && !later.has(name)));
   return { dag: outputs.size === dag.outputs.size ? dag : { ...dag, outputs }, deferred };
 }
 
-/** Operations a deferred value may be computed by (one pass over their operands, no volatile node). */
-const RECOMPUTED_KINDS: ReadonlySet<string> = new Set(["literal", "input", "parameter", "binary", "unary", "index", "aggregate", "cast", "nrow", "ncol", "length"]);
+/** Operations a value computed when the run ends may be computed by: one pass over their operands, no volatile node. */
+const RECOMPUTED_AT_END: ReadonlySet<string> = new Set(["literal", "input", "parameter", "binary", "unary", "index", "aggregate", "cast", "nrow", "ncol", "length"]);
 
-function cheapToRecompute(dag: BlockDag, node: number): boolean {
-  return [...nodesReachableFrom(dag, [node])].every((id) => RECOMPUTED_KINDS.has(dag.nodes[id]!.op.kind));
+/**
+ * ... and a value computed only if something reads it: products and
+ * reorganizations too (kmeans' D, mlogreg's E and XQ), never a volatile
+ * node (a read, `rand`, a call).
+ */
+const RECOMPUTED_UNTIL_READ: ReadonlySet<string> = new Set([...RECOMPUTED_AT_END, "matmul", "transpose", "cbind", "rbind", "matrix", "seq", "diag"]);
+
+function recomputable(dag: BlockDag, node: number, kinds: ReadonlySet<string>): boolean {
+  return [...nodesReachableFrom(dag, [node])].every((id) => kinds.has(dag.nodes[id]!.op.kind));
 }
 
 /** The DAG as the fusion planner sees it when every assigned variable and every effect leaves the block. */

@@ -35,10 +35,15 @@ export class CompiledBlockRunner implements BlockRunner {
   /** What the last run left to compute when the run ends (compile-block.ts `deferred`), until taken. */
   private deferred: Map<string, DeferredValue> | undefined;
 
-  /** `profiler`: when given, times each operation of every run against its estimate. */
+  /**
+   * `profiler`: when given, times each operation of every run against its
+   * estimate. `deferralUntilRead`: the session computes deferred variables
+   * only when they are read (compile-block.ts `deferralUntilRead`).
+   */
   constructor(
     readonly mode: PlanMode,
     readonly profiler?: OperationProfiler,
+    readonly deferralUntilRead = false,
   ) {}
 
   run(block: BasicBlock, dag: BlockDag, given: EvalContext, expectedRuns = Infinity): Map<string, Value> {
@@ -100,7 +105,7 @@ export class CompiledBlockRunner implements BlockRunner {
       if (!this.timings.has(key)) this.timings.set(key, newTiming(block, this.mode));
       return known;
     }
-    const compiled = compileBlock({ block, dag, env: ctx.env, params: ctx.params, sourceText: ctx.sourceText, pinned, expectedRuns }, this.mode);
+    const compiled = compileBlock({ block, dag, env: ctx.env, params: ctx.params, sourceText: ctx.sourceText, pinned, expectedRuns, deferralUntilRead: this.deferralUntilRead }, this.mode);
     if (byBlock.size >= PLANS_PER_BLOCK) byBlock.delete(byBlock.keys().next().value!);
     byBlock.set(signature, compiled);
     const timing = this.timings.get(key) ?? newTiming(block, this.mode);

@@ -15,7 +15,7 @@ export interface ExecutionSessionOptions extends SessionOptions {
 /** The session and its runner (whose `blockTimings()` say per block what ran, estimated vs measured). */
 export function executionSession(options: ExecutionSessionOptions = {}): { session: Session; runner: CompiledBlockRunner } {
   const plan = options.plan ?? DEFAULT_PLAN_MODE;
-  const runner = new CompiledBlockRunner(plan, options.profiler);
+  const runner = new CompiledBlockRunner(plan, options.profiler, options.deferredVariables === "read");
   // Generated kernels split large calls over the kernel threads: they start now (unref'd, in the background), while the first blocks compile, not inside the first call.
   if (plan === "fused") kernelThreads();
   return { session: createSession({ ...options, blockRunner: runner }), runner };

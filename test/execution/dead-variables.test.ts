@@ -108,6 +108,36 @@ describe("dead variables in compiled plans", () => {
     assert.deepEqual(looped.runCell("k = 0\nwhile (sum(out) > -1e300 & k < 1) { k = k + 1 }\nprint(k)").errors, []);
   });
 
+  it("a session-only product (kmeans' D) is deferred when the session computes only what is read, and kept when the run ends", () => {
+    const lines = [
+      "X = rand(rows=3000, cols=4, min=-1, max=1, seed=3)",
+      "C = rand(rows=3, cols=4, min=-1, max=1, seed=4)",
+      "i = 0",
+      "while (i < 2) {",
+      "  D = -2 * (X %*% t(C)) + t(rowSums(C^2))",
+      "  minD = rowMins(D)",
+      "  C = C + 0.01 * i",
+      "  i = i + 1",
+      "}",
+      "print(sum(minD))",
+    ];
+    const plan = (deferredVariables: "end" | "read") => {
+      const printed: string[] = [];
+      const { session, runner } = executionSession({ plan: "fused", print: (line) => printed.push(line), deferredVariables });
+      assert.deepEqual(session.runScript(lines.join("\n")).errors, []);
+      return { session, printed, loop: runner.blockTimings().find((t) => t.range.start.line === 4)! };
+    };
+    const lazy = plan("read");
+    const eager = plan("end");
+    // Until read, D is not written in the loop: the plan is estimated cheaper.
+    assert.ok(lazy.loop.estimatedSeconds < eager.loop.estimatedSeconds, `${lazy.loop.estimatedSeconds} s deferring D vs ${eager.loop.estimatedSeconds} s writing it`);
+    assert.equal(lazy.session.env.has("D"), false, "D is pending after the run");
+    assert.deepEqual(lazy.printed, eager.printed);
+    lazy.session.settle();
+    // Computed when read: the value of the last iteration, as the run that wrote it every time holds.
+    sameValue(lazy.session.env.get("D"), eager.session.env.get("D"), "D");
+  });
+
   it("a temporary computed from unseeded random numbers is kept as it was computed, not computed again", () => {
     const lines = ["i = 0", "s = 0", "while (i < 3) {", "  r = rand(rows=50, cols=1)", "  t = r * 2", "  s = s + sum(t)", "  i = i + 1", "}", "print(s)"];
     const { session } = executionSession({ plan: "fused", print: () => undefined });
