@@ -9,7 +9,7 @@
  */
 import type { BlockDag } from "../program";
 import { typeParameterValue } from "../metadata";
-import { blockSizes } from "../stats/sizes/block-sizes";
+import { blockSizes, type BlockSizes } from "../stats/sizes/block-sizes";
 import type { SparsityEstimator } from "../stats/sizes/sketch-sizes";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Value } from "../runtime/interpreter";
@@ -23,6 +23,11 @@ export interface BlockStatsOptions {
 }
 
 export function blockStats(dag: BlockDag, env: ReadonlyMap<string, Value>, params: ReadonlyMap<string, string>, options: BlockStatsOptions = {}): NodeStats[] {
+  return blockSizesOfValues(dag, env, params, options).nodes;
+}
+
+/** The same, with the nodes whose size rules found an error (`failing`). */
+export function blockSizesOfValues(dag: BlockDag, env: ReadonlyMap<string, Value>, params: ReadonlyMap<string, string>, options: BlockStatsOptions = {}): BlockSizes {
   const { pinned } = options;
   return blockSizes(dag, {
     ...(options.estimator ? { estimator: options.estimator } : {}),
@@ -36,5 +41,5 @@ export function blockStats(dag: BlockDag, env: ReadonlyMap<string, Value>, param
     },
     read: () => undefined,
     call: () => undefined,
-  }).nodes;
+  });
 }

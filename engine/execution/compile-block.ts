@@ -12,7 +12,7 @@ import { DEFAULT_SATURATION } from "../rewrite";
 import { DEFAULT_SAVING_THRESHOLDS, optimizeBlock } from "../suggest";
 import { generateOperator, UnsupportedOperator, type GeneratedOperator } from "../runtime/codegen";
 import type { Value } from "../runtime/interpreter";
-import { blockStats } from "./block-stats";
+import { blockSizesOfValues } from "./block-stats";
 import { fallbackOperator } from "./fallback-operator";
 import type { PlanMode } from "./plan-mode";
 
@@ -65,11 +65,17 @@ export interface CompileInput {
   expectedRuns?: number;
 }
 
-export function compileBlock(given: CompileInput, mode: PlanMode): CompiledBlock {
+export function compileBlock(given: CompileInput, requested: PlanMode): CompiledBlock {
   const start = performance.now();
-  const live = mode === "as-written" ? { dag: given.dag, deferred: [] } : liveOutputsOnly(given.dag, given.deferralUntilRead ? RECOMPUTED_UNTIL_READ : RECOMPUTED_AT_END);
+  // The live outputs chosen below do not change a node's sizes.
+  const sizes = blockSizesOfValues(given.dag, given.env, given.params, given.pinned ? { pinned: given.pinned } : {});
+  // A block in which the size rules find an error runs as written: it fails where the plan as written fails (and where
+  // SystemDS's validation reports it), even when the failing value is one the optimized plan would not compute.
+  const mode = sizes.failing.size > 0 ? "as-written" : requested;
+  const recomputed = given.deferralUntilRead ? RECOMPUTED_UNTIL_READ : RECOMPUTED_AT_END;
+  const live = mode === "as-written" ? { dag: given.dag, deferred: [] } : liveOutputsOnly(given.dag, (node) => recomputable(given.dag, node, recomputed, sizes.nodes));
   const input = { ...given, dag: live.dag };
-  const writtenStats = blockStats(input.dag, input.env, input.params, input.pinned ? { pinned: input.pinned } : {});
+  const writtenStats = sizes.nodes;
   let dag = input.dag;
   let stats: readonly NodeStats[] = writtenStats;
   let rewrites = 0;
@@ -148,13 +154,13 @@ export function matchLimit(seconds: number): number {
  * as SystemDS does not compute a variable that is dead at the program's
  * end. As written, every assignment is kept.
  */
-function liveOutputsOnly(dag: BlockDag, recomputed: ReadonlySet<string>): { dag: BlockDag; deferred: CompiledBlock["deferred"] } {
+function liveOutputsOnly(dag: BlockDag, deferrable: (node: number) => boolean): { dag: BlockDag; deferred: CompiledBlock["deferred"] } {
   if (dag.liveOut === undefined) return { dag, deferred: [] };
   const live = new Set(dag.liveOut);
   const readLater = new Set(dag.programLiveOut ?? dag.liveOut);
   const kept = new Set([...dag.outputs].filter(([name]) => readLater.has(name)).map(([, node]) => node));
   const deferred = [...dag.outputs]
-    .filter(([name, node]) => live.has(name) && !readLater.has(name) && !kept.has(node) && dag.nodes[node]!.type.dataType === "matrix" && recomputable(dag, node, recomputed))
+    .filter(([name, node]) => live.has(name) && !readLater.has(name) && !kept.has(node) && dag.nodes[node]!.type.dataType === "matrix" && deferrable(node))
     .map(([name, node]) => ({ name, node }));
   const later = new Set(deferred.map((d) => d.name));
   const outputs = new Map([...dag.outputs].filter(([name]) => live.has(name) && !later.has(name)));
@@ -171,8 +177,13 @@ const RECOMPUTED_AT_END: ReadonlySet<string> = new Set(["literal", "input", "par
  */
 const RECOMPUTED_UNTIL_READ: ReadonlySet<string> = new Set([...RECOMPUTED_AT_END, "matmul", "transpose", "cbind", "rbind", "matrix", "seq", "diag"]);
 
-function recomputable(dag: BlockDag, node: number, kinds: ReadonlySet<string>): boolean {
-  return [...nodesReachableFrom(dag, [node])].every((id) => kinds.has(dag.nodes[id]!.op.kind));
+/** The value of `node` is computed by operations of `kinds` only, over matrices of known sizes (an operation whose sizes are known to fit cannot fail when it runs later). */
+function recomputable(dag: BlockDag, node: number, kinds: ReadonlySet<string>, stats: readonly NodeStats[]): boolean {
+  return [...nodesReachableFrom(dag, [node])].every((id) => kinds.has(dag.nodes[id]!.op.kind) && knownSizes(stats[id]));
+}
+
+function knownSizes(stats: NodeStats | undefined): boolean {
+  return stats !== undefined && (stats.type.dataType !== "matrix" || (stats.rows !== null && stats.cols !== null));
 }
 
 /** The DAG as the fusion planner sees it when every assigned variable and every effect leaves the block. */

@@ -138,6 +138,25 @@ describe("dead variables in compiled plans", () => {
     sameValue(lazy.session.env.get("D"), eager.session.env.get("D"), "D");
   });
 
+  it("a value the plan would not compute (dead, or only the session reads it) still fails as written when its sizes do not fit", () => {
+    const head = ["A = matrix(1, rows=3, cols=2)", "B = matrix(1, rows=4, cols=5)", "while (FALSE) {}"];
+    for (const failing of ["C = A + B", "C = A %*% B", "C = cbind(A, B)", "C = A[5, 1]"]) {
+      for (const tail of [[], ["C = 1"]]) {
+        const lines = [...head, failing, ...tail, 'print("done")'];
+        const errors = (mode: PlanMode, deferredVariables: "end" | "read") => {
+          const printed: string[] = [];
+          const { session } = executionSession({ plan: mode, print: (line) => printed.push(line), deferredVariables });
+          return { errors: session.runScript(lines.join("\n")).errors, printed };
+        };
+        const expected = errors("as-written", "end");
+        assert.equal(expected.errors.length, 1, `${failing}: the plan as written fails`);
+        for (const mode of PLAN_MODES) {
+          for (const deferral of ["end", "read"] as const) assert.deepEqual(errors(mode, deferral), expected, `${failing}${tail.length ? " (then reassigned)" : ""}, ${mode}, deferred until ${deferral}`);
+        }
+      }
+    }
+  });
+
   it("a temporary computed from unseeded random numbers is kept as it was computed, not computed again", () => {
     const lines = ["i = 0", "s = 0", "while (i < 3) {", "  r = rand(rows=50, cols=1)", "  t = r * 2", "  s = s + sum(t)", "  i = i + 1", "}", "print(s)"];
     const { session } = executionSession({ plan: "fused", print: () => undefined });

@@ -11,6 +11,8 @@ export interface BlockSizes {
   /** Stats of each variable the block assigns, by name. */
   outputs: Map<string, NodeStats>;
   diagnostics: Diagnostic[];
+  /** Nodes whose size rule found an error (a dimension mismatch, an index out of range, ...): running them fails. */
+  failing: Set<number>;
 }
 
 /**
@@ -21,15 +23,17 @@ export interface BlockSizes {
 export function blockSizes(dag: BlockDag, context: NodeSizeContext, declared?: (node: DagNode, found: NodeStats) => NodeStats | undefined): BlockSizes {
   const nodes: NodeStats[] = [];
   const diagnostics: Diagnostic[] = [];
+  const failing = new Set<number>();
   const withSpans: NodeSizeContext = { ...context, span: (lower, upper) => affineSpan(dag, nodes, lower, upper) };
   for (const node of dag.nodes) {
     const result = nodeStats(node, node.inputs.map((id) => computed(nodes, id)), withSpans);
     nodes[node.id] = declared?.(node, result.stats) ?? result.stats;
     diagnostics.push(...result.diagnostics);
+    if (result.diagnostics.some((d) => d.severity === "error")) failing.add(node.id);
   }
   const outputs = new Map<string, NodeStats>();
   for (const [name, id] of dag.outputs) outputs.set(name, computed(nodes, id));
-  return { nodes, outputs, diagnostics };
+  return { nodes, outputs, diagnostics, failing };
 }
 
 /** The stats of node `id`, computed before its users (a DAG's nodes come in topological order, so a missing one is a programming error). */
