@@ -149,10 +149,12 @@ export function matchLimit(seconds: number): number {
  * saves), from no volatile node (a second computation would differ), and
  * it is not the value of a variable kept anyway (`g_old = g_new`). When
  * the session computes deferred values only if they are read
- * (`recomputed` = RECOMPUTED_UNTIL_READ: `dml run`), products and
- * reorganizations may compute it too: a value nobody reads costs nothing,
- * as SystemDS does not compute a variable that is dead at the program's
- * end. As written, every assignment is kept.
+ * (RECOMPUTED_UNTIL_READ: `dml run`), products and reorganizations may
+ * compute it too: a value nobody reads costs nothing, as SystemDS does not
+ * compute a variable that is dead at the program's end. Either way every
+ * size in its cone is known (`deferrable`: recomputable), so computing it
+ * later cannot fail where computing it now would not. As written, every
+ * assignment is kept.
  */
 function liveOutputsOnly(dag: BlockDag, deferrable: (node: number) => boolean): { dag: BlockDag; deferred: CompiledBlock["deferred"] } {
   if (dag.liveOut === undefined) return { dag, deferred: [] };

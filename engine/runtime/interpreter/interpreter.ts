@@ -65,7 +65,7 @@ export interface InterpreterHost {
 const MAX_CALL_DEPTH = 200;
 
 /** Iterations a `while` loop is expected to run (its count is unknown when it starts): SystemDS's cost model's assumption (CostEstimator's DEFAULT_NUMITER). */
-export const UNKNOWN_LOOP_ITERATIONS = 15;
+const UNKNOWN_LOOP_ITERATIONS = 15;
 
 function typeOf(v: Value): DagType {
   if (v.kind === "scalar") return { dataType: "scalar", valueType: v.type };
