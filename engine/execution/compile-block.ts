@@ -174,14 +174,27 @@ const RECOMPUTED_AT_END: ReadonlySet<string> = new Set(["literal", "input", "par
 
 /**
  * ... and a value computed only if something reads it: products and
- * reorganizations too (kmeans' D, mlogreg's E and XQ), never a volatile
- * node (a read, `rand`, a call).
+ * reorganizations too (kmeans' D, mlogreg's E and XQ; not a
+ * matrix-vector product: isMatrixVectorProduct), never a volatile node (a
+ * read, `rand`, a call).
  */
 const RECOMPUTED_UNTIL_READ: ReadonlySet<string> = new Set([...RECOMPUTED_AT_END, "matmul", "transpose", "cbind", "rbind", "matrix", "seq", "diag"]);
 
 /** The value of `node` is computed by operations of `kinds` only, over matrices of known sizes (an operation whose sizes are known to fit cannot fail when it runs later). */
 function recomputable(dag: BlockDag, node: number, kinds: ReadonlySet<string>, stats: readonly NodeStats[]): boolean {
-  return [...nodesReachableFrom(dag, [node])].every((id) => kinds.has(dag.nodes[id]!.op.kind) && knownSizes(stats[id]));
+  return [...nodesReachableFrom(dag, [node])].every((id) => kinds.has(dag.nodes[id]!.op.kind) && knownSizes(stats[id]) && !isMatrixVectorProduct(dag, id, stats));
+}
+
+/**
+ * `X %*% v` with a column result: the runtime runs it as the WebAssembly
+ * GEMV on X in place. Left unmaterialized, the fusion planner moves it
+ * into a generated Row kernel, which measured slower in the end-to-end
+ * suite (glm_logit's eta: 379 -> 408 ms, median of 5): it stays a value
+ * of its own.
+ */
+function isMatrixVectorProduct(dag: BlockDag, id: number, stats: readonly NodeStats[]): boolean {
+  const left = stats[dag.nodes[id]!.inputs[0]!];
+  return dag.nodes[id]!.op.kind === "matmul" && stats[id]?.cols === 1 && left !== undefined && (left.rows ?? 0) > 1 && (left.cols ?? 0) > 1;
 }
 
 function knownSizes(stats: NodeStats | undefined): boolean {

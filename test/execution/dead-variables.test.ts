@@ -108,7 +108,7 @@ describe("dead variables in compiled plans", () => {
     assert.deepEqual(looped.runCell("k = 0\nwhile (sum(out) > -1e300 & k < 1) { k = k + 1 }\nprint(k)").errors, []);
   });
 
-  it("a session-only product (kmeans' D) is deferred when the session computes only what is read, and kept when the run ends", () => {
+  it("a session-only product (kmeans' D) is deferred when the session computes only what is read, and kept when the run ends; a matrix-vector product is not", () => {
     const lines = [
       "X = rand(rows=3000, cols=4, min=-1, max=1, seed=3)",
       "C = rand(rows=3, cols=4, min=-1, max=1, seed=4)",
@@ -116,6 +116,7 @@ describe("dead variables in compiled plans", () => {
       "while (i < 2) {",
       "  D = -2 * (X %*% t(C)) + t(rowSums(C^2))",
       "  minD = rowMins(D)",
+      "  e = X %*% t(C[1, ])",
       "  C = C + 0.01 * i",
       "  i = i + 1",
       "}",
@@ -132,6 +133,8 @@ describe("dead variables in compiled plans", () => {
     // Until read, D is not written in the loop: the plan is estimated cheaper.
     assert.ok(lazy.loop.estimatedSeconds < eager.loop.estimatedSeconds, `${lazy.loop.estimatedSeconds} s deferring D vs ${eager.loop.estimatedSeconds} s writing it`);
     assert.equal(lazy.session.env.has("D"), false, "D is pending after the run");
+    // A matrix-vector product runs as the WebAssembly GEMV and stays a value of its own.
+    assert.equal(lazy.session.env.has("e"), true, "e is computed in the loop");
     assert.deepEqual(lazy.printed, eager.printed);
     lazy.session.settle();
     // Computed when read: the value of the last iteration, as the run that wrote it every time holds.
