@@ -258,13 +258,10 @@ class RowKernelBuilder {
       this.text.body.push(this.axpy(b, `(${a.expr})`, g, "0"));
       return;
     }
-    if (b.kind === "dense" && b.width >= ZERO_SKIP_MIN_WIDTH) {
-      // A zero of A adds nothing when B's row is finite (0 * x is ±0, and a sum that starts at +0 never holds -0): its multiply-adds are skipped.
-      const finite = this.finiteRow(b);
-      this.text.body.push(this.text.forCells(a.width, "j", (j) => `{ const x = ${elementAt(a, j)}; if (x !== 0 || !${finite}) { ${this.axpy(b, "x", g, row(j))} } }`));
-      return;
-    }
-    this.text.body.push(this.text.forCells(a.width, "j", (j) => `{ const x = ${elementAt(a, j)}; ${this.axpy(b, "x", g, row(j))} }`));
+    // A zero of A adds nothing when B's row is finite (0 * x is ±0, and a sum that starts at +0 never holds -0): its multiply-adds are skipped.
+    const finite = b.kind === "dense" && b.width >= ZERO_SKIP_MIN_WIDTH ? this.finiteRow(b) : undefined;
+    const add = (j: string) => (finite === undefined ? this.axpy(b, "x", g, row(j)) : `if (x !== 0 || !${finite}) { ${this.axpy(b, "x", g, row(j))} }`);
+    this.text.body.push(this.text.forCells(a.width, "j", (j) => `{ const x = ${elementAt(a, j)}; ${add(j)} }`));
   }
 
   /** The name of a per-row flag: every cell of `b`'s row is finite (their sum is: a NaN or an infinity makes it NaN or infinite, and an overflow only withholds a skip). */

@@ -172,15 +172,25 @@ export const LOCAL_CELLS_MAX = 32;
  * that is every use of `name` there (in place; false, and nothing changed,
  * when some use is not).
  */
-function asLocals(parts: { header: string[]; skipped: string[]; body: string[] }, name: string): boolean {
+function asLocals(parts: RowParts, name: string): boolean {
   const indexed = new RegExp(`\\b${name}\\[(\\d+)\\]`, "g");
   const any = new RegExp(`\\b${name}\\b`);
-  const replaced = { header: parts.header.map((l) => l.replace(indexed, `${name}_$1`)), skipped: parts.skipped.map((l) => l.replace(indexed, `${name}_$1`)), body: parts.body.map((l) => l.replace(indexed, `${name}_$1`)) };
+  const replaced = mapParts(parts, (l) => l.replace(indexed, `${name}_$1`));
   if ([...replaced.header, ...replaced.skipped, ...replaced.body].some((l) => any.test(l))) return false;
-  parts.header = replaced.header;
-  parts.skipped = replaced.skipped;
-  parts.body = replaced.body;
+  Object.assign(parts, replaced);
   return true;
+}
+
+/** The per-row code of a kernel: the row's header, the code of a skipped row, the body. */
+interface RowParts {
+  header: string[];
+  skipped: string[];
+  body: string[];
+}
+
+/** Every line of the per-row code through `f`. */
+function mapParts(parts: RowParts, f: (line: string) => string): RowParts {
+  return { header: parts.header.map(f), skipped: parts.skipped.map(f), body: parts.body.map(f) };
 }
 
 /**
@@ -192,7 +202,7 @@ function asLocals(parts: { header: string[]; skipped: string[]; body: string[] }
  * of `t(X) %*% ...`). In place in `parts`; returns the declarations to put
  * before the loop.
  */
-function readOnce(parts: { header: string[]; skipped: string[]; body: string[] }, arrays: number): string[] {
+function readOnce(parts: RowParts, arrays: number): string[] {
   const code = () => [...parts.header, ...parts.skipped, ...parts.body];
   const declarations: string[] = [];
   for (let k = 0; k < arrays; k++) {
@@ -200,10 +210,7 @@ function readOnce(parts: { header: string[]; skipped: string[]; body: string[] }
     if (code().some((line) => writes(line, name))) continue;
     const whole = new RegExp(`\\b${name}\\[(\\d+)\\]`, "g");
     const cells = new Set<string>();
-    const replace = (line: string) => line.replace(whole, (_, c: string) => (cells.add(c), `${name}_c${c}`));
-    parts.header = parts.header.map(replace);
-    parts.skipped = parts.skipped.map(replace);
-    parts.body = parts.body.map(replace);
+    Object.assign(parts, mapParts(parts, (line) => line.replace(whole, (_, c: string) => (cells.add(c), `${name}_c${c}`))));
     if (cells.size > 0) declarations.push(`const ${[...cells].map((c) => `${name}_c${c} = ${name}[${c}]`).join(", ")};`);
     const offsets = new Set([...code().join("\n").matchAll(new RegExp(`\\b${name}\\[(o\\d+) \\+ \\d+\\]`, "g"))].map((m) => m[1]!));
     if (offsets.size !== 1) continue;
