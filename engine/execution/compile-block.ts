@@ -5,7 +5,7 @@
  * the fusion planner's operators with generated kernels. An operator the
  * code generator has no kernel for runs unfused (and is listed).
  */
-import { dagCosts, fusionDag, planFusion, type FusionDag, type FusedOperator, type TemplateType } from "../fusion";
+import { dagCosts, fusionDag, isMatrixVectorProduct, planFusion, type FusionDag, type FusedOperator, type TemplateType } from "../fusion";
 import { nodesNeeded, nodesReachableFrom, type BlockDag, type BasicBlock } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { DEFAULT_SATURATION } from "../rewrite";
@@ -73,7 +73,8 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
   // SystemDS's validation reports it), even when the failing value is one the optimized plan would not compute.
   const mode = sizes.failing.size > 0 ? "as-written" : requested;
   const recomputed = given.deferralUntilRead ? RECOMPUTED_UNTIL_READ : RECOMPUTED_AT_END;
-  const live = mode === "as-written" ? { dag: given.dag, deferred: [] } : liveOutputsOnly(given.dag, (node) => recomputable(given.dag, node, recomputed, sizes.nodes));
+  const shapes = fusionDag(given.dag.nodes, sizes.nodes, []);
+  const live = mode === "as-written" ? { dag: given.dag, deferred: [] } : liveOutputsOnly(given.dag, (node) => recomputable(shapes, given.dag, node, recomputed));
   const input = { ...given, dag: live.dag };
   const writtenStats = sizes.nodes;
   let dag = input.dag;
@@ -175,26 +176,22 @@ const RECOMPUTED_AT_END: ReadonlySet<string> = new Set(["literal", "input", "par
 /**
  * ... and a value computed only if something reads it: products and
  * reorganizations too (kmeans' D, mlogreg's E and XQ; not a
- * matrix-vector product: isMatrixVectorProduct), never a volatile node (a
+ * matrix-vector product: recomputable), never a volatile node (a
  * read, `rand`, a call).
  */
 const RECOMPUTED_UNTIL_READ: ReadonlySet<string> = new Set([...RECOMPUTED_AT_END, "matmul", "transpose", "cbind", "rbind", "matrix", "seq", "diag"]);
 
-/** The value of `node` is computed by operations of `kinds` only, over matrices of known sizes (an operation whose sizes are known to fit cannot fail when it runs later). */
-function recomputable(dag: BlockDag, node: number, kinds: ReadonlySet<string>, stats: readonly NodeStats[]): boolean {
-  return [...nodesReachableFrom(dag, [node])].every((id) => kinds.has(dag.nodes[id]!.op.kind) && knownSizes(stats[id]) && !isMatrixVectorProduct(dag, id, stats));
-}
-
 /**
- * `X %*% v` with a column result: the runtime runs it as the WebAssembly
- * GEMV on X in place. Left unmaterialized, the fusion planner moves it
- * into a generated Row kernel, which measured slower in the end-to-end
- * suite (glm_logit's eta: 379 -> 408 ms, median of 5): it stays a value
- * of its own.
+ * The value of `node` is computed by operations of `kinds` only, over
+ * matrices of known sizes (an operation whose sizes are known to fit cannot
+ * fail when it runs later), and by no matrix-vector product `X %*% v`: the
+ * runtime runs that as the WebAssembly GEMV on X in place, while left
+ * unmaterialized the fusion planner moves it into a generated Row kernel,
+ * which measured slower in the end-to-end suite (glm_logit's eta: 379 ->
+ * 408 ms, median of 5).
  */
-function isMatrixVectorProduct(dag: BlockDag, id: number, stats: readonly NodeStats[]): boolean {
-  const left = stats[dag.nodes[id]!.inputs[0]!];
-  return dag.nodes[id]!.op.kind === "matmul" && stats[id]?.cols === 1 && left !== undefined && (left.rows ?? 0) > 1 && (left.cols ?? 0) > 1;
+function recomputable(shapes: FusionDag, dag: BlockDag, node: number, kinds: ReadonlySet<string>): boolean {
+  return [...nodesReachableFrom(dag, [node])].every((id) => kinds.has(dag.nodes[id]!.op.kind) && knownSizes(shapes.stats[id]) && !isMatrixVectorProduct(shapes, id));
 }
 
 function knownSizes(stats: NodeStats | undefined): boolean {

@@ -9,7 +9,7 @@ export { fusionDagOfBlock } from "./from-block";
 export { exploreFusionPlans, reachableAscending } from "./explore";
 export { nodeSeconds } from "./select";
 export { MemoTable, printEntry } from "./memo-table";
-export { FUSION_TEMPLATES, isColumnRangeSyntax } from "./templates";
+export { FUSION_TEMPLATES, isColumnRangeSyntax, isMatrixVectorProduct } from "./templates";
 export type { CloseStatus, FusedOperator, FusionPlan, FusionTemplate, MemoEntry, OperatorBinding, SearchStats, TemplateType } from "./types";
 export type { PartitionChoice } from "./select";
 export { FusedCostModel, choosePartitionPlans } from "./select";

@@ -11,6 +11,6 @@ export const FUSION_TEMPLATES: readonly FusionTemplate[] = [cellTemplate, rowTem
 
 export { cellTemplate, rowTemplate, outerTemplate };
 export { groupMultiAggregates } from "./magg";
-export { isColumnRangeSyntax } from "./operation-classes";
+export { isColumnRangeSyntax, isMatrixVectorProduct } from "./operation-classes";
 export { rowWorkCovered } from "./row-facts";
 export { groupRowOutputs } from "./row-multi-output";
