@@ -108,8 +108,7 @@ export class Interpreter {
     const unit = makeUnit(program, this.sourceText);
     for (const [name, f] of unit.functions) this.host.functions.set(name, f);
     // What an earlier run left pending is computed first: this program's liveness does not know what the earlier one deferred.
-    const computed = pending?.forceAll();
-    if (computed && computed.size > 0) this.host.onAssign?.(computed, env);
+    if (pending) this.computeDeferred(pending, env);
     const deferred = pending ?? new DeferredValues(env);
     const outer = this.deferred;
     this.deferred = deferred;
@@ -120,10 +119,7 @@ export class Interpreter {
             try {
               this.sequence(unit, unit.dags.programBlocks.main, env, 1);
             } finally {
-              if (!pending) {
-                const computed = deferred.forceAll();
-                if (computed.size > 0) this.host.onAssign?.(computed, env);
-              }
+              if (!pending) this.computeDeferred(deferred, env);
             }
           }),
         ),
@@ -131,6 +127,12 @@ export class Interpreter {
     } finally {
       this.deferred = outer;
     }
+  }
+
+  /** Computes every pending variable of `deferred` into `env`, and tells the host what was assigned. */
+  private computeDeferred(deferred: DeferredValues, env: Map<string, Value>): void {
+    const computed = deferred.forceAll();
+    if (computed.size > 0) this.host.onAssign?.(computed, env);
   }
 
   private evalContext(unit: Unit, env: Map<string, Value>): EvalContext {
