@@ -196,7 +196,7 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
     }
     const versionBefore = egraph.version;
     const t0 = performance.now();
-    const found = searchRules(egraph, rules, scheduler, iteration, limits);
+    const found = searchRules(egraph, rules, scheduler, iteration, limits, limits.applyLimit - appliedTotal);
     if (limits.timedOut) {
       // The safety net fired mid-search: the matches found so far are not applied (a partial search is machine-dependent anyway).
       stopReason = "timeLimit";
@@ -225,11 +225,20 @@ export function runRewrites<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], 
   return report;
 }
 
-/** The search phase: each rule's matches as the scheduler picks them (undefined for a rule that sits out); stops early when out of time. */
-function searchRules<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], scheduler: Scheduler, iteration: number, limits: RunLimits): (MatchList | undefined)[] {
+/**
+ * The search phase: each rule's matches as the scheduler picks them
+ * (undefined for a rule that sits out); stops early when out of time, and
+ * once it has found more matches than `applicable`, those the run may
+ * still apply: the apply phase takes them rule by rule in this order and
+ * stops at its bound within the matches found so far, so the rules after
+ * would be searched for nothing (the run ends with this iteration, and
+ * what it applies is the same).
+ */
+function searchRules<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], scheduler: Scheduler, iteration: number, limits: RunLimits, applicable: number): (MatchList | undefined)[] {
   const index = operatorIndex(egraph);
   let allClasses: ClassId[] | undefined;
   const found: (MatchList | undefined)[] = [];
+  let matchesFound = 0;
   for (const [k, rule] of rules.entries()) {
     const root = rule.searcher.root;
     // Built on demand: a rule that sits out never lists them.
@@ -245,6 +254,8 @@ function searchRules<D>(egraph: EGraph<D>, rules: readonly Rewrite<D>[], schedul
     const matches = scheduler.search(iteration, search);
     if (matches === undefined) continue;
     found[k] = matches;
+    matchesFound += matches.size;
+    if (matchesFound > applicable) break;
     if (limits.cancelled()) break;
     // The clock every 8 rules and after the last: reading it (a process CPU-time system call) after each of a hundred rules costs more than most searches.
     if (((k & 7) === 7 || k === rules.length - 1) && limits.pastDeadline()) break;

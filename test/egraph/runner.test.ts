@@ -63,6 +63,39 @@ test("applyLimit: matches applied over the run, across iterations", () => {
   assert.deepEqual(report.iterations[0]!.applied, { comm: 4, wrap: 2 });
 });
 
+test("applyLimit: the last iteration searches no rule past the matches it may still apply, and applies what a full search would", () => {
+  const rules = [comm, rewrite<null>("wrap", "(+ ?a ?b)", "(w ?a ?b)"), rewrite<null>("pair", "(+ ?a ?b)", "(p ?a ?b)")];
+  // Every match of each rule: the scheduler sees which rules the runner searched.
+  const searchedRules = (applyLimit: number) => {
+    const searched: string[][] = [];
+    const scheduler = {
+      search(iteration: number, rule: { name: string; matches(): import("../../engine/egraph").MatchList }) {
+        (searched[iteration] ??= []).push(rule.name);
+        return rule.matches();
+      },
+      canStop: () => true,
+    };
+    const g = sums(4);
+    const report = runRewrites(g, rules, { applyLimit, scheduler });
+    return { searched, report, graph: [g.nodeCount, g.classCount] };
+  };
+  // 4 matches per rule in the first iteration. A limit of 6 is passed within "wrap": "pair" is not searched.
+  const six = searchedRules(6);
+  assert.deepEqual(six.searched, [["comm", "wrap"]]);
+  assert.equal(six.report.stopReason, "applyLimit");
+  assert.deepEqual(six.report.iterations[0]!.applied, { comm: 4, wrap: 2 });
+  assert.deepEqual(six.graph, [18, 12]);
+  // A limit of exactly 8 matches is not passed by comm and wrap: pair is searched (its first match is where the run stops), as before.
+  const eight = searchedRules(8);
+  assert.deepEqual(eight.searched, [["comm", "wrap", "pair"]]);
+  assert.equal(eight.report.stopReason, "applyLimit");
+  assert.deepEqual(eight.report.iterations[0]!.applied, { comm: 4, wrap: 4 });
+  // Without a limit, every rule is searched in every iteration.
+  const all = searchedRules(Infinity);
+  assert.ok(all.searched.every((names) => names.length === 3));
+  assert.equal(all.report.stopReason, "saturated");
+});
+
 test("the time safety net: a fake clock past the deadline stops the run and the report says when", () => {
   let now = 0;
   const options: RunOptions = { timeLimitMs: 250, clock: () => (now += 100), iterationLimit: 100 };
