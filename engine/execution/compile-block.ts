@@ -6,7 +6,7 @@
  * code generator has no kernel for runs unfused (and is listed).
  */
 import { dagCosts, fusionDag, isMatrixVectorProduct, planFusion, type FusionDag, type FusedOperator, type TemplateType } from "../fusion";
-import { nodesNeeded, nodesReachableFrom, type BlockDag, type BasicBlock } from "../program";
+import { nodesNeeded, nodesReachableFrom, type BlockDag, type BasicBlock, type DagOp } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { DEFAULT_SATURATION } from "../rewrite";
 import { DEFAULT_SAVING_THRESHOLDS, optimizeBlock } from "../suggest";
@@ -176,10 +176,23 @@ const RECOMPUTED_AT_END: ReadonlySet<string> = new Set(["literal", "input", "par
 /**
  * ... and a value computed only if something reads it: products and
  * reorganizations too (kmeans' D, mlogreg's E and XQ; not a
- * matrix-vector product: recomputable), never a volatile node (a
- * read, `rand`, a call).
+ * matrix-vector product: recomputable), and calls of the row-wise and
+ * cumulative builtins below (kmeans' final `Y = rowIndexMax(P)`); never a
+ * volatile node (a read, `rand`, a user function or any other call).
  */
-const RECOMPUTED_UNTIL_READ: ReadonlySet<string> = new Set([...RECOMPUTED_AT_END, "matmul", "transpose", "cbind", "rbind", "matrix", "seq", "diag"]);
+const RECOMPUTED_UNTIL_READ: ReadonlySet<string> = new Set([...RECOMPUTED_AT_END, "matmul", "transpose", "cbind", "rbind", "matrix", "seq", "diag", "call"]);
+
+/**
+ * The builtins a deferred value may call: pure (the same inputs give the
+ * same value), run by the runtime, and failing only on sizes (which
+ * `recomputable` requires known), so that computing them later, or never,
+ * hides no error that computing them now would raise.
+ */
+const DEFERRABLE_CALLS: ReadonlySet<string> = new Set(["rowIndexMax", "cumsum", "cumprod", "cummin", "cummax", "rev"]);
+
+function deferrableOperation(op: DagOp, kinds: ReadonlySet<string>): boolean {
+  return kinds.has(op.kind) && (op.kind !== "call" || (!op.user && DEFERRABLE_CALLS.has(op.name)));
+}
 
 /**
  * The value of `node` is computed by operations of `kinds` only, over
@@ -191,7 +204,7 @@ const RECOMPUTED_UNTIL_READ: ReadonlySet<string> = new Set([...RECOMPUTED_AT_END
  * 408 ms, median of 5).
  */
 function recomputable(shapes: FusionDag, dag: BlockDag, node: number, kinds: ReadonlySet<string>): boolean {
-  return [...nodesReachableFrom(dag, [node])].every((id) => kinds.has(dag.nodes[id]!.op.kind) && knownSizes(shapes.stats[id]) && !isMatrixVectorProduct(shapes, id));
+  return [...nodesReachableFrom(dag, [node])].every((id) => deferrableOperation(dag.nodes[id]!.op, kinds) && knownSizes(shapes.stats[id]) && !isMatrixVectorProduct(shapes, id));
 }
 
 function knownSizes(stats: NodeStats | undefined): boolean {

@@ -141,6 +141,32 @@ describe("dead variables in compiled plans", () => {
     sameValue(lazy.session.env.get("D"), eager.session.env.get("D"), "D");
   });
 
+  it("a session-only call of a row-wise or cumulative builtin (kmeans' final Y = rowIndexMax(P)) is deferred until read; other calls are computed", () => {
+    const lines = [
+      "P = rand(rows=2000, cols=5, min=0, max=1, seed=5)",
+      "while (FALSE) {}",
+      "Y = rowIndexMax(P)",
+      "Z = cumsum(P * 2)",
+      "Q = order(target=P, by=1)",
+      "print(sum(P))",
+    ];
+    const run = (deferredVariables: "end" | "read") => {
+      const printed: string[] = [];
+      const { session } = executionSession({ plan: "fused", print: (line) => printed.push(line), deferredVariables });
+      assert.deepEqual(session.runScript(lines.join("\n")).errors, []);
+      return { session, printed };
+    };
+    const lazy = run("read");
+    const eager = run("end");
+    assert.deepEqual(lazy.printed, eager.printed);
+    assert.equal(lazy.session.env.has("Y"), false, "Y is pending after the run");
+    assert.equal(lazy.session.env.has("Z"), false, "Z is pending after the run");
+    // order() may be pure, but it is not one of the builtins a deferred value may call.
+    assert.equal(lazy.session.env.has("Q"), true, "Q is computed by the run");
+    lazy.session.settle();
+    for (const name of ["Y", "Z", "Q"]) sameValue(lazy.session.env.get(name), eager.session.env.get(name), name);
+  });
+
   it("a value the plan would not compute (dead, or only the session reads it) still fails as written when its sizes do not fit", () => {
     const head = ["A = matrix(1, rows=3, cols=2)", "B = matrix(1, rows=4, cols=5)", "while (FALSE) {}"];
     for (const failing of ["C = A + B", "C = A %*% B", "C = cbind(A, B)", "C = A[5, 1]"]) {
