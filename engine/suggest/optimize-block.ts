@@ -27,7 +27,7 @@ import type { ExtractedPlan } from "./plan-dag";
 import { extractedTerm } from "./plan-graph";
 import { addMeasures, planMeasures, type PlanMeasures } from "./plan-measures";
 import { sharedTemporaries, type SharedTemporary } from "./shared-temporaries";
-import { type Extractor, originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
+import { type Extractor, extractsOriginal, originalPlanFilter, planClass, planStatement, type StatementPlan } from "./statement-plan";
 import { statementRoots, type StatementRoot } from "./statement-roots";
 import { verifyRewrite, type VariableShape } from "./verify-rewrite";
 import { blockSaturation, spend, type DocumentBudget } from "./document-budget";
@@ -314,6 +314,7 @@ interface SharedUse {
 /** The statement's suggestion if its plan is cheaper by the margin, prints, and verifies. */
 function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, options: SuggestOptions, shared?: SharedUse): Outcome {
   const { root } = plan;
+  if (!shared && extractsOriginal(plan)) return undefined;
   // Both plans as they would run, each with its fused operators (fused-plan-cost.ts).
   const costBefore = planCost(block, plan.before);
   const costAfter = planCost(block, plan.after) + (shared?.owned.reduce((sum, t) => sum + t.cost, 0) ?? 0);

@@ -163,3 +163,28 @@ export function computedClasses(plan: StatementPlan): Map<ClassId, number> {
   }
   return result;
 }
+
+/**
+ * The extracted plan after saturation is the original one: the same e-node
+ * (or the same named leaf) chosen in every class the root needs. Both
+ * graphs come from the same e-graph, whose nodes they name alike
+ * (`class.index`), and give a node the same cost, so such a plan costs
+ * what the original does: no saving, nothing to price or verify.
+ */
+export function extractsOriginal(plan: StatementPlan): boolean {
+  const { before, after } = plan;
+  if (before.graph.roots.join(",") !== after.graph.roots.join(",")) return false;
+  const seen = new Set<string>();
+  const stack = [...before.graph.roots];
+  while (stack.length > 0) {
+    const cls = stack.pop()!;
+    if (seen.has(cls)) continue;
+    seen.add(cls);
+    const chosen = before.extraction.choices.get(cls);
+    if (chosen === undefined || chosen !== after.extraction.choices.get(cls)) return false;
+    const node = before.graph.nodes.get(chosen)!;
+    if (node.op !== after.graph.nodes.get(chosen)!.op) return false;
+    for (const child of node.children) stack.push(before.graph.nodes.get(child)!.eclass);
+  }
+  return true;
+}

@@ -1,8 +1,9 @@
 /**
  * Work the optimizer no longer repeats (engine/suggest): a plan's fused
  * cost is planned once per block e-graph and chosen nodes (fused-plan-cost.ts),
- * and the as-written fusion view is planned when first read (optimize-block.ts).
- * Neither changes a result.
+ * the as-written fusion view is planned when first read (optimize-block.ts),
+ * and a statement whose cheapest plan is the original is not priced
+ * (statement-plan.ts `extractsOriginal`). None changes a result.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,7 +11,8 @@ import { buildBlockEGraph, saturate } from "../../engine/rewrite";
 import { analyzeText } from "../../engine/analysis";
 import { optimizeBlock, statementRoots } from "../../engine/suggest";
 import { fusedPlanCost } from "../../engine/suggest/fused-plan-cost";
-import { originalPlanFilter, planStatement } from "../../engine/suggest/statement-plan";
+import { extractsOriginal, originalPlanFilter, planStatement } from "../../engine/suggest/statement-plan";
+import { extractedTerm } from "../../engine/suggest/plan-graph";
 
 const text = ["X = rand(rows=2000, cols=300, seed=1)", "v = rand(rows=300, cols=1, seed=2)", "while (FALSE) {}", "q = sum(X * X) + sum((X %*% v)^2)", "r = t(X) %*% (X %*% v)", "print(q + sum(r))"].join("\n");
 
@@ -52,4 +54,28 @@ test("the as-written fusion view: enumerable, planned once, carried by JSON and 
   assert.deepEqual(structuredClone(result).fusion.asWritten, view);
   assert.deepEqual(JSON.parse(JSON.stringify(result)).fusion.asWritten.nodes.length, view.nodes.length);
   assert.deepEqual({ ...result }.fusion, result.fusion);
+});
+
+test("extractsOriginal: a statement whose cheapest plan is the one written is not priced again (it costs the same), others are", () => {
+  const sources = [text, ["X = rand(rows=2000, cols=300, seed=1)", "while (FALSE) {}", "s = sum(X %*% t(X))", "print(s)"].join("\n")];
+  const kinds = new Set<boolean>();
+  for (const source of sources) {
+    const analysis = analyzeText(source);
+    for (const info of analysis.dags.blocks) {
+      const egraph = buildBlockEGraph(info.dag, analysis.sizes.blocks.get(info.block)!.nodes, { explanations: true });
+      saturate(egraph.egraph, egraph.attributes, { nodeLimit: 800 });
+      const isOriginal = originalPlanFilter(egraph);
+      for (const root of statementRoots(info.block, info.dag)) {
+        const plan = planStatement(egraph, root, isOriginal);
+        if (!plan) continue;
+        const same = extractsOriginal(plan);
+        kinds.add(same);
+        const [before, after] = [fusedPlanCost(egraph, plan.before), fusedPlanCost(egraph, plan.after)];
+        if (same) assert.deepEqual(after, before, `${root.target}: the original plan costs what it costs`);
+        else assert.notDeepEqual(extractedTerm(plan.after.graph, plan.after.extraction), extractedTerm(plan.before.graph, plan.before.extraction), root.target);
+      }
+    }
+  }
+  // Both kinds occur: sum(X %*% t(X)) has a cheaper plan (colSums(X) %*% t(colSums(X))).
+  assert.deepEqual([...kinds].sort(), [false, true]);
 });
