@@ -10,7 +10,7 @@ import { compileKernel } from "./codegen";
 
 export const UNARY_EXPRESSIONS: Readonly<Record<ElementwiseUnaryOp, string>> = {
   "-": "-a",
-  "!": "(a === 0 ? 1 : 0)",
+  "!": "+(a === 0)",
   abs: "Math.abs(a)",
   sign: "Math.sign(a)",
   sqrt: "Math.sqrt(a)",
@@ -29,9 +29,9 @@ export const UNARY_EXPRESSIONS: Readonly<Record<ElementwiseUnaryOp, string>> = {
   cosh: "Math.cosh(a)",
   tanh: "Math.tanh(a)",
   sigmoid: "1 / (1 + Math.exp(-a))",
-  "is.na": "(a !== a ? 1 : 0)",
-  "is.nan": "(a !== a ? 1 : 0)",
-  "is.infinite": "(a === Infinity || a === -Infinity ? 1 : 0)",
+  "is.na": "+(a !== a)",
+  "is.nan": "+(a !== a)",
+  "is.infinite": "+(a === Infinity || a === -Infinity)",
 };
 
 export const UNARY_OPS = Object.keys(UNARY_EXPRESSIONS) as ElementwiseUnaryOp[];
