@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import os from "node:os";
 import { before, describe, test } from "node:test";
-import { kernelGemv, kernelSpmm, kernelSpmv } from "../../engine/runtime/codegen/kernel-matmul";
+import { gemvProgram, kernelGemv, kernelSpmm, kernelSpmv } from "../../engine/runtime/codegen/kernel-matmul";
 import { kernelThreads, whenKernelThreadsReady } from "../../engine/runtime/codegen/kernel-runner";
 import { allocateDenseValues } from "../../engine/runtime/io/dense-buffer";
 import { denseMatrixData, toCsrMatrixData, toDenseMatrixData } from "../../engine/runtime/io/matrix-data";
@@ -143,6 +143,27 @@ describe("threaded GEMV, SpMV and SpMM", { skip: cores < 2 ? "one core: no kerne
       kernelGemv(Float64Array.from(a.data), x.data, plain, m, k);
       assert.deepEqual(Array.from(plain), Array.from(expected), "plain arrays on the calling thread");
     }
+  });
+
+  test("GEMV of narrow matrices (a program written out per width) equals the reference kernel bit for bit, on the threads too", () => {
+    for (const k of [1, 2, 3, 4, 5, 7, 8, 10, 13, 16, 17]) {
+      const m = Math.floor(300_000 / k) + 7;
+      const a = denseRandom(m, k, 100 + k);
+      const x = denseRandom(k, 1, 200 + k);
+      // Values of mixed sizes, so that the order of the additions shows in the last bits.
+      for (let p = 0; p < a.data.length; p += 3) a.data[p] = a.data[p]! * 1e8;
+      const expected = new Float64Array(m);
+      gemv(a.data, x.data, expected, m, k);
+      const before = dispatched();
+      const y = dense(matmul(a, x));
+      assert.ok(dispatched() > before, `gemv ${m}x${k} posted to the kernel workers`);
+      assert.deepEqual(Array.from(y.data), Array.from(expected), `${m}x${k} on the threads`);
+      const plain = new Float64Array(m);
+      kernelGemv(Float64Array.from(a.data), x.data, plain, m, k);
+      assert.deepEqual(Array.from(plain), Array.from(expected), `${m}x${k} on the calling thread`);
+    }
+    assert.notEqual(gemvProgram(10).source, gemvProgram(17).source);
+    assert.equal(gemvProgram(10), gemvProgram(10));
   });
 
   test("SpMV on kernel memory uses the threads and equals the reference kernel bit for bit", () => {
