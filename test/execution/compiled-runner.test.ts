@@ -91,7 +91,7 @@ describe("compiled block runner", () => {
     assert.equal(ordered.block.fusedOperators, 0);
   });
 
-  it("optimizes a block for about as long as its expected runs take: once, a for loop's count, a while loop's 15, a function's unknown", () => {
+  it("optimizes a block for about as long as its expected runs take: once, a for loop's count, a while loop's 15 or its counter's bound, a function's unknown", () => {
     const body = ["X = rand(rows=2000, cols=100, seed=1)", "Y = rand(rows=2000, cols=100, seed=2)", "a = sum(X * Y * 2) + sum(t(X) %*% Y)", "b = colSums(X * Y) %*% t(colSums(Y))", "print(a + sum(b))"];
     const run = (script: string, line: number) => {
       const printed: string[] = [];
@@ -102,15 +102,20 @@ describe("compiled block runner", () => {
     const once = run(body.join("\n"), 1);
     const forOnce = run(["for (i in 1:1) {", ...body, "}"].join("\n"), 2);
     const forTwice = run(["for (i in 1:2) {", ...body, "}"].join("\n"), 2);
-    const whileLoop = run(["i = 0", "while (i < 1) {", ...body, "  i = i + 1", "}"].join("\n"), 3);
+    const whileLoop = run(["c = TRUE", "while (c) {", ...body, "  c = FALSE", "}"].join("\n"), 3);
+    const countedOnce = run(["i = 0", "n = 1", "while (i < n & TRUE) {", ...body, "  i = i + 1", "}"].join("\n"), 4);
+    const countedTwice = run(["i = 0", "while (i <= 3) {", ...body, "  i += 2", "}"].join("\n"), 3);
     const inFunction = run(["f = function(Double s) return (Double r) {", ...body, "  r = s", "}", "r = f(1)"].join("\n"), 2);
     assert.ok(once.block.optimizerMatches > 0 && once.block.optimizerMatches < 10_000, `${once.block.optimizerMatches} matches`);
     assert.equal(forOnce.block.optimizerMatches, once.block.optimizerMatches, "a loop of one iteration: one run");
     assert.ok(forTwice.block.optimizerMatches > once.block.optimizerMatches, `${forTwice.block.optimizerMatches} for two runs`);
     assert.equal(whileLoop.block.optimizerMatches, 10_000, "15 expected iterations reach the default bound here");
+    // A counter bounds the loop: i < n (n = 1) runs once, i <= 3 in steps of 2 twice.
+    assert.equal(countedOnce.block.optimizerMatches, once.block.optimizerMatches, "a while loop counted to one iteration: one run");
+    assert.equal(countedTwice.block.optimizerMatches, forTwice.block.optimizerMatches, "counted to two iterations: as a for loop of two");
     assert.equal(inFunction.block.optimizerMatches, 10_000, "a function's body: the default bound");
     // Each finds the rewrite (sum(t(X) %*% Y) as sum(colSums(X) * colSums(Y)) or an equal form) and prints the same.
-    for (const r of [once, forTwice, whileLoop, inFunction]) assert.equal(r.block.rewrites, 1);
+    for (const r of [once, forTwice, whileLoop, countedOnce, countedTwice, inFunction]) assert.equal(r.block.rewrites, 1);
     assert.deepEqual(forTwice.printed.slice(0, 1), once.printed);
   });
 

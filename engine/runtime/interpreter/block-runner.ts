@@ -15,7 +15,7 @@ export interface BlockRunner {
    * the variables it assigns. `expectedRuns`: how often the block is
    * expected to run per run of its program, as known when it first runs:
    * 1 in the main program, times the iterations of each enclosing loop (a
-   * `for` loop's count, a `while` loop's UNKNOWN_LOOP_ITERATIONS);
+   * `for` loop's count, a `while` loop's expected iterations: while-bound.ts);
    * Infinity in a function's body (its calls are not counted).
    */
   run(block: BasicBlock, dag: BlockDag, ctx: EvalContext, expectedRuns?: number): Map<string, Value>;

@@ -15,6 +15,7 @@ import path from "node:path";
 import type { Expression, Parameter, Program, Range, SourceStatement } from "../../syntax";
 import { asWrittenRunner, type BlockRunner } from "./block-runner";
 import { releaseOverwritten, releaseUnreferenced, withLiveEvaluator, withLiveFrame } from "./buffer-liveness";
+import { expectedWhileIterations } from "./while-bound";
 import { DeferredValues } from "./deferred-values";
 import { withAllocationScope } from "../matrix";
 import type { EvalContext } from "./context";
@@ -64,8 +65,6 @@ export interface InterpreterHost {
 
 const MAX_CALL_DEPTH = 200;
 
-/** Iterations a `while` loop is expected to run (its count is unknown when it starts): SystemDS's cost model's assumption (CostEstimator's DEFAULT_NUMITER). */
-const UNKNOWN_LOOP_ITERATIONS = 15;
 
 function typeOf(v: Value): DagType {
   if (v.kind === "scalar") return { dataType: "scalar", valueType: v.type };
@@ -203,12 +202,14 @@ export class Interpreter {
         this.sequence(unit, taken ? block.thenBlocks : block.elseBlocks, env, runs);
         return;
       }
-      case "while":
+      case "while": {
+        const bodyRuns = runs * expectedWhileIterations(block.statement, env);
         for (;;) {
           this.checkInterrupt(block.range);
           if (!truthy(this.predicateValue(unit, block.statement.condition, env), "while condition")) return;
-          this.sequence(unit, block.bodyBlocks, env, runs * UNKNOWN_LOOP_ITERATIONS);
+          this.sequence(unit, block.bodyBlocks, env, bodyRuns);
         }
+      }
       case "for":
       case "parfor":
         this.forLoop(unit, block, env, runs);
