@@ -27,6 +27,8 @@
  *   (the kernel has its value only after the last row);
  * - the merged operator costs no more than the two apart (each input read
  *   once; fusedOperatorSeconds).
+ * A root that only the merged operator reads is no longer written
+ * (outerRoots).
  * A consumer rooted at `t(X) %*% v` over its own main input (the MMChain
  * shape, which the runtime runs with a WebAssembly kernel) stays alone.
  * The merged operator keeps the producer's main input; it is sparse-safe
@@ -120,9 +122,9 @@ function absorb(dag: FusionDag, producer: FusedOperator, consumer: Unit, constan
   const producerNodes = new Set(producer.covered);
   const others = consumer.inputs.filter((i) => !producerRoots.has(i));
   if (others.some((i) => computedFromAny(dag, i, producerNodes))) return undefined;
-  const roots = [...new Set([...producer.roots, ...consumer.roots])].sort((a, b) => a - b);
   const covered = [...new Set([...producer.covered, ...consumer.covered])].sort((a, b) => a - b);
   const coveredSet = new Set(covered);
+  const roots = outerRoots(dag, [...new Set([...producer.roots, ...consumer.roots])].sort((a, b) => a - b), coveredSet);
   const inputs = [...new Set([...producer.inputs, ...consumer.inputs])].filter((i) => !coveredSet.has(i));
   if (!accumulatesOnlyAtRoots(dag, coveredSet, new Set(roots))) return undefined;
   const consumerSparseSafe = consumer.operator !== undefined && consumer.operator.binding.sparseSafe && consumer.operator.binding.mainInput === main;
@@ -131,6 +133,19 @@ function absorb(dag: FusionDag, producer: FusedOperator, consumer: Unit, constan
   const seconds = fusedOperatorSeconds(dag, shape, constants);
   if (seconds > (producer.seconds + consumer.seconds) * (1 + 1e-9)) return undefined;
   return { ...shape, id: producer.id, seconds };
+}
+
+/**
+ * The roots a merged operator still writes: a root of one part that only
+ * the other part reads (every consumer covered, not a value leaving the
+ * DAG) is computed in the kernel's row and used there, not written. When
+ * the runtime computes kmeans' session-only D only if it is read, D's
+ * 5 x 1e6 values are then not written in every iteration.
+ */
+function outerRoots(dag: FusionDag, roots: readonly number[], covered: ReadonlySet<number>): number[] {
+  const leaving = new Set(dag.roots);
+  const written = roots.filter((root) => leaving.has(root) || dag.consumers[root]!.some((consumer) => !covered.has(consumer)));
+  return written.length > 0 ? written : [...roots];
 }
 
 /**
