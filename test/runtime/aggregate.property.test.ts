@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { AggregateFunction } from "../../engine/program/dag-types";
 import { aggregate, aggregateCols, aggregateFull, aggregateRows, kahanSum } from "../../engine/runtime/kernels";
-import { CsrMatrix, DenseMatrix } from "../../engine/runtime/matrix";
+import { CsrMatrix, DenseMatrix, denseToCsr } from "../../engine/runtime/matrix";
 import { assertClose, assertMatches, matrixArb, shapeArb } from "./arbitraries";
 import { ref, refAggregateValues, refCol, refRow } from "./reference";
 
@@ -25,6 +25,25 @@ describe("aggregates", () => {
         assertMatches(aggregateCols(fn, x.m), cols, `${what} (cols)`);
       }),
       { numRuns: 800 },
+    );
+  });
+
+  it("min and max of all cells are Math.min / Math.max folded: NaN propagates, -0 is below +0, in both formats", () => {
+    const cell = fc.constantFrom(0, -0, 1, -1, 2.5, -2.5, NaN, Infinity, -Infinity);
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 12 }), (cells) => {
+        const dense = DenseMatrix.fromRows([cells]);
+        for (const [fn, f] of [["min", Math.min], ["max", Math.max]] as const) {
+          const expected = cells.reduce((acc, v) => f(acc, v), fn === "min" ? Infinity : -Infinity);
+          assert.ok(Object.is(aggregateFull(fn, dense), expected), `${fn}(${cells.map(String).join(", ")}) dense: ${aggregateFull(fn, dense)}, expected ${expected}`);
+          // A CSR matrix stores its non-zeros (-0 is not stored): its other cells are +0.
+          const sparse = denseToCsr(dense);
+          const stored = cells.map((v) => (v === 0 ? 0 : v));
+          const expectedSparse = stored.reduce((acc, v) => f(acc, v), fn === "min" ? Infinity : -Infinity);
+          assert.ok(Object.is(aggregateFull(fn, sparse), expectedSparse), `${fn} sparse: ${aggregateFull(fn, sparse)}, expected ${expectedSparse}`);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 
