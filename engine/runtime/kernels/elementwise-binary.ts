@@ -53,10 +53,20 @@ function denseBinary(op: ElementwiseBinaryOp, a: Operand, b: Operand, out: Shape
   const result = pooledDense(out.rows, out.cols);
   const as = broadcastStrides(sa, out);
   const bs = broadcastStrides(sb, out);
-  denseBinaryKernel(op)(result.data, va.data, vb.data, out.rows, out.cols, as.rowStep, as.colStep, bs.rowStep, bs.colStep);
+  if (isWholeOrScalar(as, out) && isWholeOrScalar(bs, out)) {
+    // Every operand is the output's shape or a scalar: all cells as one row (a column vector is one loop, not a loop per cell).
+    denseBinaryKernel(op)(result.data, va.data, vb.data, 1, out.rows * out.cols, 0, as.colStep, 0, bs.colStep);
+  } else {
+    denseBinaryKernel(op)(result.data, va.data, vb.data, out.rows, out.cols, as.rowStep, as.colStep, bs.rowStep, bs.colStep);
+  }
   va.release();
   vb.release();
   return result;
+}
+
+/** Strides of an operand that covers the output cell for cell (row-major), or of a scalar. */
+function isWholeOrScalar(strides: { rowStep: number; colStep: number }, out: Shape): boolean {
+  return (strides.rowStep === out.cols && strides.colStep === 1) || (strides.rowStep === 0 && strides.colStep === 0);
 }
 
 /** The result through a sparse-safe path, or undefined when none applies. */
