@@ -65,7 +65,6 @@ export interface InterpreterHost {
 
 const MAX_CALL_DEPTH = 200;
 
-
 function typeOf(v: Value): DagType {
   if (v.kind === "scalar") return { dataType: "scalar", valueType: v.type };
   if (v.kind === "matrix") return { dataType: "matrix", valueType: "double" };
