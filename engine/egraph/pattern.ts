@@ -7,7 +7,8 @@
 import { internOp, opNumber, PACKED_WIDTH } from "./intern";
 import type { ClassId, ENode, Term } from "./types";
 
-export type PatternNode = { kind: "var"; index: number } | { kind: "node"; op: string; children: PatternNode[] };
+/** A variable, or an operator node with its number (`opNumber`, looked up once when the pattern is parsed: matching compares it per node). */
+export type PatternNode = { kind: "var"; index: number } | { kind: "node"; op: string; opId: number; children: PatternNode[] };
 
 export interface Pattern {
   readonly text: string;
@@ -154,11 +155,16 @@ export function parsePattern(text: string): Pattern {
         if (index < 0) index = vars.push(name) - 1;
         return { kind: "var", index };
       }
-      return { kind: "node", op: internOp(e), children: [] };
+      return operatorNode(e, []);
     }
-    return { kind: "node", op: internOp(e[0] as string), children: e.slice(1).map(convert) };
+    return operatorNode(e[0] as string, e.slice(1).map(convert));
   };
   return { text, root: convert(readSExpr(text)), vars };
+}
+
+function operatorNode(op: string, children: PatternNode[]): PatternNode {
+  const interned = internOp(op);
+  return { kind: "node", op: interned, opId: opNumber(interned), children };
 }
 
 export function parseTerm(text: string): Term {
@@ -242,7 +248,7 @@ class Matcher {
       return;
     }
     const arity = p.children.length;
-    const op = opNumber(p.op);
+    const op = p.opId;
     const packed = this.egraph.packedNodes(cls);
     const base = this.top;
     const bindings = this.bindings;
