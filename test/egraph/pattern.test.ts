@@ -2,22 +2,25 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { matchClass, MatchList, parsePattern, parseTerm, printTerm, searchPattern, type ClassId } from "../../engine/egraph";
+import { opNumber } from "../../engine/egraph/intern";
 import { plainGraph } from "./constant-folding";
 
 test("parsePattern numbers variables in order of first use and keeps the text", () => {
   const p = parsePattern("(* ?a (+ ?b ?a))");
   assert.deepEqual(p.vars, ["a", "b"]);
   assert.equal(p.text, "(* ?a (+ ?b ?a))");
+  // Operator nodes carry the operator's number (opNumber), which matching compares.
   assert.deepEqual(p.root, {
     kind: "node",
     op: "*",
+    opId: opNumber("*"),
     children: [
       { kind: "var", index: 0 },
-      { kind: "node", op: "+", children: [{ kind: "var", index: 1 }, { kind: "var", index: 0 }] },
+      { kind: "node", op: "+", opId: opNumber("+"), children: [{ kind: "var", index: 1 }, { kind: "var", index: 0 }] },
     ],
   });
   assert.deepEqual(parsePattern("?x").root, { kind: "var", index: 0 });
-  assert.deepEqual(parsePattern("  (f\n x)  ").root, { kind: "node", op: "f", children: [{ kind: "node", op: "x", children: [] }] });
+  assert.deepEqual(parsePattern("  (f\n x)  ").root, { kind: "node", op: "f", opId: opNumber("f"), children: [{ kind: "node", op: "x", opId: opNumber("x"), children: [] }] });
 });
 
 test("malformed patterns and terms are rejected with the reason and the text", () => {
