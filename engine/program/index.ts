@@ -64,6 +64,7 @@ export { evaluatePoly, linearIn, polyOf } from "./affine-index";
 export { expressionReadOccurrences, statementReadOccurrences, statementWriteOccurrences } from "./variable-occurrences";
 export { findInstallation, noInstallationText } from "./find-installation";
 export { forEachStatement } from "./statement-walk";
+export { loopIterations, type KnownConstants, type LoopIterations } from "./loop-iterations";
 export { needsInstallationMessage, notInInstallationMessage } from "./installation-messages";
 export { pipSystemdsJar, usualSitePackages } from "./pip-installation";
 export { pythonMayKnowMore, pythonSitePackages } from "./python-site-packages";

@@ -17,7 +17,6 @@ import { coveredOptions } from "./covering-options";
 import { choosePlans, planOf } from "./choose-plans";
 import { probeCostGraph } from "./cost-graph";
 import { baseName, FreshNames } from "./fresh-names";
-import { DEFAULT_EXPECTED_ITERATIONS } from "./loop-iterations";
 import { optionEdits } from "./occurrence-edits";
 import { optionOrder } from "./option-order";
 import { PlanCosts, type CostedOption } from "./plan-costs";
@@ -27,6 +26,9 @@ import { searchGroupedSums } from "./grouped-sums";
 import { chooseGroupedSums, type GroupedChoice } from "./grouped-sum-choice";
 import type { RedundancyOption, RedundancyPlan, RedundancyReport } from "./redundancy-types";
 import { searchWindows, type FoundOption } from "./window-search";
+
+/** The `expectedIterations` setting's default: loops whose bounds are unknown are expected to run this often. */
+export const DEFAULT_EXPECTED_ITERATIONS = 10;
 
 export interface RedundancySettings {
   /** Iterations expected of a loop whose bounds are unknown (default 10). */

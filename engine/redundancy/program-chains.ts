@@ -5,7 +5,7 @@
  * assigned in the block gets a new key at each assignment, so equal keys
  * are equal values), its sizes from the analysis, how many enclosing loops
  * leave it unchanged, and whether it is provably symmetric (symmetry.ts).
- * Loops carry their expected iteration counts (loop-iterations.ts) and
+ * Loops carry their expected iteration counts (program/loop-iterations.ts) and
  * every block how often it runs per run of the script.
  */
 import { type Expression, type ForStatement, type Identifier, type IfStatement, type Program, type Range, type Statement, type WhileStatement, textInRange } from "../syntax";
@@ -15,7 +15,7 @@ import type { NodeStats } from "../stats/sizes/node-stats";
 import type { Atom, MatrixSize, Product, Sum } from "./chain-terms";
 import { expressionSums, type ExpressionSums, type SumContext, type ValueKind } from "./expression-sums";
 import { expressionKind } from "./expression-kinds";
-import { loopIterations, type LoopIterations } from "./loop-iterations";
+import { loopIterations, type LoopIterations } from "../program";
 import { symmetricVariables } from "./symmetry";
 import { atomSketch } from "./atom-sketch";
 import type { MncSketch } from "../stats/estimators";

@@ -104,13 +104,13 @@ describe("compiled block runner", () => {
     const forTwice = run(["for (i in 1:2) {", ...body, "}"].join("\n"), 2);
     const whileLoop = run(["c = TRUE", "while (c) {", ...body, "  c = FALSE", "}"].join("\n"), 3);
     const countedOnce = run(["i = 0", "n = 1", "while (i < n & TRUE) {", ...body, "  i = i + 1", "}"].join("\n"), 4);
-    const countedTwice = run(["i = 0", "while (i <= 3) {", ...body, "  i += 2", "}"].join("\n"), 3);
+    const countedTwice = run(["i = 0", "while (i <= 1) {", ...body, "  i = i + 1", "}"].join("\n"), 3);
     const inFunction = run(["f = function(Double s) return (Double r) {", ...body, "  r = s", "}", "r = f(1)"].join("\n"), 2);
     assert.ok(once.block.optimizerMatches > 0 && once.block.optimizerMatches < 10_000, `${once.block.optimizerMatches} matches`);
     assert.equal(forOnce.block.optimizerMatches, once.block.optimizerMatches, "a loop of one iteration: one run");
     assert.ok(forTwice.block.optimizerMatches > once.block.optimizerMatches, `${forTwice.block.optimizerMatches} for two runs`);
     assert.equal(whileLoop.block.optimizerMatches, 10_000, "15 expected iterations reach the default bound here");
-    // A counter bounds the loop: i < n (n = 1) runs once, i <= 3 in steps of 2 twice.
+    // A counter bounds the loop: i < n (n = 1) runs once, i <= 1 from 0 twice.
     assert.equal(countedOnce.block.optimizerMatches, once.block.optimizerMatches, "a while loop counted to one iteration: one run");
     assert.equal(countedTwice.block.optimizerMatches, forTwice.block.optimizerMatches, "counted to two iterations: as a for loop of two");
     assert.equal(inFunction.block.optimizerMatches, 10_000, "a function's body: the default bound");

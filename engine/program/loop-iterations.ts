@@ -1,19 +1,18 @@
 /**
- * How many times a loop is expected to run, for amortizing what hoisting
- * costs: from its bounds when the analysis knows them (`for (i in 1:n)`,
+ * How many times a loop is expected to run, for amortizing what work
+ * before it costs (the redundancy eliminator's hoisting, the runtime's
+ * optimization of the body's blocks): from its bounds when they are known (`for (i in 1:n)`,
  * `seq(a, b, by)`, and the counted `while (i < n)` whose body adds 1 to `i`
  * once and nowhere else), otherwise the `expectedIterations` setting. A
  * counted while loop that also tests something else
  * (`while (i < maxi & norm > tol)`, a convergence test) stops at the count
  * at the latest: its bound only caps the setting (it is expected to run
  * min(bound, setting) times; counting the bound alone overestimated every
- * converging loop).
+ * converging loop). The setting is the caller's: the redundancy
+ * eliminator's `expectedIterations`, the runtime's SystemDS default.
  */
 import type { Expression, ForStatement, Statement, WhileStatement } from "../syntax";
-import { forEachStatement } from "../program";
-
-/** The setting's default: loops whose bounds are unknown are expected to run this often. */
-export const DEFAULT_EXPECTED_ITERATIONS = 10;
+import { forEachStatement } from "./statement-walk";
 
 export interface LoopIterations {
   count: number;

@@ -1,10 +1,10 @@
-// Expected iteration counts of loops (engine/redundancy/loop-iterations.ts):
+// Expected iteration counts of loops (engine/program/loop-iterations.ts):
 // for loops from their bounds, counted while loops from their counter when
 // the counter is the whole condition, else the setting capped by the count.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parse, type ForStatement, type WhileStatement } from "../../engine/syntax";
-import { loopIterations } from "../../engine/redundancy/loop-iterations";
+import { loopIterations } from "../../engine/program";
 
 function loopOf(text: string): ForStatement | WhileStatement {
   const loop = parse(text).program.body.find((s) => s.kind === "for" || s.kind === "while");
