@@ -21,8 +21,8 @@ export interface LoopIterations {
   bound?: number;
 }
 
-/** Scalar constants known where the loop starts (names the loop does not assign). */
-export type KnownConstants = ReadonlyMap<string, number>;
+/** Scalar constants known where the loop starts (names the loop does not assign), by name: a map, or a view of a run's values. */
+export type KnownConstants = Pick<ReadonlyMap<string, number>, "get">;
 
 export function loopIterations(loop: ForStatement | WhileStatement, constants: KnownConstants, setting: number): LoopIterations {
   if (loop.kind === "for") {

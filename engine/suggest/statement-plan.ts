@@ -10,7 +10,7 @@
  * rewrite never writes today's sizes or parameter values into the code.
  */
 import type { ClassId, ENode, Term } from "../egraph";
-import { extractGreedyDag, UnextractableClassError, type Extraction, type ExtractionGraph } from "../extract";
+import { extractGreedyDag, reachableChoices, UnextractableClassError, type Extraction, type ExtractionGraph } from "../extract";
 import { type BlockEGraph, fillDims, literalValue } from "../rewrite";
 import { extractedTerm, planGraph } from "./plan-graph";
 import type { StatementRoot } from "./statement-roots";
@@ -174,17 +174,9 @@ export function computedClasses(plan: StatementPlan): Map<ClassId, number> {
 export function extractsOriginal(plan: StatementPlan): boolean {
   const { before, after } = plan;
   if (before.graph.roots.join(",") !== after.graph.roots.join(",")) return false;
-  const seen = new Set<string>();
-  const stack = [...before.graph.roots];
-  while (stack.length > 0) {
-    const cls = stack.pop()!;
-    if (seen.has(cls)) continue;
-    seen.add(cls);
-    const chosen = before.extraction.choices.get(cls);
-    if (chosen === undefined || chosen !== after.extraction.choices.get(cls)) return false;
-    const node = before.graph.nodes.get(chosen)!;
-    if (node.op !== after.graph.nodes.get(chosen)!.op) return false;
-    for (const child of node.children) stack.push(before.graph.nodes.get(child)!.eclass);
-  }
+  const original = reachableChoices(before.graph, before.extraction.choices);
+  const extracted = reachableChoices(after.graph, after.extraction.choices);
+  if (original.size !== extracted.size) return false;
+  for (const [cls, id] of original) if (extracted.get(cls) !== id || before.graph.nodes.get(id)!.op !== after.graph.nodes.get(id)!.op) return false;
   return true;
 }

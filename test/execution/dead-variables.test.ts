@@ -37,6 +37,14 @@ function run(mode: PlanMode, lines: readonly string[]): { printed: string[]; env
   return { printed, env: session.env, errors: result.errors, loop };
 }
 
+/** A fused session that ran the lines without errors, computing deferred variables when read or when the run ends. */
+function runFused(lines: readonly string[], deferredVariables: "end" | "read") {
+  const printed: string[] = [];
+  const { session, runner } = executionSession({ plan: "fused", print: (line) => printed.push(line), deferredVariables });
+  assert.deepEqual(session.runScript(lines.join("\n")).errors, []);
+  return { session, runner, printed };
+}
+
 function sameValue(a: Value | undefined, b: Value | undefined, name: string): void {
   assert.ok(a && b, `${name} is in both runs`);
   if (a.kind === "scalar" && b.kind === "scalar") return assert.equal(a.value, b.value, name);
@@ -123,9 +131,7 @@ describe("dead variables in compiled plans", () => {
       "print(sum(minD))",
     ];
     const plan = (deferredVariables: "end" | "read") => {
-      const printed: string[] = [];
-      const { session, runner } = executionSession({ plan: "fused", print: (line) => printed.push(line), deferredVariables });
-      assert.deepEqual(session.runScript(lines.join("\n")).errors, []);
+      const { session, runner, printed } = runFused(lines, deferredVariables);
       return { session, printed, loop: runner.blockTimings().find((t) => t.range.start.line === 4)! };
     };
     const lazy = plan("read");
@@ -150,14 +156,8 @@ describe("dead variables in compiled plans", () => {
       "Q = order(target=P, by=1)",
       "print(sum(P))",
     ];
-    const run = (deferredVariables: "end" | "read") => {
-      const printed: string[] = [];
-      const { session } = executionSession({ plan: "fused", print: (line) => printed.push(line), deferredVariables });
-      assert.deepEqual(session.runScript(lines.join("\n")).errors, []);
-      return { session, printed };
-    };
-    const lazy = run("read");
-    const eager = run("end");
+    const lazy = runFused(lines, "read");
+    const eager = runFused(lines, "end");
     assert.deepEqual(lazy.printed, eager.printed);
     assert.equal(lazy.session.env.has("Y"), false, "Y is pending after the run");
     assert.equal(lazy.session.env.has("Z"), false, "Z is pending after the run");

@@ -19,7 +19,12 @@ import type { Value } from "./values";
 export const UNKNOWN_LOOP_ITERATIONS = 15;
 
 export function expectedWhileIterations(statement: WhileStatement, env: ReadonlyMap<string, Value>): number {
-  const numbers = new Map<string, number>();
-  for (const [name, value] of env) if (value.kind === "scalar" && typeof value.value === "number" && Number.isFinite(value.value)) numbers.set(name, value.value);
+  // The finite numbers among the values, looked up by name (the condition reads two of them).
+  const numbers = {
+    get: (name: string): number | undefined => {
+      const value = env.get(name);
+      return value?.kind === "scalar" && typeof value.value === "number" && Number.isFinite(value.value) ? value.value : undefined;
+    },
+  };
   return loopIterations(statement, numbers, UNKNOWN_LOOP_ITERATIONS).count;
 }
