@@ -4,7 +4,7 @@
  * kernels), compiled once per block and live-in sizes.
  */
 export { CompiledBlockRunner } from "./compiled-runner";
-export { compileBlock, matchLimit, MATCHES_PER_ESTIMATED_MS, type CompiledBlock, type CompileInput } from "./compile-block";
+export { compileBlock, matchLimit, MATCHES_PER_ESTIMATED_MS, FIRST_REWRITE_MATCHES, MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST, type CompiledBlock, type CompileInput } from "./compile-block";
 export type { BlockTiming } from "./block-timing";
 export { DEFAULT_PLAN_MODE, isPlanMode, PLAN_MODES, type PlanMode } from "./plan-mode";
 export { executionSession, type ExecutionSessionOptions } from "./execution-session";

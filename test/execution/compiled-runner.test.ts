@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { executionSession, matchLimit, MATCHES_PER_ESTIMATED_MS, type BlockTiming } from "../../engine/execution";
+import { executionSession, matchLimit, MATCHES_PER_ESTIMATED_MS, FIRST_REWRITE_MATCHES, MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST, type BlockTiming } from "../../engine/execution";
 
 function timingAt(timings: readonly BlockTiming[], line: number): BlockTiming {
   const timing = timings.find((t) => t.range.start.line + 1 === line);
@@ -92,7 +92,7 @@ describe("compiled block runner", () => {
   });
 
   it("optimizes a block for about as long as its expected runs take: once, a for loop's count, a while loop's 15 or its counter's bound, a function's unknown", () => {
-    const body = ["X = rand(rows=2000, cols=100, seed=1)", "Y = rand(rows=2000, cols=100, seed=2)", "a = sum(X * Y * 2) + sum(t(X) %*% Y)", "b = colSums(X * Y) %*% t(colSums(Y))", "print(a + sum(b))"];
+    const body = ["X = rand(rows=2000, cols=300, seed=1)", "Y = rand(rows=2000, cols=300, seed=2)", "a = sum(X * Y * 2) + sum(t(X) %*% Y)", "b = colSums(X * Y) %*% t(colSums(Y))", "print(a + sum(b))"];
     const run = (script: string, line: number) => {
       const printed: string[] = [];
       const { session, runner } = executionSession({ plan: "fused", print: (text) => printed.push(text) });
@@ -119,9 +119,13 @@ describe("compiled block runner", () => {
     assert.deepEqual(forTwice.printed.slice(0, 1), once.printed);
   });
 
-  it("the match bound: the estimated milliseconds of the expected runs times the matches per millisecond, at most the default", () => {
+  it("the match bound: the estimated milliseconds of the expected runs times the matches per millisecond, up to the first rewrite's, then a tenth of that, at most the default", () => {
     assert.equal(matchLimit(0.001), MATCHES_PER_ESTIMATED_MS);
     assert.equal(matchLimit(0.0123), Math.ceil(12.3 * MATCHES_PER_ESTIMATED_MS));
+    // Between the first rewrite's matches and a tenth of the runs' time: the first rewrite's.
+    assert.equal(matchLimit(0.05), FIRST_REWRITE_MATCHES);
+    assert.equal(matchLimit(0.3456), Math.ceil(345.6 * MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST));
+    assert.ok(matchLimit(0.3456) > FIRST_REWRITE_MATCHES && matchLimit(0.3456) < 10_000);
     assert.equal(matchLimit(60), 10_000);
   });
 });
