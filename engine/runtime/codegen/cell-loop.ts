@@ -73,7 +73,9 @@ export function runCellLoop(dag: FusionDag, op: FusedOperator, roots: readonly C
   const length = roots.length === 1 ? outputLength(roots[0]!) : 0;
   // outputs in kernel memory (shared when large, so the runner may split the rows over threads)
   const csrOut = loop.visit.kind === "walk" && length >= 0 && roots[0]!.fold.kind === "cells";
-  const newOutput = () => (length < 0 ? pooledZeros(domain.rows, domain.cols).data : csrOut ? allocateF64(length, csrShared(domain.rows, length)) : bufferPool.acquireZeroed(length));
+  // A loop over every cell writes each one: its dense output need not be cleared first.
+  const denseOutput = () => (loop.visit.kind === "all" ? bufferPool.acquire(domain.rows * domain.cols) : pooledZeros(domain.rows, domain.cols).data);
+  const newOutput = () => (length < 0 ? denseOutput() : csrOut ? allocateF64(length, csrShared(domain.rows, length)) : bufferPool.acquireZeroed(length));
   const compensated = runOnce(loop, false, newOutput(), kernels);
   const needsPlain = roots.some((root, k) => isSumFold(root.fold) && !sumsFinite(loop, root, compensated, k));
   const plain = needsPlain ? runOnce(loop, true, newOutput(), kernels) : undefined;
