@@ -31,7 +31,7 @@ import { type Extractor, extractsOriginal, originalPlanFilter, planClass, planSt
 import { statementRoots, type StatementRoot } from "./statement-roots";
 import { verifyRewrite, type VariableShape } from "./verify-rewrite";
 import { blockSaturation, spend, type DocumentBudget } from "./document-budget";
-import { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough } from "./worth-taking";
+import { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough, writableNumbers } from "./worth-taking";
 
 export interface SuggestOptions {
   saturation?: SaturationOptions;
@@ -159,7 +159,7 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   const planGraphs: ExtractionGraph[] = [];
   const suggested: StatementPlan[] = [];
   for (const root of roots) {
-    const plan = planStatement(block, root, isOriginal, options.extract);
+    const plan = planStatement(block, root, isOriginal, { extract: options.extract, writable: writableNumbers(textInRange(input.sourceText, root.range), dataValues(input, root)) });
     if (!plan) continue;
     planGraphs.push(plan.after.graph);
     const outcome = finish(input, block, plan, options);
@@ -236,7 +236,8 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
   }
   const result = new Map<StatementRoot, Outcome>();
   for (const user of new Set(temporaries.flatMap((t) => t.users))) {
-    const plan = planStatement(block, user.root, isOriginal, options.extract, names);
+    const writable = writableNumbers(textInRange(input.sourceText, user.root.range), dataValues(input, user.root));
+    const plan = planStatement(block, user.root, isOriginal, { extract: options.extract, extraNames: names, writable });
     const owned = temporaries.filter((t) => t.users[0] === user);
     const used = temporaries.filter((t) => t.users.includes(user));
     if (!plan) return new Map();

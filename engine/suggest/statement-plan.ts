@@ -7,7 +7,9 @@
  * script's symbolic values: where a class holds a DAG node that is not a
  * literal (`ncol(X)`, `tol^2`, `matrix(0, rows=d, cols=1)`), the literal or
  * constant matrix that constant folding put there is not chosen, so the
- * rewrite never writes today's sizes or parameter values into the code.
+ * rewrite never writes today's sizes or parameter values into the code;
+ * nor a literal the statement may not write (`writable`, worth-taking.ts:
+ * `x / 2000` stays so, not `x * 5.0E-4`).
  */
 import type { ClassId, ENode, Term } from "../egraph";
 import { extractGreedyDag, reachableChoices, UnextractableClassError, type Extraction, type ExtractionGraph } from "../extract";
@@ -25,6 +27,24 @@ export interface StatementPlan {
   nameOf: (cls: ClassId) => string | undefined;
   before: { graph: ExtractionGraph; extraction: Extraction };
   after: { graph: ExtractionGraph; extraction: Extraction };
+  /** The numbers the statement's rewrite may write as literals. */
+  writable: (value: number) => boolean;
+}
+
+export interface PlanStatementOptions {
+  extract?: Extractor | undefined;
+  /** Classes held by other names (shared temporaries). */
+  extraNames?: ReadonlyMap<ClassId, string>;
+  /** The numbers the rewrite may write as literals (default: any). */
+  writable?: (value: number) => boolean;
+}
+
+const ANY_NUMBER = () => true;
+
+/** Whether a node is not a literal, or one whose printed numbers (a negative one prints its magnitude too) may all be written. */
+function writesOnly(node: ENode, writable: (value: number) => boolean): boolean {
+  const value = literalValue(node.op);
+  return value === undefined || (writable(value) && (value >= 0 || writable(-value)));
 }
 
 function nodeKey(block: BlockEGraph, node: ENode): string {
@@ -113,19 +133,21 @@ function classNames(block: BlockEGraph, root: StatementRoot): (cls: ClassId) => 
 }
 
 /** The statement's plans, or undefined when one cannot be extracted (e.g. an unknown size everywhere). */
-export function planStatement(block: BlockEGraph, root: StatementRoot, isOriginal: (node: ENode) => boolean, extract: Extractor = extractGreedyDag, extraNames: ReadonlyMap<ClassId, string> = new Map()): StatementPlan | undefined {
+export function planStatement(block: BlockEGraph, root: StatementRoot, isOriginal: (node: ENode) => boolean, options: PlanStatementOptions = {}): StatementPlan | undefined {
   const { egraph } = block;
+  const extract = options.extract ?? extractGreedyDag;
+  const writable = options.writable ?? ANY_NUMBER;
   const symbolic = symbolicFilter(block);
   const rootClass = egraph.find(block.classOfNode[root.node]!);
   const nameOf = classNames(block, root);
   const staleLeaf = (node: ENode) => node.op.startsWith("var:") && root.scope.isStale(node.op.slice(4));
   const before = planGraph(egraph, rootClass, { nameOf, allowed: (node) => !staleLeaf(node) && isOriginal(node) });
   const extra = new Map<ClassId, string>();
-  for (const [cls, name] of extraNames) if (egraph.find(cls) !== rootClass) extra.set(egraph.find(cls), name);
+  for (const [cls, name] of options.extraNames ?? []) if (egraph.find(cls) !== rootClass) extra.set(egraph.find(cls), name);
   const afterNameOf = (cls: ClassId) => extra.get(egraph.find(cls)) ?? nameOf(cls);
-  const after = planGraph(egraph, rootClass, { nameOf: afterNameOf, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
+  const after = planGraph(egraph, rootClass, { nameOf: afterNameOf, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) && writesOnly(node, writable) });
   try {
-    return { root, rootClass, nameOf, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extract(after) } };
+    return { root, rootClass, nameOf, before: { graph: before, extraction: extractGreedyDag(before) }, after: { graph: after, extraction: extract(after) }, writable };
   } catch (error) {
     if (error instanceof UnextractableClassError) return undefined;
     throw error;
@@ -136,7 +158,7 @@ export function planStatement(block: BlockEGraph, root: StatementRoot, isOrigina
 export function planClass(block: BlockEGraph, cls: ClassId, plan: StatementPlan, extract: Extractor = extractGreedyDag): { graph: ExtractionGraph; extraction: Extraction; term: Term } | undefined {
   const staleLeaf = (node: ENode) => node.op.startsWith("var:") && plan.root.scope.isStale(node.op.slice(4));
   const symbolic = symbolicFilter(block);
-  const graph = planGraph(block.egraph, block.egraph.find(cls), { nameOf: plan.nameOf, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) });
+  const graph = planGraph(block.egraph, block.egraph.find(cls), { nameOf: plan.nameOf, allowed: (node, id) => !staleLeaf(node) && symbolic(node, id) && writesOnly(node, plan.writable) });
   try {
     const extraction = extract(graph);
     return { graph, extraction, term: extractedTerm(graph, extraction) };

@@ -43,18 +43,25 @@ export function sameExpression(a: string, b: string): boolean {
 const RULE_CONSTANTS = new Set([0, 1, 2, -1, -2, 0.5, -0.5]);
 
 /**
- * The numbers of `rewritten` that bake data-dependent values into the code:
- * those the original does not spell out as literals and that are either one
- * of `dataValues` (sizes and known values behind the original's names and
- * size expressions) or not one of the few constants rules introduce.
+ * Which numbers a rewrite of `original` may write: those the original
+ * spells out as literals, and the few constants rules introduce unless one
+ * is among `dataValues` (sizes and known values behind the original's
+ * names and size expressions). The cheapest plan is extracted with this
+ * (statement-plan.ts), so constant folding (`/ 2000` as `* 5.0E-4`) does not
+ * cost a statement its rewrite.
  */
-export function bakedNumbers(original: string, rewritten: string, dataValues: ReadonlySet<number>): number[] {
+export function writableNumbers(original: string, dataValues: ReadonlySet<number>): (value: number) => boolean {
   const before = tryParse(original);
+  const spelled = new Set(before ? numbersIn(before) : []);
+  return (value) => spelled.has(value) || (!dataValues.has(value) && RULE_CONSTANTS.has(value));
+}
+
+/** The numbers of `rewritten` that bake data-dependent values into the code: those `writableNumbers` does not allow. */
+export function bakedNumbers(original: string, rewritten: string, dataValues: ReadonlySet<number>): number[] {
   const after = tryParse(rewritten);
   if (!after) return [];
-  const spelled = new Set(before ? numbersIn(before) : []);
-  const baked = numbersIn(after).filter((v) => !spelled.has(v) && (dataValues.has(v) || !RULE_CONSTANTS.has(v)));
-  return [...new Set(baked)];
+  const writable = writableNumbers(original, dataValues);
+  return [...new Set(numbersIn(after).filter((v) => !writable(v)))];
 }
 
 function tryParse(text: string): Expression | undefined {

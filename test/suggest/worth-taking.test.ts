@@ -181,3 +181,24 @@ print(sum(sigma) + sum(C) + m)
     for (const d of r.dropped) assert.doesNotMatch(d.reason, /would write|dimensions must be/, `${d.target}: ${d.rewritten}: ${d.reason}`);
   }
 });
+
+test("folding the script's own literals does not cost a statement its rewrite: the chain is reordered and the literals are written as spelled", () => {
+  // Each statement's product chain costs 281x less as G %*% (t(V) %*% V); the plans with `/ 2000` as
+  // `* 5.0E-4` or `3 * ... * 4` as `12 * ...` were extracted first and then dropped for writing new numbers.
+  const statements = [
+    "Z = G %*% t(V) %*% V / 2000",
+    "Z = (G %*% t(V) %*% V) / 4",
+    "Z = 3 * (G %*% t(V) %*% V) * 4",
+    "Z = -(G %*% t(V) %*% V) / 3",
+    "Z = G %*% t(V) %*% V / nrow(V)",
+  ];
+  for (const statement of statements) {
+    const results = optimize(`G = rand(rows=5000, cols=10, seed=1)\nV = rand(rows=2000, cols=10, seed=2)\n${statement}\nprint(sum(Z))\n`);
+    const suggestions = results.flatMap((r) => r.suggestions).filter((s) => s.target === "Z");
+    assert.equal(suggestions.length, 1, `${statement}: dropped ${JSON.stringify(results.flatMap((r) => r.dropped))}`);
+    const s = suggestions[0]!;
+    assert.match(s.rewritten, /t\(V\) %\*% V/, `${statement} -> ${s.rewritten}`);
+    assert.ok(s.costBefore / s.costAfter > 100, `${statement}: ${s.costBefore} -> ${s.costAfter}`);
+    assert.deepEqual(bakedNumbers(s.original, s.rewritten, new Set([5000, 2000, 10])), [], `${statement} -> ${s.rewritten}`);
+  }
+});
