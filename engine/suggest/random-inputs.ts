@@ -87,9 +87,15 @@ export function shrinkDimensions(shapes: readonly VariableShape[], maxCells: num
   return map;
 }
 
-export function randomInputs(shapes: readonly VariableShape[], inputCase: InputCase, seed: number, maxCells = 40_000): Map<string, Value> {
+/** The cells of all the shapes' matrices at their true sizes. */
+export function trueSizeCells(shapes: readonly VariableShape[]): number {
+  return shapes.reduce((sum, s) => sum + (s.kind === "matrix" ? (s.rows ?? 1) * (s.cols ?? 1) : 0), 0);
+}
+
+/** Random inputs of the shapes, their dimensions shrunk to at most `maxCells` cells per matrix, or (`trueSize`) as they are. */
+export function randomInputs(shapes: readonly VariableShape[], inputCase: InputCase, seed: number, maxCells = 40_000, trueSize = false): Map<string, Value> {
   const random = seededRandom(seed);
-  const dims = shrinkDimensions(shapes, maxCells);
+  const dims = trueSize ? new Map(dimensionsOf(shapes).map((d) => [d, d])) : shrinkDimensions(shapes, maxCells);
   const inputs = new Map<string, Value>();
   const value = (positive: boolean | undefined) => {
     const magnitude = 0.1 + 0.9 * random();

@@ -2,10 +2,16 @@
  * The runtime as the oracle of rewrites: both sides are evaluated on the
  * same random inputs of the inferred shapes (dense, sparse, with empty rows
  * and columns) and must agree within a floating-point tolerance. A scalar
- * and a 1x1 matrix are different values here.
+ * and a 1x1 matrix are different values here. The inputs are shrunk; a
+ * statement with sizes of its own (`matrix(X, rows=800, cols=1000)`,
+ * `X[1:800, ]`) fails on shrunk inputs, so when the original fails on them
+ * it is checked on inputs of their true sizes, if those are small enough.
  */
 import { DmlRuntimeError, evaluateExpression, type Value } from "../runtime/interpreter";
-import { randomInputs, shapeProblem, type InputCase, type VariableShape } from "./random-inputs";
+import { randomInputs, shapeProblem, trueSizeCells, type InputCase, type VariableShape } from "./random-inputs";
+
+/** The most cells (all inputs together) a rewrite is checked on at the inputs' true sizes: 16 MB of values. */
+export const TRUE_SIZE_MAX_CELLS = 2_000_000;
 
 export type { InputCase, VariableShape } from "./random-inputs";
 
@@ -28,11 +34,18 @@ export function verifyRewrite(original: string, rewritten: string, shapes: reado
   const problem = shapeProblem(shapes);
   if (problem !== undefined) return { verified: false, reason: `cannot check the rewrite: ${problem}` };
   let count = 0;
+  // Inputs at their true sizes once the original fails on shrunk ones, when they are small enough.
+  let trueSize = false;
   for (const inputCase of cases) {
     for (let t = 0; t < trials; t++) {
       const seed = (options.seed ?? 17) + 7919 * t + 104729 * cases.indexOf(inputCase);
-      const inputs = randomInputs(shapes, inputCase, seed, options.maxCells);
-      const before = valueOrFailure(original, inputs);
+      let inputs = randomInputs(shapes, inputCase, seed, options.maxCells, trueSize);
+      let before = valueOrFailure(original, inputs);
+      if (typeof before === "string" && !trueSize && trueSizeCells(shapes) <= TRUE_SIZE_MAX_CELLS) {
+        trueSize = true;
+        inputs = randomInputs(shapes, inputCase, seed, options.maxCells, trueSize);
+        before = valueOrFailure(original, inputs);
+      }
       if (typeof before === "string") return { verified: false, reason: `original fails on ${inputCase} inputs: ${before}`, inputCase, seed };
       const after = valueOrFailure(rewritten, inputs);
       if (typeof after === "string") return { verified: false, reason: `rewritten fails on ${inputCase} inputs: ${after}`, inputCase, seed };

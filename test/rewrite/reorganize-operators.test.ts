@@ -117,7 +117,7 @@ test("a rewritten plan with the new operators runs and gives the value as writte
     "X = rand(rows=1000, cols=800, min=-1, max=1, seed=1)",
     "v = rand(rows=1000, cols=1, seed=2)",
     "r = rand(rows=1, cols=800, seed=3)",
-    // In a loop of ten runs: the optimizer's full bound (a block that runs once is optimized only for about as long as it runs).
+    // In a loop of ten runs (a block that runs once is optimized only for about as long as it runs); `a` names sizes of its own, so its rewrite is checked on inputs of their true sizes.
     "for (i in 1:10) {",
     "  a = sum(rev(X)) + max(roll(X, 3)) + mean(matrix(X, rows=800, cols=1000))",
     '  b = sum(outer(v, r, "*"))',

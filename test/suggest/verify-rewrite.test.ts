@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { randomInputs, shrinkDimensions, verifyRewrite, type VariableShape } from "../../engine/suggest";
+import { randomInputs, shrinkDimensions, TRUE_SIZE_MAX_CELLS, verifyRewrite, type VariableShape } from "../../engine/suggest";
 
 const shapes: VariableShape[] = [
   { name: "X", kind: "matrix", rows: 6, cols: 5, sparsity: 0.3 },
@@ -56,4 +56,25 @@ test("large shapes shrink consistently: operands that agreed still agree", () =>
   assert.ok(x.kind === "matrix" && v.kind === "matrix");
   if (x.kind === "matrix" && v.kind === "matrix") assert.equal(x.matrix.cols, v.matrix.rows);
   assert.equal(verifyRewrite("X %*% V", "t(t(V) %*% t(X))", big).verified, true);
+});
+
+test("a statement with sizes of its own is checked on inputs of their true sizes when shrunk ones fail it, up to TRUE_SIZE_MAX_CELLS", () => {
+  const X: VariableShape[] = [{ name: "X", kind: "matrix", rows: 1000, cols: 800 }];
+  // The text's own sizes: a reshape, a slice, a constant matrix, a sequence; each fails on a 64-row stand-in for X.
+  const equal: [string, string][] = [
+    ["mean(matrix(X, rows=800, cols=1000))", "mean(X)"],
+    ["sum(X[1:900, ]) + sum(X[901:1000, ])", "sum(X)"],
+    ["sum(X + matrix(1, rows=1000, cols=800))", "sum(X) + 800000"],
+    ["sum(X %*% seq(1, 800))", "sum(X %*% seq(1, ncol(X)))"],
+  ];
+  for (const [original, rewritten] of equal) assert.deepEqual(verifyRewrite(original, rewritten, X), { verified: true, trials: 6 }, original);
+  const wrong = verifyRewrite("sum(X[1:900, ])", "sum(X)", X, { cases: ["dense"] });
+  assert.equal(wrong.verified, false, "a slice is not the whole matrix at the true size either");
+  if (!wrong.verified) assert.match(wrong.reason, /vs .*dense inputs/);
+  // Too large to evaluate at the true size: the failure on shrunk inputs stands.
+  const large: VariableShape[] = [{ name: "X", kind: "matrix", rows: 100_000, cols: 800 }];
+  assert.ok(100_000 * 800 > TRUE_SIZE_MAX_CELLS);
+  const refused = verifyRewrite("sum(X[1:90000, ]) + sum(X[90001:100000, ])", "sum(X)", large);
+  assert.equal(refused.verified, false);
+  if (!refused.verified) assert.match(refused.reason, /original fails on dense inputs/);
 });
