@@ -17,6 +17,12 @@
  *   fused runs (these five scripts, and the examples that run without
  *   parameters), median and max; target median <= 50 ms. It is part of the
  *   end-to-end times.
+ * - A second fused run of each script after its other modes (`warm_ms`,
+ *   `warm_ratio`): the same script in the same process, planned and
+ *   compiled again but with the JIT warm, as in a long-lived session (the
+ *   editor's runtime worker, a notebook re-running a cell). The targets
+ *   are judged on the first fused run, which pays the JIT's start (the
+ *   first case of a run: our whole optimizer and runtime).
  * Data read excluded on both sides: our script's `X = read($X)` lines run
  * before the clock (or the data is put into the session), the clock covers
  * the rest of the script in one session (bench-e2e-session.ts); numpy reads
@@ -110,6 +116,8 @@ interface Compared {
   label: string;
   /** Our runs by plan mode. */
   ours: Partial<Record<PlanMode, ScriptRun>>;
+  /** The second fused run, after the other modes (JIT warm). */
+  warm: ScriptRun;
   numpy: { name: string; baseline: string; target: number | null }[];
   /** Ratio targets against our as-written run (fused) and, for ALS-CG, rewritten. */
   asWrittenTarget: number;
@@ -138,8 +146,13 @@ function rowsOf(c: Compared, numpy: PythonRun<NumpyE2e>): BenchRow[] {
     : { ours_ms: 0 };
   const fusedError = fused.ok ? undefined : `ours (fused) failed: ${fused.errors.join("; ")}`;
   const base = { suite: "e2e", iterations: iterations(fused), parameters: c.iterationsText };
+  const warmDiff = fused.ok && c.warm.ok ? maxRelativeDifference(values, printedNumbers(c.warm.printed)) : null;
+  const warmError = c.warm.ok ? (warmDiff !== null && warmDiff > SAME_MODES ? `the warm fused run printed other values (${warmDiff} relative)` : undefined) : `ours (fused, warm) failed: ${c.warm.errors.join("; ")}`;
+  const warm = (baselineMs: number | null): Record<string, unknown> =>
+    c.warm.ok ? { warm_ms: round3(c.warm.ms), warm_compile_ms: compileMs(c.warm), ...(baselineMs !== null ? { warm_ratio: round3(baselineMs / c.warm.ms) } : {}) } : {};
   const comparison = (baseline: string, baselineMs: number | null, target: number | null, extra: Record<string, unknown>): BenchRow => {
     const ratio = fused.ok && baselineMs !== null ? baselineMs / fused.ms : null;
+    const errors = [fusedError, warmError, extra["note"]].filter((x) => x !== undefined);
     const targetText = target === null ? "none" : target >= 1 ? `>= ${target}x` : `within ${1 / target}x (ratio >= ${target})`;
     return {
       ...base,
@@ -150,8 +163,9 @@ function rowsOf(c: Compared, numpy: PythonRun<NumpyE2e>): BenchRow[] {
       ratio: ratio === null ? null : round3(ratio),
       target: targetText,
       ...(target !== null ? { target_met: ratio !== null && ratio >= target } : {}),
+      ...warm(baselineMs),
       ...extra,
-      ...(fusedError === undefined ? {} : { failed: true, note: [fusedError, extra["note"]].filter((x) => x !== undefined).join("; ") }),
+      ...(fusedError === undefined && warmError === undefined ? {} : { failed: true, note: errors.join("; ") }),
     };
   };
   const rows: BenchRow[] = [];
@@ -194,13 +208,16 @@ function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-function runModes(modes: readonly PlanMode[], s: Script, params: Record<string, string>, data: ReadonlyMap<string, Value>, label: string): Compared["ours"] {
+/** Our runs in each mode, then the fused one again (JIT warm). */
+function runModes(modes: readonly PlanMode[], s: Script, params: Record<string, string>, data: ReadonlyMap<string, Value>, label: string): { ours: Compared["ours"]; warm: ScriptRun } {
   const ours: Compared["ours"] = {};
   for (const plan of modes) {
     err(`bench e2e: ${label}, ours ${plan}...`);
     ours[plan] = runScriptTimed({ text: s.text, scriptPath: s.file, plan, params, data });
   }
-  return ours;
+  err(`bench e2e: ${label}, ours fused again (warm)...`);
+  const warm = runScriptTimed({ text: s.text, scriptPath: s.file, plan: "fused", params, data });
+  return { ours, warm };
 }
 
 export function runE2eBench(options: E2eBenchOptions = {}): BenchRow[] {
@@ -233,13 +250,14 @@ export function runE2eBench(options: E2eBenchOptions = {}): BenchRow[] {
       if (read.errors.length > 0) throw new Error(read.errors.join("; "));
       const init = firstCellValues({ text: s.text, scriptPath: s.file, params, data: read.data }, ["U", "V"]);
       const files = { mtx: ratings.path, U: writeRaw(path.join(dir, "als_U.f64"), matrixOf(init.get("U")!)), V: writeRaw(path.join(dir, "als_V.f64"), matrixOf(init.get("V")!)) };
-      const ours = runModes(["fused", "rewritten", "as-written"], s, params, read.data, alsLabel);
+      const { ours, warm } = runModes(["fused", "rewritten", "as-written"], s, params, read.data, alsLabel);
       fusedRuns.push({ name: "als_cg.dml", run: ours.fused! });
       numpyCases.push({ name: "als dense", kind: "als_dense", ...files, rank: a.rank, lambda: ALS_LAMBDA, maxi: a.maxi });
       numpyCases.push({ name: "als sparse", kind: "als_sparse", ...files, rank: a.rank, lambda: ALS_LAMBDA, maxi: a.maxi });
       compared.push({
         label: alsLabel,
         ours,
+        warm,
         numpy: [
           { name: "als sparse", baseline: "numpy sparse-aware (scipy.sparse)", target: 1.5 },
           { name: "als dense", baseline: "numpy straightforward (dense)", target: null },
@@ -270,12 +288,13 @@ export function runE2eBench(options: E2eBenchOptions = {}): BenchRow[] {
         } else if (algorithm === "l2svm") numpyCase = { name: algorithm, kind: "l2svm", X, Y, rows, cols, reg: p["reg"]!, tol: p["tol"]!, maxi: p["maxi"]! };
         else if (algorithm === "glm_logit") numpyCase = { name: algorithm, kind: "glm_logit", X, Y, rows, cols, reg: p["reg"]!, maxi: p["maxi"]! };
         else numpyCase = { name: algorithm, kind: "mlogreg", X, Y, rows, cols, reg: p["reg"]!, maxi: p["maxi"]!, maxii: p["maxii"]! };
-        const ours = runModes(["fused", "as-written"], s, params, values, label);
+        const { ours, warm } = runModes(["fused", "as-written"], s, params, values, label);
         fusedRuns.push({ name: `${algorithm}.dml`, run: ours.fused! });
         numpyCases.push(numpyCase);
         compared.push({
           label: `${label} (${data.labels})`,
           ours,
+          warm,
           numpy: [{ name: algorithm, baseline: "numpy", target: 0.5 }],
           asWrittenTarget: 3,
           iterationsText: Object.entries(p).map(([k, v]) => `${k}=${v}`).join(" "),

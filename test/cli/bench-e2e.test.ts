@@ -92,6 +92,10 @@ test("bench e2e at tiny sizes: rows, targets, iterations, same numbers in every 
     }
     const ratio = (r.baseline_ms as number) / r.ours_ms;
     assert.ok(Math.abs((r.ratio as number) - ratio) <= 1e-3 * Math.max(1, ratio) + 1e-3, JSON.stringify(r));
+    // The second fused run (JIT warm) printed the same numbers (else the row fails) and has its own ratio.
+    assert.ok(typeof r.warm_ms === "number" && r.warm_ms > 0 && typeof r.warm_compile_ms === "number", JSON.stringify(r));
+    const warmRatio = (r.baseline_ms as number) / (r.warm_ms as number);
+    assert.ok(Math.abs((r.warm_ratio as number) - warmRatio) <= 1e-3 * Math.max(1, warmRatio) + 1e-3, JSON.stringify(r));
     const limit = r.baseline.startsWith("numpy") ? 1e-6 : 1e-9;
     assert.ok((r.max_relative_difference as number) <= limit, JSON.stringify(r));
     const target = /^>= ([\d.]+)x$|ratio >= ([\d.]+)\)$/.exec(String(r.target));
