@@ -83,6 +83,24 @@ describe("generated Cell operators: cell-wise results", () => {
     assertGenerated("s = sum(x * y * c)\nprint(s)", cell("sum(x * y * c)", "x", true));
     assertGenerated("R = rowSums(x * y)\nprint(toString(R))", cell("rowSums(x * y)", "x"));
   });
+  it("a matrix domain whose matrix inputs all have its shape runs as one loop over its cells; a broadcast, a transposed read or a row aggregate keeps the column loop", () => {
+    const columnLoop = /for \(let j = 0; j < n; j\+\+\)/;
+    for (const [computation, root] of [
+      ["R = D * Y + 2 * lambda\nprint(toString(R))", "D * Y + 2 * lambda"],
+      ["s = sum(D * Y - 1)\nprint(s)", "sum(D * Y - 1)"],
+      ["R = ifelse(D > 0, D, Y)\nprint(toString(R))", "ifelse(D > 0, D, Y)"],
+    ] as const) {
+      const run = assertGenerated(computation, cell(root, "D"));
+      assert.doesNotMatch(source(run), columnLoop, root);
+      assert.match(source(run), /const j = 0;/, root);
+    }
+    for (const [computation, root] of [
+      ["R = D * Y - r\nprint(toString(R))", "D * Y - r"],
+      ["R = D * Y - c\nprint(toString(R))", "D * Y - c"],
+      ["R = Q * t(Q)\nprint(toString(R))", "Q * t(Q)"],
+      ["R = rowSums(D * Y)\nprint(toString(R))", "rowSums(D * Y)"],
+    ] as const) assert.match(source(assertGenerated(computation, cell(root, root.startsWith("Q") ? "Q" : "D"))), columnLoop, root);
+  });
 });
 
 const FUNCTIONS: Record<"full" | "row" | "col", Record<string, string>> = {
