@@ -87,4 +87,18 @@ describe("Row kernels keep unrolled cells in locals", () => {
     assert.equal(generatedDifference(checked, op, run), undefined, expr);
     assert.ok(arraysLeft(run.generated.programs[0]?.source ?? "", "g").length > 0, "the d x k sums are an array");
   });
+
+  it("a full sum of the row's cells is accumulated in local numbers, written to the accumulators once after the range (ALS-CG's R - alpha * HS with sum(R^2))", () => {
+    for (const [d, sparse] of [[10, false], [10, true], [UNROLLED_MAX_WIDTH + 1, false]] as const) {
+      const checked = prepareBlock(data(d, 2, sparse), "R = X - 0.5 * (X * X)\ns = sum(R^2)\nprint(toString(R))\nprint(s)");
+      const op = handOperator(checked.block, { template: "row", main: "X", roots: ["X - 0.5 * (X * X)", "sum(R^2)"] });
+      const run = runGenerated(checked, op);
+      assert.equal(generatedDifference(checked, op, run), undefined, `d ${d}, ${sparse ? "CSR" : "dense"}`);
+      const source = run.generated.programs[0]?.source ?? "";
+      const loop = source.slice(source.indexOf("for (let i = r0"), source.lastIndexOf("}\n  acc["));
+      assert.doesNotMatch(loop, /acc\[/, `no accumulator access in the row loop:\n${source}`);
+      assert.equal((source.match(/acc\[n\d+ \+ \d\] = f\d+;/g) ?? []).length, 5, `two sums, two compensations, one plain sum stored once:\n${source}`);
+      if (!sparse && d <= UNROLLED_MAX_WIDTH) assert.deepEqual(arraysLeft(source, "t"), [], `the squared row's cells are locals:\n${source}`);
+    }
+  });
 });

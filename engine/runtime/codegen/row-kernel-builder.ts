@@ -159,11 +159,16 @@ class RowKernelBuilder {
       const comp = this.text.accumulators(slots * ways, 0, "sum");
       const plain = this.text.accumulators(slots, 0, "sum");
       this.results.push({ kind: "sum", root, fn, direction, width, rows: this.rows, sum: sum.start, compensation: comp.start, plain: plain.start });
+      // A full sum's five slots are local numbers of the kernel; a column sum's stay in acc (one per column).
+      const full = direction === "full" ? { sums: this.text.localSlots(sum.base, 2), comps: this.text.localSlots(comp.base, 2), plain: this.text.localSlots(plain.base, 1)[0]! } : undefined;
       const add = (j: string, v: string, parity: string) => {
         const e = fn === "sumSq" ? `${v} * ${v}` : v;
-        const at = direction === "col" ? j : parity;
-        const k = `${sum.base} + ${at}`;
-        const c = `${comp.base} + ${at}`;
+        if (full) {
+          const way = (w: 0 | 1) => `const y = e - ${full.comps[w]}; const t = ${full.sums[w]} + y; ${full.comps[w]} = t - ${full.sums[w]} - y; ${full.sums[w]} = t;`;
+          return `{ const e = ${e}; if ((${parity}) === 0) { ${way(0)} } else { ${way(1)} } ${full.plain} += e; }`;
+        }
+        const k = `${sum.base} + ${j}`;
+        const c = `${comp.base} + ${j}`;
         return `{ const e = ${e}; const y = e - acc[${c}]; const t = acc[${k}] + y; acc[${c}] = t - acc[${k}] - y; acc[${k}] = t; acc[${plain.base} + ${slot(j)}] += e; }`;
       };
       if (code.kind === "sparse") {
@@ -172,7 +177,8 @@ class RowKernelBuilder {
       }
       const dense = this.dense(code);
       if (dense.kind === "scalar") this.text.body.push(add("0", `(${dense.expr})`, "(i & 1)"));
-      else this.text.body.push(`for (let j = 0; j < ${dense.widthName}; j++) ${add("j", elementAt(dense, "j"), `((i * ${dense.widthName} + j) & 1)`)}`);
+      // Unrolled for a narrow row, so that a scratch row the cells come from becomes local numbers.
+      else this.text.body.push(this.text.forCells(width, "j", (j) => add(j, elementAt(dense, j), `((i * ${dense.widthName} + ${j}) & 1)`)));
       return;
     }
     if (fn === "min" || fn === "max" || fn === "prod") {

@@ -106,6 +106,21 @@ export class RowKernelText {
   }
 
   /**
+   * Accumulator slots `base + 0 .. count - 1` as local numbers of the
+   * kernel: read from `acc` before the first row, stored back after the
+   * last, so the per-cell updates touch registers instead of `acc` (the
+   * same values in the same order). Returns the locals' names.
+   */
+  localSlots(base: string, count: number): string[] {
+    const names = Array.from({ length: count }, () => this.name("f"));
+    names.forEach((name, k) => {
+      this.prologue.push(`let ${name} = acc[${base} + ${k}];`);
+      this.epilogue.push(`acc[${base} + ${k}] = ${name};`);
+    });
+    return names;
+  }
+
+  /**
    * Sum accumulator slots updated through a local array of the call (the
    * engine optimizes a local Float64Array better than the `acc` argument),
    * added into `acc` after the range's last row. Returns the local's name.
