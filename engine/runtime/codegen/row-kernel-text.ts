@@ -155,6 +155,17 @@ export class RowKernelText {
    * arithmetic is the same, in the same order.
    */
   program(skipTest: string | undefined): KernelProgram {
+    // The source is a function of the text's parts: a Row operator run again (each iteration of a loop) gets it without the rewriting below.
+    const key = [skipTest ?? "", this.arrays.length, ...this.prologue, "\u0000", ...this.header, "\u0000", ...this.skipped, "\u0000", ...this.body, "\u0000", ...this.epilogue, "\u0000", ...this.scratches.map((t) => `${t.name}:${t.width}`), "\u0000", ...this.sums.map((t) => `${t.locals.join(",")}:${t.count}:${t.base}`)].join("\n");
+    const known = programs.get(key);
+    if (known !== undefined) return known;
+    const program = this.assemble(skipTest);
+    if (programs.size >= PROGRAMS_KEPT) programs.clear();
+    programs.set(key, program);
+    return program;
+  }
+
+  private assemble(skipTest: string | undefined): KernelProgram {
     const parts = { header: [...this.header], skipped: [...this.skipped], body: [...this.body] };
     const declarations = readOnce(parts, this.arrays.length);
     const epilogue: string[] = [];
@@ -178,6 +189,10 @@ export class RowKernelText {
     return { source: lines.join("\n") };
   }
 }
+
+/** Row kernel sources by their text's parts (RowKernelText.program), at most PROGRAMS_KEPT of them (then the memo starts over). */
+const programs = new Map<string, KernelProgram>();
+const PROGRAMS_KEPT = 256;
 
 /** Cells of a scratch vector or a sum array kept as local numbers, at most (see RowKernelText.program). */
 export const LOCAL_CELLS_MAX = 32;
