@@ -3,7 +3,7 @@ export { optimizeBlock, type BlockInput, type BlockOptimization, type DroppedSug
 export { suggestionEdits } from "./suggestion-edits";
 export { statementRoots, type StatementRoot } from "./statement-roots";
 export { randomInputs, shrinkDimensions, type InputCase, type VariableShape } from "./random-inputs";
-export { TRUE_SIZE_MAX_CELLS, valueDifference, verifyRewrite, type VerifyOptions, type VerifyResult } from "./verify-rewrite";
+export { TRUE_SIZE_MAX_CELLS, TRUE_SIZE_MAX_SECONDS, valueDifference, verifyRewrite, type VerifyOptions, type VerifyResult } from "./verify-rewrite";
 export { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough, type SavingThresholds } from "./worth-taking";
 export { safetyNetNote } from "./safety-net";
 export { blockSaturation, DEFAULT_DOCUMENT_BUDGET, documentBudget, spend, type DocumentBudget } from "./document-budget";

@@ -341,7 +341,7 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
     for (const t of shared?.used ?? []) inlined = inlined.replace(new RegExp(`\\b${t.name}\\b`, "g"), `(${t.text})`);
     const shapes = variableShapes(input, block, root, `${original} ${inlined}`);
     if (typeof shapes === "string") return { kind: "dropped", dropped: { target: root.target, original, rewritten, reason: shapes } };
-    const verdict = verifyRewrite(original, inlined, shapes);
+    const verdict = verifyRewrite(original, inlined, shapes, { trueSizeSeconds: costBefore + costAfter });
     if (!verdict.verified) return { kind: "dropped", dropped: { target: root.target, original, rewritten, reason: verdict.reason } };
   }
   const stats = input.stats[root.node]!;

@@ -5,13 +5,17 @@
  * and a 1x1 matrix are different values here. The inputs are shrunk; a
  * statement with sizes of its own (`matrix(X, rows=800, cols=1000)`,
  * `X[1:800, ]`) fails on shrunk inputs, so when the original fails on them
- * it is checked on inputs of their true sizes, if those are small enough.
+ * it is checked on inputs of their true sizes, if those are few enough
+ * cells and both sides are estimated to be cheap enough there.
  */
 import { DmlRuntimeError, evaluateExpression, type Value } from "../runtime/interpreter";
 import { randomInputs, shapeProblem, trueSizeCells, type InputCase, type VariableShape } from "./random-inputs";
 
 /** The most cells (all inputs together) a rewrite is checked on at the inputs' true sizes: 16 MB of values. */
 export const TRUE_SIZE_MAX_CELLS = 2_000_000;
+
+/** The most estimated seconds of one evaluation of both sides at the true sizes for that check (it evaluates them up to six times). */
+export const TRUE_SIZE_MAX_SECONDS = 0.05;
 
 export type { InputCase, VariableShape } from "./random-inputs";
 
@@ -24,6 +28,8 @@ export interface VerifyOptions {
   maxCells?: number;
   /** Allowed difference relative to the largest magnitude of the results (default 1e-8). */
   relative?: number;
+  /** The cost model's seconds for evaluating both sides once at the inputs' true sizes; above TRUE_SIZE_MAX_SECONDS they are not checked at those sizes (unknown: the cells alone decide). */
+  trueSizeSeconds?: number;
 }
 
 export type VerifyResult = { verified: true; trials: number } | { verified: false; reason: string; inputCase?: InputCase; seed?: number };
@@ -41,7 +47,7 @@ export function verifyRewrite(original: string, rewritten: string, shapes: reado
       const seed = (options.seed ?? 17) + 7919 * t + 104729 * cases.indexOf(inputCase);
       let inputs = randomInputs(shapes, inputCase, seed, options.maxCells, trueSize);
       let before = valueOrFailure(original, inputs);
-      if (typeof before === "string" && !trueSize && trueSizeCells(shapes) <= TRUE_SIZE_MAX_CELLS) {
+      if (typeof before === "string" && !trueSize && trueSizeCells(shapes) <= TRUE_SIZE_MAX_CELLS && !((options.trueSizeSeconds ?? 0) > TRUE_SIZE_MAX_SECONDS)) {
         trueSize = true;
         inputs = randomInputs(shapes, inputCase, seed, options.maxCells, trueSize);
         before = valueOrFailure(original, inputs);

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { randomInputs, shrinkDimensions, TRUE_SIZE_MAX_CELLS, verifyRewrite, type VariableShape } from "../../engine/suggest";
+import { randomInputs, shrinkDimensions, TRUE_SIZE_MAX_CELLS, TRUE_SIZE_MAX_SECONDS, verifyRewrite, type VariableShape } from "../../engine/suggest";
 
 const shapes: VariableShape[] = [
   { name: "X", kind: "matrix", rows: 6, cols: 5, sparsity: 0.3 },
@@ -58,7 +58,7 @@ test("large shapes shrink consistently: operands that agreed still agree", () =>
   assert.equal(verifyRewrite("X %*% V", "t(t(V) %*% t(X))", big).verified, true);
 });
 
-test("a statement with sizes of its own is checked on inputs of their true sizes when shrunk ones fail it, up to TRUE_SIZE_MAX_CELLS", () => {
+test("a statement with sizes of its own is checked on inputs of their true sizes when shrunk ones fail it, up to TRUE_SIZE_MAX_CELLS and TRUE_SIZE_MAX_SECONDS", () => {
   const X: VariableShape[] = [{ name: "X", kind: "matrix", rows: 1000, cols: 800 }];
   // The text's own sizes: a reshape, a slice, a constant matrix, a sequence; each fails on a 64-row stand-in for X.
   const equal: [string, string][] = [
@@ -68,6 +68,11 @@ test("a statement with sizes of its own is checked on inputs of their true sizes
     ["sum(X %*% seq(1, 800))", "sum(X %*% seq(1, ncol(X)))"],
   ];
   for (const [original, rewritten] of equal) assert.deepEqual(verifyRewrite(original, rewritten, X), { verified: true, trials: 6 }, original);
+  // Both sides estimated too costly to evaluate six times at the true sizes: not checked there.
+  assert.deepEqual(verifyRewrite(equal[0]![0], equal[0]![1], X, { trueSizeSeconds: TRUE_SIZE_MAX_SECONDS / 2 }), { verified: true, trials: 6 });
+  const costly = verifyRewrite(equal[0]![0], equal[0]![1], X, { trueSizeSeconds: TRUE_SIZE_MAX_SECONDS * 2 });
+  assert.equal(costly.verified, false);
+  if (!costly.verified) assert.match(costly.reason, /original fails on dense inputs/);
   const wrong = verifyRewrite("sum(X[1:900, ])", "sum(X)", X, { cases: ["dense"] });
   assert.equal(wrong.verified, false, "a slice is not the whole matrix at the true size either");
   if (!wrong.verified) assert.match(wrong.reason, /vs .*dense inputs/);
