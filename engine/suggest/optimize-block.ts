@@ -159,7 +159,7 @@ export function optimizeBlock(input: BlockInput, given: SuggestOptions = {}): Bl
   const planGraphs: ExtractionGraph[] = [];
   const suggested: StatementPlan[] = [];
   for (const root of roots) {
-    const plan = planStatement(block, root, isOriginal, { extract: options.extract, writable: writableNumbers(textInRange(input.sourceText, root.range), dataValues(input, root)) });
+    const plan = planStatement(block, root, isOriginal, { extract: options.extract, writable: statementWritable(input, root) });
     if (!plan) continue;
     planGraphs.push(plan.after.graph);
     const outcome = finish(input, block, plan, options);
@@ -236,8 +236,7 @@ function shareTemporaries(input: BlockInput, block: BlockEGraph, suggested: read
   }
   const result = new Map<StatementRoot, Outcome>();
   for (const user of new Set(temporaries.flatMap((t) => t.users))) {
-    const writable = writableNumbers(textInRange(input.sourceText, user.root.range), dataValues(input, user.root));
-    const plan = planStatement(block, user.root, isOriginal, { extract: options.extract, extraNames: names, writable });
+    const plan = planStatement(block, user.root, isOriginal, { extract: options.extract, extraNames: names, writable: statementWritable(input, user.root) });
     const owned = temporaries.filter((t) => t.users[0] === user);
     const used = temporaries.filter((t) => t.users.includes(user));
     if (!plan) return new Map();
@@ -405,6 +404,14 @@ function explain(block: BlockEGraph, root: StatementRoot, graph: ExtractionGraph
 function egraphNnz(block: BlockEGraph, id: ClassId): number | null {
   const data = block.egraph.data(id);
   return data.family === "la" ? data.stats.nnz : null;
+}
+
+/** The numbers a statement's rewrite may write (writableNumbers of its parsed right-hand side), worked out when the extraction first meets a literal. */
+function statementWritable(input: BlockInput, root: StatementRoot): (value: number) => boolean {
+  let writable: ((value: number) => boolean) | undefined;
+  const statement = input.block.statements[root.index];
+  const original = statement?.kind === "assign" ? statement.value : textInRange(input.sourceText, root.range);
+  return (value) => (writable ??= writableNumbers(original, dataValues(input, root)))(value);
 }
 
 /**

@@ -48,10 +48,10 @@ const RULE_CONSTANTS = new Set([0, 1, 2, -1, -2, 0.5, -0.5]);
  * is among `dataValues` (sizes and known values behind the original's
  * names and size expressions). The cheapest plan is extracted with this
  * (statement-plan.ts), so constant folding (`/ 2000` as `* 5.0E-4`) does not
- * cost a statement its rewrite.
+ * cost a statement its rewrite. `original` is its text or its parsed tree.
  */
-export function writableNumbers(original: string, dataValues: ReadonlySet<number>): (value: number) => boolean {
-  const before = tryParse(original);
+export function writableNumbers(original: string | Expression, dataValues: ReadonlySet<number>): (value: number) => boolean {
+  const before = typeof original === "string" ? tryParse(original) : original;
   const spelled = new Set(before ? numbersIn(before) : []);
   return (value) => spelled.has(value) || (!dataValues.has(value) && RULE_CONSTANTS.has(value));
 }
