@@ -31,7 +31,7 @@ import { type Extractor, extractsOriginal, originalPlanFilter, planClass, planSt
 import { statementRoots, type StatementRoot } from "./statement-roots";
 import { verifyRewrite, type VariableShape } from "./verify-rewrite";
 import { blockSaturation, spend, type DocumentBudget } from "./document-budget";
-import { bakedNumbers, DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough, writableNumbers } from "./worth-taking";
+import { DEFAULT_SAVING_THRESHOLDS, sameExpression, savesEnough, unwritableNumbers, writableNumbers } from "./worth-taking";
 
 export interface SuggestOptions {
   saturation?: SaturationOptions;
@@ -329,7 +329,8 @@ function finish(input: BlockInput, block: BlockEGraph, plan: StatementPlan, opti
     return { kind: "dropped", dropped: { target: root.target, original, rewritten: "", reason: `cannot print the plan: ${error.message}` } };
   }
   if (sameExpression(rewritten, original)) return undefined;
-  const baked = [...new Set([rewritten, ...(shared?.owned ?? []).map((t) => t.text)].flatMap((text) => bakedNumbers(original, text, dataValues(input, root))))];
+  // The statement's writable numbers, as its extraction used them.
+  const baked = [...new Set([rewritten, ...(shared?.owned ?? []).map((t) => t.text)].flatMap((text) => unwritableNumbers(text, plan.writable)))];
   if (baked.length > 0) {
     const reason = `it would write ${baked.join(", ")} into the code where the original computes ${baked.length > 1 ? "these values" : "the value"} from its data, parameters or sizes`;
     return { kind: "dropped", dropped: { target: root.target, original, rewritten, reason } };

@@ -40,14 +40,15 @@ export function verifyRewrite(original: string, rewritten: string, shapes: reado
   const problem = shapeProblem(shapes);
   if (problem !== undefined) return { verified: false, reason: `cannot check the rewrite: ${problem}` };
   let count = 0;
-  // Inputs at their true sizes once the original fails on shrunk ones, when they are small enough.
+  // Inputs at their true sizes once the original fails on shrunk ones, when they are few and cheap enough there.
+  const trueSizeAllowed = trueSizeCells(shapes) <= TRUE_SIZE_MAX_CELLS && (options.trueSizeSeconds ?? 0) <= TRUE_SIZE_MAX_SECONDS;
   let trueSize = false;
   for (const inputCase of cases) {
     for (let t = 0; t < trials; t++) {
       const seed = (options.seed ?? 17) + 7919 * t + 104729 * cases.indexOf(inputCase);
       let inputs = randomInputs(shapes, inputCase, seed, options.maxCells, trueSize);
       let before = valueOrFailure(original, inputs);
-      if (typeof before === "string" && !trueSize && trueSizeCells(shapes) <= TRUE_SIZE_MAX_CELLS && !((options.trueSizeSeconds ?? 0) > TRUE_SIZE_MAX_SECONDS)) {
+      if (typeof before === "string" && !trueSize && trueSizeAllowed) {
         trueSize = true;
         inputs = randomInputs(shapes, inputCase, seed, options.maxCells, trueSize);
         before = valueOrFailure(original, inputs);

@@ -58,9 +58,13 @@ export function writableNumbers(original: string | Expression, dataValues: Reado
 
 /** The numbers of `rewritten` that bake data-dependent values into the code: those `writableNumbers` does not allow. */
 export function bakedNumbers(original: string, rewritten: string, dataValues: ReadonlySet<number>): number[] {
+  return unwritableNumbers(rewritten, writableNumbers(original, dataValues));
+}
+
+/** The numbers of `rewritten` that `writable` does not allow (each once). */
+export function unwritableNumbers(rewritten: string, writable: (value: number) => boolean): number[] {
   const after = tryParse(rewritten);
   if (!after) return [];
-  const writable = writableNumbers(original, dataValues);
   return [...new Set(numbersIn(after).filter((v) => !writable(v)))];
 }
 
