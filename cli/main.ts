@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { applyJitFlags } from "../engine/runtime/codegen";
 import { bench, benchSuites, benchUsage } from "./bench";
 import { check, checkUsage } from "./check";
 import { explain, explainUsage } from "./explain";
@@ -52,6 +53,7 @@ DML-bodied builtins and its scripts/ is searched by source(). A --systemds PATH 
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
+  applyJitFlags();
   const [command, ...rest] = argv;
   try {
     if (command === undefined) {

@@ -4,6 +4,7 @@
  */
 export { generateOperator } from "./generate-operator";
 export { UnsupportedOperator, type GeneratedOperator } from "./generated-operator";
+export { applyJitFlags, JIT_FLAGS } from "./jit-flags";
 export { kernelCacheCounts, kernelFunction } from "./kernel-cache";
 export { runKernel, kernelThreads, whenKernelThreadsReady } from "./kernel-runner";
 export { binaryCode, numberCode, unaryCode } from "./operation-code";
