@@ -4,7 +4,8 @@
 // and read an input's cells at literal indexes once (X's row per row, a
 // whole operand's cells before the loop):
 // mlogreg's Hessian-vector product over rows of X (10 cells) and Pk (2),
-// kmeans' distances, glm_logit's CG product. Each kernel equals the unfused
+// kmeans' distances, glm_logit's CG product, mlogreg's softmax with its
+// cbind and row maximum, rowIndexMax, row minima. Each kernel equals the unfused
 // values of its roots; the narrow ones have no scratch array left (their
 // sources are checked), and rows past LOCAL_CELLS_MAX keep their arrays.
 import assert from "node:assert/strict";
@@ -22,6 +23,7 @@ C = rand(rows=${k}, cols=${d}, min=-1, max=1, seed=64)
 c2 = t(rowSums(C^2))
 v = rand(rows=${d}, cols=1, min=-1, max=1, seed=65)
 w = rand(rows=60, cols=1, min=0.1, max=1, seed=66)
+z = matrix(0, rows=60, cols=1)
 `;
 }
 
@@ -35,6 +37,10 @@ const ROWS = [
   { expr: "t(X) %*% (Pk * (X %*% Q) - Pk * rowSums(Pk * (X %*% Q)))", main: "X", scratch: true, sums: true },
   { expr: "-2 * (X %*% t(C)) + c2", main: "X", scratch: true, sums: false },
   { expr: "t(X) %*% (w * (X %*% v))", main: "X", scratch: false, sums: false },
+  // Row-wise folds, index maxima and cbind over unrolled cells (mlogreg's softmax and prediction, kmeans' nearest centroid).
+  { expr: "rowIndexMax(cbind(X %*% Q, z))", main: "X", scratch: true, sums: false },
+  { expr: "exp(cbind(X %*% Q, z) - rowMaxs(cbind(X %*% Q, z)))", main: "X", scratch: true, sums: false },
+  { expr: "rowMins(-2 * (X %*% t(C)) + c2) + rowMaxs(X %*% Q) * rowSums(abs(X %*% Q))", main: "X", scratch: true, sums: false },
 ];
 
 /** Scratch row vectors (`t`) or local sums (`g`) left as typed arrays. */

@@ -102,7 +102,8 @@ class RowKernelBuilder {
     if (code.kind === "scalar") return `${code.expr} === 0`;
     if (code.kind === "sparse") return `${code.start} === ${code.end}`;
     const empty = this.text.name("z");
-    this.text.header.push(`let ${empty} = true;`, `for (let j = 0; j < ${code.widthName}; j++) if (${elementAt(code, "j")} !== 0) { ${empty} = false; break; }`);
+    if (code.width <= UNROLLED_MAX_WIDTH) this.text.header.push(`const ${empty} = ${Array.from({ length: code.width }, (_, j) => `${elementAt(code, String(j))} === 0`).join(" && ")};`);
+    else this.text.header.push(`let ${empty} = true;`, `for (let j = 0; j < ${code.widthName}; j++) if (${elementAt(code, "j")} !== 0) { ${empty} = false; break; }`);
     return empty;
   }
 
@@ -209,7 +210,7 @@ class RowKernelBuilder {
     }
     const dense = this.dense(code);
     if (dense.kind === "scalar") this.text.body.push(fold("0", `(${dense.expr})`));
-    else this.text.body.push(`for (let j = 0; j < ${dense.widthName}; j++) ${fold("j", elementAt(dense, "j"))}`);
+    else this.text.body.push(this.text.forCells(dense.width, "j", (j) => fold(j, elementAt(dense, j))));
   }
 
   /**
@@ -667,7 +668,7 @@ class RowKernelBuilder {
     const best = this.text.name("b");
     this.text.body.push(
       `let ${best} = -Infinity, ${v} = 0;`,
-      `for (let j = 0; j < ${dense.widthName}; j++) { const e = ${elementAt(dense, "j")}; if (e >= ${best}) { ${best} = e; ${v} = j + 1; } }`,
+      this.text.forCells(dense.width, "j", (j) => `{ const e = ${elementAt(dense, j)}; if (e >= ${best}) { ${best} = e; ${v} = ${isLiteral(j) ? Number(j) + 1 : `${j} + 1`}; } }`),
     );
     return { kind: "scalar", expr: v };
   }
@@ -681,10 +682,13 @@ class RowKernelBuilder {
     if (codes.length === 1) return { kind: "row", code: codes[0]! };
     const t = this.text.scratch(width);
     let offset = 0;
+    // A narrow row's cells at literal indexes (the scratch row can then be locals: RowKernelText.program); a wide one's offsets bound as scalars.
+    const literal = width <= UNROLLED_MAX_WIDTH;
     for (const c of codes) {
-      const at = offset === 0 ? "" : `${this.text.integer(offset)} + `;
-      if (c.kind === "scalar") this.text.body.push(`${t}[${at}0] = ${c.expr};`);
-      else if (c.kind === "dense") this.text.body.push(`for (let j = 0; j < ${c.widthName}; j++) ${t}[${at}j] = ${elementAt(c, "j")};`);
+      const base = literal ? String(offset) : offset === 0 ? "0" : this.text.integer(offset);
+      const at = base === "0" ? "" : `${base} + `;
+      if (c.kind === "scalar") this.text.body.push(`${t}[${base}] = ${c.expr};`);
+      else if (c.kind === "dense") this.text.body.push(this.text.forCells(c.width, "j", (j) => `${t}[${indexSum(base, j)}] = ${elementAt(c, j)};`));
       else this.text.body.push(`${t}.fill(0, ${at}0, ${at}${c.widthName});`, `for (let p = ${c.start}; p < ${c.end}; p++) ${t}[${at}${c.idx}[p]] = ${c.vals}[p];`);
       offset += widthOf(c);
     }
@@ -729,5 +733,6 @@ function isLiteral(index: string): boolean {
 
 /** `base + c` as index text, one literal when both are. */
 function indexSum(base: string, c: string): string {
+  if (base === "0") return c;
   return isLiteral(base) && isLiteral(c) ? String(Number(base) + Number(c)) : `${base} + ${c}`;
 }
