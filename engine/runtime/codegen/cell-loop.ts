@@ -207,14 +207,18 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
     return fold.kind === "dot" ? { kind: "matrix", matrix: DenseMatrix.filled(1, 1, r) } : double(r);
   }
   if (fold.direction === "row") {
-    const out = allocateF64(rows);
-    for (let i = 0; i < rows; i++) {
-      if (ext !== undefined) {
-        const r = compensated.out[i]!;
-        out[i] = walked && walked.rowPtr[i + 1]! - walked.rowPtr[i]! < cols ? foldZero(ext, r) : r;
-      } else {
-        out[i] = sum(compensated.out[i]!, () => plain!.out[i]!);
-        if (fold.fn === "mean") out[i]! /= cols;
+    // The row results are finished in the loop's own output (each row's compensated sum or extremum is read once, then replaced).
+    const kahan = compensated.out;
+    const out = kahan.length === rows ? kahan : allocateF64(rows);
+    if (ext !== undefined) {
+      if (walked) for (let i = 0; i < rows; i++) out[i] = walked.rowPtr[i + 1]! - walked.rowPtr[i]! < cols ? foldZero(ext, kahan[i]!) : kahan[i]!;
+      else if (out !== kahan) out.set(kahan.subarray(0, rows));
+    } else {
+      const fallback = plain?.out;
+      const divisor = fold.fn === "mean" ? cols : 1;
+      for (let i = 0; i < rows; i++) {
+        const r = kahan[i]!;
+        out[i] = (fallback === undefined || r - r === 0 ? r : fallback[i]!) / divisor;
       }
     }
     return { kind: "matrix", matrix: settleFormat(new DenseMatrix(rows, 1, out)) };
