@@ -31,6 +31,19 @@
  * (outerRoots).
  * A consumer rooted at `t(X) %*% v` over its own main input (the MMChain
  * shape, which the runtime runs with a WebAssembly kernel) stays alone.
+ *
+ * A Cell operator over values of n rows (cell-wise operations, and folds
+ * of them) joins the same way, as a consumer of the Row operator's row-wise
+ * roots or as a producer of values it reads: a Cell operator without folds
+ * whose roots the Row operator reads is computed in its rows instead of in
+ * a pass of its own. l2svm's outer step
+ *
+ *     Xw = Xw + step_sz * Xd;  out = 1 - Y * Xw;  sv = (out > 0);  out = sv * out
+ *     obj = 0.5 * sum(out * out) + ...;  g_new = t(X) %*% (out * Y) - lambda * w
+ *
+ * was four passes (Xw's and out's Cell operators, sum(out * out), the Row
+ * operator over X) and becomes one over the rows of X that writes Xw (read
+ * after the block) and not out (only the merged operator reads it).
  * The merged operator keeps the producer's main input; it is sparse-safe
  * when both parts are, over the same main input. At most MAX_ROOTS roots,
  * and only the first MAX_CANDIDATES consumers are looked at (count bounds).
@@ -42,7 +55,7 @@ import { fusedOperatorSeconds, nodeSeconds } from "../select";
 import type { FusedOperator } from "../types";
 import { computedFromAny } from "./computed-from";
 import { sideAndScalarInputs } from "./input-binding";
-import { isFullMatrix, shapeOf } from "./node-shapes";
+import { isFullMatrix, isScalar, shapeOf } from "./node-shapes";
 import { aggregateOf, isTransposedLeftMatmul } from "./operation-classes";
 
 /** The most roots one merged operator gets. */
@@ -77,7 +90,7 @@ export function groupRowOutputs(dag: FusionDag, operators: readonly FusedOperato
       grew = false;
       for (const consumer of units) {
         if (absorbed.has(consumer) || parts.includes(consumer)) continue;
-        const next = absorb(dag, current, consumer, constants);
+        const next = absorb(dag, current, consumer, constants) ?? absorbProducer(dag, current, consumer, constants);
         if (!next) continue;
         current = next;
         parts.push(consumer);
@@ -98,7 +111,9 @@ export function groupRowOutputs(dag: FusionDag, operators: readonly FusedOperato
 /** Row operators, and the row, column or full folds of a matrix computed on their own, in the order of their first roots (at most MAX_CANDIDATES). */
 function candidateUnits(dag: FusionDag, operators: readonly FusedOperator[], constants?: MachineConstants): Unit[] {
   const units: Unit[] = [];
-  for (const op of operators) if (op.template === "row") units.push({ roots: op.roots, covered: op.covered, inputs: op.inputs, operator: op, seconds: op.seconds });
+  for (const op of operators) {
+    if (op.template === "row" || (op.template === "cell" && isRowAlignedCell(dag, op))) units.push({ roots: op.roots, covered: op.covered, inputs: op.inputs, operator: op, seconds: op.seconds });
+  }
   const byRoot = operatorsByRoot(operators);
   for (const node of materializedNodes(dag, byRoot)) {
     if (byRoot.has(node)) continue;
@@ -133,6 +148,58 @@ function absorb(dag: FusionDag, producer: FusedOperator, consumer: Unit, constan
   const seconds = fusedOperatorSeconds(dag, shape, constants);
   if (seconds > (producer.seconds + consumer.seconds) * (1 + 1e-9)) return undefined;
   return { ...shape, id: producer.id, seconds };
+}
+
+/**
+ * The Row operator with a Cell operator whose roots it reads computed in
+ * its rows (see the file comment), or undefined when the Cell operator
+ * folds, cannot join or the merged pass costs more.
+ */
+function absorbProducer(dag: FusionDag, current: FusedOperator, unit: Unit, constants?: MachineConstants): FusedOperator | undefined {
+  const cell = unit.operator;
+  const main = current.binding.mainInput;
+  const rows = main === null ? undefined : shapeOf(dag, main)?.rows;
+  if (cell?.template !== "cell" || rows === undefined || current.roots.length + cell.roots.length > MAX_ROOTS) return undefined;
+  if (!cell.covered.every((n) => PER_CELL.has(dag.nodes[n]!.op.kind))) return undefined;
+  // The Row operator's main input stays what it reads rows of (computing it in the rows would leave no rows to drive the loop).
+  if (!cell.roots.every((r) => isRowWise(dag, r, rows) && r !== main) || !cell.roots.some((r) => current.inputs.includes(r))) return undefined;
+  if (cell.inputs.some((i) => computedFromAny(dag, i, new Set(current.covered)))) return undefined;
+  const covered = [...new Set([...current.covered, ...cell.covered])].sort((a, b) => a - b);
+  const coveredSet = new Set(covered);
+  const roots = outerRoots(dag, [...new Set([...current.roots, ...cell.roots])].sort((a, b) => a - b), coveredSet);
+  const inputs = [...new Set([...current.inputs, ...cell.inputs])].filter((i) => !coveredSet.has(i));
+  if (!accumulatesOnlyAtRoots(dag, coveredSet, new Set(roots))) return undefined;
+  const binding = { mainInput: main, ...sideAndScalarInputs(dag, inputs, main), variant: "multi-output", sparseSafe: false };
+  const shape = { template: "row" as const, roots, covered, inputs, binding };
+  const seconds = fusedOperatorSeconds(dag, shape, constants);
+  if (seconds > (current.seconds + unit.seconds) * (1 + 1e-9)) return undefined;
+  return { ...shape, id: current.id, seconds };
+}
+
+/** Node kinds a Row kernel computes cell by cell in a row, as a Cell operator does. */
+const PER_CELL: ReadonlySet<string> = new Set(["literal", "binary", "unary"]);
+
+/**
+ * A Cell operator a Row operator may take in: it computes cell-wise
+ * operations (and sum, min, max, mean or prod folds of them) over matrices
+ * of its cells' rows and columns and over scalars (no broadcast row or
+ * column, no transpose), so each row of its cells needs only that row of
+ * its matrix inputs.
+ */
+function isRowAlignedCell(dag: FusionDag, op: FusedOperator): boolean {
+  const rootShapes = op.roots.map((r) => aggregateOf(dag, r) ? shapeOf(dag, dag.nodes[r]!.inputs[0]!) : shapeOf(dag, r));
+  const domain = rootShapes[0];
+  if (domain === undefined || domain.rows <= 1 || !rootShapes.every((s) => s !== undefined && s.rows === domain.rows && s.cols === domain.cols)) return false;
+  for (const node of op.covered) {
+    const kind = dag.nodes[node]!.op.kind;
+    const agg = aggregateOf(dag, node);
+    if (!PER_CELL.has(kind) && !(agg !== undefined && ROW_FOLDS.has(agg.fn) && op.roots.includes(node))) return false;
+  }
+  return op.inputs.every((i) => {
+    if (isScalar(dag, i)) return true;
+    const s = shapeOf(dag, i);
+    return s !== undefined && s.rows === domain.rows && s.cols === domain.cols;
+  });
 }
 
 /**
