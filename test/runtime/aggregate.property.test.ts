@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { AggregateFunction } from "../../engine/program/dag-types";
-import { aggregate, aggregateCols, aggregateFull, aggregateRows, kahanSum } from "../../engine/runtime/kernels";
+import { aggregate, aggregateCols, aggregateFull, aggregateRows, kahanSum, kahanSumRanges } from "../../engine/runtime/kernels";
 import { CsrMatrix, DenseMatrix, denseToCsr } from "../../engine/runtime/matrix";
 import { assertClose, assertMatches, matrixArb, shapeArb } from "./arbitraries";
 import { ref, refAggregateValues, refCol, refRow } from "./reference";
@@ -82,5 +82,23 @@ describe("aggregates", () => {
     assert.deepEqual((aggregateCols("sum", new DenseMatrix(1002, 1, values)) as DenseMatrix).toRows(), [[1000]]);
     const tenth = new DenseMatrix(1, 1e6, new Float64Array(1e6).fill(0.1));
     assert.ok(Math.abs(aggregateFull("sum", tenth) - 1e5) < 1e-9);
+  });
+  it("row sums in one loop (kahanSumRanges) are kahanSum of each row, bit for bit: dense and CSR rows, squared, NaN and overflow", () => {
+    const value = fc.oneof(fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.constantFrom(0, -0, 1e308, -1e308, 1e16, -1e16, Infinity, NaN));
+    fc.assert(
+      fc.property(fc.array(fc.array(value, { maxLength: 9 }), { minLength: 1, maxLength: 12 }), fc.boolean(), (rows, squared) => {
+        const offsets = new Int32Array(rows.length + 1);
+        rows.forEach((r, i) => (offsets[i + 1] = offsets[i]! + r.length));
+        const flat = new Float64Array(rows.flat());
+        const ragged = new Float64Array(rows.length);
+        kahanSumRanges(flat, rows.length, offsets, 0, squared, ragged);
+        rows.forEach((_, i) => assert.ok(Object.is(ragged[i], kahanSum(flat, offsets[i]!, offsets[i + 1]!, squared)), `row ${i}`));
+        const width = rows[0]!.length;
+        const dense = new Float64Array(rows.flatMap((r) => Array.from({ length: width }, (_, j) => r[j] ?? 0)));
+        const sums = new Float64Array(rows.length);
+        kahanSumRanges(dense, rows.length, null, width, squared, sums);
+        rows.forEach((_, i) => assert.ok(Object.is(sums[i], kahanSum(dense, i * width, (i + 1) * width, squared)), `dense row ${i}`));
+      }),
+    );
   });
 });

@@ -1,6 +1,6 @@
 /** sum, sumSq and mean over all cells, each row or each column, with Kahan summation (kahan.ts). */
 import type { Matrix } from "../matrix";
-import { kahanSum, KahanColumns } from "./kahan";
+import { kahanSum, kahanSumRanges, KahanColumns } from "./kahan";
 
 export type SumFunction = "sum" | "sumSq" | "mean";
 
@@ -14,11 +14,8 @@ export function sumFull(fn: SumFunction, x: Matrix): number {
 export function sumRows(fn: SumFunction, x: Matrix): Float64Array {
   const squared = fn === "sumSq";
   const out = new Float64Array(x.rows);
-  for (let i = 0; i < x.rows; i++) {
-    out[i] = x.format === "dense"
-      ? kahanSum(x.data, i * x.cols, (i + 1) * x.cols, squared)
-      : kahanSum(x.values, x.rowPtr[i]!, x.rowPtr[i + 1]!, squared);
-  }
+  if (x.format === "dense") kahanSumRanges(x.data, x.rows, null, x.cols, squared, out);
+  else kahanSumRanges(x.values, x.rows, x.rowPtr, 0, squared, out);
   if (fn === "mean") for (let i = 0; i < x.rows; i++) out[i]! /= x.cols;
   return out;
 }

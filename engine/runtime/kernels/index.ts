@@ -18,7 +18,7 @@ export { BINARY_OPS, isBinaryOp, scalarBinary, sparsityClass, BINARY_EXPRESSIONS
 export { UNARY_OPS, scalarUnary, UNARY_EXPRESSIONS } from "./unary-ops";
 export { broadcastShape, type Shape } from "./broadcast";
 export { aggregate, aggregateCols, aggregateFull, aggregateRows } from "./aggregate";
-export { kahanSum } from "./kahan";
+export { kahanSum, kahanSumRanges } from "./kahan";
 export { transpose, transposeCsr } from "./transpose";
 export { transposedCsr } from "./sparse-transposed";
 export { sharedCsr } from "./sparse-shared";
