@@ -154,6 +154,41 @@ print(toString(g_new))
     }
   });
 
+  const glmStep = (rows: number) => `
+X = rand(rows=${rows}, cols=10, min=-1, max=1, seed=31)
+y = rand(rows=${rows}, cols=1, seed=32) > 0.5
+beta = rand(rows=10, cols=1, min=-0.1, max=0.1, seed=33)
+lambda = 0.001
+for (it in 1:2) {
+  mu = 1 / (1 + exp(-(X %*% beta)))
+  w = mu * (1 - mu)
+  grad = t(X) %*% (mu - y) + lambda * beta
+  r = -grad
+  rr = sum(r^2)
+  k = 0
+  while (k < 2) {
+    q = t(X) %*% (w * (X %*% r))
+    r = r - 0.001 * q
+    k = k + 1
+  }
+  beta = beta + 0.1 * r / nrow(X)
+}
+print(sum(w))
+print(sum(mu))
+print(toString(grad))
+`;
+
+  it("runs glm_logit's step (X %*% beta, mu, w, t(X) %*% (mu - y)) fused with the as-written values", () => {
+    const fused = run("fused", glmStep(50_000));
+    const written = run("as-written", glmStep(50_000));
+    assert.equal(fused.printed.length, 3);
+    fused.printed.forEach((line, k) => {
+      const a = line.split(/\s+/).filter(Boolean).map(Number);
+      const b = written.printed[k]!.split(/\s+/).filter(Boolean).map(Number);
+      a.forEach((x, j) => assert.ok(Math.abs(x - b[j]!) <= 1e-9 * Math.max(1, Math.abs(b[j]!)), `line ${k}: ${line} vs ${written.printed[k]}`));
+    });
+  });
+
   describe("which Cell operators a Row operator takes in (hand-built operators)", () => {
     const DATA = `
 X = rand(rows=200, cols=10, min=-1, max=1, seed=21)
@@ -162,6 +197,7 @@ Xw = rand(rows=200, cols=1, min=-1, max=1, seed=23)
 Xd = rand(rows=200, cols=1, min=-1, max=1, seed=24)
 u = rand(rows=1, cols=200, min=-1, max=1, seed=25)
 r = rand(rows=1, cols=10, min=-1, max=1, seed=26)
+beta = rand(rows=10, cols=1, min=-1, max=1, seed=27)
 a = 0.5
 `;
     /** The two operators (the Row operator reads the Cell operator's roots materialized), each with its cost, after groupRowOutputs. */
@@ -186,6 +222,16 @@ a = 0.5
         const { ops } = merged(computation, { roots: [root], main }, { roots: [row], main: "X" });
         assert.equal(ops.length, 2, root);
       }
+    });
+    it("a product of its main input computed on its own, read through a Cell operator it takes in (glm_logit's X %*% beta)", () => {
+      const computation = "mu = 1 / (1 + exp(-(X %*% beta)))\nw = mu * (1 - mu)\ng = t(X) %*% (mu - Y)\nprint(toString(g))\nprint(toString(w))\nprint(toString(mu))";
+      const { block } = prepareBlock(DATA, computation);
+      const cell = handOperator(block, { template: "cell", roots: ["1 / (1 + exp(-(X %*% beta)))", "mu * (1 - mu)"], main: "(X %*% beta)", materialized: ["(X %*% beta)"] });
+      const row = handOperator(block, { template: "row", roots: ["t(X) %*% (mu - Y)"], main: "X", materialized: ["1 / (1 + exp(-(X %*% beta)))"] });
+      const ops = groupRowOutputs(block.dag, [cell, row].map((op, id) => ({ ...op, id, seconds: fusedOperatorSeconds(block.dag, op) })));
+      assert.equal(ops.length, 1, ops.map((op) => op.roots.map((n) => block.text(n)).join(" | ")).join(" ; "));
+      assert.ok(ops[0]!.covered.some((n) => block.text(n) === "(X %*% beta)"), "X %*% beta is computed in the rows");
+      assert.equal(block.text(ops[0]!.binding.mainInput!), "X");
     });
     it("not one that computes the Row operator's main input", () => {
       const { ops } = merged("Z = Xw + a * Xd\ng = t(Z) %*% Y\nprint(toString(g))", { roots: ["Xw + a * Xd"], main: "Xw" }, { roots: ["t(Z) %*% Y"], main: "Xw + a * Xd" });

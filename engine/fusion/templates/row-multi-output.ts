@@ -56,7 +56,7 @@ import type { FusedOperator } from "../types";
 import { computedFromAny } from "./computed-from";
 import { sideAndScalarInputs } from "./input-binding";
 import { isFullMatrix, isScalar, shapeOf } from "./node-shapes";
-import { aggregateOf, isTransposedLeftMatmul } from "./operation-classes";
+import { aggregateOf, isMatrixVectorProduct, isSkinnyProduct, isTransposedLeftMatmul } from "./operation-classes";
 
 /** The most roots one merged operator gets. */
 export const MAX_ROOTS = 8;
@@ -108,7 +108,12 @@ export function groupRowOutputs(dag: FusionDag, operators: readonly FusedOperato
   return [...operators.filter((op) => !replaced.has(op)), ...merged].sort((a, b) => a.roots[0]! - b.roots[0]!).map((op, id) => ({ ...op, id }));
 }
 
-/** Row operators, and the row, column or full folds of a matrix computed on their own, in the order of their first roots (at most MAX_CANDIDATES). */
+/**
+ * Row operators, Cell operators over rows (isRowAlignedCell), and the row,
+ * column or full folds of a matrix and the products `A %*% B` with B a
+ * vector or skinny computed on their own, in the order of their first roots
+ * (at most MAX_CANDIDATES).
+ */
 function candidateUnits(dag: FusionDag, operators: readonly FusedOperator[], constants?: MachineConstants): Unit[] {
   const units: Unit[] = [];
   for (const op of operators) {
@@ -117,6 +122,10 @@ function candidateUnits(dag: FusionDag, operators: readonly FusedOperator[], con
   const byRoot = operatorsByRoot(operators);
   for (const node of materializedNodes(dag, byRoot)) {
     if (byRoot.has(node)) continue;
+    if (isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node)) {
+      units.push({ roots: [node], covered: [node], inputs: [...dag.nodes[node]!.inputs], operator: undefined, seconds: nodeSeconds(dag, node, constants) });
+      continue;
+    }
     const agg = aggregateOf(dag, node);
     const input = dag.nodes[node]!.inputs[0];
     if (!agg || !ROW_FOLDS.has(agg.fn) || input === undefined || !isFullMatrix(shapeOf(dag, input))) continue;
@@ -151,29 +160,44 @@ function absorb(dag: FusionDag, producer: FusedOperator, consumer: Unit, constan
 }
 
 /**
- * The Row operator with a Cell operator whose roots it reads computed in
- * its rows (see the file comment), or undefined when the Cell operator
- * folds, cannot join or the merged pass costs more.
+ * The Row operator with a unit whose roots it reads computed in its rows
+ * (rowsComputedIn: a Cell operator without folds, or a product of its main
+ * input computed on its own, as glm_logit's `eta = X %*% beta` beside
+ * `t(X) %*% (mu - y)`), or undefined when the unit cannot join or the
+ * merged pass costs more.
  */
 function absorbProducer(dag: FusionDag, current: FusedOperator, unit: Unit, constants?: MachineConstants): FusedOperator | undefined {
-  const cell = unit.operator;
   const main = current.binding.mainInput;
   const rows = main === null ? undefined : shapeOf(dag, main)?.rows;
-  if (cell?.template !== "cell" || rows === undefined || current.roots.length + cell.roots.length > MAX_ROOTS) return undefined;
-  if (!cell.covered.every((n) => PER_CELL.has(dag.nodes[n]!.op.kind))) return undefined;
+  if (rows === undefined || current.roots.length + unit.roots.length > MAX_ROOTS || !rowsComputedIn(dag, unit, main!)) return undefined;
   // The Row operator's main input stays what it reads rows of (computing it in the rows would leave no rows to drive the loop).
-  if (!cell.roots.every((r) => isRowWise(dag, r, rows) && r !== main) || !cell.roots.some((r) => current.inputs.includes(r))) return undefined;
-  if (cell.inputs.some((i) => computedFromAny(dag, i, new Set(current.covered)))) return undefined;
-  const covered = [...new Set([...current.covered, ...cell.covered])].sort((a, b) => a - b);
+  if (!unit.roots.every((r) => isRowWise(dag, r, rows) && r !== main) || !unit.roots.some((r) => current.inputs.includes(r))) return undefined;
+  if (unit.inputs.some((i) => computedFromAny(dag, i, new Set(current.covered)))) return undefined;
+  const covered = [...new Set([...current.covered, ...unit.covered])].sort((a, b) => a - b);
   const coveredSet = new Set(covered);
-  const roots = outerRoots(dag, [...new Set([...current.roots, ...cell.roots])].sort((a, b) => a - b), coveredSet);
-  const inputs = [...new Set([...current.inputs, ...cell.inputs])].filter((i) => !coveredSet.has(i));
+  const roots = outerRoots(dag, [...new Set([...current.roots, ...unit.roots])].sort((a, b) => a - b), coveredSet);
+  const inputs = [...new Set([...current.inputs, ...unit.inputs])].filter((i) => !coveredSet.has(i));
   if (!accumulatesOnlyAtRoots(dag, coveredSet, new Set(roots))) return undefined;
   const binding = { mainInput: main, ...sideAndScalarInputs(dag, inputs, main), variant: "multi-output", sparseSafe: false };
   const shape = { template: "row" as const, roots, covered, inputs, binding };
   const seconds = fusedOperatorSeconds(dag, shape, constants);
   if (seconds > (current.seconds + unit.seconds) * (1 + 1e-9)) return undefined;
   return { ...shape, id: current.id, seconds };
+}
+
+/**
+ * Whether a Row operator over `main` can compute the unit in its rows: a
+ * Cell operator of cell-wise operations only, or a product `main %*% B`
+ * computed on its own (B read whole: a vector or a skinny matrix), whose
+ * row i is row i of main times B.
+ */
+function rowsComputedIn(dag: FusionDag, unit: Unit, main: number): boolean {
+  if (unit.operator === undefined) {
+    const node = unit.roots[0]!;
+    const [left, right] = dag.nodes[node]!.inputs as [number, number];
+    return (isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node)) && left === main && right !== main;
+  }
+  return unit.operator.template === "cell" && unit.covered.every((n) => PER_CELL.has(dag.nodes[n]!.op.kind));
 }
 
 /** Node kinds a Row kernel computes cell by cell in a row, as a Cell operator does. */
