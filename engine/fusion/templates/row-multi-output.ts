@@ -31,6 +31,9 @@
  * (outerRoots).
  * A consumer rooted at `t(X) %*% v` over its own main input (the MMChain
  * shape, which the runtime runs with a WebAssembly kernel) stays alone.
+ * The merged operator keeps the producer's main input; it is sparse-safe
+ * when both parts are, over the same main input. At most MAX_ROOTS roots,
+ * and only the first MAX_CANDIDATES consumers are looked at (count bounds).
  *
  * A Cell operator over values of n rows (cell-wise operations, and folds
  * of them) joins the same way, as a consumer of the Row operator's row-wise
@@ -43,10 +46,10 @@
  *
  * was four passes (Xw's and out's Cell operators, sum(out * out), the Row
  * operator over X) and becomes one over the rows of X that writes Xw (read
- * after the block) and not out (only the merged operator reads it).
- * The merged operator keeps the producer's main input; it is sparse-safe
- * when both parts are, over the same main input. At most MAX_ROOTS roots,
- * and only the first MAX_CANDIDATES consumers are looked at (count bounds).
+ * after the block) and not out (only the merged operator reads it). A
+ * product of the main input computed on its own (`X %*% v`, `X %*% B`
+ * with B skinny) whose result the Row operator reads joins as a producer
+ * too (glm_logit's `X %*% beta` beside `t(X) %*% (mu - y)`).
  */
 import type { MachineConstants } from "../../cost";
 import type { FusionDag } from "../fusion-dag";

@@ -12,8 +12,11 @@
  * behind them. A budget of 300 keeps those compilations short. Measured
  * with `npx dml bench e2e` (3 alternating suites with and without, medians
  * of the first fused run): l2svm 379 -> 306 ms, kmeans 297 -> 275, mlogreg
- * 621 -> 599, ALS-CG 618 -> 547; our as-written runs and the fused kernels'
- * steady speed (`npx dml bench fusion`) within noise.
+ * 621 -> 599, ALS-CG 618 -> 547; the fused kernels' steady speed
+ * (`npx dml bench fusion`) within noise. Code whose speed depends on V8
+ * inlining a call in a hot loop is slower with the smaller budget: the
+ * as-written rowSums called kahanSum per row (kmeans' and mlogreg's rowSums
+ * took 1.5-2x as long) and now runs one loop (kahan.ts, kahanSumRanges).
  *
  * The extension host, which runs VS Code's Run Cell worker, is not ours, so
  * it keeps V8's defaults. $DML_LENS_JIT_DEFAULTS=1 keeps them here too (to
