@@ -5,7 +5,7 @@
  * the fusion planner's operators with generated kernels. An operator the
  * code generator has no kernel for runs unfused (and is listed).
  */
-import { dagCosts, fusionDag, isMatrixVectorProduct, planFusion, type FusionDag, type FusedOperator, type TemplateType } from "../fusion";
+import { dagCosts, fusionDag, isMatrixVectorProduct, planFusion, type FusionDag, type FusedOperator, type FusionPlan, type TemplateType } from "../fusion";
 import { nodesNeeded, nodesReachableFrom, type BlockDag, type BasicBlock, type DagOp } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { DEFAULT_SATURATION } from "../rewrite";
@@ -83,11 +83,13 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
   let optimizerMatches = 0;
   // A block cheaper than the smallest saving the rewriter takes cannot get a rewrite: it is not optimized.
   const written = runRoots(input.dag, writtenStats);
-  let writtenPlan: FusedOperator[] | undefined;
-  const writtenOperators = () => (writtenPlan ??= planFusion(written).operators);
-  if (mode !== "as-written" && dagCosts(written, []).unfused * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
+  let writtenPlan: FusionPlan | undefined;
+  // The plan carries the DAG's costs with and without its operators (dagCosts): fused mode plans the written DAG anyway.
+  const writtenFusion = () => (writtenPlan ??= planFusion(written));
+  const writtenSeconds = mode === "fused" ? writtenFusion().cost.unfused : dagCosts(written, []).unfused;
+  if (mode !== "as-written" && writtenSeconds * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
     const runs = given.expectedRuns ?? Infinity;
-    const applyLimit = Number.isFinite(runs) ? matchLimit(dagCosts(written, writtenOperators()).fused * runs) : undefined;
+    const applyLimit = Number.isFinite(runs) ? matchLimit(writtenFusion().cost.fused * runs) : undefined;
     const saturation = { clock: wallClockMs, ...(applyLimit !== undefined ? { applyLimit } : {}) };
     const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, rewrittenView: false, saturation });
     optimizerMatches = optimized.work.applied;
@@ -101,8 +103,9 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
   const operators: GeneratedOperator[] = [];
   const unfused: CompiledBlock["unfused"] = [];
   const chosen: FusedOperator[] = [];
-  if (mode === "fused") {
-    for (const op of dag === input.dag ? writtenOperators() : planFusion(planned).operators) {
+  const plan = mode === "fused" ? (dag === input.dag ? writtenFusion() : planFusion(planned)) : undefined;
+  if (plan) {
+    for (const op of plan.operators) {
       try {
         operators.push(fallbackOperator(planned, op, generateOperator(planned, op)));
         chosen.push(op);
@@ -112,7 +115,7 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
       }
     }
   }
-  const cost = dagCosts(planned, chosen);
+  const cost = plan && chosen.length === plan.operators.length ? plan.cost : dagCosts(planned, chosen);
   const needed = mode === "as-written" ? undefined : nodesNeeded(dag);
   return { mode, dag, stats, operators, fused: chosen, planned, unfused, needed, deferred: live.deferred, rewrites, optimizerMatches, estimatedSeconds: mode === "fused" ? cost.fused : cost.unfused, compileMs: performance.now() - start };
 }
