@@ -11,68 +11,25 @@
 
 /** Σ a[i] for start ≤ i < end (Σ a[i]² when `squared`). */
 export function kahanSum(a: Float64Array, start: number, end: number, squared = false): number {
-  const s = squared ? compensatedSquares(a, start, end) : compensated(a, start, end);
-  if (s - s === 0) return s;
-  let plain = 0;
-  for (let i = start; i < end; i++) plain += squared ? a[i]! * a[i]! : a[i]!;
-  return plain;
+  kahanSumRanges(a, 1, null, end - start, squared, ONE_SUM, start);
+  return ONE_SUM[0]!;
 }
 
-function compensated(a: Float64Array, start: number, end: number): number {
-  let s0 = 0, c0 = 0, s1 = 0, c1 = 0;
-  let i = start;
-  for (; i + 1 < end; i += 2) {
-    const y0 = a[i]! - c0;
-    const t0 = s0 + y0;
-    c0 = t0 - s0 - y0;
-    s0 = t0;
-    const y1 = a[i + 1]! - c1;
-    const t1 = s1 + y1;
-    c1 = t1 - s1 - y1;
-    s1 = t1;
-  }
-  if (i < end) {
-    const y0 = a[i]! - c0;
-    const t0 = s0 + y0;
-    c0 = t0 - s0 - y0;
-    s0 = t0;
-  }
-  return combine(s0, c0, s1, c1);
-}
-
-function compensatedSquares(a: Float64Array, start: number, end: number): number {
-  let s0 = 0, c0 = 0, s1 = 0, c1 = 0;
-  let i = start;
-  for (; i + 1 < end; i += 2) {
-    const y0 = a[i]! * a[i]! - c0;
-    const t0 = s0 + y0;
-    c0 = t0 - s0 - y0;
-    s0 = t0;
-    const y1 = a[i + 1]! * a[i + 1]! - c1;
-    const t1 = s1 + y1;
-    c1 = t1 - s1 - y1;
-    s1 = t1;
-  }
-  if (i < end) {
-    const y0 = a[i]! * a[i]! - c0;
-    const t0 = s0 + y0;
-    c0 = t0 - s0 - y0;
-    s0 = t0;
-  }
-  return combine(s0, c0, s1, c1);
-}
+/** kahanSum's result (one range). */
+const ONE_SUM = new Float64Array(1);
 
 /**
  * kahanSum of each of `rows` ranges of `a` into out[r]: range r is
  * [offsets[r], offsets[r + 1]) (a CSR matrix's rows), or the r-th run of
- * `width` values when `offsets` is null (a dense matrix's rows). The same
- * operations as kahanSum in one loop over the rows, so the per-row work
- * does not depend on V8 inlining a call per row (with a small inlining
- * budget, jit-flags.ts, rowSums over 1e6 rows took 2x as long through
- * kahanSum).
+ * `width` values from `first` when `offsets` is null (a dense matrix's
+ * rows). One loop over the rows, so the per-row work does not depend on V8
+ * inlining a call per row (with a small inlining budget, jit-flags.ts,
+ * rowSums over 1e6 rows through a kahanSum per row took 2x as long). Each
+ * range: even and odd cells in two compensated sums, combined with one more
+ * compensated step; the plain sum when that is not finite.
  */
-export function kahanSumRanges(a: Float64Array, rows: number, offsets: Int32Array | null, width: number, squared: boolean, out: Float64Array): void {
-  let start = offsets === null ? 0 : offsets[0]!;
+export function kahanSumRanges(a: Float64Array, rows: number, offsets: Int32Array | null, width: number, squared: boolean, out: Float64Array, first = 0): void {
+  let start = offsets === null ? first : offsets[0]!;
   for (let r = 0; r < rows; r++) {
     const end = offsets === null ? start + width : offsets[r + 1]!;
     let s0 = 0, c0 = 0, s1 = 0, c1 = 0;
@@ -118,14 +75,6 @@ export function kahanSumRanges(a: Float64Array, rows: number, offsets: Int32Arra
     out[r] = sum;
     start = end;
   }
-}
-
-/** (s0 - c0) + (s1 - c1) with one more compensated step. */
-function combine(s0: number, c0: number, s1: number, c1: number): number {
-  const y = s1 - c1 - c0;
-  const t = s0 + y;
-  const c = t - s0 - y;
-  return t - c;
 }
 
 /**
