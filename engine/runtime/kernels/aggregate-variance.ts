@@ -6,7 +6,7 @@
  * slice without cells gives NaN.
  */
 import type { Matrix } from "../matrix";
-import { kahanSum, KahanColumns } from "./kahan";
+import { kahanSum, kahanSumRanges, KahanColumns } from "./kahan";
 
 export type VarianceFunction = "var" | "sd";
 
@@ -43,10 +43,15 @@ export function varianceFull(fn: VarianceFunction, x: Matrix): number {
 export function varianceRows(fn: VarianceFunction, x: Matrix): Float64Array {
   const n = x.cols;
   const out = new Float64Array(x.rows);
+  const a = x.format === "dense" ? x.data : x.values;
+  const offsets = x.format === "dense" ? null : x.rowPtr;
+  // The row sums in one loop (kahanSumRanges: no kahanSum call per row), then each row's squared deviations from its mean.
+  kahanSumRanges(a, x.rows, offsets, n, false, out);
+  let start = offsets === null ? 0 : offsets[0]!;
   for (let i = 0; i < x.rows; i++) {
-    const [a, start, end] = x.format === "dense" ? [x.data, i * n, (i + 1) * n] : [x.values, x.rowPtr[i]!, x.rowPtr[i + 1]!];
-    const mean = kahanSum(a, start, end) / n;
-    out[i] = finish(fn, squaredDeviations(a, start, end, mean, n - (end - start)), n);
+    const end = offsets === null ? start + n : offsets[i + 1]!;
+    out[i] = finish(fn, squaredDeviations(a, start, end, out[i]! / n, n - (end - start)), n);
+    start = end;
   }
   return out;
 }
