@@ -207,17 +207,16 @@ function rootValue(loop: CellLoop, root: CellRootPlan, k: number, compensated: L
     return fold.kind === "dot" ? { kind: "matrix", matrix: DenseMatrix.filled(1, 1, r) } : double(r);
   }
   if (fold.direction === "row") {
-    // The row results are finished in the loop's own output (each row's compensated sum or extremum is read once, then replaced).
-    const kahan = compensated.out;
-    const out = kahan.length === rows ? kahan : allocateF64(rows);
+    // A row fold's root is its operator's only root, so the kernel wrote row i's compensated sum or extremum to out[i]
+    // (an output of `rows` numbers): each is finished there, read once and replaced.
+    const out = compensated.out;
     if (ext !== undefined) {
-      if (walked) for (let i = 0; i < rows; i++) out[i] = walked.rowPtr[i + 1]! - walked.rowPtr[i]! < cols ? foldZero(ext, kahan[i]!) : kahan[i]!;
-      else if (out !== kahan) out.set(kahan.subarray(0, rows));
+      if (walked) for (let i = 0; i < rows; i++) out[i] = walked.rowPtr[i + 1]! - walked.rowPtr[i]! < cols ? foldZero(ext, out[i]!) : out[i]!;
     } else {
       const fallback = plain?.out;
       const divisor = fold.fn === "mean" ? cols : 1;
       for (let i = 0; i < rows; i++) {
-        const r = kahan[i]!;
+        const r = out[i]!;
         out[i] = (fallback === undefined || r - r === 0 ? r : fallback[i]!) / divisor;
       }
     }
