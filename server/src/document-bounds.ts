@@ -9,10 +9,10 @@
  * document-diagnostics.ts.)
  */
 import type { Diagnostic, ParseResultWithComments } from "../../engine/syntax";
+import { DOCUMENT_TOO_LARGE_CODE } from "../../protocol/bound-diagnostic-codes";
 
 export const MAX_CHECKED_LINES = 10_000;
 export const MAX_CHECKED_CHARACTERS = 1_000_000;
-export const DOCUMENT_TOO_LARGE_CODE = "document-too-large";
 
 function lineCount(text: string): number {
   let lines = 1;

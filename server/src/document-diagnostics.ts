@@ -19,6 +19,7 @@ import { nodeFileSystem } from "../../engine/files";
 import { guardedFileSourceReader, guardedFileSystem, type ReadableFolders, refusalDiagnostics } from "./readable-folders";
 import { type AnalysisCache, checkAndAnalyze, type CheckOptions, type MeasuredSize, type ProgramAnalysis, type SparsityEstimator } from "../../engine/analysis";
 import type { Diagnostic, ParseResultWithComments } from "../../engine/syntax";
+import { TOO_MANY_STATEMENTS_CODE } from "../../protocol/bound-diagnostic-codes";
 
 /** Runs on every change: scan only small data files for missing sizes (no cache across keystrokes yet). */
 const KEYSTROKE_SCAN_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -49,7 +50,6 @@ export interface DocumentAnalysisOptions {
  * loaded machine).
  */
 export const MAX_ANALYZED_STATEMENTS = 2_000;
-export const TOO_MANY_STATEMENTS_CODE = "too-many-statements";
 
 export function documentDiagnostics(uri: string, text: string, result: ParseResultWithComments): Diagnostic[] {
   return documentCheck(uri, text, result).diagnostics;
