@@ -113,11 +113,9 @@ async function benchDocument(name: string, text: string): Promise<BenchRow[]> {
       const character = lines[line]!.length;
       lines[line] += " ";
       const start = performance.now();
-      const published = server
-        .nextDiagnostics((p) => (p.version ?? 0) >= version, WAIT_MS)
-        .then(() => {
-          samples.diagnostics!.push(performance.now() - start);
-        });
+      const published = server.nextDiagnostics((p) => (p.version ?? 0) >= version, WAIT_MS).then(() => {
+        samples.diagnostics!.push(performance.now() - start);
+      });
       pending.push(published);
       await connection.sendNotification(DidChangeTextDocumentNotification.type, {
         textDocument: { uri, version },

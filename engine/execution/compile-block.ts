@@ -91,7 +91,7 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
     const runs = given.expectedRuns ?? Infinity;
     const applyLimit = Number.isFinite(runs) ? matchLimit(writtenFusion().cost.fused * runs) : undefined;
     const saturation = { clock: wallClockMs, ...(applyLimit !== undefined ? { applyLimit } : {}) };
-    const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, rewrittenView: false, saturation });
+    const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, rewrittenView: false, explanations: false, saturation });
     optimizerMatches = optimized.work.applied;
     if (optimized.executable) {
       dag = optimized.executable.dag;

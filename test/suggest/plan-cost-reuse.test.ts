@@ -3,7 +3,8 @@
  * cost is planned once per block e-graph and chosen nodes (fused-plan-cost.ts),
  * the as-written fusion view is planned when first read (optimize-block.ts),
  * and a statement whose cheapest plan is the original is not priced
- * (statement-plan.ts `extractsOriginal`). None changes a result.
+ * (statement-plan.ts `extractsOriginal`), and the runtime's compilation
+ * keeps no proofs for explanations it never shows. None changes a result.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -78,4 +79,30 @@ test("extractsOriginal: a statement whose cheapest plan is the one written is no
   }
   // Both kinds occur: sum(X %*% t(X)) has a cheaper plan (colSums(X) %*% t(colSums(X))).
   assert.deepEqual([...kinds].sort(), [false, true]);
+});
+
+test("explanations off (the runtime's compilation): the same suggestions, work and executable plan, without the rule steps", () => {
+  const sources = [
+    text,
+    ["X = rand(rows=500, cols=200, sparsity=0.01, seed=1)", "U = rand(rows=500, cols=10, seed=2)", "V = rand(rows=200, cols=10, seed=3)", "while (FALSE) {}", "s = sum((X - U %*% t(V))^2)", "print(s)"].join("\n"),
+    ["X = rand(rows=3000, cols=200, seed=1)", "Y = rand(rows=3000, cols=100, seed=2)", "v = rand(rows=200, cols=1, seed=3)", "while (FALSE) {}", "a = sum(t(X) %*% Y)", "r = t(X) %*% X %*% v", "print(a + sum(r))"].join("\n"),
+  ];
+  let suggested = 0;
+  for (const source of sources) {
+    const analysis = analyzeText(source);
+    const info = analysis.dags.blocks.find((b) => b.block.range.start.line === source.split("\n").indexOf("while (FALSE) {}") + 1)!;
+    const input = { block: info.block, dag: info.dag, stats: analysis.sizes.blocks.get(info.block)!.nodes, sourceText: source };
+    const on = optimizeBlock(input, { executable: true, rewrittenView: false });
+    const off = optimizeBlock(input, { executable: true, rewrittenView: false, explanations: false });
+    assert.deepEqual({ ...off.work, nodes: off.nodes, classes: off.classes, stop: off.stopReason }, { ...on.work, nodes: on.nodes, classes: on.classes, stop: on.stopReason });
+    assert.deepEqual(
+      off.suggestions.map((s) => ({ ...s, explanation: [] })),
+      on.suggestions.map((s) => ({ ...s, explanation: [] })),
+    );
+    for (const s of on.suggestions) assert.ok(s.explanation.length > 0, `${s.rewritten}: explained with explanations on`);
+    for (const s of off.suggestions) assert.deepEqual(s.explanation, []);
+    assert.deepEqual(off.executable?.dag.nodes, on.executable?.dag.nodes);
+    suggested += on.suggestions.length;
+  }
+  assert.ok(suggested >= 3, `${suggested} suggestions: the check compares rewrites, not only blocks without one`);
 });
