@@ -35,14 +35,34 @@ export function rangeContains(range: Range, position: Range["start"]): boolean {
   return !positionBefore(position, range.start) && !positionBefore(range.end, position);
 }
 
+/**
+ * The texts whose line starts were found last, newest last: callers ask for
+ * ranges of the same text again and again (a document's statements, one
+ * `textInRange` at a time), and finding the line starts reads the whole
+ * text, so a 2,000-line document's redundancy search spent most of its time
+ * here. A few texts are kept (a document and texts edited from it).
+ */
+const LINE_STARTS_KEPT = 4;
+const lineStartsOfText = new Map<string, readonly number[]>();
+
+/** Offsets of the lines of `text` (0, then one past each newline). */
+function lineStarts(text: string): readonly number[] {
+  const known = lineStartsOfText.get(text);
+  if (known !== undefined) return known;
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  if (lineStartsOfText.size >= LINE_STARTS_KEPT) lineStartsOfText.delete(lineStartsOfText.keys().next().value!);
+  lineStartsOfText.set(text, starts);
+  return starts;
+}
+
 /** Offsets of positions in `text` (0-based lines and UTF-16 characters; a character past the line's end means its end, as in LSP). */
 export function positionOffsets(text: string): (p: Range["start"]) => number {
-  const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const starts = lineStarts(text);
   return (p) => {
-    const start = lineStarts[p.line];
+    const start = starts[p.line];
     if (start === undefined) return text.length;
-    const end = p.line + 1 < lineStarts.length ? lineStarts[p.line + 1]! - 1 : text.length;
+    const end = p.line + 1 < starts.length ? starts[p.line + 1]! - 1 : text.length;
     return Math.min(start + p.character, end);
   };
 }
