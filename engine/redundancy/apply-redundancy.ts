@@ -30,7 +30,7 @@
  *   not the insertion point (the loop it is hoisted out of) assigns one;
  * - the text with the option applied parses without errors.
  */
-import { keywordNames, parse, type Expression, type Position, type Program, type Range, type Statement, applyEdits, positionBefore, rangeTexts, type TextEdit } from "../syntax";
+import { keywordNames, parse, type Expression, type ParseResult, type Position, type Program, type Range, type Statement, applyEdits, positionBefore, rangeTexts, type TextEdit } from "../syntax";
 import { childExpressions, BUILTIN_CONSTANTS, expressionReadOccurrences, statementWriteOccurrences, type SimpleStatement } from "../program";
 import type { RedundancyOption } from "./redundancy-types";
 import { freshName } from "./fresh-names";
@@ -57,9 +57,12 @@ export interface RedundancyApplication {
   refused: RefusedOption[];
 }
 
-/** `text` with `options` applied in order; options that cannot be applied are refused with the reason. */
-export function applyRedundancy(text: string, options: readonly RedundancyOption[]): RedundancyApplication {
-  const parsed = parse(text);
+/**
+ * `text` with `options` applied in order; options that cannot be applied are
+ * refused with the reason. `parsed`: `text` parsed, when the caller has it
+ * (one parse for many calls on one text).
+ */
+export function applyRedundancy(text: string, options: readonly RedundancyOption[], parsed: ParseResult = parse(text)): RedundancyApplication {
   if (parsed.diagnostics.some((d) => d.severity === "error")) {
     return { text, edits: [], applied: [], refused: options.map((o) => ({ id: o.id, reason: "the script has syntax errors" })) };
   }
