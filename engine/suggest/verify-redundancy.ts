@@ -6,7 +6,7 @@
  * with the reason. Bounded by a count of options checked.
  */
 import { applyRedundancy, type AppliedOption, type RedundancyOption } from "../redundancy";
-import { parse, type TextEdit } from "../syntax";
+import type { TextEdit } from "../syntax";
 import type { ProgramAnalysis } from "../analysis";
 import { verifyScriptEdit, type ScriptVerifyOptions } from "./verify-script-edit";
 
@@ -30,19 +30,18 @@ export interface RedundancyVerdicts {
   dropped: DroppedOption[];
 }
 
-/** Each option applied alone and checked by the runtime. */
+/** Each option applied alone and checked by the runtime (`analysis` is that of `text`, as findRedundancy's). */
 export function verifyRedundancyOptions(text: string, analysis: ProgramAnalysis, options: readonly RedundancyOption[], verify: ScriptVerifyOptions & { maxOptions?: number } = {}): RedundancyVerdicts {
   const verified: VerifiedOption[] = [];
   const dropped: DroppedOption[] = [];
   const limit = verify.maxOptions ?? MAX_VERIFIED_OPTIONS;
-  // Each option is applied on its own to the same text: parsed once (a parse of a long document costs more than the rest of an application).
-  const parsed = parse(text);
   for (const [k, option] of options.entries()) {
     if (k >= limit) {
       dropped.push({ id: option.id, reason: `not checked: only the first ${limit} options are checked` });
       continue;
     }
-    const application = applyRedundancy(text, [option], parsed);
+    // The analysis's parse of the text: a parse of a long document costs more than the rest of an application (the server checks one option per task).
+    const application = applyRedundancy(text, [option], analysis.parsed);
     const refused = application.refused[0];
     if (refused !== undefined) {
       dropped.push({ id: option.id, reason: `cannot apply it: ${refused.reason}` });
