@@ -30,7 +30,7 @@
  *   not the insertion point (the loop it is hoisted out of) assigns one;
  * - the text with the option applied parses without errors.
  */
-import { keywordNames, parse, type Expression, type ParseResult, type Position, type Program, type Range, type Statement, applyEdits, positionBefore, rangeTexts, type TextEdit } from "../syntax";
+import { keywordNames, lineStarts, parse, type Expression, type ParseResult, type Position, type Program, type Range, type Statement, applyEdits, positionBefore, rangeTexts, type TextEdit } from "../syntax";
 import { childExpressions, BUILTIN_CONSTANTS, expressionReadOccurrences, statementWriteOccurrences, type SimpleStatement } from "../program";
 import type { RedundancyOption } from "./redundancy-types";
 import { freshName } from "./fresh-names";
@@ -332,8 +332,7 @@ interface LineTable {
 }
 
 function lineTable(text: string): LineTable {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  const starts = lineStarts(text);
   const firstEnding = /\r?\n/.exec(text)?.[0] ?? "\n";
   const rawEnd = (line: number) => (line + 1 < starts.length ? starts[line + 1]! : text.length);
   return {

@@ -5,7 +5,7 @@
  * replacement) maps to the start of what that edit replaced, and says which
  * text it was.
  */
-import { type Position, positionOffsets, type TextEdit } from "../syntax";
+import { lineStarts, type Position, positionOffsets, type TextEdit } from "../syntax";
 
 export interface OriginalPlace {
   position: Position;
@@ -54,10 +54,4 @@ function applyInOrder(text: string, sorted: readonly { from: number; to: number;
     at = e.to;
   }
   return result + text.slice(at);
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
 }

@@ -6,7 +6,7 @@ export { astEquals } from "./ast-equals";
 export type { Cell } from "./cells";
 export type { TextEdit } from "./ranges";
 export { Level, binaryLevels, prefixOperandLevels } from "./precedence";
-export { applyEdits, positionBefore, positionOffsets, rangeContains, rangeTexts, sameRange, shiftRange, textInRange, withoutTrailingSpaces } from "./ranges";
+export { applyEdits, lineStarts, positionBefore, positionOffsets, rangeContains, rangeTexts, sameRange, shiftRange, textInRange, withoutTrailingSpaces } from "./ranges";
 export { cellAt, isolateCell, splitCells } from "./cells";
 export { keywordNames } from "./tokens";
 /** The lexer and the token types the editor colours by (named ...Token: the AST has nodes of the same names). */

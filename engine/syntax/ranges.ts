@@ -45,8 +45,8 @@ export function rangeContains(range: Range, position: Range["start"]): boolean {
 const LINE_STARTS_KEPT = 4;
 const lineStartsOfText = new Map<string, readonly number[]>();
 
-/** Offsets of the lines of `text` (0, then one past each newline). */
-function lineStarts(text: string): readonly number[] {
+/** Offsets of the lines of `text` (0, then one past each newline), kept for the last few texts. */
+export function lineStarts(text: string): readonly number[] {
   const known = lineStartsOfText.get(text);
   if (known !== undefined) return known;
   const starts = [0];
