@@ -191,6 +191,11 @@ export function isSkinnyProduct(dag: FusionDag, node: number): boolean {
   return !!a && !!b && isFullMatrix(a) && isSkinnyRightHandSide(a.rows, b.rows, b.cols) && !isOuterProductLike(dag, node);
 }
 
+/** A product a Row kernel computes row by row, row i of A times a B it reads whole: `A %*% v` or `A %*% B` with B skinny. */
+export function isRowProduct(dag: FusionDag, node: number): boolean {
+  return isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node);
+}
+
 /**
  * `t(A) %*% B` computed row by row over A (SystemDS's isFuseSkinnyMatrixMult):
  * A's row i times B's row i, accumulated, where the result or B is skinny.

@@ -10,7 +10,7 @@
  */
 import type { FusionDag } from "../fusion-dag";
 import { isFullMatrix, shapeOf } from "./node-shapes";
-import { aggregateOf, isCellAggregate, isCellwise, isDotProduct, isMatrixVectorProduct, isRowIndexAggregate, isSkinnyProduct, ROW_AGGREGATES } from "./operation-classes";
+import { aggregateOf, isCellAggregate, isCellwise, isDotProduct, isRowIndexAggregate, isRowProduct, ROW_AGGREGATES } from "./operation-classes";
 
 const innerAggregationByDag = new WeakMap<FusionDag, Uint8Array>();
 
@@ -19,7 +19,7 @@ function isOpenRowAggregation(dag: FusionDag, node: number): boolean {
   const agg = aggregateOf(dag, node);
   const ofMatrix = isFullMatrix(shapeOf(dag, dag.nodes[node]!.inputs[0] ?? -1));
   if (agg) return agg.direction === "row" && ROW_AGGREGATES.has(agg.fn) && ofMatrix;
-  return (isRowIndexAggregate(dag, node) && ofMatrix) || isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node);
+  return (isRowIndexAggregate(dag, node) && ofMatrix) || isRowProduct(dag, node);
 }
 
 /** Some input is an open row aggregation, or a cell-wise operation computed from one. */

@@ -59,7 +59,7 @@ import type { FusedOperator } from "../types";
 import { computedFromAny } from "./computed-from";
 import { sideAndScalarInputs } from "./input-binding";
 import { isFullMatrix, isScalar, shapeOf } from "./node-shapes";
-import { aggregateOf, isMatrixVectorProduct, isSkinnyProduct, isTransposedLeftMatmul } from "./operation-classes";
+import { aggregateOf, isRowProduct, isTransposedLeftMatmul } from "./operation-classes";
 
 /** The most roots one merged operator gets. */
 export const MAX_ROOTS = 8;
@@ -125,7 +125,7 @@ function candidateUnits(dag: FusionDag, operators: readonly FusedOperator[], con
   const byRoot = operatorsByRoot(operators);
   for (const node of materializedNodes(dag, byRoot)) {
     if (byRoot.has(node)) continue;
-    if (isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node)) {
+    if (isRowProduct(dag, node)) {
       units.push({ roots: [node], covered: [node], inputs: [...dag.nodes[node]!.inputs], operator: undefined, seconds: nodeSeconds(dag, node, constants) });
       continue;
     }
@@ -198,7 +198,7 @@ function rowsComputedIn(dag: FusionDag, unit: Unit, main: number): boolean {
   if (unit.operator === undefined) {
     const node = unit.roots[0]!;
     const [left, right] = dag.nodes[node]!.inputs as [number, number];
-    return (isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node)) && left === main && right !== main;
+    return isRowProduct(dag, node) && left === main && right !== main;
   }
   return unit.operator.template === "cell" && unit.covered.every((n) => PER_CELL.has(dag.nodes[n]!.op.kind));
 }

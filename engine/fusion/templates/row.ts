@@ -43,10 +43,9 @@ import {
   hasFewOperands,
   isCellwise,
   isMatmul,
-  isMatrixVectorProduct,
   isNaryMinMax,
   isRowIndexAggregate,
-  isSkinnyProduct,
+  isRowProduct,
   isSkinnyTransposedProduct,
   isTranspose,
   isTransposedLeftMatmul,
@@ -67,7 +66,7 @@ export const rowTemplate: FusionTemplate = {
       case "unary":
         return isCellwise(dag, node) && !!s && s.rows > 1;
       case "matmul":
-        return isMatrixVectorProduct(dag, node) || isSkinnyProduct(dag, node);
+        return isRowProduct(dag, node);
       case "transpose":
         return isRowTransposedOperand(dag, node);
       case "aggregate":
