@@ -5,7 +5,7 @@
  * the fusion planner's operators with generated kernels. An operator the
  * code generator has no kernel for runs unfused (and is listed).
  */
-import { dagCosts, fusionDag, isMatrixVectorProduct, planFusion, type FusionDag, type FusedOperator, type FusionPlan, type TemplateType } from "../fusion";
+import { dagCosts, fusionDag, inputReadFloorSeconds, isMatrixVectorProduct, planFusion, type FusionDag, type FusedOperator, type FusionPlan, type TemplateType } from "../fusion";
 import { nodesNeeded, nodesReachableFrom, type BlockDag, type BasicBlock, type DagOp } from "../program";
 import type { NodeStats } from "../stats/sizes/node-stats";
 import { DEFAULT_SATURATION } from "../rewrite";
@@ -81,15 +81,17 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
   let stats: readonly NodeStats[] = writtenStats;
   let rewrites = 0;
   let optimizerMatches = 0;
-  // A block cheaper than the smallest saving the rewriter takes cannot get a rewrite: it is not optimized.
   const written = runRoots(input.dag, writtenStats);
   let writtenPlan: FusionPlan | undefined;
   // The plan carries the DAG's costs with and without its operators (dagCosts): fused mode plans the written DAG anyway.
   const writtenFusion = () => (writtenPlan ??= planFusion(written));
+  // A rewrite saves at most what the block costs above one read of its inputs (input-read-floor.ts): a block that
+  // cannot save the smallest saving the rewriter takes is not optimized.
+  const floor = mode === "as-written" ? 0 : inputReadFloorSeconds(written);
   const writtenSeconds = mode === "fused" ? writtenFusion().cost.unfused : dagCosts(written, []).unfused;
-  if (mode !== "as-written" && writtenSeconds * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
+  if (mode !== "as-written" && (writtenSeconds - floor) * 1000 >= DEFAULT_SAVING_THRESHOLDS.minSavingMs) {
     const runs = given.expectedRuns ?? Infinity;
-    const applyLimit = Number.isFinite(runs) ? matchLimit(writtenFusion().cost.fused * runs) : undefined;
+    const applyLimit = Number.isFinite(runs) ? matchLimit(Math.max(0, writtenFusion().cost.fused - floor) * runs) : undefined;
     const saturation = { clock: wallClockMs, ...(applyLimit !== undefined ? { applyLimit } : {}) };
     const optimized = optimizeBlock({ block: input.block, dag: input.dag, stats: writtenStats, sourceText: input.sourceText }, { executable: true, rewrittenView: false, explanations: false, saturation });
     optimizerMatches = optimized.work.applied;
@@ -121,15 +123,15 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
 }
 
 /**
- * Matches the optimizer may apply to a block per millisecond its expected
- * runs are estimated to take as written (with its fused operators), up to
- * FIRST_REWRITE_MATCHES: about the optimizer's speed on a cold start
- * (10,000 matches took 30 to 180 ms on the example scripts' blocks). A
- * rewrite saves at most the block's fused cost per run (savings are
- * measured after fusion), so optimizing a block longer than its runs take
- * cannot pay off. A block run once is optimized for about as long as it
- * runs; a loop body for its expected iterations; a function's body (runs
- * unknown) gets the default bound.
+ * Matches the optimizer may apply to a block per millisecond its rewrites
+ * could save over its expected runs, up to FIRST_REWRITE_MATCHES: about the
+ * optimizer's speed on a cold start (10,000 matches took 30 to 180 ms on
+ * the example scripts' blocks). A rewrite saves at most the block's fused
+ * cost per run above one read of its inputs (savings are measured after
+ * fusion; input-read-floor.ts), so optimizing a block longer than that
+ * cannot pay off. A block run once is optimized for about as long as its
+ * run could save; a loop body for its expected iterations; a function's
+ * body (runs unknown) gets the default bound.
  */
 export const MATCHES_PER_ESTIMATED_MS = 100;
 
@@ -151,7 +153,7 @@ export const FIRST_REWRITE_MATCHES = 2_000;
  */
 export const MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST = 10;
 
-/** The match bound of a block whose expected runs are estimated to take `seconds` as written (at most the default). */
+/** The match bound of a block whose rewrites could save at most `seconds` over its expected runs (at most the default). */
 export function matchLimit(seconds: number): number {
   const ms = seconds * 1000;
   const first = Math.min(FIRST_REWRITE_MATCHES, Math.ceil(ms * MATCHES_PER_ESTIMATED_MS));

@@ -4,6 +4,7 @@
  * Outer templates), by exact cost-based selection (MPSkipEnum).
  */
 export { planFusion, dagCosts, type FusionOptions } from "./plan-fusion";
+export { inputReadFloorSeconds } from "./input-read-floor";
 export { fusionDag, type FusionDag, nodeLabel } from "./fusion-dag";
 export { fusionDagOfBlock } from "./from-block";
 export { exploreFusionPlans, reachableAscending } from "./explore";

@@ -7,6 +7,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { matrixValue } from "../../engine/runtime/interpreter";
+import { DenseMatrix } from "../../engine/runtime/matrix";
 import { executionSession, matchLimit, MATCHES_PER_ESTIMATED_MS, FIRST_REWRITE_MATCHES, MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST, type BlockTiming } from "../../engine/execution";
 
 function timingAt(timings: readonly BlockTiming[], line: number): BlockTiming {
@@ -117,6 +119,30 @@ describe("compiled block runner", () => {
     // Each finds the rewrite (sum(t(X) %*% Y) as sum(colSums(X) * colSums(Y)) or an equal form) and prints the same.
     for (const r of [once, forTwice, whileLoop, countedOnce, countedTwice, inFunction]) assert.equal(r.block.rewrites, 1);
     assert.deepEqual(forTwice.printed.slice(0, 1), once.printed);
+  });
+
+  it("hardly searches a block whose fused plan costs about one read of its inputs: t(X) %*% y over an input X", () => {
+    const X = new DenseMatrix(200_000, 10);
+    const y = new DenseMatrix(200_000, 1);
+    for (let i = 0; i < X.data.length; i++) X.data[i] = ((i * 7919) % 1000) / 1000 - 0.5;
+    for (let i = 0; i < y.data.length; i++) y.data[i] = ((i * 104_729) % 997) / 997 - 0.5;
+    const run = (plan: "fused" | "as-written", text: string) => {
+      const printed: string[] = [];
+      const { session, runner } = executionSession({ plan, print: (line) => printed.push(line) });
+      session.env.set("X", matrixValue(X));
+      session.env.set("y", matrixValue(y));
+      assert.deepEqual(session.runCell(text).errors, []);
+      return { printed, block: timingAt(runner.blockTimings(), 1) };
+    };
+    // One Row operator reads X once: no plan of the block costs less than that read, so a rewrite could save nothing.
+    const gradient = run("fused", "g = t(X) %*% y\nprint(sum(g))");
+    assert.equal(gradient.block.fusedOperators, 1);
+    assert.ok(gradient.block.optimizerMatches <= 5, `${gradient.block.optimizerMatches} matches`);
+    const written = Number(run("as-written", "g = t(X) %*% y\nprint(sum(g))").printed[0]);
+    assert.ok(Math.abs(Number(gradient.printed[0]) - written) <= 1e-9 * Math.abs(written), `${gradient.printed[0]} vs ${written}`);
+    // Three cell-wise passes over X beside the product cost well above one read of X: the block is searched.
+    const passes = run("fused", "a = sum(X * X * 2) + sum(t(X) %*% y)\nprint(a)");
+    assert.ok(passes.block.optimizerMatches > 500, `${passes.block.optimizerMatches} matches`);
   });
 
   it("the match bound: the estimated milliseconds of the expected runs times the matches per millisecond, up to the first rewrite's, then a tenth of that, at most the default", () => {
