@@ -6,6 +6,8 @@
 const path = require("node:path");
 
 const cliPath = path.join(__dirname, "..", "dist", "cli.js");
+// Loads cliPath with V8's code cache (cli/startup.ts); the cache is written when the process exits.
+const startupPath = path.join(__dirname, "..", "dist", "startup.js");
 
 function crash(error) {
   process.stderr.write(`dml: internal error: ${error && error.stack ? error.stack : error}\n`);
@@ -14,11 +16,13 @@ function crash(error) {
 
 let cli;
 try {
-  cli = require(cliPath);
+  cli = require(startupPath).loadCommandLine(cliPath);
 } catch (error) {
-  if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes(cliPath)) {
+  const notFound = error && (error.code === "MODULE_NOT_FOUND" || error.code === "ENOENT");
+  const missing = notFound ? [startupPath, cliPath].find((file) => String(error.message).includes(file)) : undefined;
+  if (missing) {
     process.stderr.write(
-      `dml: ${path.relative(process.cwd(), cliPath) || cliPath} is missing; run \`npm run build\` first.\n`,
+      `dml: ${path.relative(process.cwd(), missing) || missing} is missing; run \`npm run build\` first.\n`,
     );
     process.exit(2);
   }

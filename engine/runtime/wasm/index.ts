@@ -114,12 +114,28 @@ function load(): void {
 
 /** The relaxed-SIMD build where it compiles (and no other file was named), else the SIMD128 one. */
 function loadPreferredModule(simdFile: string): { loaded: LoadedKernelModule; file: string } {
-  const relaxedFile = process.env["DML_LENS_KERNELS_WASM"] ? undefined : locateKernelWasm(KERNELS_RELAXED_WASM_FILE);
-  if (relaxedFile !== undefined) {
-    const bytes = readFileSync(relaxedFile);
-    if (relaxedSimdUsable(bytes)) return { loaded: loadKernelModule(relaxedFile, "relaxed-simd", bytes), file: relaxedFile };
-  }
+  const relaxed = usableRelaxedBuild();
+  if (relaxed !== undefined) return { loaded: loadKernelModule(relaxed.file, "relaxed-simd", relaxed.bytes), file: relaxed.file };
   return { loaded: loadKernelModule(simdFile, "simd128"), file: simdFile };
+}
+
+/** The relaxed-SIMD build and its bytes when it is used here (and no other file was named). */
+function usableRelaxedBuild(): { file: string; bytes: Uint8Array } | undefined {
+  const file = process.env["DML_LENS_KERNELS_WASM"] ? undefined : locateKernelWasm(KERNELS_RELAXED_WASM_FILE);
+  if (file === undefined) return undefined;
+  const bytes = readFileSync(file);
+  return relaxedSimdUsable(bytes) ? { file, bytes } : undefined;
+}
+
+/**
+ * Decides now whether the relaxed-SIMD build is used, which sets V8's
+ * relaxed-SIMD flag on node 20 (relaxedSimdUsable) instead of when the
+ * kernels first load: a process that loads its bundle with V8's code cache
+ * (cli/code-cache.ts) calls this first, since V8 takes a cache only with the
+ * flags it was made with.
+ */
+export function settleRelaxedSimdFlag(): void {
+  usableRelaxedBuild();
 }
 
 /**
