@@ -146,12 +146,22 @@ export const FIRST_REWRITE_MATCHES = 2_000;
 
 /**
  * Beyond FIRST_REWRITE_MATCHES, a block gets this many matches per
- * estimated millisecond of its runs: it is optimized for about a tenth of
- * what they take, as the optimizer's time is part of the run. The
- * end-to-end suite's loops found the same rewrites with this rate as with
- * MATCHES_PER_ESTIMATED_MS, whose searches took 20-50 % of their runs.
+ * estimated millisecond its rewrites could save: it is optimized for about
+ * a tenth of what its runs take, as the optimizer's time is part of the
+ * run. The estimates are the cost model's, which puts the generated
+ * kernels at a blocked GEMM's compute rate: in the end-to-end suite they
+ * estimate the fused operators at 1.7 to 9 times (about 3.5 times) their
+ * measured time (`dml run --timings`). At 10 matches per estimated ms the
+ * suite's loops spent 25-35 % of their first run optimizing (l2svm's line
+ * search 7,021 matches, kmeans' loop 7,868, ALS-CG's inner loops 4,200-
+ * 4,500); at 3 they spend about a tenth, and find the same rewrites but
+ * two whose measured saving was nil (l2svm's `sum(Xd * sv * Xd)` as a
+ * product and kmeans' `sum(X2) + sum(minD)` as one sum, both already in
+ * one fused pass). First fused runs, 6 alternating runs each, medians:
+ * ALS-CG 556 -> 529 ms (compile 220 -> 171), kmeans 285 -> 272 (74 -> 50),
+ * l2svm 306 -> 302 (84 -> 74), glm_logit and mlogreg within noise.
  */
-export const MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST = 10;
+export const MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST = 3;
 
 /** The match bound of a block whose rewrites could save at most `seconds` over its expected runs (at most the default). */
 export function matchLimit(seconds: number): number {

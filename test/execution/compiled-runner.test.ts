@@ -145,13 +145,14 @@ describe("compiled block runner", () => {
     assert.ok(passes.block.optimizerMatches > 500, `${passes.block.optimizerMatches} matches`);
   });
 
-  it("the match bound: the estimated milliseconds of the expected runs times the matches per millisecond, up to the first rewrite's, then a tenth of that, at most the default", () => {
+  it("the match bound: the estimated milliseconds the runs could save times the matches per millisecond, up to the first rewrite's, then the slower rate, at most the default", () => {
     assert.equal(matchLimit(0.001), MATCHES_PER_ESTIMATED_MS);
     assert.equal(matchLimit(0.0123), Math.ceil(12.3 * MATCHES_PER_ESTIMATED_MS));
-    // Between the first rewrite's matches and a tenth of the runs' time: the first rewrite's.
+    // Between the first rewrite's matches and the slower rate's: the first rewrite's.
     assert.equal(matchLimit(0.05), FIRST_REWRITE_MATCHES);
-    assert.equal(matchLimit(0.3456), Math.ceil(345.6 * MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST));
-    assert.ok(matchLimit(0.3456) > FIRST_REWRITE_MATCHES && matchLimit(0.3456) < 10_000);
+    assert.equal(matchLimit(0.5), FIRST_REWRITE_MATCHES);
+    assert.equal(matchLimit(1.2345), Math.ceil(1234.5 * MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST));
+    assert.ok(matchLimit(1.2345) > FIRST_REWRITE_MATCHES && matchLimit(1.2345) < 10_000);
     assert.equal(matchLimit(60), 10_000);
   });
 });
