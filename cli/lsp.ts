@@ -7,6 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { startBundle } from "../engine/execution";
 import { packageRoot } from "./package-root";
 import { err } from "./output";
 import { UsageError } from "./usage";
@@ -25,7 +26,7 @@ export async function lsp(args: readonly string[]): Promise<number> {
     err(`dml lsp: ${serverPath} is missing; run \`npm run build\` first.`);
     return 2;
   }
-  require(serverPath);
+  startBundle(serverPath);
   // The server owns the process from here; it exits when the client says so.
   return new Promise<number>(() => {});
 }

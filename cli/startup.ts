@@ -1,30 +1,19 @@
 /**
- * The `dml` command's start (bin/dml requires the bundle of this file,
- * dist/startup.js): sets the V8 flags the command runs with, then loads the
- * command line's bundle (dist/cli.js) with V8's code cache (code-cache.ts),
- * and writes the cache when the process exits.
- *
- * The flags are set before the bundle is compiled, and none is set after:
- * V8 takes a cache file only in a process with the flags it was made with.
- * That is the JIT flags (applyJitFlags; `main` sets them again, to the same
- * values) and the relaxed-SIMD flag the WebAssembly kernels may need
- * (settleRelaxedSimdFlag).
+ * The `dml` command's start (bin/dml.js requires the bundle of this file,
+ * dist/startup.js): loads the command line's bundle (dist/cli.js) after
+ * setting its V8 flags and with V8's code cache (startBundle). Measured on
+ * ALS-CG (examples/als_cg.dml): `dml check` 0.26 -> 0.21 s, `dml run` on
+ * 5,000 x 2,000 ratings 0.92 -> 0.85 s (loading the bundle 118 -> 72 ms).
  */
 import path from "node:path";
-import { applyJitFlags } from "../engine/runtime/codegen";
-import { settleRelaxedSimdFlag } from "../engine/runtime/wasm";
-import { codeCacheDir, requireWithCodeCache } from "./code-cache";
+import { startBundle } from "../engine/execution";
 
 /** The command line's exports (dist/cli.js, cli/main.ts). */
 export interface CommandLine {
   main(args: string[]): Promise<number>;
 }
 
-/** Loads dist/cli.js (beside this bundle) with the code cache, and saves the cache on exit. */
+/** Loads dist/cli.js (beside this bundle). */
 export function loadCommandLine(cliFile: string = path.join(__dirname, "cli.js")): CommandLine {
-  const flags = applyJitFlags();
-  settleRelaxedSimdFlag();
-  const bundle = requireWithCodeCache(cliFile, codeCacheDir(), flags.join(" "));
-  process.once("exit", () => bundle.save());
-  return bundle.exports as CommandLine;
+  return startBundle(cliFile) as CommandLine;
 }

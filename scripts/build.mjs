@@ -27,9 +27,10 @@ const common = {
 
 /**
  * Marks every module of the repository free of side effects, so that a bundle
- * keeps only what its entry uses (dist/startup.js is loaded without V8's code
- * cache, so it must stay small: the modules it would otherwise keep for their
- * top-level statements are in dist/cli.js anyway).
+ * keeps only what its entry uses: the start bundles (dist/startup.js,
+ * dist/server-startup.js) are loaded without V8's code cache, so they must
+ * stay small, and the modules they would otherwise keep for their top-level
+ * statements are in the bundle they load anyway.
  * @type {import("esbuild").Plugin}
  */
 const withoutSideEffects = {
@@ -51,13 +52,14 @@ const targets = [
   { entryPoints: ["client/src/runtime-worker.ts"], outfile: "dist/runtime-worker.js" },
   // The language server, started by the client over IPC (or `dml lsp --stdio`).
   { entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
+  // The server loaded with V8's code cache (server/src/startup.ts): what the client starts.
+  { entryPoints: ["server/src/startup.ts"], outfile: "dist/server-startup.js", plugins: [withoutSideEffects] },
   // The optimizer's worker thread, started by the server.
   { entryPoints: ["server/src/optimizer-worker.ts"], outfile: "dist/optimizer-worker.js" },
   // The parfor worker threads, started by the runtime (engine/runtime/parfor).
   { entryPoints: ["engine/execution/parfor-worker.ts"], outfile: "dist/parfor-worker.js" },
   // The command line behind bin/dml, and the start that loads it with V8's code cache (cli/startup.ts).
   { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js" },
-  // Only the two flag functions it calls are kept: the engine's modules are marked free of side effects in this bundle.
   { entryPoints: ["cli/startup.ts"], outfile: "dist/startup.js", plugins: [withoutSideEffects] },
 ];
 

@@ -27,9 +27,10 @@ import { VariablesView } from "./variables-view";
 let client: LanguageClient | undefined;
 
 export async function activate(context: ExtensionContext): Promise<void> {
+  // The server through its start (server/src/startup.ts: V8's code cache); for debugging, the bundle itself.
   const serverModule = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
+    run: { module: context.asAbsolutePath(path.join("dist", "server-startup.js")), transport: TransportKind.ipc },
     debug: {
       module: serverModule,
       transport: TransportKind.ipc,

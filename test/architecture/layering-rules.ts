@@ -56,6 +56,7 @@ export const SERVER_MODULES_SHARED_WITH_CLIENT: readonly string[] = ["server/src
  */
 export const ENGINE_FILES_WITH_DIRECT_IO: readonly string[] = [
   "engine/files/node-file-system.ts", // the FileSystem on the real disk
+  "engine/files/code-cache.ts", // V8's compiled code of our own bundles, kept between processes (a cache, not user files)
   "engine/program/python-site-packages.ts", // starts python3 to ask where its packages are (a process, not a file)
   "engine/extract/ilp.ts", // locates glpk.js's WebAssembly beside the bundle or in node_modules, for glpk.js to load itself
   "engine/runtime/parfor/parfor-worker-file.ts", // locates the parfor worker's bundle, which node's Worker loads by path

@@ -4,6 +4,9 @@ import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { DidOpenTextDocumentNotification } from "vscode-languageserver-protocol/node";
+import { startLspSession } from "../../cli/lsp-session";
 import { repoRoot } from "../repo-root";
 
 test("dml keeps V8's code cache across runs: the second run of a script with WebAssembly kernels takes the first's file (the flags it sets stay the same) and prints the same", () => {
@@ -27,4 +30,31 @@ test("dml keeps V8's code cache across runs: the second run of a script with Web
   assert.equal(statSync(path.join(cache, files[0]!)).mtimeMs, written.mtimeMs, "taken, not written again");
   const off = spawnSync(process.execPath, [path.join(repoRoot, "bin", "dml.js"), "run", script], { env: { ...process.env, DML_LENS_CODE_CACHE: "0" }, encoding: "utf8", timeout: 60_000 });
   assert.equal(off.stdout, first.stdout);
+});
+
+test("the language server's start (dist/server-startup.js, what VS Code runs) serves as dist/server.js does and keeps its code cache across sessions", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "dml-server-cache-"));
+  const cache = path.join(dir, "cache");
+  const script = path.join(dir, "unassigned.dml");
+  writeFileSync(script, "X = rand(rows=20, cols=5, seed=1)\nprint(sum(X %*% Y))\n");
+  const session = async () => {
+    const lsp = await startLspSession({ args: [path.join(repoRoot, "dist", "server-startup.js"), "--stdio"], env: { DML_LENS_CODE_CACHE: cache } });
+    try {
+      const uri = pathToFileURL(script).href;
+      await lsp.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text: "X = rand(rows=20, cols=5, seed=1)\nprint(sum(X %*% Y))\n" } });
+      const published = await lsp.diagnosticsWhere((p) => p.uri === uri && p.diagnostics.some((d) => d.message.includes("Y")));
+      return published.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.message}`);
+    } finally {
+      await lsp.stop();
+    }
+  };
+  const first = await session();
+  assert.ok(first.length > 0);
+  const files = readdirSync(cache);
+  assert.equal(files.length, 1, files.join(", "));
+  assert.match(files[0]!, /^server-[0-9a-f]{20}\.bin$/);
+  const written = statSync(path.join(cache, files[0]!)).mtimeMs;
+  assert.deepEqual(await session(), first);
+  assert.deepEqual(readdirSync(cache), files);
+  assert.equal(statSync(path.join(cache, files[0]!)).mtimeMs, written, "taken, not written again");
 });

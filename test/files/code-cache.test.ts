@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { codeCacheDir, requireWithCodeCache } from "../../cli/code-cache";
+import { codeCacheDir, requireWithCodeCache } from "../../engine/files";
 
 // Loads in a new process (this test file, run again with $CODE_CACHE_CHILD): V8 keeps compiled scripts per process, so
 // only another process shows whether it took the cache file.

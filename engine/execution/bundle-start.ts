@@ -1,0 +1,24 @@
+/**
+ * Starting one of our bundles in a process (the command line, the language
+ * server): the V8 flags first, then the bundle, compiled with V8's code
+ * cache (engine/files/code-cache.ts), which is written when the process
+ * exits.
+ *
+ * The flags are set before the bundle is compiled, and none is set after:
+ * V8 takes a cache file only in a process with the flags it was made with.
+ * That is the JIT flags (applyJitFlags; the bundles set them again, to the
+ * same values) and the relaxed-SIMD flag the WebAssembly kernels may need
+ * (settleRelaxedSimdFlag).
+ */
+import { codeCacheDir, requireWithCodeCache } from "../files";
+import { applyJitFlags } from "../runtime/codegen";
+import { settleRelaxedSimdFlag } from "../runtime/wasm";
+
+/** Loads the CommonJS bundle `file` as `require` does, after the flags, with the code cache; returns its exports. */
+export function startBundle(file: string, env: NodeJS.ProcessEnv = process.env): unknown {
+  const flags = applyJitFlags(env);
+  settleRelaxedSimdFlag();
+  const bundle = requireWithCodeCache(file, codeCacheDir(env), flags.join(" "));
+  process.once("exit", () => bundle.save());
+  return bundle.exports;
+}
