@@ -42,7 +42,7 @@ test("the language server's start (dist/server-startup.js, what VS Code runs) se
     try {
       const uri = pathToFileURL(script).href;
       await lsp.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "dml", version: 1, text: "X = rand(rows=20, cols=5, seed=1)\nprint(sum(X %*% Y))\n" } });
-      const published = await lsp.diagnosticsWhere((p) => p.uri === uri && p.diagnostics.some((d) => d.message.includes("Y")));
+      const published = await lsp.diagnosticsWhere((p) => p.uri === uri && p.diagnostics.some((d) => typeof d.message === "string" && d.message.includes("Y")));
       return published.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.message}`);
     } finally {
       await lsp.stop();
