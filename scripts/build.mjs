@@ -56,6 +56,8 @@ const targets = [
   { entryPoints: ["server/src/startup.ts"], outfile: "dist/server-startup.js", plugins: [withoutSideEffects] },
   // The optimizer's worker thread, started by the server.
   { entryPoints: ["server/src/optimizer-worker.ts"], outfile: "dist/optimizer-worker.js" },
+  // The worker's bundle loaded with V8's code cache (server/src/optimizer-worker-startup.ts): what the server starts.
+  { entryPoints: ["server/src/optimizer-worker-startup.ts"], outfile: "dist/optimizer-worker-startup.js", plugins: [withoutSideEffects] },
   // The parfor worker threads, started by the runtime (engine/runtime/parfor).
   { entryPoints: ["engine/execution/parfor-worker.ts"], outfile: "dist/parfor-worker.js" },
   // The command line behind bin/dml, and the start that loads it with V8's code cache (cli/startup.ts).

@@ -14,11 +14,23 @@ import { codeCacheDir, requireWithCodeCache } from "../files";
 import { applyJitFlags } from "../runtime/codegen";
 import { settleRelaxedSimdFlag } from "../runtime/wasm";
 
+export interface BundleStartOptions {
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Also write the cache this long after the start (a worker thread ended
+   * by `terminate()`, as the server ends its optimizer's, sees no exit
+   * event); the timer does not keep the thread alive.
+   */
+  saveAfterMs?: number;
+}
+
 /** Loads the CommonJS bundle `file` as `require` does, after the flags, with the code cache; returns its exports. */
-export function startBundle(file: string, env: NodeJS.ProcessEnv = process.env): unknown {
+export function startBundle(file: string, options: BundleStartOptions = {}): unknown {
+  const env = options.env ?? process.env;
   const flags = applyJitFlags(env);
   settleRelaxedSimdFlag();
   const bundle = requireWithCodeCache(file, codeCacheDir(env), flags.join(" "));
   process.once("exit", () => bundle.save());
+  if (options.saveAfterMs !== undefined) setTimeout(() => bundle.save(), options.saveAfterMs).unref();
   return bundle.exports;
 }

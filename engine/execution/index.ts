@@ -14,4 +14,4 @@ export { blockRatio, blockReports, OPERATIONS_LISTED, type BlockReport } from ".
 export { snapshotTimings, timingsSince, type TimingSnapshot } from "./timings-since";
 export { machineProfiler, recordRunObservations, refreshFromMachineFile } from "./machine-profiler";
 export { redundancyRun, userBlockReports, userErrorLine, userLine, type RedundancyRun, type RedundancyRunOptions } from "./redundancy-run";
-export { startBundle } from "./bundle-start";
+export { startBundle, type BundleStartOptions } from "./bundle-start";

@@ -18,6 +18,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { importModule } from "../files";
 import { dagCost, reachableChoices, treeCost, validateExtraction } from "./costs";
 import { childClass, type Extraction, type ExtractionGraph } from "./extraction-graph";
 import { GlpkWorker } from "./glpk-worker";
@@ -72,7 +73,8 @@ function glpkSpecifier(): string {
 
 /** GLPK in this thread, loaded once (its constants build the model; it solves when no worker can). */
 function glpk(): Promise<Glpk> {
-  solver ??= (import(glpkSpecifier()) as Promise<{ default: () => Promise<unknown> }>).then((m) => m.default() as Promise<Glpk>);
+  // importModule, not import(): this code may run in a bundle loaded with V8's code cache (engine/files/code-cache.ts).
+  solver ??= (importModule(glpkSpecifier()) as Promise<{ default: () => Promise<unknown> }>).then((m) => m.default() as Promise<Glpk>);
   return solver;
 }
 

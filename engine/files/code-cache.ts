@@ -27,6 +27,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { Script } from "node:vm";
+import { threadId } from "node:worker_threads";
 
 /** $DML_LENS_CODE_CACHE: a folder for the files, or `0` / `off` for no cache. */
 export const CODE_CACHE_ENV = "DML_LENS_CODE_CACHE";
@@ -47,8 +48,25 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, homeDir: stri
   return path.join(cacheRoot, "dml-lens", "code-cache");
 }
 
-/** How the bundle was compiled: from a cache file V8 took, one it rejected, none (first run of this build), or with the cache off. */
+/** How the bundle was compiled: from a cache file V8 took, one it rejected, none (first run of this build), or loaded by `require` with the cache off. */
 export type CacheUse = "accepted" | "rejected" | "none" | "off";
+
+/**
+ * A script compiled here cannot run `import()` on node 20: its dynamic
+ * imports need a loader callback, which node 20 offers only behind
+ * --experimental-vm-modules (a function) or as an experimental symbol that
+ * warns and is lost when the script comes from the cache. So the loading
+ * module, compiled by node itself, leaves an `import()` of its own under
+ * this symbol, and `importModule` (what bundled code calls instead of
+ * `import()`) uses it when it is there.
+ */
+const IMPORT_HOOK = Symbol.for("dml-lens.importModule");
+
+/** `import(specifier)`, from a bundle loaded by node or by requireWithCodeCache alike. */
+export function importModule(specifier: string): Promise<unknown> {
+  const outside = (globalThis as { [IMPORT_HOOK]?: (specifier: string) => Promise<unknown> })[IMPORT_HOOK];
+  return outside ? outside(specifier) : import(specifier);
+}
 
 export interface CachedBundle {
   /** The bundle's `module.exports`. */
@@ -62,18 +80,19 @@ export interface CachedBundle {
 
 /** Loads the CommonJS bundle `file` like `require` would, compiled with the code cache in `dir` (none when undefined). */
 export function requireWithCodeCache(file: string, dir: string | undefined, flagsKey = ""): CachedBundle {
+  if (dir === undefined) return { exports: createRequire(file)(file) as unknown, cache: "off", file: undefined, save: () => "off" };
+  (globalThis as { [IMPORT_HOOK]?: (specifier: string) => Promise<unknown> })[IMPORT_HOOK] ??= (specifier) => import(specifier);
   const source = readFileSync(file, "utf8");
-  const cacheFile = dir === undefined ? undefined : path.join(dir, `${path.basename(file, ".js")}-${bundleKey(source, flagsKey)}.bin`);
-  const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
+  const cacheFile = path.join(dir, `${path.basename(file, ".js")}-${bundleKey(source, flagsKey)}.bin`);
+  const cachedData = readIfPresent(cacheFile);
   const script = new Script(wrapCommonJs(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
-  const cache: CacheUse = cacheFile === undefined ? "off" : cachedData === undefined ? "none" : script.cachedDataRejected ? "rejected" : "accepted";
+  const cache: CacheUse = cachedData === undefined ? "none" : script.cachedDataRejected ? "rejected" : "accepted";
   const exports = runCommonJs(script, file);
   return {
     exports,
     cache,
     file: cacheFile,
     save: () => {
-      if (cacheFile === undefined) return "off";
       try {
         const data = script.createCachedData();
         if (cache === "accepted" && data.length < cachedData!.length * GROWTH_TO_REWRITE) return "unchanged";
@@ -113,7 +132,7 @@ function runCommonJs(script: Script, file: string): unknown {
 
 function writeAtomically(file: string, data: Buffer): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = `${file}.${process.pid}.${threadId}.tmp`;
   writeFileSync(temporary, data);
   renameSync(temporary, file);
 }

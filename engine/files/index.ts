@@ -10,4 +10,4 @@
 export type { FileKind, FileSystem, TextRead } from "./file-system";
 export { fileKind, fileSize, isFile, isFolder, listFolder, memoryFileSystem, MAX_TEXT_FILE_BYTES, readFileHead, readText, tooLargeProblem, writeTextFile } from "./file-system";
 export { nodeFileSystem } from "./node-file-system";
-export { CODE_CACHE_ENV, codeCacheDir, requireWithCodeCache, type CacheUse, type CachedBundle } from "./code-cache";
+export { CODE_CACHE_ENV, codeCacheDir, importModule, requireWithCodeCache, type CacheUse, type CachedBundle } from "./code-cache";

@@ -73,9 +73,9 @@ export function watchdogForSafetyNet(timeLimitMs = DEFAULT_SATURATION.timeLimitM
   return 2 * timeLimitMs + 5_000;
 }
 
-/** The optimizer's worker bundle beside the server's (or DML_LENS_OPTIMIZER_WORKER, for tests). */
+/** The optimizer's worker start beside the server's bundle (optimizer-worker-startup.ts: the worker's bundle with V8's code cache), or DML_LENS_OPTIMIZER_WORKER, for tests. */
 export function optimizerWorkerFile(): string {
-  return process.env.DML_LENS_OPTIMIZER_WORKER ?? path.join(__dirname, "optimizer-worker.js");
+  return process.env.DML_LENS_OPTIMIZER_WORKER ?? path.join(__dirname, "optimizer-worker-startup.js");
 }
 
 /**
