@@ -28,7 +28,8 @@ const common = {
 /**
  * Marks every module of the repository free of side effects, so that a bundle
  * keeps only what its entry uses: the start bundles (dist/startup.js,
- * dist/server-startup.js) are loaded without V8's code cache, so they must
+ * dist/server-startup.js, dist/optimizer-worker-startup.js) are loaded
+ * without V8's code cache, so they must
  * stay small, and the modules they would otherwise keep for their top-level
  * statements are in the bundle they load anyway.
  * @type {import("esbuild").Plugin}

@@ -1,6 +1,7 @@
 /**
- * Starting one of our bundles in a process (the command line, the language
- * server): the V8 flags first, then the bundle, compiled with V8's code
+ * Starting one of our bundles in a process or thread (the command line, the
+ * language server, its optimizer's thread): the V8 flags first, then the
+ * bundle, compiled with V8's code
  * cache (engine/files/code-cache.ts), which is written when the process
  * exits.
  *

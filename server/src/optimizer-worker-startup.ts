@@ -6,7 +6,7 @@
  * and ends it with `terminate()`, which runs no exit handler, so the cache
  * is also written a few seconds after the start, once the first blocks are
  * optimized. Measured on this machine: ALS-CG opened to "optimizer: idle"
- * (every block optimized) 511-594 ms without, 485-528 ms with it.
+ * (every block optimized) 521-547 ms without, 479-507 ms with it.
  */
 import path from "node:path";
 import { startBundle } from "../../engine/execution";
