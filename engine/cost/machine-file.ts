@@ -19,7 +19,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { fileKind, type FileSystem, nodeFileSystem, writeTextFile } from "../files";
+import { dmlLensCacheDir, fileKind, type FileSystem, nodeFileSystem, writeTextFile } from "../files";
 import { DEFAULT_MACHINE_CONSTANTS, isValidConstant, MACHINE_CONSTANT_INFO, type MachineConstants } from "./machine-constants";
 
 export const MACHINE_FILE_ENV = "DML_LENS_MACHINE";
@@ -40,9 +40,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function machineFilePath(env: Env = process.env, homeDir: string = os.homedir()): string {
   const explicit = env[MACHINE_FILE_ENV];
   if (explicit !== undefined && explicit !== "") return path.resolve(explicit);
-  const xdg = env.XDG_CACHE_HOME;
-  const cacheRoot = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homeDir, ".cache");
-  return path.join(cacheRoot, "dml-lens", "machine.json");
+  return path.join(dmlLensCacheDir(env, homeDir), "machine.json");
 }
 
 /** Loads the constants from `file` (default: `machineFilePath()`); never throws. */

@@ -28,6 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import { Script } from "node:vm";
 import { threadId } from "node:worker_threads";
+import { dmlLensCacheDir } from "./cache-dir";
 
 /** $DML_LENS_CODE_CACHE: a folder for the files, or `0` / `off` for no cache. */
 export const CODE_CACHE_ENV = "DML_LENS_CODE_CACHE";
@@ -43,9 +44,7 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, homeDir: stri
   const explicit = env[CODE_CACHE_ENV];
   if (explicit === "0" || explicit === "off") return undefined;
   if (explicit !== undefined && explicit !== "") return path.resolve(explicit);
-  const xdg = env["XDG_CACHE_HOME"];
-  const cacheRoot = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homeDir, ".cache");
-  return path.join(cacheRoot, "dml-lens", "code-cache");
+  return path.join(dmlLensCacheDir(env, homeDir), "code-cache");
 }
 
 /** How the bundle was compiled: from a cache file V8 took, one it rejected, none (first run of this build), or loaded by `require` with the cache off. */

@@ -10,4 +10,5 @@
 export type { FileKind, FileSystem, TextRead } from "./file-system";
 export { fileKind, fileSize, isFile, isFolder, listFolder, memoryFileSystem, MAX_TEXT_FILE_BYTES, readFileHead, readText, tooLargeProblem, writeTextFile } from "./file-system";
 export { nodeFileSystem } from "./node-file-system";
+export { dmlLensCacheDir } from "./cache-dir";
 export { CODE_CACHE_ENV, codeCacheDir, importModule, requireWithCodeCache, type CacheUse, type CachedBundle } from "./code-cache";
