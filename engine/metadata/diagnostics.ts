@@ -4,7 +4,7 @@
  * sidecar, a Matrix Market header, `dml-lens.json`), so each one names its
  * file. Ranges are 0-based and end-exclusive, as everywhere in the engine.
  */
-import type { Diagnostic, Position, Range, Severity } from "../syntax";
+import { lineStarts, type Diagnostic, type Position, type Range, type Severity } from "../syntax";
 
 export interface MetadataDiagnostic extends Diagnostic {
   /** The file the range points into. */
@@ -36,10 +36,10 @@ export function formatMetadataDiagnostic(diagnostic: MetadataDiagnostic): string
 
 /** Maps offsets of a text to line/character positions (lines end at \n; a \r before it counts as a character). */
 export class LineMap {
-  private readonly starts: number[] = [0];
+  private readonly starts: readonly number[];
 
   constructor(text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    this.starts = lineStarts(text);
   }
 
   position(offset: number): Position {
