@@ -13,7 +13,7 @@
  */
 import { type BlockDag, type DagNode, ALL_INDICES, builtinNames, lookupBuiltin } from "../../program";
 import { typeParameterValue } from "../../metadata";
-import { cbind, rbind, diag, matmul, rand, type RandDistribution, matrixFill, matrixFromValues, reshape, seq, table, transpose } from "../kernels";
+import { cbind, rbind, diag, matmul, rand, type RandDistribution, matrixFill, matrixFromValues, reshape, seq, table, transpose, tsmm } from "../kernels";
 import { matrixKernels } from "../wasm";
 import { DenseMatrix, isDense, type Matrix, chooseFormat } from "../matrix";
 import { readDataFile, matrixFromData, type ReadParameters } from "../io";
@@ -66,6 +66,8 @@ export class DagEvaluator implements LiveValues {
   private readonly operatorOf = new Map<number, OperatorRun>();
   /** Nodes computed inside an operator that are not its roots and nothing outside it needs (never computed here). */
   private readonly inner = new Set<number>();
+  /** Products `t(X) %*% X` whose transpose nothing else reads: computed from X alone (selfProduct), the transpose never on its own. */
+  private readonly selfProducts = new Map<number, number>();
   /** Seconds of the computations nested in the one being timed (see `timed`). */
   private nestedSeconds = 0;
   /** While `run` runs: dropped values' buffers go back to the pool when nothing else refers to them (buffer-liveness.ts). */
@@ -96,7 +98,25 @@ export class DagEvaluator implements LiveValues {
     this.discarded = new Set(dag.sinks.filter((s) => s.discarded).map((s) => s.node));
     this.computeNeededInnerNodes();
     for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id) && this.isNeeded(n.id)) for (const i of n.inputs) this.pending[i]!++;
+    this.findSelfProducts();
     for (const value of ctx.env.values()) this.held.hold(value);
+  }
+
+  /**
+   * `t(X) %*% X` computed on its own, whose transpose is no variable and has
+   * no other consumer: the product is computed from X (SystemDS's tsmm), so
+   * the transpose is never formed; X then has one consumer less.
+   */
+  private findSelfProducts(): void {
+    const onItsOwn = (id: number) => !this.inner.has(id) && !this.operatorOf.has(id) && this.isNeeded(id);
+    for (const n of this.dag.nodes) {
+      if (n.op.kind !== "matmul" || !onItsOwn(n.id)) continue;
+      const [left, right] = n.inputs as [number, number];
+      const t = this.dagNode(left);
+      if (t.op.kind !== "transpose" || t.inputs[0] !== right || !onItsOwn(left) || this.kept.has(left) || this.pending[left] !== 1) continue;
+      this.selfProducts.set(n.id, left);
+      this.pending[right]!--;
+    }
   }
 
   /**
@@ -141,7 +161,8 @@ export class DagEvaluator implements LiveValues {
     const sinkNodes = new Set(this.dag.sinks.map((s) => s.node));
     let next = 0;
     // A fused operator computes its inputs when its first root is asked for: they may come after it in id order, and be dropped by then.
-    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id) && this.values[id] === undefined && this.isNeeded(id);
+    const absorbed = new Set(this.selfProducts.values());
+    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id) && !absorbed.has(id) && this.values[id] === undefined && this.isNeeded(id);
     for (const sink of this.dag.sinks) {
       for (; next < sink.node; next++) if (computed(next)) this.node(next);
       this.node(sink.node);
@@ -193,6 +214,27 @@ export class DagEvaluator implements LiveValues {
     for (const input of operator.inputs) this.consumed(input);
     for (const root of operator.roots) if (this.pending[root] === 0) this.drop(root);
     return this.values[asked] as Value;
+  }
+
+  /** `a %*% b`, its result's memory reserved first. */
+  private product(n: DagNode, a: Matrix, b: Matrix): Matrix {
+    if (a.cols !== b.rows) fail(matmulDimensionsMessage(a, b));
+    if (usesWasmGemm(a, b)) {
+      // The WebAssembly GEMM stages A, B (packed) and C in its heap beside the result.
+      const bytes = 2 * (matrixBytes(a) + matrixBytes(b)) + 2 * denseBytes(a.rows, b.cols);
+      this.reserve(n, bytes, `a dense ${a.rows} x ${b.cols} matrix (and the WebAssembly GEMM's copies of its operands and result)`);
+    } else if (isDense(a) || isDense(b)) this.reserveDense(n, a.rows, b.cols);
+    return fastMatmul(a, b);
+  }
+
+  /**
+   * `t(x) %*% x` without its transpose node: tsmm (the upper triangle, mirrored; t(x) never formed) where it is
+   * the faster kernel, else the transpose and the product.
+   */
+  private selfProduct(n: DagNode, x: Matrix): Matrix {
+    if (!tsmmIsFaster(x)) return this.product(n, transpose(x), x);
+    this.reserveDense(n, x.cols, x.cols);
+    return tsmm(x);
   }
 
   /** The DAG's node `id` (ids come from the DAG itself: a missing one is a bug). */
@@ -313,15 +355,8 @@ export class DagEvaluator implements LiveValues {
         return fail(missingParameterMessage(name));
       }
       case "matmul": {
-        const a = mat(input(0));
-        const b = mat(input(1));
-        if (a.cols !== b.rows) fail(matmulDimensionsMessage(a, b));
-        if (usesWasmGemm(a, b)) {
-          // The WebAssembly GEMM stages A, B (packed) and C in its heap beside the result.
-          const bytes = 2 * (matrixBytes(a) + matrixBytes(b)) + 2 * denseBytes(a.rows, b.cols);
-          this.reserve(n, bytes, `a dense ${a.rows} x ${b.cols} matrix (and the WebAssembly GEMM's copies of its operands and result)`);
-        } else if (isDense(a) || isDense(b)) this.reserveDense(n, a.rows, b.cols);
-        return { kind: "matrix", matrix: fastMatmul(a, b) };
+        if (this.selfProducts.has(n.id)) return { kind: "matrix", matrix: this.selfProduct(n, mat(input(1))) };
+        return { kind: "matrix", matrix: this.product(n, mat(input(0)), mat(input(1))) };
       }
       case "binary": {
         const a = input(0);
@@ -588,9 +623,26 @@ const WASM_GEMM_MIN_DIM = 16;
 
 /** Whether the product goes to the WebAssembly GEMM: dense operands, enough work (every dimension), and the kernels loaded. */
 function usesWasmGemm(a: Matrix, b: Matrix): boolean {
-  if (!isDense(a) || !isDense(b) || a.cols !== b.rows || b.cols <= 1) return false;
-  if (Math.min(a.rows, a.cols, b.cols) < WASM_GEMM_MIN_DIM) return false;
-  return a.rows * a.cols * b.cols >= WASM_GEMM_MIN_FLOPS && matrixKernels().backend === "wasm-simd";
+  return isDense(a) && isDense(b) && a.cols === b.rows && wasmGemmTakes(a.rows, a.cols, b.cols);
+}
+
+/** Whether a dense m x k by k x n product goes to the WebAssembly GEMM. */
+function wasmGemmTakes(m: number, k: number, n: number): boolean {
+  if (n <= 1 || Math.min(m, k, n) < WASM_GEMM_MIN_DIM) return false;
+  return m * k * n >= WASM_GEMM_MIN_FLOPS && matrixKernels().backend === "wasm-simd";
+}
+
+/** Columns of a CSR x up to which tsmm's dense n x n accumulator stays in cache (wider: the transpose and a CSR product). */
+const TSMM_CSR_MAX_COLS = 256;
+
+/**
+ * Whether tsmm computes `t(x) %*% x` faster than forming t(x) and multiplying (measured on this runtime's kernels,
+ * best of 5): dense x unless the product goes to the WebAssembly GEMM (1,000,000 x 10: 33 ms against 106; 20,000 x 50
+ * on the JS GEMM: 10 against 25; but 5,000 x 500 on the WebAssembly GEMM: 212 against 79); CSR x of at most
+ * TSMM_CSR_MAX_COLS columns (100,000 x 100 at 5 %: 8 ms against 44; 5,000 x 2,000 at 1 %: 86 against 60).
+ */
+function tsmmIsFaster(x: Matrix): boolean {
+  return isDense(x) ? !wasmGemmTakes(x.cols, x.rows, x.cols) : x.cols <= TSMM_CSR_MAX_COLS;
 }
 
 function fastMatmul(a: Matrix, b: Matrix): Matrix {

@@ -1,0 +1,67 @@
+// `t(X) %*% X` in the DAG evaluator: computed from X alone (tsmm) when the
+// transpose is no variable and nothing else reads it, so t(X) is never
+// formed; the product equals the transpose-then-multiply plan, and where
+// tsmm computes it the result is exactly symmetric.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { buildProgramDags } from "../../engine/program";
+import { parse } from "../../engine/syntax";
+import { DagEvaluator, DEFAULT_MEMORY_BUDGET, MemoryMeter, type Value } from "../../engine/runtime/interpreter";
+import { DenseMatrix } from "../../engine/runtime/matrix";
+import { printed } from "./run-script";
+
+/** Prints sum, a few cells and the asymmetry of `t(X) %*% X` (the fast path) and of `T %*% X` with T = t(X) a variable (the general one). */
+function bothPlans(makeX: string): { fast: number[]; general: number[] } {
+  const out = printed(`${makeX}
+A = t(X) %*% X
+T = t(X)
+B = T %*% X
+print(sum(A) + " " + as.scalar(A[1, 2]) + " " + as.scalar(A[ncol(X), 1]) + " " + max(abs(A - t(A))) + " " + nrow(A) + " " + ncol(A))
+print(sum(B) + " " + as.scalar(B[1, 2]) + " " + as.scalar(B[ncol(X), 1]) + " " + max(abs(B - t(B))) + " " + nrow(B) + " " + ncol(B))`);
+  const [fast, general] = out.split("\n").map((line) => line.split(" ").map(Number));
+  return { fast: fast!, general: general! };
+}
+
+function assertSameProduct(makeX: string, symmetricExactly: boolean): void {
+  const { fast, general } = bothPlans(makeX);
+  for (let i = 0; i < 3; i++) {
+    const tolerance = 1e-12 * Math.max(1, Math.abs(general[i]!));
+    assert.ok(Math.abs(fast[i]! - general[i]!) <= tolerance, `${makeX}: value ${i}: ${fast[i]} vs ${general[i]}`);
+  }
+  assert.deepEqual(fast.slice(4), general.slice(4), "shape");
+  if (symmetricExactly) assert.equal(fast[3], 0, `${makeX}: tsmm mirrors its upper triangle`);
+}
+
+describe("t(X) %*% X without forming t(X)", () => {
+  it("equals the transpose-then-multiply product for dense and sparse X of several shapes", () => {
+    // Dense, skinny (tsmm); dense with every dimension >= 16 but little work (tsmm); CSR with few columns (tsmm).
+    assertSameProduct("X = rand(rows=3000, cols=7, min=-1, max=1, seed=3)", true);
+    assertSameProduct("X = rand(rows=300, cols=40, min=-1, max=1, seed=4)", true);
+    assertSameProduct("X = rand(rows=3000, cols=50, min=-1, max=1, sparsity=0.05, seed=5)", true);
+    // Dense with enough work for the GEMM, and CSR with many columns: the transpose and the product, the same values.
+    assertSameProduct("X = rand(rows=1000, cols=40, min=-1, max=1, seed=6)", false);
+    assertSameProduct("X = rand(rows=400, cols=300, min=-1, max=1, sparsity=0.02, seed=7)", false);
+    // An empty X and a single row.
+    assertSameProduct("X = matrix(0, rows=20, cols=5)", true);
+    assertSameProduct("X = rand(rows=1, cols=6, min=1, max=2, seed=8)", true);
+  });
+
+  it("never computes the transpose on its own, and still does where the transpose is read elsewhere", () => {
+    const computedKinds = (source: string): string[] => {
+      const dag = buildProgramDags(parse(source).program).blocks[0]!.dag;
+      const kinds: string[] = [];
+      const x: Value = { kind: "matrix", matrix: new DenseMatrix(3, 4, Float64Array.from({ length: 12 }, (_, i) => i + 1)) };
+      const evaluator = new DagEvaluator(dag, { env: new Map([["X", x]]), params: new Map(), sourceText: source, memoryBudget: DEFAULT_MEMORY_BUDGET, memory: new MemoryMeter(DEFAULT_MEMORY_BUDGET), print: () => {}, callUser: () => assert.fail("no calls") }, [], {
+        computed: (what) => {
+          if (typeof what === "number") kinds.push(dag.nodes[what]!.op.kind);
+        },
+      });
+      evaluator.run();
+      return kinds;
+    };
+    assert.deepEqual(computedKinds("A = t(X) %*% X").filter((k) => k === "transpose"), []);
+    assert.equal(computedKinds("A = t(X) %*% X\nB = t(X) + 1").filter((k) => k === "transpose").length, 1, "t(X) read by + as well");
+    assert.equal(computedKinds("T = t(X)\nA = T %*% X").filter((k) => k === "transpose").length, 1, "t(X) is a variable");
+    assert.equal(computedKinds("A = t(X) %*% (X + 1)").filter((k) => k === "transpose").length, 1, "not X %*% itself");
+  });
+});
