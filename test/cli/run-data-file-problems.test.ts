@@ -5,15 +5,22 @@
 // read is refused by its size, and a truncated .mtd is malformed, not missing.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { scriptProblems } from "../../cli/script-problems";
 import { createSession } from "../../engine/runtime/interpreter";
 
+/** The folders `both` made, removed when the file's tests end. */
+const folders: string[] = [];
+after(() => {
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
 function both(files: Record<string, string>, script: string, prepare?: (dir: string) => void): { check: string[]; run: string[] } {
   const dir = mkdtempSync(path.join(os.tmpdir(), "dml-data-problems-"));
+  folders.push(dir);
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   prepare?.(dir);
   const scriptPath = path.join(dir, "s.dml");
