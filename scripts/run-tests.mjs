@@ -10,7 +10,8 @@
 import { spawnSync } from "node:child_process";
 import { build } from "esbuild";
 import { testBundleOptions } from "./test-bundle-options.mjs";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -59,10 +60,15 @@ const bundles = files.map((f) =>
 const reporter = nodeArgs.some((a) => a.startsWith("--test-reporter"))
   ? []
   : [`--test-reporter=${path.join(root, "scripts", "test-summary-reporter.mjs")}`, "--test-reporter-destination=stdout"];
+// The tests' temporary files go to a folder of this run, removed at its end: a test that forgets its own (or stops
+// before its cleanup) leaves nothing behind in the system's temp folder.
+const temp = mkdtempSync(path.join(os.tmpdir(), "dml-lens-tests-"));
 const result = spawnSync(process.execPath, ["--enable-source-maps", "--test", ...reporter, ...nodeArgs, ...bundles], {
   cwd: root,
   stdio: "inherit",
+  env: { ...process.env, TMPDIR: temp, TMP: temp, TEMP: temp },
 });
+rmSync(temp, { recursive: true, force: true });
 if (result.error) {
   console.error(`run-tests: could not start node: ${result.error.message}`);
   process.exit(1);
