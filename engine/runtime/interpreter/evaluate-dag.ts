@@ -66,8 +66,8 @@ export class DagEvaluator implements LiveValues {
   private readonly operatorOf = new Map<number, OperatorRun>();
   /** Nodes computed inside an operator that are not its roots and nothing outside it needs (never computed here). */
   private readonly inner = new Set<number>();
-  /** Products `t(X) %*% X` whose transpose nothing else reads: computed from X alone (selfProduct), the transpose never on its own. */
-  private readonly selfProducts = new Map<number, number>();
+  /** Transposes `t(X)` read only as the left operand of products: the products read X instead (transposedLeftProduct), and t(X) is formed only when one of them needs it. */
+  private readonly absorbed = new Set<number>();
   /** Seconds of the computations nested in the one being timed (see `timed`). */
   private nestedSeconds = 0;
   /** While `run` runs: dropped values' buffers go back to the pool when nothing else refers to them (buffer-liveness.ts). */
@@ -98,24 +98,27 @@ export class DagEvaluator implements LiveValues {
     this.discarded = new Set(dag.sinks.filter((s) => s.discarded).map((s) => s.node));
     this.computeNeededInnerNodes();
     for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id) && this.isNeeded(n.id)) for (const i of n.inputs) this.pending[i]!++;
-    this.findSelfProducts();
+    this.findAbsorbedTransposes();
     for (const value of ctx.env.values()) this.held.hold(value);
   }
 
   /**
-   * `t(X) %*% X` computed on its own, whose transpose is no variable and has
-   * no other consumer: the product is computed from X (SystemDS's tsmm), so
-   * the transpose is never formed; X then has one consumer less.
+   * Transposes computed on their own that are no variable and whose every
+   * reader is a product taking them as its left operand (`t(X) %*% X`,
+   * `t(X) %*% y`): those products are computed from X (SystemDS's tsmm, and
+   * `t(X) %*% y` as `t(t(y) %*% X)`), so t(X) is never formed unless one of
+   * them needs it (transposedLeftProduct).
    */
-  private findSelfProducts(): void {
+  private findAbsorbedTransposes(): void {
     const onItsOwn = (id: number) => !this.inner.has(id) && !this.operatorOf.has(id) && this.isNeeded(id);
+    const leftReads = new Int32Array(this.dag.nodes.length);
     for (const n of this.dag.nodes) {
-      if (n.op.kind !== "matmul" || !onItsOwn(n.id)) continue;
-      const [left, right] = n.inputs as [number, number];
-      const t = this.dagNode(left);
-      if (t.op.kind !== "transpose" || t.inputs[0] !== right || !onItsOwn(left) || this.kept.has(left) || this.pending[left] !== 1) continue;
-      this.selfProducts.set(n.id, left);
-      this.pending[right]!--;
+      if (n.op.kind === "matmul" && onItsOwn(n.id) && n.inputs[0] !== n.inputs[1]) leftReads[n.inputs[0]!]!++;
+    }
+    for (const t of this.dag.nodes) {
+      if (t.op.kind !== "transpose" || !onItsOwn(t.id) || this.kept.has(t.id)) continue;
+      // Every consumer is such a product (pending also counts the operators and other nodes that read it).
+      if (leftReads[t.id]! > 0 && leftReads[t.id] === this.pending[t.id]) this.absorbed.add(t.id);
     }
   }
 
@@ -161,8 +164,7 @@ export class DagEvaluator implements LiveValues {
     const sinkNodes = new Set(this.dag.sinks.map((s) => s.node));
     let next = 0;
     // A fused operator computes its inputs when its first root is asked for: they may come after it in id order, and be dropped by then.
-    const absorbed = new Set(this.selfProducts.values());
-    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id) && !absorbed.has(id) && this.values[id] === undefined && this.isNeeded(id);
+    const computed = (id: number) => !sinkNodes.has(id) && !this.inner.has(id) && !this.absorbed.has(id) && this.values[id] === undefined && this.isNeeded(id);
     for (const sink of this.dag.sinks) {
       for (; next < sink.node; next++) if (computed(next)) this.node(next);
       this.node(sink.node);
@@ -228,13 +230,22 @@ export class DagEvaluator implements LiveValues {
   }
 
   /**
-   * `t(x) %*% x` without its transpose node: tsmm (the upper triangle, mirrored; t(x) never formed) where it is
-   * the faster kernel, else the transpose and the product.
+   * `t(X) %*% B` whose transpose is absorbed: tsmm for B = X where it is the
+   * faster kernel; `t(t(B) %*% X)` for a column vector B, which reads X once
+   * in its own layout; otherwise the product with t(X), formed once for all
+   * its readers.
    */
-  private selfProduct(n: DagNode, x: Matrix): Matrix {
-    if (!tsmmIsFaster(x)) return this.product(n, transpose(x), x);
-    this.reserveDense(n, x.cols, x.cols);
-    return tsmm(x);
+  private transposedLeftProduct(n: DagNode): Matrix {
+    const t = n.inputs[0]!;
+    const xNode = this.dagNode(t).inputs[0]!;
+    const x = mat(this.node(xNode));
+    if (n.inputs[1] === xNode && tsmmIsFaster(x)) {
+      this.reserveDense(n, x.cols, x.cols);
+      return tsmm(x);
+    }
+    const b = mat(this.inputValue(n, 1));
+    if (b.cols === 1 && b.rows === x.rows) return transpose(this.product(n, transpose(b), x));
+    return this.product(n, mat(this.node(t)), b);
   }
 
   /** The DAG's node `id` (ids come from the DAG itself: a missing one is a bug). */
@@ -264,7 +275,10 @@ export class DagEvaluator implements LiveValues {
 
   /** One consumer of `id` is computed; the last one drops its value. */
   private consumed(id: number): void {
-    if (--this.pending[id]! === 0) this.drop(id);
+    if (--this.pending[id]! > 0) return;
+    // An absorbed transpose no product needed formed: its input is read no more on its behalf.
+    if (this.absorbed.has(id) && this.values[id] === undefined) for (const input of this.dagNode(id).inputs) this.consumed(input);
+    this.drop(id);
   }
 
   private drop(id: number): void {
@@ -355,7 +369,7 @@ export class DagEvaluator implements LiveValues {
         return fail(missingParameterMessage(name));
       }
       case "matmul": {
-        if (this.selfProducts.has(n.id)) return { kind: "matrix", matrix: this.selfProduct(n, mat(input(1))) };
+        if (this.absorbed.has(n.inputs[0]!)) return { kind: "matrix", matrix: this.transposedLeftProduct(n) };
         return { kind: "matrix", matrix: this.product(n, mat(input(0)), mat(input(1))) };
       }
       case "binary": {

@@ -1,14 +1,16 @@
-// `t(X) %*% X` in the DAG evaluator: computed from X alone (tsmm) when the
-// transpose is no variable and nothing else reads it, so t(X) is never
-// formed; the product equals the transpose-then-multiply plan, and where
-// tsmm computes it the result is exactly symmetric.
+// Products with a transposed left operand in the DAG evaluator: when t(X)
+// is no variable and only such products read it, `t(X) %*% X` is computed
+// from X (tsmm) and `t(X) %*% y` as `t(t(y) %*% X)`, so t(X) is never formed
+// (or once, for the products that need it); the values equal the
+// transpose-then-multiply plan, and where tsmm computes it the result is
+// exactly symmetric.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { buildProgramDags } from "../../engine/program";
 import { parse } from "../../engine/syntax";
 import { DagEvaluator, DEFAULT_MEMORY_BUDGET, MemoryMeter, type Value } from "../../engine/runtime/interpreter";
 import { DenseMatrix } from "../../engine/runtime/matrix";
-import { printed } from "./run-script";
+import { printed, runError } from "./run-script";
 
 /** Prints sum, a few cells and the asymmetry of `t(X) %*% X` (the fast path) and of `T %*% X` with T = t(X) a variable (the general one). */
 function bothPlans(makeX: string): { fast: number[]; general: number[] } {
@@ -46,6 +48,29 @@ describe("t(X) %*% X without forming t(X)", () => {
     assertSameProduct("X = rand(rows=1, cols=6, min=1, max=2, seed=8)", true);
   });
 
+  it("t(X) %*% y equals the transpose-then-multiply product, beside t(X) %*% X as in lmDS", () => {
+    for (const makeX of ["X = rand(rows=5000, cols=12, min=-1, max=1, seed=9)", "X = rand(rows=2000, cols=30, min=-1, max=1, sparsity=0.1, seed=10)"]) {
+      const out = printed(`${makeX}
+y = rand(rows=nrow(X), cols=1, min=-1, max=1, seed=11)
+A = t(X) %*% X
+b = t(X) %*% y
+T = t(X)
+c = T %*% y
+print(sum(b) + " " + as.scalar(b[1, 1]) + " " + as.scalar(b[ncol(X), 1]) + " " + nrow(b) + " " + ncol(b))
+print(sum(c) + " " + as.scalar(c[1, 1]) + " " + as.scalar(c[ncol(X), 1]) + " " + nrow(c) + " " + ncol(c))
+print(sum(A) + " " + sum(T %*% X))`);
+      const [b, c, sums] = out.split("\n").map((line) => line.split(" ").map(Number));
+      for (let i = 0; i < 3; i++) assert.ok(Math.abs(b![i]! - c![i]!) <= 1e-12 * Math.max(1, Math.abs(c![i]!)), `${makeX}: ${b![i]} vs ${c![i]}`);
+      assert.deepEqual(b!.slice(3), c!.slice(3));
+      assert.ok(Math.abs(sums![0]! - sums![1]!) <= 1e-12 * Math.max(1, Math.abs(sums![1]!)));
+    }
+  });
+
+  it("t(X) %*% y with mismatched rows fails with the product's message", () => {
+    const message = runError("X = rand(rows=5, cols=3)\ny = rand(rows=4, cols=1)\nb = t(X) %*% y\nprint(sum(b))");
+    assert.match(message, /3 x 5.*4 x 1/);
+  });
+
   it("never computes the transpose on its own, and still does where the transpose is read elsewhere", () => {
     const computedKinds = (source: string): string[] => {
       const dag = buildProgramDags(parse(source).program).blocks[0]!.dag;
@@ -62,6 +87,8 @@ describe("t(X) %*% X without forming t(X)", () => {
     assert.deepEqual(computedKinds("A = t(X) %*% X").filter((k) => k === "transpose"), []);
     assert.equal(computedKinds("A = t(X) %*% X\nB = t(X) + 1").filter((k) => k === "transpose").length, 1, "t(X) read by + as well");
     assert.equal(computedKinds("T = t(X)\nA = T %*% X").filter((k) => k === "transpose").length, 1, "t(X) is a variable");
-    assert.equal(computedKinds("A = t(X) %*% (X + 1)").filter((k) => k === "transpose").length, 1, "not X %*% itself");
+    assert.deepEqual(computedKinds("A = t(X) %*% X\nb = t(X) %*% rowSums(X)").filter((k) => k === "transpose"), [], "a product with X and one with a vector");
+    assert.equal(computedKinds("A = t(X) %*% (X + 1)\nB = t(X) %*% X").filter((k) => k === "transpose").length, 1, "formed once for the product with a matrix, shared");
+    assert.equal(computedKinds("A = (t(X) %*% X) %*% t(X)").filter((k) => k === "transpose").length, 1, "read as a right operand too");
   });
 });
