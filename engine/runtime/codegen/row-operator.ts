@@ -21,6 +21,7 @@ import { runKernel } from "./kernel-runner";
 import { buildRowKernel, type RowKernelPlan } from "./row-kernel-builder";
 import { rootValue } from "./row-results";
 import { mmchainShape, runMmchain } from "./row-mmchain";
+import { runTransposedProduct, transposedProductShape } from "./row-transposed-product";
 
 /** Node kinds a Row kernel computes (per row or, when they do not depend on the row, once before it runs). */
 const ROW_NODE_KINDS: ReadonlySet<string> = new Set(["literal", "binary", "unary", "aggregate", "matmul", "transpose", "call", "cbind", "cast", "index"]);
@@ -28,10 +29,13 @@ const ROW_NODE_KINDS: ReadonlySet<string> = new Set(["literal", "binary", "unary
 /** The kernels write row-wise roots into arrays of their own (row-kernel-builder.ts): the call's shared output is empty. */
 const NO_OUTPUT = new Float64Array(0);
 
-/** Runs of generated Row operators so far: with a kernel (of which by the WebAssembly MMChain kernel), and refused at run time (UnsupportedOperator: their nodes then run unfused). */
-const runs = { kernels: 0, mmchain: 0, unsupported: 0 };
+/**
+ * Runs of generated Row operators so far: with a kernel (of which by the WebAssembly MMChain kernel, and by the
+ * transposed-product kernels), and refused at run time (UnsupportedOperator: their nodes then run unfused).
+ */
+const runs = { kernels: 0, mmchain: 0, transposedProduct: 0, unsupported: 0 };
 
-export function rowOperatorRuns(): { kernels: number; mmchain: number; unsupported: number } {
+export function rowOperatorRuns(): { kernels: number; mmchain: number; transposedProduct: number; unsupported: number } {
   return { ...runs };
 }
 
@@ -39,6 +43,7 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
   checkRowOperator(dag, op);
   const programs: KernelProgram[] = [];
   const chain = mmchainShape(dag, op);
+  const transposed = transposedProductShape(dag, op);
   return {
     template: "row",
     programs,
@@ -52,6 +57,12 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
         runs.kernels++;
         runs.mmchain++;
         return new Map([[chain.root, chained]]);
+      }
+      const product = transposed === undefined ? undefined : runTransposedProduct(transposed, inputs);
+      if (transposed !== undefined && product !== undefined) {
+        runs.kernels++;
+        runs.transposedProduct++;
+        return new Map([[transposed.root, product]]);
       }
       let plan: RowKernelPlan;
       try {

@@ -13,7 +13,7 @@
  */
 import { type BlockDag, type DagNode, ALL_INDICES, builtinNames, lookupBuiltin } from "../../program";
 import { typeParameterValue } from "../../metadata";
-import { cbind, rbind, diag, matmul, rand, type RandDistribution, matrixFill, matrixFromValues, reshape, seq, table, transpose, tsmm } from "../kernels";
+import { cbind, rbind, diag, matmul, rand, type RandDistribution, matrixFill, matrixFromValues, reshape, seq, table, transpose, transposedLeftProduct, wasmGemmTakes } from "../kernels";
 import { matrixKernels } from "../wasm";
 import { DenseMatrix, isDense, type Matrix, chooseFormat } from "../matrix";
 import { readDataFile, matrixFromData, type ReadParameters } from "../io";
@@ -230,22 +230,17 @@ export class DagEvaluator implements LiveValues {
   }
 
   /**
-   * `t(X) %*% B` whose transpose is absorbed: tsmm for B = X where it is the
-   * faster kernel; `t(t(B) %*% X)` for a column vector B, which reads X once
-   * in its own layout; otherwise the product with t(X), formed once for all
-   * its readers.
+   * `t(X) %*% B` whose transpose is absorbed: from X itself where a kernel
+   * does that faster (transposedLeftProduct: B = X, or a column B),
+   * otherwise the product with t(X), formed once for all its readers.
    */
   private transposedLeftProduct(n: DagNode): Matrix {
     const t = n.inputs[0]!;
     const xNode = this.dagNode(t).inputs[0]!;
     const x = mat(this.node(xNode));
-    if (n.inputs[1] === xNode && tsmmIsFaster(x)) {
-      this.reserveDense(n, x.cols, x.cols);
-      return tsmm(x);
-    }
-    const b = mat(this.inputValue(n, 1));
-    if (b.cols === 1 && b.rows === x.rows) return transpose(this.product(n, transpose(b), x));
-    return this.product(n, mat(this.node(t)), b);
+    const b = n.inputs[1] === xNode ? x : mat(this.inputValue(n, 1));
+    if (b.rows === x.rows) this.reserveDense(n, x.cols, b.cols);
+    return transposedLeftProduct(x, b) ?? this.product(n, mat(this.node(t)), b);
   }
 
   /** The DAG's node `id` (ids come from the DAG itself: a missing one is a bug). */
@@ -626,37 +621,9 @@ function seqLength(from: number, to: number, by: number | undefined): number | u
   return 1 + Math.floor(to / incr - from / incr);
 }
 
-/** Products of dense operands with at least this many multiply-adds go to the WebAssembly GEMM (when it loads). */
-const WASM_GEMM_MIN_FLOPS = 1e6;
-
-/**
- * Products with a dimension below this are memory-bound: the WebAssembly GEMM would copy its operands in and
- * its result out (more bytes than the product reads), so they run in place (matmul).
- */
-const WASM_GEMM_MIN_DIM = 16;
-
 /** Whether the product goes to the WebAssembly GEMM: dense operands, enough work (every dimension), and the kernels loaded. */
 function usesWasmGemm(a: Matrix, b: Matrix): boolean {
   return isDense(a) && isDense(b) && a.cols === b.rows && wasmGemmTakes(a.rows, a.cols, b.cols);
-}
-
-/** Whether a dense m x k by k x n product goes to the WebAssembly GEMM. */
-function wasmGemmTakes(m: number, k: number, n: number): boolean {
-  if (n <= 1 || Math.min(m, k, n) < WASM_GEMM_MIN_DIM) return false;
-  return m * k * n >= WASM_GEMM_MIN_FLOPS && matrixKernels().backend === "wasm-simd";
-}
-
-/** Columns of a CSR x up to which tsmm's dense n x n accumulator stays in cache (wider: the transpose and a CSR product). */
-const TSMM_CSR_MAX_COLS = 256;
-
-/**
- * Whether tsmm computes `t(x) %*% x` faster than forming t(x) and multiplying (measured on this runtime's kernels,
- * best of 5): dense x unless the product goes to the WebAssembly GEMM (1,000,000 x 10: 33 ms against 106; 20,000 x 50
- * on the JS GEMM: 10 against 25; but 5,000 x 500 on the WebAssembly GEMM: 212 against 79); CSR x of at most
- * TSMM_CSR_MAX_COLS columns (100,000 x 100 at 5 %: 8 ms against 44; 5,000 x 2,000 at 1 %: 86 against 60).
- */
-function tsmmIsFaster(x: Matrix): boolean {
-  return isDense(x) ? !wasmGemmTakes(x.cols, x.rows, x.cols) : x.cols <= TSMM_CSR_MAX_COLS;
 }
 
 function fastMatmul(a: Matrix, b: Matrix): Matrix {

@@ -1,0 +1,91 @@
+/**
+ * Products whose left operand is a transpose, `t(X) %*% B`, computed from
+ * X in its own layout where that is faster than forming t(X): SystemDS's
+ * tsmm for `t(X) %*% X`, and `t(t(b) %*% X)` for a column b (one pass over
+ * X's rows, a row of the result per column). The DAG evaluator runs them
+ * for products whose transpose nothing else reads, and so do Row operators
+ * of that one product (../codegen/row-transposed-product.ts).
+ *
+ * Also here: which dense products the WebAssembly GEMM takes, since that
+ * decides whether tsmm is the faster kernel.
+ */
+import { DenseMatrix, isDense, settleFormat, toDense, type Matrix } from "../matrix";
+import { matrixKernels } from "../wasm";
+import { tsmm } from "./tsmm";
+
+/** Products of dense operands with at least this many multiply-adds go to the WebAssembly GEMM (when it loads). */
+const WASM_GEMM_MIN_FLOPS = 1e6;
+
+/**
+ * Products with a dimension below this are memory-bound: the WebAssembly GEMM would copy its operands in and
+ * its result out (more bytes than the product reads), so they run in place (matmul).
+ */
+const WASM_GEMM_MIN_DIM = 16;
+
+/** Whether a dense m x k by k x n product goes to the WebAssembly GEMM: enough work in every dimension, and the kernels loaded. */
+export function wasmGemmTakes(m: number, k: number, n: number): boolean {
+  if (n <= 1 || Math.min(m, k, n) < WASM_GEMM_MIN_DIM) return false;
+  return m * k * n >= WASM_GEMM_MIN_FLOPS && matrixKernels().backend === "wasm-simd";
+}
+
+/** Columns of a CSR x up to which tsmm's dense n x n accumulator stays in cache (wider: the transpose and a CSR product). */
+const TSMM_CSR_MAX_COLS = 256;
+
+/**
+ * Whether tsmm computes `t(x) %*% x` faster than forming t(x) and multiplying (measured on this runtime's kernels,
+ * best of 5): dense x unless the product goes to the WebAssembly GEMM (1,000,000 x 10: 33 ms against 106; 20,000 x 50
+ * on the JS GEMM: 10 against 25; but 5,000 x 500 on the WebAssembly GEMM: 212 against 79); CSR x of at most
+ * TSMM_CSR_MAX_COLS columns (100,000 x 100 at 5 %: 8 ms against 44; 5,000 x 2,000 at 1 %: 86 against 60).
+ */
+export function tsmmIsFaster(x: Matrix): boolean {
+  return isDense(x) ? !wasmGemmTakes(x.cols, x.rows, x.cols) : x.cols <= TSMM_CSR_MAX_COLS;
+}
+
+/**
+ * `t(x) %*% b` without forming t(x), or undefined where forming it is the better plan (or the shapes do not
+ * match, which the caller's product then reports): tsmm when b is x and tsmmIsFaster; one pass over x's rows
+ * when b is a column of x's rows (transposedTimesColumn).
+ */
+export function transposedLeftProduct(x: Matrix, b: Matrix): Matrix | undefined {
+  if (b === x) return tsmmIsFaster(x) ? tsmm(x) : undefined;
+  if (b.cols !== 1 || b.rows !== x.rows) return undefined;
+  return settleFormat(new DenseMatrix(x.cols, 1, transposedTimesColumn(x, toDense(b).data)));
+}
+
+/**
+ * `t(x) %*% b` for a column b in one pass over x's rows, with the arithmetic of forming t(x) and running GEMV
+ * (or SpMV) on it, so the plans give the same bits: each result sums its column's products in four accumulators,
+ * the i-th product (the i-th row; for a CSR x, the i-th non-zero of the column) into accumulator i mod 4 up to
+ * the last multiple of four and the rest into the first, combined as (s0 + s1) + (s2 + s3). 1,000,000 x 10
+ * dense: about 20 ms against 83 for the transpose and the product.
+ */
+function transposedTimesColumn(x: Matrix, b: Float64Array): Float64Array {
+  const k = x.cols;
+  const acc = new Float64Array(4 * k);
+  if (isDense(x)) {
+    const data = x.data;
+    const lanes = x.rows - (x.rows % 4);
+    for (let p = 0, row = 0; p < x.rows; p++, row += k) {
+      const bp = b[p]!;
+      const lane = p < lanes ? (p & 3) * k : 0;
+      for (let j = 0; j < k; j++) acc[lane + j]! += data[row + j]! * bp;
+    }
+  } else {
+    const { rowPtr, colIdx, values } = x;
+    const inColumn = new Int32Array(k);
+    for (let q = 0; q < rowPtr[x.rows]!; q++) inColumn[colIdx[q]!]!++;
+    const seen = new Int32Array(k);
+    for (let p = 0; p < x.rows; p++) {
+      const bp = b[p]!;
+      for (let q = rowPtr[p]!; q < rowPtr[p + 1]!; q++) {
+        const j = colIdx[q]!;
+        const i = seen[j]!++;
+        const lane = i < inColumn[j]! - (inColumn[j]! % 4) ? (i & 3) * k : 0;
+        acc[lane + j]! += values[q]! * bp;
+      }
+    }
+  }
+  const out = new Float64Array(k);
+  for (let j = 0; j < k; j++) out[j] = acc[j]! + acc[k + j]! + (acc[2 * k + j]! + acc[3 * k + j]!);
+  return out;
+}
