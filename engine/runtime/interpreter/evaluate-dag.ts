@@ -236,11 +236,16 @@ export class DagEvaluator implements LiveValues {
    */
   private transposedLeftProduct(n: DagNode): Matrix {
     const t = n.inputs[0]!;
-    const xNode = this.dagNode(t).inputs[0]!;
-    const x = mat(this.node(xNode));
-    const b = n.inputs[1] === xNode ? x : mat(this.inputValue(n, 1));
-    if (b.rows === x.rows) this.reserveDense(n, x.cols, b.cols);
-    return transposedLeftProduct(x, b) ?? this.product(n, mat(this.node(t)), b);
+    const b = mat(this.inputValue(n, 1));
+    if (this.values[t] === undefined) {
+      // t(X) not formed: X counts it as a reader still, so X is there.
+      const x = mat(this.node(this.dagNode(t).inputs[0]!));
+      if (b.rows === x.rows) this.reserveDense(n, x.cols, b.cols);
+      const direct = transposedLeftProduct(x, b);
+      if (direct !== undefined) return direct;
+    }
+    // Formed by an earlier product (X may be gone since) or now.
+    return this.product(n, mat(this.node(t)), b);
   }
 
   /** The DAG's node `id` (ids come from the DAG itself: a missing one is a bug). */
