@@ -28,7 +28,6 @@ export function planFusion(dag: FusionDag, options: FusionOptions = {}): FusionP
   // An operator of one node without a multi-aggregate is the basic operation itself.
   const operators = groupRowOutputs(dag, groupMultiAggregates(dag, constructed, constants), constants)
     .filter((op) => op.template === "magg" || op.covered.length > 1)
-    .filter((op) => !(process.env.EXPTS && op.template === "row" && op.covered.length === 2 && (() => { const [t, m] = op.covered.map((id) => dag.nodes[id]!); return t!.op.kind === "transpose" && m!.op.kind === "matmul" && m!.inputs[0] === t!.id && m!.inputs[1] === t!.inputs[0]; })()))
     .map((op, id) => ({ ...op, id }));
   return { operators, cost: dagCosts(dag, operators, constants), search, ms: performance.now() - start };
 }

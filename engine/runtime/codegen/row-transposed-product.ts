@@ -2,7 +2,7 @@
  * Row operators of one product with a transposed left operand and nothing
  * else, `t(X) %*% X` or `t(X) %*% b` with X the main input: they run the
  * kernel that computes it from X in place (../kernels/transposed-product.ts:
- * tsmm, or `t(t(b) %*% X)` for a column b) where it takes the call, like
+ * tsmm, or one pass over X's rows for a column b) where it takes the call, like
  * SystemDS, whose codegen leaves a plan of one operation to the operator
  * that has it built in. A generated kernel for it does the same pass over
  * X, but V8 compiles every new kernel before it runs at speed: about 10 ms

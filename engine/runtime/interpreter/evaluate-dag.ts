@@ -105,9 +105,9 @@ export class DagEvaluator implements LiveValues {
   /**
    * Transposes computed on their own that are no variable and whose every
    * reader is a product taking them as its left operand (`t(X) %*% X`,
-   * `t(X) %*% y`): those products are computed from X (SystemDS's tsmm, and
-   * `t(X) %*% y` as `t(t(y) %*% X)`), so t(X) is never formed unless one of
-   * them needs it (transposedLeftProduct).
+   * `t(X) %*% y`): those products are computed from X where a kernel does
+   * that (SystemDS's tsmm; one pass over X's rows for a column y), so t(X)
+   * is never formed unless one of them needs it (transposedLeftProduct).
    */
   private findAbsorbedTransposes(): void {
     const onItsOwn = (id: number) => !this.inner.has(id) && !this.operatorOf.has(id) && this.isNeeded(id);

@@ -12,7 +12,7 @@ export { matmul, checkMatmulDims } from "./matmul";
 export { gemm, gemv } from "./gemm";
 export { csrTimesCsr, csrTimesDense, csrTimesVector, denseTimesCsr } from "./sparse-matmul";
 export { tsmm } from "./tsmm";
-export { transposedLeftProduct, tsmmIsFaster, wasmGemmTakes } from "./transposed-product";
+export { transposedLeftProduct, wasmGemmTakes } from "./transposed-product";
 export { elementwiseBinary, type Operand } from "./elementwise-binary";
 export { elementwiseUnary } from "./elementwise-unary";
 export { BINARY_OPS, isBinaryOp, scalarBinary, sparsityClass, BINARY_EXPRESSIONS } from "./binary-ops";

@@ -1,10 +1,10 @@
 /**
  * Products whose left operand is a transpose, `t(X) %*% B`, computed from
  * X in its own layout where that is faster than forming t(X): SystemDS's
- * tsmm for `t(X) %*% X`, and `t(t(b) %*% X)` for a column b (one pass over
- * X's rows, a row of the result per column). The DAG evaluator runs them
- * for products whose transpose nothing else reads, and so do Row operators
- * of that one product (../codegen/row-transposed-product.ts).
+ * tsmm for `t(X) %*% X`, and one pass over X's rows for a column b (with
+ * the arithmetic of GEMV on t(X), so the bits are the same). The DAG
+ * evaluator runs them for products whose transpose nothing else reads, and
+ * so do Row operators of that one product (../codegen/row-transposed-product.ts).
  *
  * Also here: which dense products the WebAssembly GEMM takes, since that
  * decides whether tsmm is the faster kernel.
@@ -37,7 +37,7 @@ const TSMM_CSR_MAX_COLS = 256;
  * on the JS GEMM: 10 against 25; but 5,000 x 500 on the WebAssembly GEMM: 212 against 79); CSR x of at most
  * TSMM_CSR_MAX_COLS columns (100,000 x 100 at 5 %: 8 ms against 44; 5,000 x 2,000 at 1 %: 86 against 60).
  */
-export function tsmmIsFaster(x: Matrix): boolean {
+function tsmmIsFaster(x: Matrix): boolean {
   return isDense(x) ? !wasmGemmTakes(x.cols, x.rows, x.cols) : x.cols <= TSMM_CSR_MAX_COLS;
 }
 
