@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { matmul, transpose, tsmm } from "../../engine/runtime/kernels";
+import { matmul, transpose, transposedLeftProduct, tsmm } from "../../engine/runtime/kernels";
 import { RuntimeError } from "../../engine/runtime/matrix";
 import { assertMatches, dim, formatArb, matrixArb, refArb, toMatrix } from "./arbitraries";
 import { ref, refMatmul, refTranspose } from "./reference";
@@ -56,6 +56,32 @@ describe("matmul", () => {
     const a = toMatrix(ref(2, 3), "dense");
     const b = toMatrix(ref(4, 2), "sparse");
     assert.throws(() => matmul(a, b), (e: unknown) => e instanceof RuntimeError && e.kind === "dimension-mismatch" && /2 x 3.*4 x 2/.test(e.message));
+  });
+});
+
+describe("t(X) %*% B without forming t(X)", () => {
+  it("t(X) %*% y has the bits of t(X) times y (GEMV, SpMV), and t(X) %*% X the values of t(X) times X", () => {
+    // Up to 13 rows: row counts on both sides of a multiple of four (the tail of GEMV's four accumulators).
+    const cases = fc.tuple(dim(13), dim(9)).chain(([m, n]) => fc.tuple(matrixArb(m, n), matrixArb(m, 1)));
+    fc.assert(
+      fc.property(cases, ([x, y]) => {
+        const viaTranspose = matmul(transpose(x.m), y.m);
+        const direct = transposedLeftProduct(x.m, y.m);
+        assert.ok(direct !== undefined, "a column y is taken");
+        assert.equal(direct.rows, viaTranspose.rows);
+        assert.equal(direct.cols, 1);
+        for (let i = 0; i < direct.rows; i++) assert.ok(Object.is(direct.get(i, 0), viaTranspose.get(i, 0)), `${x.m.format} X, cell ${i + 1}: ${direct.get(i, 0)} vs ${viaTranspose.get(i, 0)}`);
+        const gram = transposedLeftProduct(x.m, x.m);
+        if (gram !== undefined) assertMatches(gram, refMatmul(refTranspose(x.ref), x.ref), `t(X) X ${x.m.format}`, false);
+      }),
+      runs,
+    );
+  });
+
+  it("leaves a product with a matrix, or of mismatched rows, to the caller", () => {
+    const x = toMatrix(ref(5, 3), "dense");
+    assert.equal(transposedLeftProduct(x, toMatrix(ref(5, 2), "dense")), undefined);
+    assert.equal(transposedLeftProduct(x, toMatrix(ref(4, 1), "dense")), undefined);
   });
 });
 

@@ -9,7 +9,7 @@
  * Also here: which dense products the WebAssembly GEMM takes, since that
  * decides whether tsmm is the faster kernel.
  */
-import { DenseMatrix, isDense, settleFormat, toDense, type Matrix } from "../matrix";
+import { type CsrMatrix, DenseMatrix, isDense, settleFormat, type Matrix } from "../matrix";
 import { matrixKernels } from "../wasm";
 import { tsmm } from "./tsmm";
 
@@ -49,26 +49,32 @@ function tsmmIsFaster(x: Matrix): boolean {
 export function transposedLeftProduct(x: Matrix, b: Matrix): Matrix | undefined {
   if (b === x) return tsmmIsFaster(x) ? tsmm(x) : undefined;
   if (b.cols !== 1 || b.rows !== x.rows) return undefined;
-  return settleFormat(new DenseMatrix(x.cols, 1, transposedTimesColumn(x, toDense(b).data)));
+  return settleFormat(new DenseMatrix(x.cols, 1, transposedTimesColumn(x, b)));
 }
 
 /**
- * `t(x) %*% b` for a column b in one pass over x's rows, with the arithmetic of forming t(x) and running GEMV
- * (or SpMV) on it, so the plans give the same bits: each result sums its column's products in four accumulators,
- * the i-th product (the i-th row; for a CSR x, the i-th non-zero of the column) into accumulator i mod 4 up to
- * the last multiple of four and the rest into the first, combined as (s0 + s1) + (s2 + s3). 1,000,000 x 10
+ * `t(x) %*% b` for a column b in one pass over x's rows, with the arithmetic the product on a formed t(x) has
+ * (matmul's kernels for t(x)'s format, which is x's, and b's), so the plans give the same bits; 1,000,000 x 10
  * dense: about 20 ms against 83 for the transpose and the product.
+ * - b dense: GEMV (x dense) or SpMV (x CSR) on t(x): each result sums its column's products in four
+ *   accumulators, the i-th product (the i-th row; for a CSR x, the column's i-th non-zero) into accumulator
+ *   i mod 4 up to the last multiple of four and the rest into the first, combined as (s0 + s1) + (s2 + s3).
+ *   (A t(x) of 2^22 values or more is resident, where the WebAssembly GEMV sums in its own order.)
+ * - b CSR: the dense-times-CSR or CSR-times-CSR product: one sum per result over the rows where both x and b
+ *   are non-zero, in row order.
  */
-function transposedTimesColumn(x: Matrix, b: Float64Array): Float64Array {
+function transposedTimesColumn(x: Matrix, b: Matrix): Float64Array {
   const k = x.cols;
+  if (!isDense(b)) return transposedTimesSparseColumn(x, b, k);
+  const y = b.data;
   const acc = new Float64Array(4 * k);
   if (isDense(x)) {
     const data = x.data;
     const lanes = x.rows - (x.rows % 4);
     for (let p = 0, row = 0; p < x.rows; p++, row += k) {
-      const bp = b[p]!;
+      const yp = y[p]!;
       const lane = p < lanes ? (p & 3) * k : 0;
-      for (let j = 0; j < k; j++) acc[lane + j]! += data[row + j]! * bp;
+      for (let j = 0; j < k; j++) acc[lane + j]! += data[row + j]! * yp;
     }
   } else {
     const { rowPtr, colIdx, values } = x;
@@ -76,16 +82,35 @@ function transposedTimesColumn(x: Matrix, b: Float64Array): Float64Array {
     for (let q = 0; q < rowPtr[x.rows]!; q++) inColumn[colIdx[q]!]!++;
     const seen = new Int32Array(k);
     for (let p = 0; p < x.rows; p++) {
-      const bp = b[p]!;
+      const yp = y[p]!;
       for (let q = rowPtr[p]!; q < rowPtr[p + 1]!; q++) {
         const j = colIdx[q]!;
         const i = seen[j]!++;
         const lane = i < inColumn[j]! - (inColumn[j]! % 4) ? (i & 3) * k : 0;
-        acc[lane + j]! += values[q]! * bp;
+        acc[lane + j]! += values[q]! * yp;
       }
     }
   }
   const out = new Float64Array(k);
   for (let j = 0; j < k; j++) out[j] = acc[j]! + acc[k + j]! + (acc[2 * k + j]! + acc[3 * k + j]!);
+  return out;
+}
+
+/** `t(x) %*% b` for a CSR column b: over b's non-zero rows in order, x's non-zeros of the row (see transposedTimesColumn). */
+function transposedTimesSparseColumn(x: Matrix, b: CsrMatrix, k: number): Float64Array {
+  const out = new Float64Array(k);
+  for (let p = 0; p < b.rows; p++) {
+    if (b.rowPtr[p + 1]! === b.rowPtr[p]!) continue;
+    const yp = b.values[b.rowPtr[p]!]!;
+    if (isDense(x)) {
+      const data = x.data;
+      for (let j = 0, at = p * k; j < k; j++, at++) {
+        const v = data[at]!;
+        if (v !== 0) out[j]! += v * yp;
+      }
+    } else {
+      for (let q = x.rowPtr[p]!; q < x.rowPtr[p + 1]!; q++) out[x.colIdx[q]!]! += x.values[q]! * yp;
+    }
+  }
   return out;
 }
