@@ -1,9 +1,9 @@
 // Products with a transposed left operand in the DAG evaluator: when t(X)
 // is no variable and only such products read it, `t(X) %*% X` is computed
-// from X (tsmm) and `t(X) %*% y` as `t(t(y) %*% X)`, so t(X) is never formed
-// (or once, for the products that need it); the values equal the
-// transpose-then-multiply plan, and where tsmm computes it the result is
-// exactly symmetric.
+// from X (tsmm) and `t(X) %*% y` in one pass over X's rows, so t(X) is never
+// formed (or once, for the products that need it); the values equal the
+// transpose-then-multiply plan (`t(X) %*% y` to the bit), and where tsmm
+// computes it the result is exactly symmetric.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { buildProgramDags } from "../../engine/program";
