@@ -1,8 +1,9 @@
-// Row operators of exactly `t(X) %*% X` or `t(X) %*% w` run the kernels that
-// compute them from X in place (tsmm, `t(t(w) %*% X)`), with the values of
-// the as-written plan (1e-9 relative); where those kernels do not take the
-// call (a product with a matrix, a dense X the WebAssembly GEMM takes), the
-// generated kernel runs, with the same values.
+// Row operators of exactly `t(X) %*% X`, `t(X) %*% w` or `t(X) %*% S` (S
+// CSR) run the kernels that compute them from X in place (tsmm, one pass
+// over the rows), with the values of the as-written plan (1e-9 relative);
+// where those kernels do not take the call (a product with a dense matrix, a
+// dense X the WebAssembly GEMM takes), the generated kernel runs, with the
+// same values.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { executionSession } from "../../engine/execution";
@@ -25,7 +26,7 @@ function run(data: string, expr: string, plan: PlanMode): number[] {
 }
 
 function data(rows: number, cols: number, sparsity = 1): string {
-  return `X = rand(rows=${rows}, cols=${cols}, min=-1, max=1, sparsity=${sparsity}, seed=21)\nw = rand(rows=${rows}, cols=1, min=-1, max=1, seed=22)\nM = rand(rows=${rows}, cols=3, min=-1, max=1, seed=23)`;
+  return `X = rand(rows=${rows}, cols=${cols}, min=-1, max=1, sparsity=${sparsity}, seed=21)\nw = rand(rows=${rows}, cols=1, min=-1, max=1, seed=22)\nM = rand(rows=${rows}, cols=3, min=-1, max=1, seed=23)\nS = rand(rows=${rows}, cols=40, min=1, max=5, sparsity=0.02, seed=24)`;
 }
 
 /** The fused plan's r against the as-written one's, and how many Row operators ran the transposed-product kernels. */
@@ -51,7 +52,11 @@ describe("Row operators of one transposed product", () => {
     });
   }
 
-  it("t(X) %*% M with a matrix M runs the generated kernel", () => {
+  it("t(X) %*% S with a CSR S (ALS-CG's t(U) %*% X): computed from X, values as written", () => {
+    assert.equal(fusedAgainstAsWritten(data(3001, 7), "r = t(X) %*% S"), 1);
+  });
+
+  it("t(X) %*% M with a dense matrix M runs the generated kernel", () => {
     assert.equal(fusedAgainstAsWritten(data(3001, 7), "r = t(X) %*% M"), 0);
   });
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { matmul, transpose, transposedLeftProduct, tsmm } from "../../engine/runtime/kernels";
-import { RuntimeError } from "../../engine/runtime/matrix";
+import { isDense, RuntimeError } from "../../engine/runtime/matrix";
 import { assertMatches, dim, formatArb, matrixArb, refArb, toMatrix } from "./arbitraries";
 import { ref, refMatmul, refTranspose } from "./reference";
 
@@ -78,10 +78,25 @@ describe("t(X) %*% B without forming t(X)", () => {
     );
   });
 
-  it("leaves a product with a matrix, or of mismatched rows, to the caller", () => {
+  it("t(X) %*% B for a dense X and a CSR B has the bits of t(X) times B; other matrices B are left to the caller", () => {
+    const cases = fc.tuple(dim(13), dim(7), fc.integer({ min: 2, max: 6 })).chain(([m, k, n]) => fc.tuple(matrixArb(m, k), matrixArb(m, n)));
+    fc.assert(
+      fc.property(cases, ([x, b]) => {
+        const direct = transposedLeftProduct(x.m, b.m);
+        if (!(isDense(x.m) && !isDense(b.m))) return assert.equal(direct, undefined, `${x.m.format} X, ${b.m.format} B`);
+        assert.ok(direct !== undefined);
+        const viaTranspose = matmul(transpose(x.m), b.m);
+        assert.deepEqual([direct.rows, direct.cols, direct.format], [viaTranspose.rows, viaTranspose.cols, viaTranspose.format]);
+        for (let i = 0; i < direct.rows; i++) for (let j = 0; j < direct.cols; j++) assert.ok(Object.is(direct.get(i, j), viaTranspose.get(i, j)), `cell (${i + 1}, ${j + 1}): ${direct.get(i, j)} vs ${viaTranspose.get(i, j)}`);
+      }),
+      runs,
+    );
+  });
+
+  it("leaves a product of mismatched rows to the caller", () => {
     const x = toMatrix(ref(5, 3), "dense");
-    assert.equal(transposedLeftProduct(x, toMatrix(ref(5, 2), "dense")), undefined);
     assert.equal(transposedLeftProduct(x, toMatrix(ref(4, 1), "dense")), undefined);
+    assert.equal(transposedLeftProduct(x, toMatrix(ref(4, 2), "sparse")), undefined);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * Products whose left operand is a transpose, `t(X) %*% B`, computed from
  * X in its own layout where that is faster than forming t(X): SystemDS's
- * tsmm for `t(X) %*% X`, and one pass over X's rows for a column b (with
- * the arithmetic of GEMV on t(X), so the bits are the same). The DAG
+ * tsmm for `t(X) %*% X`, and one pass over X's rows for a column b or a CSR
+ * B (with the arithmetic of the product on a formed t(X), so the bits are
+ * the same). The DAG
  * evaluator runs them for products whose transpose nothing else reads, and
  * so do Row operators of that one product (../codegen/row-transposed-product.ts).
  *
@@ -44,12 +45,39 @@ function tsmmIsFaster(x: Matrix): boolean {
 /**
  * `t(x) %*% b` without forming t(x), or undefined where forming it is the better plan (or the shapes do not
  * match, which the caller's product then reports): tsmm when b is x and tsmmIsFaster; one pass over x's rows
- * when b is a column of x's rows (transposedTimesColumn).
+ * when b is a column of x's rows (transposedTimesColumn), or a CSR matrix and x is dense (transposedTimesCsr).
  */
 export function transposedLeftProduct(x: Matrix, b: Matrix): Matrix | undefined {
   if (b === x) return tsmmIsFaster(x) ? tsmm(x) : undefined;
-  if (b.cols !== 1 || b.rows !== x.rows) return undefined;
-  return settleFormat(new DenseMatrix(x.cols, 1, transposedTimesColumn(x, b)));
+  if (b.rows !== x.rows) return undefined;
+  if (b.cols === 1) return settleFormat(new DenseMatrix(x.cols, 1, transposedTimesColumn(x, b)));
+  if (isDense(x) && !isDense(b)) return settleFormat(transposedTimesCsr(x, b));
+  return undefined;
+}
+
+/**
+ * `t(x) %*% b` for a dense x and a CSR b (ALS-CG's `t(U) %*% X`) in one pass over their rows: each result sums,
+ * in row order, the rows where x's and b's values are both non-zero, as the dense-times-CSR product on a formed
+ * t(x) does.
+ */
+function transposedTimesCsr(x: DenseMatrix, b: CsrMatrix): DenseMatrix {
+  const k = x.cols;
+  const n = b.cols;
+  const out = new DenseMatrix(k, n);
+  const c = out.data;
+  const { rowPtr, colIdx, values } = b;
+  for (let p = 0; p < x.rows; p++) {
+    const start = rowPtr[p]!;
+    const end = rowPtr[p + 1]!;
+    if (start === end) continue;
+    for (let j = 0; j < k; j++) {
+      const u = x.data[p * k + j]!;
+      if (u === 0) continue;
+      const row = j * n;
+      for (let q = start; q < end; q++) c[row + colIdx[q]!]! += u * values[q]!;
+    }
+  }
+  return out;
 }
 
 /**
