@@ -97,7 +97,7 @@ export class DagEvaluator implements LiveValues {
     this.kept = new Set([...dag.outputs.values(), ...dag.sinks.map((s) => s.node)]);
     this.discarded = new Set(dag.sinks.filter((s) => s.discarded).map((s) => s.node));
     this.computeNeededInnerNodes();
-    for (const n of dag.nodes) if (!this.inner.has(n.id) && !this.operatorOf.has(n.id) && this.isNeeded(n.id)) for (const i of n.inputs) this.pending[i]!++;
+    for (const n of dag.nodes) if (this.onItsOwn(n.id)) for (const i of n.inputs) this.pending[i]!++;
     this.findAbsorbedTransposes();
     for (const value of ctx.env.values()) this.held.hold(value);
   }
@@ -110,13 +110,12 @@ export class DagEvaluator implements LiveValues {
    * is never formed unless one of them needs it (transposedLeftProduct).
    */
   private findAbsorbedTransposes(): void {
-    const onItsOwn = (id: number) => !this.inner.has(id) && !this.operatorOf.has(id) && this.isNeeded(id);
     const leftReads = new Int32Array(this.dag.nodes.length);
     for (const n of this.dag.nodes) {
-      if (n.op.kind === "matmul" && onItsOwn(n.id) && n.inputs[0] !== n.inputs[1]) leftReads[n.inputs[0]!]!++;
+      if (n.op.kind === "matmul" && this.onItsOwn(n.id) && n.inputs[0] !== n.inputs[1]) leftReads[n.inputs[0]!]!++;
     }
     for (const t of this.dag.nodes) {
-      if (t.op.kind !== "transpose" || !onItsOwn(t.id) || this.kept.has(t.id)) continue;
+      if (t.op.kind !== "transpose" || !this.onItsOwn(t.id) || this.kept.has(t.id)) continue;
       // Every consumer is such a product (pending also counts the operators and other nodes that read it).
       if (leftReads[t.id]! > 0 && leftReads[t.id] === this.pending[t.id]) this.absorbed.add(t.id);
     }
@@ -132,7 +131,7 @@ export class DagEvaluator implements LiveValues {
   private computeNeededInnerNodes(): void {
     for (const id of this.kept) this.inner.delete(id);
     for (let id = this.dag.nodes.length - 1; id >= 0; id--) {
-      if (this.inner.has(id) || this.operatorOf.has(id) || !this.isNeeded(id)) continue;
+      if (!this.onItsOwn(id)) continue;
       for (const input of this.dagNode(id).inputs) this.inner.delete(input);
     }
   }
@@ -142,6 +141,11 @@ export class DagEvaluator implements LiveValues {
     yield* this.ctx.env.values();
     for (const v of this.values) if (v !== undefined && v !== DROPPED) yield v;
     for (const results of this.callResults.values()) yield* results;
+  }
+
+  /** Whether the node is computed by itself here: needed, and neither inside an operator nor an operator's root. */
+  private onItsOwn(id: number): boolean {
+    return !this.inner.has(id) && !this.operatorOf.has(id) && this.isNeeded(id);
   }
 
   private isNeeded(id: number): boolean {
