@@ -13,9 +13,8 @@
  */
 import { type BlockDag, type DagNode, ALL_INDICES, builtinNames, lookupBuiltin } from "../../program";
 import { typeParameterValue } from "../../metadata";
-import { cbind, rbind, diag, matmul, rand, type RandDistribution, matrixFill, matrixFromValues, reshape, seq, table, transpose, transposedLeftProduct, wasmGemmTakes } from "../kernels";
-import { matrixKernels } from "../wasm";
-import { DenseMatrix, isDense, type Matrix, chooseFormat } from "../matrix";
+import { cbind, rbind, diag, rand, type RandDistribution, matrixFill, matrixFromValues, reshape, seq, table, transpose, transposedLeftProduct, fastMatmul, usesWasmGemm } from "../kernels";
+import { isDense, type Matrix, chooseFormat } from "../matrix";
 import { readDataFile, matrixFromData, type ReadParameters } from "../io";
 import { BUILTINS, MULTI_RESULT_BUILTINS, type CallArgs } from "./builtins";
 import { type EvalContext, sourceSlice } from "./context";
@@ -628,20 +627,6 @@ function seqLength(from: number, to: number, by: number | undefined): number | u
   const incr = by ?? (from <= to ? 1 : -1);
   if (!Number.isFinite(from) || !Number.isFinite(to) || !Number.isFinite(incr) || incr === 0 || (from < to && incr < 0) || (from > to && incr > 0)) return undefined;
   return 1 + Math.floor(to / incr - from / incr);
-}
-
-/** Whether the product goes to the WebAssembly GEMM: dense operands, enough work (every dimension), and the kernels loaded. */
-function usesWasmGemm(a: Matrix, b: Matrix): boolean {
-  return isDense(a) && isDense(b) && a.cols === b.rows && wasmGemmTakes(a.rows, a.cols, b.cols);
-}
-
-function fastMatmul(a: Matrix, b: Matrix): Matrix {
-  if (usesWasmGemm(a, b) && isDense(a) && isDense(b)) {
-    const c = new DenseMatrix(a.rows, b.cols);
-    matrixKernels().gemm(a.rows, a.cols, b.cols, a.data, b.data, c.data);
-    return c;
-  }
-  return matmul(a, b);
 }
 
 /** One call in the source (its place, its arguments): the nodes of its several results share the key. */

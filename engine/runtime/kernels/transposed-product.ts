@@ -3,31 +3,13 @@
  * X in its own layout where that is faster than forming t(X): SystemDS's
  * tsmm for `t(X) %*% X`, and one pass over X's rows for a column b or a CSR
  * B (with the arithmetic of the product on a formed t(X), so the bits are
- * the same). The DAG
- * evaluator runs them for products whose transpose nothing else reads, and
- * so do Row operators of that one product (../codegen/row-transposed-product.ts).
- *
- * Also here: which dense products the WebAssembly GEMM takes, since that
- * decides whether tsmm is the faster kernel.
+ * the same). The DAG evaluator runs them for products whose transpose
+ * nothing else reads, and so do Row operators of that one product
+ * (../codegen/row-transposed-product.ts).
  */
 import { type CsrMatrix, DenseMatrix, isDense, settleFormat, type Matrix } from "../matrix";
-import { matrixKernels } from "../wasm";
 import { tsmm } from "./tsmm";
-
-/** Products of dense operands with at least this many multiply-adds go to the WebAssembly GEMM (when it loads). */
-const WASM_GEMM_MIN_FLOPS = 1e6;
-
-/**
- * Products with a dimension below this are memory-bound: the WebAssembly GEMM would copy its operands in and
- * its result out (more bytes than the product reads), so they run in place (matmul).
- */
-const WASM_GEMM_MIN_DIM = 16;
-
-/** Whether a dense m x k by k x n product goes to the WebAssembly GEMM: enough work in every dimension, and the kernels loaded. */
-export function wasmGemmTakes(m: number, k: number, n: number): boolean {
-  if (n <= 1 || Math.min(m, k, n) < WASM_GEMM_MIN_DIM) return false;
-  return m * k * n >= WASM_GEMM_MIN_FLOPS && matrixKernels().backend === "wasm-simd";
-}
+import { wasmGemmTakes } from "./wasm-gemm";
 
 /** Columns of a CSR x up to which tsmm's dense n x n accumulator stays in cache (wider: the transpose and a CSR product). */
 const TSMM_CSR_MAX_COLS = 256;
