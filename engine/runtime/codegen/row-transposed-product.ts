@@ -2,7 +2,7 @@
  * Row operators of one product with a transposed left operand and nothing
  * else, `t(X) %*% X` or `t(X) %*% b` with X the main input: they run the
  * kernel that computes it from X in place (../kernels/transposed-product.ts:
- * tsmm, or one pass over X's rows for a column b) where it takes the call, like
+ * tsmm, or one pass over X's rows for a column b or a CSR B) where it takes the call, like
  * SystemDS, whose codegen leaves a plan of one operation to the operator
  * that has it built in. A generated kernel for it does the same pass over
  * X, but V8 compiles every new kernel before it runs at speed: about 10 ms
@@ -41,6 +41,7 @@ export function runTransposedProduct(shape: TransposedProductShape, inputs: Read
   const x = inputs.get(shape.x);
   const b = inputs.get(shape.right);
   if (x?.kind !== "matrix" || b?.kind !== "matrix") return undefined;
-  const result = transposedLeftProduct(x.matrix, shape.right === shape.x ? x.matrix : b.matrix);
+  // For `t(X) %*% X` both are the same input's value, so the kernel sees b === x (tsmm).
+  const result = transposedLeftProduct(x.matrix, b.matrix);
   return result === undefined ? undefined : { kind: "matrix", matrix: settleFormat(result) };
 }
