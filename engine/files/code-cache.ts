@@ -60,10 +60,12 @@ export type CacheUse = "accepted" | "rejected" | "none" | "off";
  * `import()`) uses it when it is there.
  */
 const IMPORT_HOOK = Symbol.for("dml-lens.importModule");
+/** The global object, as the holder of that `import()`. */
+const hookHolder = globalThis as { [IMPORT_HOOK]?: (specifier: string) => Promise<unknown> };
 
 /** `import(specifier)`, from a bundle loaded by node or by requireWithCodeCache alike. */
 export function importModule(specifier: string): Promise<unknown> {
-  const outside = (globalThis as { [IMPORT_HOOK]?: (specifier: string) => Promise<unknown> })[IMPORT_HOOK];
+  const outside = hookHolder[IMPORT_HOOK];
   return outside ? outside(specifier) : import(specifier);
 }
 
@@ -80,7 +82,7 @@ export interface CachedBundle {
 /** Loads the CommonJS bundle `file` like `require` would, compiled with the code cache in `dir` (none when undefined). */
 export function requireWithCodeCache(file: string, dir: string | undefined, flagsKey = ""): CachedBundle {
   if (dir === undefined) return { exports: createRequire(file)(file) as unknown, cache: "off", file: undefined, save: () => "off" };
-  (globalThis as { [IMPORT_HOOK]?: (specifier: string) => Promise<unknown> })[IMPORT_HOOK] ??= (specifier) => import(specifier);
+  hookHolder[IMPORT_HOOK] ??= (specifier) => import(specifier);
   const source = readFileSync(file, "utf8");
   const cacheFile = path.join(dir, `${path.basename(file, ".js")}-${bundleKey(source, flagsKey)}.bin`);
   const cachedData = readIfPresent(cacheFile);
