@@ -290,6 +290,7 @@ describe("kernel runner: row ranges over threads", () => {
       acc: new Float64Array(new SharedArrayBuffer(8)),
       accLength: 0,
       out: new Float64Array(new SharedArrayBuffer(0)),
+      writes: [],
       progress: new Int32Array(new SharedArrayBuffer(12)),
     };
     const workerChunks = pool.chunksRunByWorkers;

@@ -18,14 +18,20 @@
  * as-written rowSums called kahanSum per row (kmeans' and mlogreg's rowSums
  * took 1.5-2x as long) and now runs one loop (kahan.ts, kahanSumRanges).
  *
+ * --allow-natives-syntax lets the runtime prime a generated kernel before
+ * its first large call (kernel-priming.ts): V8 is asked, with its own
+ * intrinsics, to optimize the kernel at once instead of running the call
+ * in its interpreter while a background compilation waits. It only lets
+ * such intrinsics parse; no DML text is ever compiled as JavaScript.
+ *
  * The extension host, which runs VS Code's Run Cell worker, is not ours, so
- * it keeps V8's defaults. $DML_LENS_JIT_DEFAULTS=1 keeps them here too (to
- * measure the difference).
+ * it keeps V8's defaults (and kernels run unprimed there).
+ * $DML_LENS_JIT_DEFAULTS=1 keeps them here too (to measure the difference).
  */
 import { setFlagsFromString } from "node:v8";
 
 /** The flags, in V8's command-line syntax. */
-export const JIT_FLAGS: readonly string[] = ["--max-inlined-bytecode-size-cumulative=300"];
+export const JIT_FLAGS: readonly string[] = ["--max-inlined-bytecode-size-cumulative=300", "--allow-natives-syntax"];
 
 /**
  * Sets JIT_FLAGS (call before the work starts: a function TurboFan compiled

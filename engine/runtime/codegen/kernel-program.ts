@@ -13,7 +13,8 @@
  * - `acc`: this range's accumulators (a private copy of `accumulators.init`,
  *   updated in place; the ranges' copies are combined slot by slot);
  * - `out`: the shared output, of which the kernel writes only the part that
- *   belongs to its range (rows r0..r1-1 for a row-partitioned result).
+ *   belongs to its range (rows r0..r1-1 for a row-partitioned result); the
+ *   arrays a call lists in `writes` likewise.
  *
  * A call over [0, rows) gives the same result split into any ranges, so
  * the runner may split it over threads (kernel-runner.ts).
@@ -41,6 +42,8 @@ export interface KernelCall {
   readonly accumulators?: { readonly init: Float64Array; readonly combine: readonly Combine[] } | undefined;
   /** Estimated multiply-adds per iteration of the main loop (decides whether threads pay off). */
   readonly workPerRow: number;
+  /** Indexes of `arrays` the kernel writes (a Row kernel's row-wise results), besides `out` and the accumulators. */
+  readonly writes?: readonly number[] | undefined;
 }
 
 /** The compiled function of a kernel's source. */

@@ -27,6 +27,7 @@
  */
 import os from "node:os";
 import { kernelFunction, kernelSource } from "./kernel-cache";
+import { primeOnce } from "./kernel-priming";
 import { helpersSource } from "./kernel-helpers-source";
 import { combineAccumulators, type KernelArray, type KernelCall } from "./kernel-program";
 import { isSharedArray } from "../matrix";
@@ -88,13 +89,14 @@ export function runKernelOn(call: KernelCall, threads: KernelThreads): Float64Ar
   if (staged === undefined) return runOnCaller(call, ranges);
   const fn = kernelFunction(call.program);
   const init = call.accumulators?.init ?? NO_ACCUMULATORS;
+  primeOnce(fn, call, init.length);
   const acc = sharedAccumulators.take(Math.max(1, init.length * ranges.length));
   const accs = ranges.map((_, i) => acc.subarray(i * init.length, (i + 1) * init.length));
   for (const a of accs) a.set(init);
   const bounds = new Int32Array(new SharedArrayBuffer((ranges.length + 1) * 4));
   ranges.forEach(([, r1], i) => (bounds[i + 1] = r1));
   const progress = new Int32Array(new SharedArrayBuffer(3 * 4));
-  const task = { source: kernelSource(call.program), arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, progress };
+  const task = { source: kernelSource(call.program), arrays: staged.arrays, scalars: call.scalars, bounds, acc, accLength: init.length, out: staged.out, writes: call.writes ?? [], progress };
   try {
     pool!.run(task, workers, (c) => fn(staged.arrays, call.scalars, bounds[c]!, bounds[c + 1]!, accs[c]!, staged.out));
     if (staged.out !== call.output) call.output.set(staged.out);
@@ -131,6 +133,7 @@ export function rangeCount(call: Pick<KernelCall, "rows" | "workPerRow">): numbe
 function runOnCaller(call: KernelCall, ranges: readonly (readonly [number, number])[]): Float64Array {
   const fn = kernelFunction(call.program);
   const init = call.accumulators?.init ?? NO_ACCUMULATORS;
+  primeOnce(fn, call, init.length);
   const result = new Float64Array(init);
   const [first, ...rest] = ranges;
   if (first !== undefined) fn(call.arrays, call.scalars, first[0], first[1], result, call.output);

@@ -24,6 +24,7 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { chunkWorkerSource, CONTROL_STATE, postCall, runChunks, stopChunkWorkers, WorkerGroup, type ChunkWorker } from "../threads";
 import type { KernelArray } from "./kernel-program";
+import { PRIMING_SOURCE } from "./kernel-priming";
 
 /** One call cut into chunks, as posted to the workers. */
 export interface ChunkedKernelTask {
@@ -36,6 +37,8 @@ export interface ChunkedKernelTask {
   readonly acc: Float64Array;
   readonly accLength: number;
   readonly out: Float64Array;
+  /** Indexes of `arrays` the kernel writes besides `out` (kernel-program.ts). */
+  readonly writes: readonly number[];
   /** Shared [next chunk to claim, chunks done, failed]. */
   readonly progress: Int32Array;
 }
@@ -45,18 +48,20 @@ const workerSource = chunkWorkerSource(`
 const { helpers } = workerData;
 const H = new Function("return " + helpers + "();")();
 const compiled = new Map();
-function kernelOf(source) {
-  let fn = compiled.get(source);
+const primeKernel = (${PRIMING_SOURCE})();
+function kernelOf(t) {
+  let fn = compiled.get(t.source);
   if (fn === undefined) {
-    fn = new Function("H", '"use strict"; return (' + source + ');')(H);
-    compiled.set(source, fn);
+    fn = new Function("H", '"use strict"; return (' + t.source + ');')(H);
+    compiled.set(t.source, fn);
+    if (primeKernel !== undefined) primeKernel(fn, t.arrays, t.scalars, t.bounds[t.bounds.length - 1], t.accLength, t.out, t.writes);
   }
   return fn;
 }
 function runCall(t) {
   claimChunks(t.progress, t.bounds.length - 1, (c) => {
     const acc = t.acc.subarray(c * t.accLength, (c + 1) * t.accLength);
-    kernelOf(t.source)(t.arrays, t.scalars, t.bounds[c], t.bounds[c + 1], acc, t.out);
+    kernelOf(t)(t.arrays, t.scalars, t.bounds[c], t.bounds[c + 1], acc, t.out);
   });
 }
 `);

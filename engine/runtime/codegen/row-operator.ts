@@ -83,6 +83,7 @@ export function generateRowOperator(dag: FusionDag, op: FusedOperator): Generate
         output: NO_OUTPUT,
         ...(accumulators === undefined ? {} : { accumulators }),
         workPerRow: plan.workPerRow,
+        writes: plan.results.flatMap((r) => (r.kind === "rows" ? [plan.text.arrays.indexOf(r.data)] : [])),
       });
       const results = new Map(plan.results.map((r) => [r.root, rootValue(r, plan.rows, acc)]));
       // A row-wise root's output goes back to the pool unless a value is it (a transposed or sparse result is a copy).
