@@ -12,9 +12,10 @@
  * in the interpreter. A kernel is then compiled twice: for the running loop
  * (on-stack replacement) and for its next call. Each worker thread does the
  * same for its own copy. Measured with `npx dml bench e2e` (first fused
- * runs, 3 suites each way, this 2-core machine): l2svm 281-342 -> 221-249 ms,
- * glm_logit 221-228 -> 190-195, mlogreg 473-491 -> 419-441, kmeans 215-263
- * -> 179-197, ALS-CG 487-526 -> 459-474.
+ * runs, medians of 4 suites alternating with and without, this 2-core
+ * machine): l2svm 281 -> 236 ms, glm_logit 238 -> 210, mlogreg 499 -> 448,
+ * kmeans 255 -> 193; ALS-CG, whose kernels run on small matrices, 516 ->
+ * 525 (within its noise).
  *
  * How: the kernel runs twice over the first PRIME_ROWS rows of its call
  * (a valid call: a kernel over any range computes that range's part,
