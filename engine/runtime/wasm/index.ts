@@ -22,7 +22,7 @@ import { loadKernelModule, relaxedSimdUsable, wasmUnsupportedReason, type Kernel
 import type { WasmModule } from "./wasm-api";
 import { installLargeArrayAllocator } from "../matrix";
 import { allocateResidentF64, RESIDENT_MIN_LENGTH, residentMemoryOf } from "./resident-memory";
-import { residentGemv, residentMmchain, residentThreads, mmchainStats, type MmchainMode } from "./resident-kernels";
+import { residentGemv, residentMmchain, residentThreads, mmchainStats, startResidentPool, type MmchainMode } from "./resident-kernels";
 
 export { residentMemoryOf, RESIDENT_MIN_LENGTH, mmchainStats, type MmchainMode };
 
@@ -39,8 +39,16 @@ export type WasmKernelStatus =
 
 let loaded: { kernels: WasmKernels; file: string; module: WasmModule } | { reason: string } | undefined;
 
-// Large matrix data lives in resident memories, which the WebAssembly kernels read in place.
-installLargeArrayAllocator({ minLength: RESIDENT_MIN_LENGTH, allocate: (length) => (wasmModule() === undefined ? undefined : allocateResidentF64(length)) });
+// Large matrix data lives in resident memories, which the WebAssembly kernels read in place; the first one starts their worker threads.
+installLargeArrayAllocator({ minLength: RESIDENT_MIN_LENGTH, allocate: allocateResident });
+
+function allocateResident(length: number): Float64Array | undefined {
+  const module = wasmModule();
+  if (module === undefined) return undefined;
+  const array = allocateResidentF64(length);
+  if (array !== undefined) startResidentPool(module);
+  return array;
+}
 
 /** The compiled kernel module when the WebAssembly kernels run here (not with $DML_LENS_KERNELS=js), else undefined. */
 export function wasmModule(): WasmModule | undefined {
