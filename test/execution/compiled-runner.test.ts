@@ -142,14 +142,14 @@ describe("compiled block runner", () => {
     assert.ok(Math.abs(Number(gradient.printed[0]) - written) <= 1e-9 * Math.abs(written), `${gradient.printed[0]} vs ${written}`);
     // Three cell-wise passes over X beside the product cost well above one read of X: the block is searched.
     const passes = run("fused", "a = sum(X * X * 2) + sum(t(X) %*% y)\nprint(a)");
-    assert.ok(passes.block.optimizerMatches > 500, `${passes.block.optimizerMatches} matches`);
+    assert.ok(passes.block.optimizerMatches > 100, `${passes.block.optimizerMatches} matches`);
   });
 
   it("the match bound: the estimated milliseconds the runs could save times the matches per millisecond, up to the first rewrite's, then the slower rate, at most the default", () => {
     assert.equal(matchLimit(0.001), MATCHES_PER_ESTIMATED_MS);
     assert.equal(matchLimit(0.0123), Math.ceil(12.3 * MATCHES_PER_ESTIMATED_MS));
     // Between the first rewrite's matches and the slower rate's: the first rewrite's.
-    assert.equal(matchLimit(0.05), FIRST_REWRITE_MATCHES);
+    assert.equal(matchLimit(0.1), FIRST_REWRITE_MATCHES);
     assert.equal(matchLimit(0.5), FIRST_REWRITE_MATCHES);
     assert.equal(matchLimit(1.2345), Math.ceil(1234.5 * MATCHES_PER_ESTIMATED_MS_BEYOND_FIRST));
     assert.ok(matchLimit(1.2345) > FIRST_REWRITE_MATCHES && matchLimit(1.2345) < 10_000);
