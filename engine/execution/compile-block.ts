@@ -129,10 +129,9 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
  * apply 22 to 100 matches per ms (ALS-CG's first block 1,048 in 45-48 ms,
  * l2svm's accuracy block 521 in 8-15 ms, l2svm's first 641 in 6 ms); at
  * 100 per ms those run-once blocks spent up to 4x what they could save. A
- * rewrite saves at most the block's fused
- * cost per run above one read of its inputs (savings are measured after
- * fusion; input-read-floor.ts), so optimizing a block longer than that
- * cannot pay off. A block run once is optimized for about as long as its
+ * rewrite saves at most the block's fused cost per run above one read of
+ * its inputs (savings are measured after fusion; input-read-floor.ts), so
+ * optimizing a block longer than that cannot pay off. A block run once is optimized for about as long as its
  * run could save; a loop body for its expected iterations; a function's
  * body (runs unknown) gets the default bound.
  */

@@ -73,7 +73,7 @@ describe("kernel priming", () => {
     assertAddedOnce(x, counts, out, runKernel(call));
   });
 
-  it("skips calls of less work than PRIME_MIN_WORK, and primes on at most PRIME_ROWS rows", () => {
+  it("skips calls of less work than PRIME_MIN_WORK (more than the PRIME_ROWS rows a kernel is primed on)", () => {
     assert.ok(PRIME_ROWS < PRIME_MIN_WORK);
     const before = primedKernels();
     const { call, x, counts, out } = addingCall("small", PRIME_MIN_WORK - 1, false);

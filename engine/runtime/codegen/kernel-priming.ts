@@ -39,7 +39,7 @@
  * worker threads run it too (kernel-thread-pool.ts); this module compiles
  * the same text for the calling thread.
  */
-import type { KernelArray, KernelFunction } from "./kernel-program";
+import type { KernelArray, KernelCall, KernelFunction } from "./kernel-program";
 
 /** Rows of a call a kernel is primed on. */
 export const PRIME_ROWS = 64;
@@ -95,7 +95,7 @@ function callerPrimer(): PrimeKernel | null {
 }
 
 /** Primes `fn` before its first call on this thread when the call is large enough and priming works here. */
-export function primeOnce(fn: KernelFunction, call: { readonly arrays: readonly KernelArray[]; readonly scalars: Float64Array; readonly rows: number; readonly workPerRow: number; readonly output: Float64Array; readonly writes?: readonly number[] | undefined }, accLength: number): void {
+export function primeOnce(fn: KernelFunction, call: Pick<KernelCall, "arrays" | "scalars" | "rows" | "workPerRow" | "output" | "writes">, accLength: number): void {
   if (primed.has(fn) || call.rows * Math.max(1, call.workPerRow) < PRIME_MIN_WORK) return;
   primed.add(fn);
   const prime = callerPrimer();

@@ -17,9 +17,8 @@
  * (cached by source), with `H` = the operators' helpers compiled from their
  * text (kernel-helpers-source.ts), and prime it before its first chunk
  * (kernel-priming.ts; every call that reaches a worker is large enough).
- * Only kernel sources built by the code
- * generators from CPlans (and the runtime's own matmul kernels) reach the
- * workers; never user text. Workers start in the background and are unref'd
+ * Only kernel sources built by the code generators from CPlans (and the
+ * runtime's own matmul kernels) reach the workers; never user text. Workers start in the background and are unref'd
  * once started; the runtime runs outside the language server's event loop,
  * so blocking there is fine.
  */
