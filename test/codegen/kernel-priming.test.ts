@@ -4,16 +4,34 @@
 // scratch copies of what it writes, then is optimized; the call's values
 // are those of an unprimed call, also for a kernel that adds into its
 // output and into an array it lists in `writes`, on the calling thread and
-// split over the worker threads. Without the flag nothing is primed.
+// split over the worker threads; the kernel stays optimized through its
+// real calls (the bounds are Smis, and integral values in the rows it was
+// primed on do not make V8 compile integer arithmetic). Without the flag
+// nothing is primed.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runKernel, type KernelCall } from "../../engine/runtime/codegen";
+import { kernelFunction } from "../../engine/runtime/codegen/kernel-cache";
 import { PRIME_MIN_WORK, PRIME_ROWS, PRIMING_SOURCE, primedKernels, primingAvailable } from "../../engine/runtime/codegen/kernel-priming";
 import { KERNEL_PARALLEL_MIN_WORK } from "../../engine/runtime/codegen/kernel-runner";
 
 setFlagsFromString("--allow-natives-syntax");
+
+/** Whether V8 runs `f` as TurboFan code now (its optimized code was not thrown away by a deoptimization). */
+const optimized = new Function("f", "return %ActiveTierIsTurbofan(f);") as (f: unknown) => boolean;
+
+/** A number V8 keeps boxed as a double, as a row count computed in floating point often is. */
+function boxed(n: number): number {
+  return Float64Array.of(n)[0]!;
+}
+
+/** `out[i] = 1 / (1 + exp(-x[i] * b[0]))`, glm_logit's `mu` for a one-column X. */
+function logisticCall(tag: string, x: Float64Array, b: number, rows: number): KernelCall {
+  const source = `function (a, s, r0, r1, acc, out) { /* ${tag} */ const x = a[0], b = a[1][0]; for (let i = r0; i < r1; i++) { const e = Math.exp(-(x[i] * b)); out[i] = 1 / (1 + e); } }`;
+  return { program: { source }, arrays: [x, Float64Array.of(b)], scalars: new Float64Array(0), rows, output: new Float64Array(x.length), workPerRow: 1 };
+}
 
 /** A kernel that adds into `out` and into a[1] and sums a[0] into acc[0]: running rows twice would show. */
 function addingCall(tag: string, rows: number, shared: boolean): { call: KernelCall; x: Float64Array; counts: Float64Array; out: Float64Array } {
@@ -71,6 +89,28 @@ describe("kernel priming", () => {
     const rows = 4 * KERNEL_PARALLEL_MIN_WORK;
     const { call, x, counts, out } = addingCall("threads", rows, true);
     assertAddedOnce(x, counts, out, runKernel(call));
+  });
+
+  it("keeps a kernel optimized through a call whose row count is a boxed double (the bounds are passed as Smis)", () => {
+    const rows = 20_000;
+    const x = new Float64Array(rows).map((_, i) => (i % 13) / 7 - 0.9);
+    const call = logisticCall("boxed rows", x, 0.5, boxed(rows));
+    const out = call.output;
+    runKernel(call);
+    assert.equal(optimized(kernelFunction(call.program)), true);
+    for (const i of [0, 1, 64, rows - 1]) assert.equal(out[i], 1 / (1 + Math.exp(-(x[i]! * 0.5))));
+  });
+
+  it("keeps a kernel optimized when its first call's side vector is all zeros (integral values where it was primed) and the next one's is not", () => {
+    const rows = 20_000;
+    const x = new Float64Array(rows).map((_, i) => (i % 11) / 5 - 1);
+    const first = logisticCall("zero side vector", x, 0, rows);
+    runKernel(first);
+    assert.ok(first.output.every((v) => v === 0.5));
+    const next = logisticCall("zero side vector", x, 0.25, rows);
+    runKernel(next);
+    assert.equal(optimized(kernelFunction(next.program)), true);
+    for (const i of [0, 3, 5000, rows - 1]) assert.equal(next.output[i], 1 / (1 + Math.exp(-(x[i]! * 0.25))));
   });
 
   it("skips calls of less work than PRIME_MIN_WORK (more than the PRIME_ROWS rows a kernel is primed on)", () => {

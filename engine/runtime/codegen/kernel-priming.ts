@@ -32,6 +32,23 @@
  * V8's defaults) they do not parse, and kernels run unprimed. A kernel
  * that throws while priming is left unprimed; its call reports the error.
  *
+ * What V8 records must hold for the whole call, or the optimized kernel is
+ * deoptimized in it and runs the rest in the interpreter. Two things made
+ * the first rows unrepresentative:
+ * - Values that are small integers there. V8 keeps an integral result of
+ *   arithmetic or of Math.exp as a small integer (Smi) and then compiles
+ *   the operations that met only such values as integer arithmetic: with
+ *   glm_logit's first beta, all zeros, every row's `exp(-X %*% beta)` is 1,
+ *   and `1 + exp(...)` was deoptimized at the first row where it was not
+ *   ("lost precision"; mlogreg's first B likewise). So the first of the two
+ *   runs reads every Float64Array input of at most PRIME_FILLED_MAX values
+ *   (side vectors, small matrices; not the scalars `s`, which hold sizes)
+ *   as a copy filled with PRIME_FILL, a value no arithmetic here keeps
+ *   integral; the second reads the real inputs. Larger arrays (the main
+ *   inputs, read by row) stay real: a value read from a Float64Array is
+ *   never a Smi itself. Both runs write only scratch arrays.
+ * - The row bounds, which callers pass as Smis (kernel-runner.ts).
+ *
  * Calls below PRIME_MIN_WORK are not primed: in the interpreter they take
  * about as long as compiling them (4,096 rows of a one-line kernel: 0.8 ms).
  *
@@ -46,6 +63,12 @@ export const PRIME_ROWS = 64;
 
 /** Calls of less work (rows x workPerRow) than this run unprimed. */
 export const PRIME_MIN_WORK = 1 << 12;
+
+/** Float64Array inputs of at most this many values are read as copies filled with PRIME_FILL in the first priming run. */
+export const PRIME_FILLED_MAX = 1 << 16;
+
+/** The value of those copies: not an integer, nor one after the kernels' usual arithmetic (exp, log, powers, sums). */
+export const PRIME_FILL = 0.3183098861837907;
 
 /**
  * `(function () { ... })`: called, it gives `primeKernel(fn, a, s, rows,
@@ -65,14 +88,21 @@ export const PRIMING_SOURCE = `(function () {
     const Kind = x.constructor;
     return typeof SharedArrayBuffer !== "undefined" && x.buffer instanceof SharedArrayBuffer ? new Kind(new SharedArrayBuffer(x.byteLength)) : new Kind(x.length);
   };
+  const filledLike = (x) => {
+    const copy = scratchLike(x);
+    copy.fill(${PRIME_FILL});
+    return copy;
+  };
   return function primeKernel(fn, a, s, rows, accLength, out, writes) {
     const arrays = a.slice();
     for (const k of writes) arrays[k] = scratchLike(a[k]);
+    const filled = arrays.map((x) => (x instanceof Float64Array && x.length <= ${PRIME_FILLED_MAX} ? filledLike(x) : x));
     const scratchOut = out.length > 0 ? scratchLike(out) : out;
-    const r1 = Math.min(rows, ${PRIME_ROWS});
+    const r1 = Math.min(rows, ${PRIME_ROWS}) | 0;
     try {
       prepare(fn);
-      for (let t = 0; t < 2; t++) fn(arrays, s, 0, r1, new Float64Array(accLength), scratchOut);
+      fn(filled, s, 0, r1, new Float64Array(accLength), scratchOut);
+      fn(arrays, s, 0, r1, new Float64Array(accLength), scratchOut);
     } catch (e) {
       return false;
     }

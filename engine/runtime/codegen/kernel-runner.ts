@@ -129,6 +129,13 @@ export function rangeCount(call: Pick<KernelCall, "rows" | "workPerRow">): numbe
  * combined into the result right after it ran (the same values, in the same
  * order, as private copies combined at the end; only two arrays however
  * many ranges, however large the accumulators, e.g. a column aggregate's).
+ *
+ * The bounds are passed as small integers (`| 0`), as V8 represents them
+ * (Smis), like the threaded calls' bounds (read from an Int32Array) and the
+ * primed calls' (kernel-priming.ts). A row count is often a double-typed
+ * value boxed as a heap number: a kernel primed and optimized on Smi bounds
+ * was then deoptimized at its first real call ("not a Smi") and ran it in
+ * V8's interpreter (8 of ALS-CG's 16 kernels in each first run).
  */
 function runOnCaller(call: KernelCall, ranges: readonly (readonly [number, number])[]): Float64Array {
   const fn = kernelFunction(call.program);
@@ -136,14 +143,14 @@ function runOnCaller(call: KernelCall, ranges: readonly (readonly [number, numbe
   primeOnce(fn, call, init.length);
   const result = new Float64Array(init);
   const [first, ...rest] = ranges;
-  if (first !== undefined) fn(call.arrays, call.scalars, first[0], first[1], result, call.output);
+  if (first !== undefined) fn(call.arrays, call.scalars, first[0] | 0, first[1] | 0, result, call.output);
   if (rest.length === 0) return result;
   const how = call.accumulators?.combine ?? [];
   const scratch = callerAccumulators.take(init.length);
   try {
     for (const [r0, r1] of rest) {
       scratch.set(init);
-      fn(call.arrays, call.scalars, r0, r1, scratch, call.output);
+      fn(call.arrays, call.scalars, r0 | 0, r1 | 0, scratch, call.output);
       combineAccumulators(result, scratch, how);
     }
   } finally {
