@@ -25,8 +25,12 @@ import type { KernelExports } from "./wasm-module";
 export type ResidentChunkFunction<Task> = (exports: KernelExports, buffer: SharedArrayBuffer, task: Task, c: number) => void;
 
 const workerSource = chunkWorkerSource(`
-const { module, chunkSource } = workerData;
+const { module, chunkSource, priming } = workerData;
 const runChunk = new Function('"use strict"; return (' + chunkSource + ');')();
+if (priming !== undefined) {
+  const prime = new Function("return " + priming.source + "();")();
+  if (prime !== undefined) prime(runChunk, module, priming.block, true);
+}
 function runCall(m) {
   const p = m.progress;
   if (Atomics.load(p, ${PROGRESS_NEXT}) >= m.chunks) return;
@@ -49,12 +53,16 @@ export class ResidentWorkerPool<Task> {
   /** Chunks that workers (not the calling thread) have run so far. */
   chunksRunByWorkers = 0;
 
-  /** Starts `size` workers running `chunkSource` (the source of a self-contained ResidentChunkFunction) with `module`. */
-  constructor(module: WasmModule, chunkSource: string, size: number) {
+  /**
+   * Starts `size` workers running `chunkSource` (the source of a
+   * self-contained ResidentChunkFunction) with `module`; each first primes
+   * it with `priming` (resident-chunk-priming.ts) when given.
+   */
+  constructor(module: WasmModule, chunkSource: string, size: number, priming?: { source: string; block: number }) {
     for (let i = 0; i < size; i++) {
       const ctl = new Int32Array(new SharedArrayBuffer(4 * 4));
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(workerSource, { eval: true, workerData: { control: ctl.buffer, port: port2, module, chunkSource }, transferList: [port2] });
+      const worker = new Worker(workerSource, { eval: true, workerData: { control: ctl.buffer, port: port2, module, chunkSource, priming }, transferList: [port2] });
       this.workers.add({ worker, ctl, port: port1 }, port1);
     }
   }

@@ -1,0 +1,64 @@
+// The resident kernels' chunk function is primed on the calling thread when
+// the first resident array is made (engine/runtime/wasm/
+// resident-chunk-priming.ts), with --allow-natives-syntax as our processes
+// set it: it is then TurboFan code, stays so through real MMChain and GEMV
+// calls on a memory of another instance (shared and unshared w), and their
+// values are those of plain loops. Without the flag the priming source
+// gives no primer.
+import { strict as assert } from "node:assert";
+import { spawnSync } from "node:child_process";
+import { describe, test } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { allocateF64 } from "../../engine/runtime/matrix";
+import { RESIDENT_MIN_LENGTH, residentMemoryOf, wasmModule } from "../../engine/runtime/wasm";
+import { RESIDENT_PRIMING_SOURCE } from "../../engine/runtime/wasm/resident-chunk-priming";
+import { residentChunkFunction, residentGemv, residentMmchain } from "../../engine/runtime/wasm/resident-kernels";
+import { fillRandom, seeded } from "./wasm-test-data";
+
+setFlagsFromString("--allow-natives-syntax");
+
+const optimized = new Function("f", "return %ActiveTierIsTurbofan(f);") as (f: unknown) => boolean;
+
+function assertNear(actual: ArrayLike<number>, expected: ArrayLike<number>, what: string): void {
+  assert.equal(actual.length, expected.length, what);
+  for (let j = 0; j < expected.length; j++) assert.ok(Math.abs(actual[j]! - expected[j]!) <= 1e-9 * (1 + Math.abs(expected[j]!)), `${what}[${j}]: ${actual[j]} vs ${expected[j]}`);
+}
+
+describe("resident chunk priming", () => {
+  test("the first resident array primes the calling thread's chunk function, which stays optimized through real calls", () => {
+    const module = wasmModule();
+    assert.ok(module, "the WebAssembly kernels did not load");
+    assert.equal(optimized(residentChunkFunction()), false, "not primed before a resident array exists");
+    const cols = 8;
+    const rows = RESIDENT_MIN_LENGTH / cols;
+    const x = allocateF64(rows * cols);
+    assert.ok(residentMemoryOf(x), "no resident memory");
+    assert.equal(optimized(residentChunkFunction()), true, "primed when the first resident array was made");
+
+    const rand = seeded(17);
+    fillRandom(rand, x.length, x);
+    const v = fillRandom(rand, cols);
+    const plainW = fillRandom(rand, rows);
+    const sharedW = new Float64Array(new SharedArrayBuffer(rows * 8));
+    sharedW.set(plainW);
+    const xv = new Float64Array(rows);
+    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) xv[i]! += x[i * cols + j]! * v[j]!;
+    const expected = new Float64Array(cols);
+    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) expected[j]! += x[i * cols + j]! * plainW[i]! * xv[i]!;
+
+    // One thread: every chunk on the calling thread, w plain and shared.
+    for (const w of [plainW, sharedW]) assertNear(residentMmchain(module, x, rows, cols, v, w, "XtwXv", 1)!, expected, "t(X) %*% (w * (X %*% v))");
+    const y = new Float64Array(new SharedArrayBuffer(rows * 8));
+    assert.equal(residentGemv(module, x, rows, cols, v, y, 1), true);
+    assertNear(y, xv, "X %*% v");
+    assert.equal(optimized(residentChunkFunction()), true, "still optimized after the real calls");
+  });
+
+  test("the priming source gives no primer without --allow-natives-syntax", () => {
+    const probe = `const p = (${RESIDENT_PRIMING_SOURCE})(); process.stdout.write(p === undefined ? "none" : typeof p);`;
+    const without = spawnSync(process.execPath, ["-e", probe], { encoding: "utf8" });
+    assert.equal(without.stdout, "none", without.stderr);
+    const withFlag = spawnSync(process.execPath, ["--allow-natives-syntax", "-e", probe], { encoding: "utf8" });
+    assert.equal(withFlag.stdout, "function", withFlag.stderr);
+  });
+});
