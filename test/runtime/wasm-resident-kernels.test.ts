@@ -3,7 +3,8 @@
 // The WebAssembly MMChain kernel (t(X) %*% (X %*% v), t(X) %*% (w * (X %*% v)),
 // t(X) %*% ((X %*% v) - w)) on X in its resident memory equals a plain
 // two-pass reference within rounding, for ragged shapes (odd columns, row
-// counts off the kernel's 2-row step and 256-row blocks, chunked and not),
+// counts off the kernel's 2-row step and 256-row blocks, chunked and not,
+// chunks longer than the span of rows a thread copies w for at once),
 // gives the same bits on one thread as on all (the chunks' sums are added in
 // chunk order), and declines what it cannot take (X not resident).
 import { strict as assert } from "node:assert";
@@ -65,6 +66,9 @@ const SHAPES: [number, number][] = [
   [3001, 99],
   [20_011, 37],
   [70_001, 9],
+  // Chunks of 125,000 rows, more than a thread's slot holds at once: several spans per chunk, of other lengths on one
+  // thread than on two.
+  [2_000_003, 1],
 ];
 const MODES: MmchainMode[] = ["XtXv", "XtwXv", "XtXvy", "Xtw", "Xtwu"];
 

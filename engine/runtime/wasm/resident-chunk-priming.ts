@@ -32,10 +32,10 @@
 
 /**
  * `(function () { ... })`: called, it gives `primeResidentChunk(runChunk,
- * module, block, cloned)`, which primes `runChunk` and returns true, or
+ * module, block, thread)`, which primes `runChunk` and returns true, or
  * undefined when V8's intrinsics do not parse here. `block` is the chunk
- * function's rows per kernel call; `cloned`: whether real tasks reach this
- * thread as messages.
+ * function's rows per kernel call; `thread` the thread it runs chunks as
+ * (0: the calling thread; a worker, whose tasks come as messages: 1 on).
  */
 export const RESIDENT_PRIMING_SOURCE = `(function () {
   "use strict";
@@ -48,13 +48,13 @@ export const RESIDENT_PRIMING_SOURCE = `(function () {
   }
   const FILL = 0.3183098861837907;
   const align64 = (bytes) => Math.ceil(bytes / 64) * 64;
-  return function primeResidentChunk(runChunk, module, block, cloned) {
-    const rows = 2 * block + 7, cols = 4, chunks = 2;
+  return function primeResidentChunk(runChunk, module, block, thread) {
+    const rows = 2 * block + 7, cols = 4, chunks = 2, span = block;
     const vAt = align64(rows * cols * 8);
     const accStride = align64(cols * 8);
     const accBase = vAt + accStride;
     const wBase = accBase + chunks * accStride;
-    const pages = Math.ceil((wBase + chunks * block * 16) / 65536);
+    const pages = Math.ceil((wBase + (thread + 1) * span * 16) / 65536);
     try {
       const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
       const buffer = memory.buffer;
@@ -62,15 +62,15 @@ export const RESIDENT_PRIMING_SOURCE = `(function () {
       const exports = [instance(), instance()];
       new Float64Array(buffer, 0, rows * cols + cols * 2).fill(FILL);
       const column = () => new Float64Array(new SharedArrayBuffer(rows * 8)).fill(FILL);
-      const layout = { x: 0, cols, v: vAt, accBase, accStride, wBase, block, bounds: [0, block + 3, rows] };
+      const layout = { x: 0, cols, v: vAt, accBase, accStride, wBase, span, slotBytes: span * 16, block, bounds: [0, block + 3, rows] };
       const tasks = [
         { kernel: 0, mode: 0, w: undefined, u: undefined, ...layout },
         { kernel: 0, mode: 1, w: column(), u: undefined, ...layout },
         { kernel: 0, mode: 4, w: column(), u: column(), ...layout },
         { kernel: 1, mode: 0, w: column(), u: undefined, ...layout },
-      ].map((t) => (cloned ? structuredClone(t) : t));
+      ].map((t) => (thread > 0 ? structuredClone(t) : t));
       const runAll = () => {
-        for (const t of tasks) for (let c = 0; c < chunks; c++) runChunk(exports[c], buffer, t, c);
+        for (const t of tasks) for (let c = 0; c < chunks; c++) runChunk(exports[c], buffer, t, c, thread);
       };
       prepare(runChunk);
       runAll();
@@ -85,7 +85,7 @@ export const RESIDENT_PRIMING_SOURCE = `(function () {
 })`;
 
 /** Primes `runChunk` (see the file comment); false when priming failed or does not work here. */
-export type PrimeResidentChunk = (runChunk: unknown, module: unknown, block: number, cloned: boolean) => boolean;
+export type PrimeResidentChunk = (runChunk: unknown, module: unknown, block: number, thread: number) => boolean;
 
 let primer: PrimeResidentChunk | null | undefined;
 

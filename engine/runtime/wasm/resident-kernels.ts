@@ -5,14 +5,14 @@
  *   `t(X) %*% (w * (X %*% v))` (XtwXv) and `t(X) %*% ((X %*% v) - w)`
  *   (XtXvy) in one pass over X (mmchainRows, assembly/mmchain.ts);
  * - the product `X %*% v` with a column v (gemvRows, assembly/dense.ts),
- *   each block of y written to X's tail and copied out.
+ *   y written to X's tail a span of rows at a time and copied out.
  *
  * The rows are cut into chunks by the call's size alone (the same on every
  * machine); each chunk sums into its own slot of X's scratch tail, in
- * blocks of BLOCK rows whose w values are copied next to it; the calling
- * thread and the resident pool's workers claim chunks, and the chunks' sums
- * are added in chunk order, so the result is the same on any number of
- * threads. Returns undefined when the call cannot run here (X not resident,
+ * blocks of BLOCK rows whose w values the running thread has copied into
+ * its own slot of the tail; the calling thread and the resident pool's
+ * workers claim chunks, and the chunks' sums are added in chunk order, so
+ * the result is the same on any number of threads. Returns undefined when the call cannot run here (X not resident,
  * its tail too small for the width, the kernels unavailable, or X's tail in
  * use): the caller then computes it another way.
  */
@@ -28,7 +28,7 @@ const MODE_CODES: Record<MmchainMode, number> = { XtXv: 0, XtwXv: 1, XtXvy: 2, X
 /** Whether the mode reads v (X_i·v), and u. */
 const READS_V: ReadonlySet<MmchainMode> = new Set(["XtXv", "XtwXv", "XtXvy"]);
 
-/** Rows per kernel call within a chunk (their w values are copied together). */
+/** Rows per kernel call within a chunk. */
 const BLOCK = 256;
 /** A call below this much work (rows x cols) runs as one chunk. */
 const CHUNKED_MIN_WORK = 1 << 18;
@@ -44,11 +44,15 @@ interface ResidentTask {
   readonly x: number;
   readonly cols: number;
   readonly mode: number;
-  /** Byte addresses of v, the first chunk's sums (then one slot of accStride bytes per chunk) and the first chunk's w block. */
+  /** Byte addresses of v, the first chunk's sums (then one slot of accStride bytes per chunk) and the first thread's slot (then one of slotBytes per thread). */
   readonly v: number;
   readonly accBase: number;
   readonly accStride: number;
   readonly wBase: number;
+  /** Rows whose w (and u; gemv: y) values a thread's slot holds at once (a multiple of block), and the slot's bytes. */
+  readonly span: number;
+  readonly slotBytes: number;
+  /** Rows per kernel call. */
   readonly block: number;
   /** w (modes 1 to 4), shared when workers read it; gemv: y, written. */
   readonly w: Float64Array | undefined;
@@ -58,31 +62,38 @@ interface ResidentTask {
   readonly bounds: readonly number[];
 }
 
-/** The chunk function, as text: the workers compile it, and so does the calling thread (one source for both). */
-const CHUNK_SOURCE = `function runResidentChunk(k, buffer, t, c) {
+/**
+ * The chunk function, as text: the workers compile it, and so does the
+ * calling thread (one source for both). Thread `p` (0: the calling thread,
+ * worker i: i + 1) copies w (and u) into its own slot a span of rows at a
+ * time (one memory copy each; a loop over the values, run per block, took
+ * a fifth of a 1e6 x 10 MMChain), then runs the kernel on the span's blocks
+ * of BLOCK rows from the chunk's first row: the same kernel calls, so the
+ * same sums, whatever the span.
+ */
+const CHUNK_SOURCE = `function runResidentChunk(k, buffer, t, c, p) {
   const r0 = t.bounds[c], r1 = t.bounds[c + 1];
   const rowBytes = t.cols * 8;
+  const wSlot = t.wBase + p * t.slotBytes;
+  const uSlot = wSlot + t.span * 8;
   if (t.kernel === 1) {
-    const ySlot = t.wBase + c * t.block * 16;
-    const yBlock = new Float64Array(buffer, ySlot, t.block);
-    for (let r = r0; r < r1; r += t.block) {
-      const n = Math.min(t.block, r1 - r);
-      k.gemvRows(t.x + r * rowBytes, t.v, ySlot, t.cols, 0, n);
-      t.w.set(n === t.block ? yBlock : yBlock.subarray(0, n), r);
+    const y = new Float64Array(buffer, wSlot, t.span);
+    for (let s = r0; s < r1; s += t.span) {
+      const m = Math.min(t.span, r1 - s);
+      for (let r = s; r < s + m; r += t.block) k.gemvRows(t.x + r * rowBytes, t.v, wSlot + (r - s) * 8, t.cols, 0, Math.min(t.block, s + m - r));
+      t.w.set(m === t.span ? y : y.subarray(0, m), s);
     }
     return;
   }
   const acc = t.accBase + c * t.accStride;
   new Float64Array(buffer, acc, t.cols).fill(0);
-  const wSlot = t.wBase + c * t.block * 16;
-  const uSlot = wSlot + t.block * 8;
-  const wBlock = t.w === undefined ? undefined : new Float64Array(buffer, wSlot, t.block);
-  const uBlock = t.u === undefined ? undefined : new Float64Array(buffer, uSlot, t.block);
-  for (let r = r0; r < r1; r += t.block) {
-    const n = Math.min(t.block, r1 - r);
-    if (wBlock !== undefined) for (let q = 0; q < n; q++) wBlock[q] = t.w[r + q];
-    if (uBlock !== undefined) for (let q = 0; q < n; q++) uBlock[q] = t.u[r + q];
-    k.mmchainRows(t.x + r * rowBytes, t.cols, n, t.v, wSlot, uSlot, t.mode, acc);
+  const w = t.w === undefined ? undefined : new Float64Array(buffer, wSlot, t.span);
+  const u = t.u === undefined ? undefined : new Float64Array(buffer, uSlot, t.span);
+  for (let s = r0; s < r1; s += t.span) {
+    const m = Math.min(t.span, r1 - s);
+    if (w !== undefined) w.set(t.w.subarray(s, s + m));
+    if (u !== undefined) u.set(t.u.subarray(s, s + m));
+    for (let r = s; r < s + m; r += t.block) k.mmchainRows(t.x + r * rowBytes, t.cols, Math.min(t.block, s + m - r), t.v, wSlot + (r - s) * 8, uSlot + (r - s) * 8, t.mode, acc);
   }
 }`;
 
@@ -171,20 +182,25 @@ function residentCall(
   const vAt = resident.tail;
   const accBase = vAt + accStride;
   const wBase = accBase + chunks * accStride;
-  if (wBase + chunks * BLOCK * 16 > resident.tail + resident.tailBytes) return undefined;
+  const workers = chunks === 1 ? 0 : Math.max(0, threads - 1);
+  const p = workers > 0 ? residentPool(module, workers) : undefined;
+  // A slot per thread that may take a chunk (the pool's workers by index), each a span of the largest chunk's rows
+  // or as many whole blocks as fit.
+  const slots = p === undefined ? 1 : p.size + 1;
+  const room = resident.tail + resident.tailBytes - wBase;
+  const span = Math.min(Math.ceil(Math.ceil(rows / chunks) / BLOCK), Math.floor(room / (slots * BLOCK * 16))) * BLOCK;
+  if (span < BLOCK) return undefined;
   resident.busy = true;
   try {
     const exports = residentExports(resident, module);
     new Float64Array(resident.buffer, vAt, cols).set(v.subarray(0, cols));
     // Smis, as the primed chunk function met them (resident-chunk-priming.ts).
     const bounds = Array.from({ length: chunks + 1 }, (_, c) => Math.floor((rows * c) / chunks) | 0);
-    const workers = chunks === 1 ? 0 : Math.max(0, threads - 1);
-    const p = workers > 0 ? residentPool(module, workers) : undefined;
     const used = p === undefined ? 0 : Math.min(p.readyCount, workers);
-    const layout: Layout = { x: x.byteOffset, cols, v: vAt, accBase, accStride, wBase, block: BLOCK, bounds };
+    const layout: Layout = { x: x.byteOffset, cols, v: vAt, accBase, accStride, wBase, span, slotBytes: span * 16, block: BLOCK, bounds };
     const t = task(layout, used > 0);
-    if (p === undefined || used === 0) for (let c = 0; c < chunks; c++) runChunk(exports, resident.buffer, t, c);
-    else p.run(resident.memory, t, chunks, used, (c) => runChunk(exports, resident.buffer, t, c));
+    if (p === undefined || used === 0) for (let c = 0; c < chunks; c++) runChunk(exports, resident.buffer, t, c, 0);
+    else p.run(resident.memory, t, chunks, used, (c) => runChunk(exports, resident.buffer, t, c, 0));
     mmchainStats.chunks += chunks;
     return { resident, layout };
   } finally {
@@ -220,7 +236,7 @@ export function startResidentPool(module: WasmModule): void {
   if (residentThreads() > 1) residentPool(module, 1);
   if (!callerChunkPrimed) {
     callerChunkPrimed = true;
-    residentChunkPrimer()?.(runChunk, module, BLOCK, false);
+    residentChunkPrimer()?.(runChunk, module, BLOCK, 0);
   }
 }
 

@@ -21,15 +21,19 @@ import { chunkWorkerSource, CONTROL_STATE, postCall, PROGRESS_NEXT, runChunks, s
 import type { WasmMemory, WasmModule } from "./wasm-api";
 import type { KernelExports } from "./wasm-module";
 
-/** A chunk function: runs chunk `c` of `task` with the module's exports on the memory whose buffer is `buffer`. */
-export type ResidentChunkFunction<Task> = (exports: KernelExports, buffer: SharedArrayBuffer, task: Task, c: number) => void;
+/**
+ * A chunk function: runs chunk `c` of `task` with the module's exports on
+ * the memory whose buffer is `buffer`, as thread `p` (0: the calling
+ * thread, the pool's worker i: i + 1).
+ */
+export type ResidentChunkFunction<Task> = (exports: KernelExports, buffer: SharedArrayBuffer, task: Task, c: number, p: number) => void;
 
 const workerSource = chunkWorkerSource(`
-const { module, chunkSource, priming } = workerData;
+const { module, chunkSource, priming, thread } = workerData;
 const runChunk = new Function('"use strict"; return (' + chunkSource + ');')();
 if (priming !== undefined) {
   const prime = new Function("return " + priming.source + "();")();
-  if (prime !== undefined) prime(runChunk, module, priming.block, true);
+  if (prime !== undefined) prime(runChunk, module, priming.block, thread);
 }
 function runCall(m) {
   const p = m.progress;
@@ -42,7 +46,7 @@ function runCall(m) {
     return;
   }
   const buffer = m.memory.buffer;
-  claimChunks(p, m.chunks, (c) => runChunk(exports, buffer, m.task, c));
+  claimChunks(p, m.chunks, (c) => runChunk(exports, buffer, m.task, c, thread));
 }
 `);
 
@@ -52,6 +56,8 @@ export class ResidentWorkerPool<Task> {
   private readonly workers = new WorkerGroup<WorkerSlot>(CONTROL_STATE);
   /** Chunks that workers (not the calling thread) have run so far. */
   chunksRunByWorkers = 0;
+  /** Workers started (ready or not): worker i runs chunks as thread i + 1. */
+  readonly size: number;
 
   /**
    * Starts `size` workers running `chunkSource` (the source of a
@@ -59,10 +65,11 @@ export class ResidentWorkerPool<Task> {
    * it with `priming` (resident-chunk-priming.ts) when given.
    */
   constructor(module: WasmModule, chunkSource: string, size: number, priming?: { source: string; block: number }) {
+    this.size = size;
     for (let i = 0; i < size; i++) {
       const ctl = new Int32Array(new SharedArrayBuffer(4 * 4));
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(workerSource, { eval: true, workerData: { control: ctl.buffer, port: port2, module, chunkSource, priming }, transferList: [port2] });
+      const worker = new Worker(workerSource, { eval: true, workerData: { control: ctl.buffer, port: port2, module, chunkSource, priming, thread: i + 1 }, transferList: [port2] });
       this.workers.add({ worker, ctl, port: port1 }, port1);
     }
   }
