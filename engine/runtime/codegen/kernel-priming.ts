@@ -56,6 +56,7 @@
  * worker threads run it too (kernel-thread-pool.ts); this module compiles
  * the same text for the calling thread.
  */
+import { OPTIMIZATION_INTRINSICS_SOURCE } from "../threads";
 import type { KernelArray, KernelCall, KernelFunction } from "./kernel-program";
 
 /** Rows of a call a kernel is primed on. */
@@ -77,13 +78,7 @@ export const PRIME_FILL = 0.3183098861837907;
  */
 export const PRIMING_SOURCE = `(function () {
   "use strict";
-  let prepare, optimizeNext;
-  try {
-    prepare = new Function("f", "%PrepareFunctionForOptimization(f);");
-    optimizeNext = new Function("f", "%OptimizeFunctionOnNextCall(f);");
-  } catch (e) {
-    return undefined;
-  }
+  ${OPTIMIZATION_INTRINSICS_SOURCE}
   const scratchLike = (x) => {
     const Kind = x.constructor;
     return typeof SharedArrayBuffer !== "undefined" && x.buffer instanceof SharedArrayBuffer ? new Kind(new SharedArrayBuffer(x.byteLength)) : new Kind(x.length);

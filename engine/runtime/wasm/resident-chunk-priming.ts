@@ -29,6 +29,7 @@
  * The calling thread primes when the first resident array is made (the
  * workers start then too), each worker before it reports ready.
  */
+import { OPTIMIZATION_INTRINSICS_SOURCE } from "../threads";
 
 /**
  * `(function () { ... })`: called, it gives `primeResidentChunk(runChunk,
@@ -39,13 +40,7 @@
  */
 export const RESIDENT_PRIMING_SOURCE = `(function () {
   "use strict";
-  let prepare, optimizeNext;
-  try {
-    prepare = new Function("f", "%PrepareFunctionForOptimization(f);");
-    optimizeNext = new Function("f", "%OptimizeFunctionOnNextCall(f);");
-  } catch (e) {
-    return undefined;
-  }
+  ${OPTIMIZATION_INTRINSICS_SOURCE}
   const FILL = 0.3183098861837907;
   const align64 = (bytes) => Math.ceil(bytes / 64) * 64;
   return function primeResidentChunk(runChunk, module, block, thread) {

@@ -1,0 +1,16 @@
+/**
+ * Source text shared by the priming functions (codegen/kernel-priming.ts,
+ * wasm/resident-chunk-priming.ts), which the calling thread and the worker
+ * threads compile from text: statements that define `prepare(f)` and
+ * `optimizeNext(f)`, V8's %PrepareFunctionForOptimization and
+ * %OptimizeFunctionOnNextCall, or return undefined from the enclosing
+ * function where those intrinsics do not parse (a process without
+ * --allow-natives-syntax).
+ */
+export const OPTIMIZATION_INTRINSICS_SOURCE = `let prepare, optimizeNext;
+  try {
+    prepare = new Function("f", "%PrepareFunctionForOptimization(f);");
+    optimizeNext = new Function("f", "%OptimizeFunctionOnNextCall(f);");
+  } catch (e) {
+    return undefined;
+  }`;
