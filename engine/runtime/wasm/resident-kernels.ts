@@ -12,9 +12,10 @@
  * blocks of BLOCK rows whose w values the running thread has copied into
  * its own slot of the tail; the calling thread and the resident pool's
  * workers claim chunks, and the chunks' sums are added in chunk order, so
- * the result is the same on any number of threads. Returns undefined when the call cannot run here (X not resident,
- * its tail too small for the width, the kernels unavailable, or X's tail in
- * use): the caller then computes it another way.
+ * the result is the same on any number of threads. Returns undefined when
+ * the call cannot run here (X not resident, its tail too small for the
+ * width, the kernels unavailable, or X's tail in use): the caller then
+ * computes it another way.
  */
 import os from "node:os";
 import { ResidentWorkerPool, type ResidentChunkFunction } from "./resident-pool";
