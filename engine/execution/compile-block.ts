@@ -131,9 +131,10 @@ export function compileBlock(given: CompileInput, requested: PlanMode): Compiled
  * 100 per ms those run-once blocks spent up to 4x what they could save. A
  * rewrite saves at most the block's fused cost per run above one read of
  * its inputs (savings are measured after fusion; input-read-floor.ts), so
- * optimizing a block longer than that cannot pay off. A block run once is optimized for about as long as its
- * run could save; a loop body for its expected iterations; a function's
- * body (runs unknown) gets the default bound.
+ * optimizing a block longer than that cannot pay off. A block run once is
+ * optimized for about as long as its run could save; a loop body for its
+ * expected iterations; a function's body (runs unknown) gets the default
+ * bound.
  */
 export const MATCHES_PER_ESTIMATED_MS = 30;
 

@@ -9,18 +9,12 @@
 // primed on do not make V8 compile integer arithmetic). Without the flag
 // nothing is primed.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
-import { setFlagsFromString } from "node:v8";
 import { runKernel, type KernelCall } from "../../engine/runtime/codegen";
 import { kernelFunction } from "../../engine/runtime/codegen/kernel-cache";
 import { PRIME_MIN_WORK, PRIME_ROWS, PRIMING_SOURCE, primedKernels, primingAvailable } from "../../engine/runtime/codegen/kernel-priming";
 import { KERNEL_PARALLEL_MIN_WORK } from "../../engine/runtime/codegen/kernel-runner";
-
-setFlagsFromString("--allow-natives-syntax");
-
-/** Whether V8 runs `f` as TurboFan code now (its optimized code was not thrown away by a deoptimization). */
-const optimized = new Function("f", "return %ActiveTierIsTurbofan(f);") as (f: unknown) => boolean;
+import { optimized, primerInFreshProcess } from "../v8-natives";
 
 /** A number V8 keeps boxed as a double, as a row count computed in floating point often is. */
 function boxed(n: number): number {
@@ -66,10 +60,9 @@ function assertAddedOnce(x: Float64Array, counts: Float64Array, out: Float64Arra
 describe("kernel priming", () => {
   it("is available with --allow-natives-syntax, and the priming source gives no primer without it", () => {
     assert.equal(primingAvailable(), true);
-    const probe = `const p = (${PRIMING_SOURCE})(); process.stdout.write(p === undefined ? "none" : typeof p);`;
-    const without = spawnSync(process.execPath, ["-e", probe], { encoding: "utf8" });
+    const without = primerInFreshProcess(PRIMING_SOURCE, false);
     assert.equal(without.stdout, "none", without.stderr);
-    const withFlag = spawnSync(process.execPath, ["--allow-natives-syntax", "-e", probe], { encoding: "utf8" });
+    const withFlag = primerInFreshProcess(PRIMING_SOURCE, true);
     assert.equal(withFlag.stdout, "function", withFlag.stderr);
   });
 

@@ -6,18 +6,13 @@
 // values are those of plain loops. Without the flag the priming source
 // gives no primer.
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
-import { setFlagsFromString } from "node:v8";
 import { allocateF64 } from "../../engine/runtime/matrix";
 import { RESIDENT_MIN_LENGTH, residentMemoryOf, wasmModule } from "../../engine/runtime/wasm";
 import { RESIDENT_PRIMING_SOURCE } from "../../engine/runtime/wasm/resident-chunk-priming";
 import { residentChunkFunction, residentGemv, residentMmchain } from "../../engine/runtime/wasm/resident-kernels";
+import { optimized, primerInFreshProcess } from "../v8-natives";
 import { fillRandom, seeded } from "./wasm-test-data";
-
-setFlagsFromString("--allow-natives-syntax");
-
-const optimized = new Function("f", "return %ActiveTierIsTurbofan(f);") as (f: unknown) => boolean;
 
 function assertNear(actual: ArrayLike<number>, expected: ArrayLike<number>, what: string): void {
   assert.equal(actual.length, expected.length, what);
@@ -55,10 +50,9 @@ describe("resident chunk priming", () => {
   });
 
   test("the priming source gives no primer without --allow-natives-syntax", () => {
-    const probe = `const p = (${RESIDENT_PRIMING_SOURCE})(); process.stdout.write(p === undefined ? "none" : typeof p);`;
-    const without = spawnSync(process.execPath, ["-e", probe], { encoding: "utf8" });
+    const without = primerInFreshProcess(RESIDENT_PRIMING_SOURCE, false);
     assert.equal(without.stdout, "none", without.stderr);
-    const withFlag = spawnSync(process.execPath, ["--allow-natives-syntax", "-e", probe], { encoding: "utf8" });
+    const withFlag = primerInFreshProcess(RESIDENT_PRIMING_SOURCE, true);
     assert.equal(withFlag.stdout, "function", withFlag.stderr);
   });
 });

@@ -43,7 +43,7 @@
  *   ("lost precision"; mlogreg's first B likewise). So the first of the two
  *   runs reads every Float64Array input of at most PRIME_FILLED_MAX values
  *   (side vectors, small matrices; not the scalars `s`, which hold sizes)
- *   as a copy filled with PRIME_FILL, a value no arithmetic here keeps
+ *   as a copy filled with PRIMING_FILL, a value no arithmetic here keeps
  *   integral; the second reads the real inputs. Larger arrays (the main
  *   inputs, read by row) stay real: a value read from a Float64Array is
  *   never a Smi itself. Both runs write only scratch arrays.
@@ -56,7 +56,7 @@
  * worker threads run it too (kernel-thread-pool.ts); this module compiles
  * the same text for the calling thread.
  */
-import { OPTIMIZATION_INTRINSICS_SOURCE } from "../threads";
+import { OPTIMIZATION_INTRINSICS_SOURCE, PRIMING_FILL } from "../threads";
 import type { KernelArray, KernelCall, KernelFunction } from "./kernel-program";
 
 /** Rows of a call a kernel is primed on. */
@@ -65,11 +65,8 @@ export const PRIME_ROWS = 64;
 /** Calls of less work (rows x workPerRow) than this run unprimed. */
 export const PRIME_MIN_WORK = 1 << 12;
 
-/** Float64Array inputs of at most this many values are read as copies filled with PRIME_FILL in the first priming run. */
+/** Float64Array inputs of at most this many values are read as copies filled with PRIMING_FILL in the first priming run. */
 export const PRIME_FILLED_MAX = 1 << 16;
-
-/** The value of those copies: not an integer, nor one after the kernels' usual arithmetic (exp, log, powers, sums). */
-export const PRIME_FILL = 0.3183098861837907;
 
 /**
  * `(function () { ... })`: called, it gives `primeKernel(fn, a, s, rows,
@@ -85,7 +82,7 @@ export const PRIMING_SOURCE = `(function () {
   };
   const filledLike = (x) => {
     const copy = scratchLike(x);
-    copy.fill(${PRIME_FILL});
+    copy.fill(${PRIMING_FILL});
     return copy;
   };
   return function primeKernel(fn, a, s, rows, accLength, out, writes) {

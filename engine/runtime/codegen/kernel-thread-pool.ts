@@ -18,9 +18,10 @@
  * text (kernel-helpers-source.ts), and prime it before its first chunk
  * (kernel-priming.ts; every call that reaches a worker is large enough).
  * Only kernel sources built by the code generators from CPlans (and the
- * runtime's own matmul kernels) reach the workers; never user text. Workers start in the background and are unref'd
- * once started; the runtime runs outside the language server's event loop,
- * so blocking there is fine.
+ * runtime's own matmul kernels) reach the workers; never user text.
+ * Workers start in the background and are unref'd once started; the
+ * runtime runs outside the language server's event loop, so blocking there
+ * is fine.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
 import { chunkWorkerSource, CONTROL_STATE, postCall, runChunks, stopChunkWorkers, WorkerGroup, type ChunkWorker } from "../threads";

@@ -7,6 +7,14 @@
  * function where those intrinsics do not parse (a process without
  * --allow-natives-syntax).
  */
+/**
+ * The value the priming functions fill their inputs with: not an integer,
+ * nor one after the kernels' usual arithmetic (exp, log, powers, sums), so
+ * V8 records floating-point arithmetic where the real values may be
+ * integral (codegen/kernel-priming.ts).
+ */
+export const PRIMING_FILL = 0.3183098861837907;
+
 export const OPTIMIZATION_INTRINSICS_SOURCE = `let prepare, optimizeNext;
   try {
     prepare = new Function("f", "%PrepareFunctionForOptimization(f);");

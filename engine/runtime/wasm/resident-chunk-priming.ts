@@ -29,7 +29,7 @@
  * The calling thread primes when the first resident array is made (the
  * workers start then too), each worker before it reports ready.
  */
-import { OPTIMIZATION_INTRINSICS_SOURCE } from "../threads";
+import { OPTIMIZATION_INTRINSICS_SOURCE, PRIMING_FILL } from "../threads";
 
 /**
  * `(function () { ... })`: called, it gives `primeResidentChunk(runChunk,
@@ -41,7 +41,6 @@ import { OPTIMIZATION_INTRINSICS_SOURCE } from "../threads";
 export const RESIDENT_PRIMING_SOURCE = `(function () {
   "use strict";
   ${OPTIMIZATION_INTRINSICS_SOURCE}
-  const FILL = 0.3183098861837907;
   const align64 = (bytes) => Math.ceil(bytes / 64) * 64;
   return function primeResidentChunk(runChunk, module, block, thread) {
     const rows = 2 * block + 7, cols = 4, chunks = 2, span = block;
@@ -55,8 +54,8 @@ export const RESIDENT_PRIMING_SOURCE = `(function () {
       const buffer = memory.buffer;
       const instance = () => new WebAssembly.Instance(module, { env: { memory } }).exports;
       const exports = [instance(), instance()];
-      new Float64Array(buffer, 0, rows * cols + cols * 2).fill(FILL);
-      const column = () => new Float64Array(new SharedArrayBuffer(rows * 8)).fill(FILL);
+      new Float64Array(buffer, 0, rows * cols + cols * 2).fill(${PRIMING_FILL});
+      const column = () => new Float64Array(new SharedArrayBuffer(rows * 8)).fill(${PRIMING_FILL});
       const layout = { x: 0, cols, v: vAt, accBase, accStride, wBase, span, slotBytes: span * 16, block, bounds: [0, block + 3, rows] };
       const tasks = [
         { kernel: 0, mode: 0, w: undefined, u: undefined, ...layout },
