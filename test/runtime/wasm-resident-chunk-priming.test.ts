@@ -12,12 +12,7 @@ import { RESIDENT_MIN_LENGTH, residentMemoryOf, wasmModule } from "../../engine/
 import { RESIDENT_PRIMING_SOURCE } from "../../engine/runtime/wasm/resident-chunk-priming";
 import { residentChunkFunction, residentGemv, residentMmchain } from "../../engine/runtime/wasm/resident-kernels";
 import { optimized, primerInFreshProcess } from "../v8-natives";
-import { fillRandom, seeded } from "./wasm-test-data";
-
-function assertNear(actual: ArrayLike<number>, expected: ArrayLike<number>, what: string): void {
-  assert.equal(actual.length, expected.length, what);
-  for (let j = 0; j < expected.length; j++) assert.ok(Math.abs(actual[j]! - expected[j]!) <= 1e-9 * (1 + Math.abs(expected[j]!)), `${what}[${j}]: ${actual[j]} vs ${expected[j]}`);
-}
+import { assertClose, fillRandom, gemvReference, mmchainReference, seeded } from "./wasm-test-data";
 
 describe("resident chunk priming", () => {
   test("the first resident array primes the calling thread's chunk function, which stays optimized through real calls", () => {
@@ -36,16 +31,14 @@ describe("resident chunk priming", () => {
     const plainW = fillRandom(rand, rows);
     const sharedW = new Float64Array(new SharedArrayBuffer(rows * 8));
     sharedW.set(plainW);
-    const xv = new Float64Array(rows);
-    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) xv[i]! += x[i * cols + j]! * v[j]!;
-    const expected = new Float64Array(cols);
-    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) expected[j]! += x[i * cols + j]! * plainW[i]! * xv[i]!;
+    const chain = mmchainReference(x, rows, cols, v, plainW, new Float64Array(rows), "XtwXv");
+    const xv = gemvReference(x, rows, cols, v);
 
     // One thread: every chunk on the calling thread, w plain and shared.
-    for (const w of [plainW, sharedW]) assertNear(residentMmchain(module, x, rows, cols, v, w, "XtwXv", 1)!, expected, "t(X) %*% (w * (X %*% v))");
+    for (const w of [plainW, sharedW]) assertClose(residentMmchain(module, x, rows, cols, v, w, "XtwXv", 1)!, chain.value, chain.scale, "t(X) %*% (w * (X %*% v))", 1e-13);
     const y = new Float64Array(new SharedArrayBuffer(rows * 8));
     assert.equal(residentGemv(module, x, rows, cols, v, y, 1), true);
-    assertNear(y, xv, "X %*% v");
+    assertClose(y, xv.value, xv.scale, "X %*% v", 1e-14);
     assert.equal(optimized(residentChunkFunction()), true, "still optimized after the real calls");
   });
 

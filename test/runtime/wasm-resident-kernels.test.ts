@@ -14,7 +14,7 @@ import { wasmModule } from "../../engine/runtime/wasm";
 import { allocateResidentF64 } from "../../engine/runtime/wasm/resident-memory";
 import { chunkCount, mmchainStats, residentGemv, residentMmchain, whenResidentPoolReady, type MmchainMode } from "../../engine/runtime/wasm/resident-kernels";
 import type { WasmModule } from "../../engine/runtime/wasm/wasm-api";
-import { assertClose, fillRandom, seeded } from "./wasm-test-data";
+import { assertClose, fillRandom, gemvReference, mmchainReference, seeded } from "./wasm-test-data";
 
 const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 let module: WasmModule;
@@ -25,27 +25,6 @@ before(async () => {
   module = m;
   await whenResidentPoolReady(module, cores - 1);
 });
-
-/** t(X) %*% s with s_i = X_i·v, w_i X_i·v, X_i·v − w_i, w_i or w_i u_i, in two plain passes; and the same with |X|, |v|, |w|, |u| (the rounding scale). */
-function reference(x: Float64Array, rows: number, cols: number, v: Float64Array, w: Float64Array, u: Float64Array, mode: MmchainMode): { value: Float64Array; scale: Float64Array } {
-  const value = new Float64Array(cols);
-  const scale = new Float64Array(cols);
-  for (let i = 0; i < rows; i++) {
-    let d = 0;
-    let da = 0;
-    for (let j = 0; j < cols; j++) {
-      d += x[i * cols + j]! * v[j]!;
-      da += Math.abs(x[i * cols + j]! * v[j]!);
-    }
-    const s = { XtXv: d, XtwXv: w[i]! * d, XtXvy: d - w[i]!, Xtw: w[i]!, Xtwu: w[i]! * u[i]! }[mode];
-    const sa = { XtXv: da, XtwXv: Math.abs(w[i]!) * da, XtXvy: da + Math.abs(w[i]!), Xtw: Math.abs(w[i]!), Xtwu: Math.abs(w[i]! * u[i]!) }[mode];
-    for (let j = 0; j < cols; j++) {
-      value[j]! += x[i * cols + j]! * s;
-      scale[j]! += Math.abs(x[i * cols + j]!) * sa;
-    }
-  }
-  return { value, scale };
-}
 
 function residentX(rand: () => number, rows: number, cols: number): Float64Array {
   const x = allocateResidentF64(rows * cols);
@@ -84,7 +63,7 @@ describe("wasm kernels on resident memory", () => {
         const one = residentMmchain(module, x, rows, cols, v, w, mode, 1, u);
         const all = residentMmchain(module, x, rows, cols, v, w, mode, cores, u);
         assert.ok(one && all, `${mode}: the kernel declined`);
-        const { value, scale } = reference(x, rows, cols, v, w, u, mode);
+        const { value, scale } = mmchainReference(x, rows, cols, v, w, u, mode);
         assertClose(one, value, scale, `${mode} ${rows}x${cols}`, 1e-13);
         assert.deepEqual(Array.from(all), Array.from(one), `${mode}: threads changed the result`);
       }
@@ -100,15 +79,8 @@ describe("wasm kernels on resident memory", () => {
       const all = new Float64Array(new SharedArrayBuffer(rows * 8)).fill(Number.NaN);
       assert.ok(residentGemv(module, x, rows, cols, v, one, 1));
       assert.ok(residentGemv(module, x, rows, cols, v, all, cores));
-      const expected = new Float64Array(rows);
-      const scale = new Float64Array(rows);
-      for (let i = 0; i < rows; i++) {
-        for (let j = 0; j < cols; j++) {
-          expected[i]! += x[i * cols + j]! * v[j]!;
-          scale[i]! += Math.abs(x[i * cols + j]! * v[j]!);
-        }
-      }
-      assertClose(one, expected, scale, `gemv ${rows}x${cols}`, 1e-14);
+      const { value, scale } = gemvReference(x, rows, cols, v);
+      assertClose(one, value, scale, `gemv ${rows}x${cols}`, 1e-14);
       assert.deepEqual(Array.from(all), Array.from(one), "threads changed the result");
     });
   }

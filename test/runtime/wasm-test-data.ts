@@ -1,6 +1,7 @@
 // Seeded random inputs and tolerant comparisons for the kernel tests.
 import { strict as assert } from "node:assert";
 import type { CsrArrays } from "../../engine/runtime/wasm";
+import type { MmchainMode } from "../../engine/runtime/wasm/resident-kernels";
 
 /** mulberry32: a small seeded generator of uniform numbers in [0, 1). */
 export { seededRandom as seeded } from "../../engine/stats/structure-random";
@@ -56,4 +57,38 @@ export function absCsr(a: CsrArrays): CsrArrays {
 
 export function absArray(a: Float64Array): Float64Array {
   return a.map(Math.abs);
+}
+
+/** t(X) %*% s with s_i = X_i·v, w_i X_i·v, X_i·v − w_i, w_i or w_i u_i, in two plain passes; and the same with |X|, |v|, |w|, |u| (the rounding scale). */
+export function mmchainReference(x: Float64Array, rows: number, cols: number, v: Float64Array, w: Float64Array, u: Float64Array, mode: MmchainMode): { value: Float64Array; scale: Float64Array } {
+  const value = new Float64Array(cols);
+  const scale = new Float64Array(cols);
+  for (let i = 0; i < rows; i++) {
+    let d = 0;
+    let da = 0;
+    for (let j = 0; j < cols; j++) {
+      d += x[i * cols + j]! * v[j]!;
+      da += Math.abs(x[i * cols + j]! * v[j]!);
+    }
+    const s = { XtXv: d, XtwXv: w[i]! * d, XtXvy: d - w[i]!, Xtw: w[i]!, Xtwu: w[i]! * u[i]! }[mode];
+    const sa = { XtXv: da, XtwXv: Math.abs(w[i]!) * da, XtXvy: da + Math.abs(w[i]!), Xtw: Math.abs(w[i]!), Xtwu: Math.abs(w[i]! * u[i]!) }[mode];
+    for (let j = 0; j < cols; j++) {
+      value[j]! += x[i * cols + j]! * s;
+      scale[j]! += Math.abs(x[i * cols + j]!) * sa;
+    }
+  }
+  return { value, scale };
+}
+
+/** X %*% v by plain dot products, and the same with |X| and |v| (the rounding scale). */
+export function gemvReference(x: Float64Array, rows: number, cols: number, v: Float64Array): { value: Float64Array; scale: Float64Array } {
+  const value = new Float64Array(rows);
+  const scale = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      value[i]! += x[i * cols + j]! * v[j]!;
+      scale[i]! += Math.abs(x[i * cols + j]! * v[j]!);
+    }
+  }
+  return { value, scale };
 }
