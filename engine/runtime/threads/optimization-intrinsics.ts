@@ -1,12 +1,9 @@
 /**
- * Source text shared by the priming functions (codegen/kernel-priming.ts,
- * wasm/resident-chunk-priming.ts), which the calling thread and the worker
- * threads compile from text: statements that define `prepare(f)` and
- * `optimizeNext(f)`, V8's %PrepareFunctionForOptimization and
- * %OptimizeFunctionOnNextCall, or return undefined from the enclosing
- * function where those intrinsics do not parse (a process without
- * --allow-natives-syntax).
+ * What the priming functions (codegen/kernel-priming.ts,
+ * wasm/resident-chunk-priming.ts) share. They are source text, which the
+ * calling thread and the worker threads compile.
  */
+
 /**
  * The value the priming functions fill their inputs with: not an integer,
  * nor one after the kernels' usual arithmetic (exp, log, powers, sums), so
@@ -15,6 +12,12 @@
  */
 export const PRIMING_FILL = 0.3183098861837907;
 
+/**
+ * Statements that define `prepare(f)` and `optimizeNext(f)`, V8's
+ * %PrepareFunctionForOptimization and %OptimizeFunctionOnNextCall, or
+ * return undefined from the enclosing function where those intrinsics do
+ * not parse (a process without --allow-natives-syntax).
+ */
 export const OPTIMIZATION_INTRINSICS_SOURCE = `let prepare, optimizeNext;
   try {
     prepare = new Function("f", "%PrepareFunctionForOptimization(f);");
