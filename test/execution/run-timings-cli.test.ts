@@ -33,6 +33,16 @@ test("--timings: a line per block and its worst operation; the run feeds the cal
   assert.ok(observed && observed.ratios["dense matmul"]?.length === 1, JSON.stringify(observed));
 });
 
+test("--timings: a compiled plan's line counts the matches its optimization applied", () => {
+  const r = dml(path.join(dir, "fused", "machine.json"), "--timings");
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stderr.trim().split("\n");
+  // The product is optimized (its run could save more than the smallest saving taken); the print's block is not.
+  const matches = /product\.dml:1: .*; fused: \d+ rewritten, \d+ fused; compiled 1x in [\d.]+ ms \((\d+) optimizer matches\)$/.exec(lines[0]!);
+  assert.ok(matches && Number(matches[1]) > 0, r.stderr);
+  assert.ok(lines.some((l) => /product\.dml:6: .*; compiled 1x in [\d.]+ ms$/.test(l)), r.stderr);
+});
+
 test("--json: the per-block reports with their operations; no observations recorded", () => {
   const machine = path.join(dir, "json", "machine.json");
   const r = dml(machine, "--plan", "rewritten", "--json");
