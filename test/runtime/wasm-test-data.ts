@@ -63,13 +63,10 @@ export function absArray(a: Float64Array): Float64Array {
 export function mmchainReference(x: Float64Array, rows: number, cols: number, v: Float64Array, w: Float64Array, u: Float64Array, mode: MmchainMode): { value: Float64Array; scale: Float64Array } {
   const value = new Float64Array(cols);
   const scale = new Float64Array(cols);
+  const xv = gemvReference(x, rows, cols, v);
   for (let i = 0; i < rows; i++) {
-    let d = 0;
-    let da = 0;
-    for (let j = 0; j < cols; j++) {
-      d += x[i * cols + j]! * v[j]!;
-      da += Math.abs(x[i * cols + j]! * v[j]!);
-    }
+    const d = xv.value[i]!;
+    const da = xv.scale[i]!;
     const s = { XtXv: d, XtwXv: w[i]! * d, XtXvy: d - w[i]!, Xtw: w[i]!, Xtwu: w[i]! * u[i]! }[mode];
     const sa = { XtXv: da, XtwXv: Math.abs(w[i]!) * da, XtXvy: da + Math.abs(w[i]!), Xtw: Math.abs(w[i]!), Xtwu: Math.abs(w[i]! * u[i]!) }[mode];
     for (let j = 0; j < cols; j++) {
