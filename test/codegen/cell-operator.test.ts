@@ -187,6 +187,26 @@ describe("generated Cell operators: aggregates", () => {
       assert.equal(run.difference, undefined, root);
     }
   });
+  it("one-column loops take two rows per turn and still sum bit for bit as the runtime, for odd and even counts", () => {
+    const exact = { relative: 0, absolute: 0 };
+    const data = "a = rand(rows=61, cols=1, min=-1, max=1, seed=31)\nb = rand(rows=61, cols=1, min=1e6, max=2e6, seed=32)\nM = rand(rows=7, cols=3, min=-1, max=1, seed=33)\nK = rand(rows=8, cols=3, min=-1, max=1, seed=34)\ne = rand(rows=60, cols=1, min=-1, max=1, seed=37)";
+    for (const [root, main] of [["sum(a * b + 0.1)", "a"], ["sum(e * e - 0.5)", "e"], ["mean(M * 3 - 1)", "M"], ["sum(K * K + 1)", "K"]] as const) {
+      const checked = prepareBlock(data, `s = ${root}\nprint(s)`);
+      const run = runGenerated(checked, handOperator(checked.block, cell(root, main)), exact);
+      assert.equal(run.difference, undefined, root);
+      assert.match(source(run), /for \(let pair = r0; pair < r1; pair \+= 2\)/, root);
+    }
+    // a domain of several columns, not flattened (a row vector broadcast): one row per turn
+    const checked = prepareBlock(DATA, "s = sum(D - r)\nprint(s)");
+    assert.match(source(runGenerated(checked, handOperator(checked.block, cell("sum(D - r)", "D")), exact)), /for \(let i = r0; i < r1; i\+\+\)/);
+  });
+  it("a one-column loop that skips a sparse-safe main input's zeros agrees with the runtime to 1e-12", () => {
+    const data = "z = rand(rows=101, cols=1, min=-1, max=1, sparsity=0.4, seed=35)\nw = rand(rows=101, cols=1, min=1e3, max=2e3, seed=36)";
+    const checked = prepareBlock(data, "s = sum(z * w)\nprint(s)");
+    const run = runGenerated(checked, handOperator(checked.block, cell("sum(z * w)", "z", true)));
+    assert.equal(run.difference, undefined);
+    assert.match(source(run), /pair \+= 2[\s\S]*!== 0/);
+  });
   it("full sums of many cells agree with the runtime's compensated sums to 1e-12", () => {
     const data = "B = rand(rows=3000, cols=300, min=-1, max=1, seed=5)\nC = rand(rows=3000, cols=300, min=1e6, max=2e6, seed=6)";
     const checked = prepareBlock(data, "s = sum(B * C + 0.1)\nprint(s)");

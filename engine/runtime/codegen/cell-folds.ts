@@ -7,7 +7,13 @@
  *   the dependency chain), combined at the end of a range (full: the sum
  *   and its correction in two slots, both combined by "sum") or of a row
  *   (row aggregates, written to `out[i]`); so a range over all cells sums
- *   exactly as kahanSum over the same values in the same order. Column
+ *   exactly as kahanSum over the same values in the same order. A loop
+ *   that visits a one-column domain two rows at a time (`paired`) folds the
+ *   first row of each pair into one accumulator and the second into the
+ *   other, as kahanSum does, without the swap: the same sums when no cell
+ *   is skipped, and about a third faster (a skipped cell then leaves its
+ *   position's accumulator as it is, where the swapping loop hands its
+ *   turn to the next cell). Column
  *   aggregates: one compensated sum per column as KahanColumns (sums in
  *   slots [0, n), corrections in [n, 2n); the result is the sum).
  *   The `plain` variant sums without compensation: the runtime's result
@@ -27,8 +33,8 @@ export interface FoldCode {
   readonly before: string;
   /** At the start of each row. */
   readonly rowStart: string;
-  /** Folds the cell value `v` (a name or literal). */
-  cell(v: string): string;
+  /** Folds the cell value `v` (a name or literal); `second`: the second row of a pair (a paired full sum's other accumulator). */
+  cell(v: string, second?: boolean): string;
   /** Folds a skipped cell (value 0); empty when that changes nothing. */
   readonly zero: string;
   /** At the end of each row. */
@@ -75,9 +81,9 @@ const EXTREMUM_CODE = { min: (a: string, v: string) => `${a} = Math.min(${a}, ${
 /**
  * The fold code of root number `k` (names its locals), whose full-aggregate
  * slots start at `base`; `csrOut`: cells are written at the main input's
- * non-zero position `p`.
+ * non-zero position `p`; `paired`: the loop visits rows two at a time.
  */
-export function foldCode(fold: CellFold, k: number, base: number, plain: boolean, csrOut: boolean): FoldCode {
+export function foldCode(fold: CellFold, k: number, base: number, plain: boolean, csrOut: boolean, paired = false): FoldCode {
   const empty = { before: "", rowStart: "", zero: "", rowEnd: "", after: "" };
   if (fold.kind === "cells") return { ...empty, cell: (v) => (csrOut ? `out[p] = ${v};` : `out[ix + j] = ${v};`) };
   const direction = fold.kind === "dot" ? "full" : fold.direction;
@@ -99,15 +105,26 @@ export function foldCode(fold: CellFold, k: number, base: number, plain: boolean
     return { ...empty, cell: (v) => `{ const y = ${term(v)} - acc[n + j]; const s0 = acc[j]; const t = s0 + y; acc[n + j] = (t - s0) - y; acc[j] = t; }` };
   }
   const [s0, c0, s1, c1, q] = [`s${k}`, `c${k}`, `u${k}`, `e${k}`, `q${k}`];
-  const declare = plain ? `let ${s0} = 0;` : `let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0, ${q} = 0;`;
-  const add = (v: string) => (plain ? `${s0} += ${term(v)};` : `{ const y = ${term(v)} - ${c0}; const t = ${s0} + y; const c = (t - ${s0}) - y; ${s0} = ${s1}; ${c0} = ${c1}; ${s1} = t; ${c1} = c; ${q}++; }`);
-  // The accumulator of the 1st, 3rd, ... cell and that of the 2nd, 4th, ... (after an odd count the pair is swapped),
-  // combined with one more compensated step as kahan.ts combines them, as the sum t and its correction c.
+  const compensated = (v: string, s: string, c: string) => `{ const y = ${term(v)} - ${c}; const t = ${s} + y; ${c} = (t - ${s}) - y; ${s} = t; }`;
+  if (plain) {
+    const declare = `let ${s0} = 0;`;
+    const add = (v: string) => `${s0} += ${term(v)};`;
+    if (direction === "row") return { ...empty, rowStart: declare, cell: add, rowEnd: `out[i] = ${s0};` };
+    return { ...empty, before: declare, cell: add, after: `acc[${base}] += ${s0};` };
+  }
+  // The accumulator of the 1st, 3rd, ... cell (a, ac) and that of the 2nd, 4th, ... (b, bc), combined with one more
+  // compensated step as kahan.ts combines them, as the sum t and its correction c.
+  const combine = (a: string, ac: string, b: string, bc: string, into: (t: string, c: string) => string) =>
+    `const y = ${b} - ${bc} - ${ac}; const t = ${a} + y; const c = (t - ${a}) - y; ${into("t", "c")}`;
+  const intoAcc = (t: string, c: string) => `acc[${base}] += ${t}; acc[${base + 1}] += ${c};`;
+  if (paired && direction === "full") {
+    return { ...empty, before: `let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0;`, cell: (v, second) => (second ? compensated(v, s1, c1) : compensated(v, s0, c0)), after: `{ ${combine(s0, c0, s1, c1, intoAcc)} }` };
+  }
+  // The pair is swapped after each cell: the 1st, 3rd, ... cell's accumulator is (s, c) after an even count, (u, e) after an odd one.
+  const declare = `let ${s0} = 0, ${c0} = 0, ${s1} = 0, ${c1} = 0, ${q} = 0;`;
+  const add = (v: string) => `{ const y = ${term(v)} - ${c0}; const t = ${s0} + y; const c = (t - ${s0}) - y; ${s0} = ${s1}; ${c0} = ${c1}; ${s1} = t; ${c1} = c; ${q}++; }`;
   const combined = (into: (t: string, c: string) => string) =>
-    plain
-      ? into(s0, "0")
-      : `{ const odd = (${q} & 1) === 1; const a = odd ? ${s1} : ${s0}, ac = odd ? ${c1} : ${c0}, b = odd ? ${s0} : ${s1}, bc = odd ? ${c0} : ${c1}; ` +
-        `const y = b - bc - ac; const t = a + y; const c = (t - a) - y; ${into("t", "c")} }`;
-  if (direction === "row") return { ...empty, rowStart: declare, cell: add, rowEnd: combined((t, c) => (c === "0" ? `out[i] = ${t};` : `out[i] = ${t} - ${c};`)) };
-  return { ...empty, before: declare, cell: add, after: combined((t, c) => `acc[${base}] += ${t}; acc[${base + 1}] += ${c};`) };
+    `{ const odd = (${q} & 1) === 1; const a = odd ? ${s1} : ${s0}, ac = odd ? ${c1} : ${c0}, b = odd ? ${s0} : ${s1}, bc = odd ? ${c0} : ${c1}; ${combine("a", "ac", "b", "bc", into)} }`;
+  if (direction === "row") return { ...empty, rowStart: declare, cell: add, rowEnd: combined((t, c) => `out[i] = ${t} - ${c};`) };
+  return { ...empty, before: declare, cell: add, after: combined(intoAcc) };
 }

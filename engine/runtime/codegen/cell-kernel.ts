@@ -7,7 +7,7 @@
  *
  *     function (a, s, r0, r1, acc, out) {
  *       <arrays, dims, hoisted scalars and invariant code>
- *       for (let i = r0; i < r1; i++) {
+ *       for (let i = r0; i < r1; i++) {    -- two rows per turn for a full sum over one column (cell-folds.ts)
  *         <row offsets, CSR row buffers, per-row code>
  *         for (let j = 0; j < n; j++) { [if (main !== 0)] <cell code; folds> }
  *         -- or, walking the main input's non-zeros:
@@ -26,7 +26,7 @@ import type { Value } from "../interpreter";
 import type { CsrMatrix } from "../matrix";
 import type { NodeShape } from "../fused";
 import { CellCode, CURRENT_CELL, positionIn, type CellPosition } from "./cell-code";
-import { foldCode, foldSlots } from "./cell-folds";
+import { foldCode, foldSlots, isSumFold } from "./cell-folds";
 import type { CellRootPlan } from "./cell-roots";
 import type { Combine, KernelCall } from "./kernel-program";
 import { KernelInputs } from "./kernel-inputs";
@@ -140,38 +140,38 @@ function cellKernelSource(loop: CellLoop, plain: boolean, inputs: KernelInputs, 
     const at = visit.transposed ? { row: "j" as const, col: "i" as const } : CURRENT_CELL;
     mainTest = read(visit.main, positionIn(visit.mainShape, at));
   }
-  const folds = loop.roots.map((root, k) => foldCode(root.fold, k, bases[k]!, plain, visit.kind === "walk"));
-  const cellFolds = folds.map((f, k) => f.cell(cellValues[k]!)).join(" ");
+  // Two rows per turn where a compensated full sum gains from it (one chain per row of the pair: cell-folds.ts).
+  const paired = !plain && singleColumn(loop) && loop.roots.some(({ fold }) => isSumFold(fold) && (fold.kind === "dot" || (fold.kind === "aggregate" && fold.direction === "full")));
+  const folds = loop.roots.map((root, k) => foldCode(root.fold, k, bases[k]!, plain, visit.kind === "walk", paired));
   const zeroFolds = folds.map((f) => f.zero).join(" ");
-  const inner = code.lines("cell", "      ");
-  let cellLoop: string;
-  if (visit.kind === "walk") {
-    cellLoop = `    for (let p = mrp[i], pe = mrp[i + 1]; p < pe; p++) {\n      const j = mci[p];\n${inner}      ${cellFolds}\n    }\n`;
-  } else {
+  const lines = (xs: readonly string[], indent: string) => xs.filter((x) => x !== "").map((x) => `${indent}${x}\n`).join("");
+  const cellLoop = (second: boolean): string => {
+    const cellFolds = folds.map((f, k) => f.cell(cellValues[k]!, second)).join(" ");
+    if (visit.kind === "walk") return `    for (let p = mrp[i], pe = mrp[i + 1]; p < pe; p++) {\n      const j = mci[p];\n${code.lines("cell", "      ")}      ${cellFolds}\n    }\n`;
     // A one-column domain (the vectors of most loops) has no loop over the columns: its cell is j = 0.
     const columns = singleColumn(loop) ? "{\n      const j = 0;" : "for (let j = 0; j < n; j++) {";
-    if (mainTest !== undefined) {
-      const otherwise = zeroFolds.trim() === "" ? "" : ` else { ${zeroFolds} }`;
-      cellLoop = `    ${columns}\n      if (${mainTest} !== 0) {\n${code.lines("cell", "        ")}        ${cellFolds}\n      }${otherwise}\n    }\n`;
-    } else {
-      cellLoop = `    ${columns}\n${inner}      ${cellFolds}\n    }\n`;
-    }
-  }
-  const lines = (xs: readonly string[], indent: string) => xs.filter((x) => x !== "").map((x) => `${indent}${x}\n`).join("");
+    if (mainTest === undefined) return `    ${columns}\n${code.lines("cell", "      ")}      ${cellFolds}\n    }\n`;
+    const otherwise = zeroFolds.trim() === "" ? "" : ` else { ${zeroFolds} }`;
+    return `    ${columns}\n      if (${mainTest} !== 0) {\n${code.lines("cell", "        ")}        ${cellFolds}\n      }${otherwise}\n    }\n`;
+  };
+  const row = (second: boolean): string =>
+    "    const ix = i * n;\n" +
+    lines(inputs.rowStart, "    ") +
+    code.lines("row", "    ") +
+    lines(folds.map((f) => f.rowStart), "    ") +
+    cellLoop(second) +
+    lines(folds.map((f) => f.rowEnd), "    ") +
+    lines(inputs.rowEnd, "    ");
+  // Each row's code in a block of its own, the second row's when there is one.
+  const rows = paired
+    ? "  for (let pair = r0; pair < r1; pair += 2) {\n" + `  {\n    const i = pair;\n${row(false)}  }\n` + `  if (pair + 1 < r1) {\n    const i = pair + 1;\n${row(true)}  }\n` + "  }\n"
+    : "  for (let i = r0; i < r1; i++) {\n" + row(false) + "  }\n";
   const source =
     "function (a, s, r0, r1, acc, out) {\n" +
     lines(inputs.declarations, "  ") +
     code.lines("invariant", "  ") +
     lines(folds.map((f) => f.before), "  ") +
-    "  for (let i = r0; i < r1; i++) {\n" +
-    "    const ix = i * n;\n" +
-    lines(inputs.rowStart, "    ") +
-    code.lines("row", "    ") +
-    lines(folds.map((f) => f.rowStart), "    ") +
-    cellLoop +
-    lines(folds.map((f) => f.rowEnd), "    ") +
-    lines(inputs.rowEnd, "    ") +
-    "  }\n" +
+    rows +
     lines(folds.map((f) => f.after), "  ") +
     "}";
   return { source, reads, cellStatements: code.cell.length };
