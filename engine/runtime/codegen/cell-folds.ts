@@ -10,8 +10,9 @@
  *   exactly as kahanSum over the same values in the same order. A loop
  *   that visits a one-column domain two rows at a time (`paired`) folds the
  *   first row of each pair into one accumulator and the second into the
- *   other, as kahanSum does, without the swap: the same sums when no cell
- *   is skipped, and about a third faster (a skipped cell then leaves its
+ *   other, as kahanSum does, without the swap: about a sixth faster
+ *   (l2svm's line-search kernel over 1e6 rows, one thread: 6.0 -> 5.0 ms),
+ *   and the same sums when no cell is skipped (a skipped cell leaves its
  *   position's accumulator as it is, where the swapping loop hands its
  *   turn to the next cell). Column
  *   aggregates: one compensated sum per column as KahanColumns (sums in
@@ -51,6 +52,11 @@ export interface FoldSlots {
 /** Whether the fold is a Kahan sum (its result falls back to the plain sum when not finite). */
 export function isSumFold(fold: CellFold): boolean {
   return fold.kind === "dot" || (fold.kind === "aggregate" && (fold.fn === "sum" || fold.fn === "sumSq" || fold.fn === "mean"));
+}
+
+/** Whether the fold is a Kahan sum over all cells (a full sum, mean or dot product): what a paired loop folds into two accumulators. */
+export function isFullSumFold(fold: CellFold): boolean {
+  return isSumFold(fold) && (fold.kind === "dot" || (fold.kind === "aggregate" && fold.direction === "full"));
 }
 
 /** The extremum-like function of a fold (min, max, prod), else undefined. */

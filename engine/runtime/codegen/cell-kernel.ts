@@ -26,7 +26,7 @@ import type { Value } from "../interpreter";
 import type { CsrMatrix } from "../matrix";
 import type { NodeShape } from "../fused";
 import { CellCode, CURRENT_CELL, positionIn, type CellPosition } from "./cell-code";
-import { foldCode, foldSlots, isSumFold } from "./cell-folds";
+import { foldCode, foldSlots, isFullSumFold } from "./cell-folds";
 import type { CellRootPlan } from "./cell-roots";
 import type { Combine, KernelCall } from "./kernel-program";
 import { KernelInputs } from "./kernel-inputs";
@@ -141,7 +141,7 @@ function cellKernelSource(loop: CellLoop, plain: boolean, inputs: KernelInputs, 
     mainTest = read(visit.main, positionIn(visit.mainShape, at));
   }
   // Two rows per turn where a compensated full sum gains from it (one chain per row of the pair: cell-folds.ts).
-  const paired = !plain && singleColumn(loop) && loop.roots.some(({ fold }) => isSumFold(fold) && (fold.kind === "dot" || (fold.kind === "aggregate" && fold.direction === "full")));
+  const paired = !plain && singleColumn(loop) && loop.roots.some((root) => isFullSumFold(root.fold));
   const folds = loop.roots.map((root, k) => foldCode(root.fold, k, bases[k]!, plain, visit.kind === "walk", paired));
   const zeroFolds = folds.map((f) => f.zero).join(" ");
   const lines = (xs: readonly string[], indent: string) => xs.filter((x) => x !== "").map((x) => `${indent}${x}\n`).join("");
